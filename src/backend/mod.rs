@@ -1,0 +1,466 @@
+//! Backends: one file each, behind one small trait.
+//!
+//! A [`Backend`] has a name and abilities. Solving ([`Solver`]) and counting ([`Counter`]) are
+//! abilities, as is honouring a time limit ([`TimeLimit`]); a backend that lacks one says so by
+//! returning `None`, never by a stub. Backends are made at run time by name from the
+//! [`registry`], with [`BackendOptions`].
+//!
+//! No answer leaves this module unchecked: [`solve_verified`] and [`count_verified`] run a
+//! backend (catching panics) and pass every solution it returns through the shared
+//! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
+
+pub mod brute;
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::model::{Model, Solution};
+use crate::verify::Verifier;
+
+/// Errors of the backend layer.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BackendError {
+    /// `--backend NAME` names no registered backend.
+    #[error("unknown backend '{name}' (known: {known})")]
+    UnknownBackend {
+        /// The name asked for.
+        name: String,
+        /// The registered names, comma-separated.
+        known: String,
+    },
+    /// The backend lacks the ability asked for (for example `dp` cannot solve).
+    #[error("backend '{backend}' cannot {ability}")]
+    Unsupported {
+        /// Backend name.
+        backend: String,
+        /// What was asked ("solve", "count").
+        ability: String,
+    },
+    /// An option has a value the backend does not accept.
+    #[error("backend '{backend}': option '{key}' = '{value}': expected {expected}")]
+    BadOption {
+        /// Backend name.
+        backend: String,
+        /// Option key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What would have been accepted.
+        expected: String,
+    },
+    /// The model is beyond what this backend handles.
+    #[error("backend '{backend}' cannot take this model: {reason}")]
+    TooLarge {
+        /// Backend name.
+        backend: String,
+        /// Why.
+        reason: String,
+    },
+    /// The backend (or a solver library under it) failed.
+    #[error("backend '{backend}' failed: {reason}")]
+    Failed {
+        /// Backend name.
+        backend: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Search statistics, in one plain struct shared by all backends. Fields a backend does not
+/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Search nodes visited (partial placements tried).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub nodes: u64,
+    /// Nodes visited at each depth (the search profile).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes_per_depth: Vec<u64>,
+    /// Values placed (by propagation or by choice).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steps: u64,
+    /// Choices made at choice points.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub guesses: u64,
+    /// Choices undone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub backtracks: u64,
+    /// Solutions met by the search.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub solutions: u64,
+    /// Wall-clock seconds inside the backend.
+    #[serde(default)]
+    pub seconds: f64,
+    /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
+/// What a solver found, before verification.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// A candidate solution (still to be verified).
+    Solution(Solution),
+    /// The backend proved there is no solution.
+    Infeasible,
+    /// The backend stopped without an answer (time limit, incomplete method); the reason.
+    Unknown(String),
+}
+
+/// A solver's raw report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolveReport {
+    /// The answer.
+    pub found: Found,
+    /// How the search went.
+    pub stats: Stats,
+}
+
+/// A counter's raw report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountReport {
+    /// Solutions counted (exact).
+    pub count: u128,
+    /// Whether the search finished (false: it stopped at the limit or the time limit).
+    pub exhaustive: bool,
+    /// Some of the counted solutions (the first few), for verification; counting methods that
+    /// never see a solution (dynamic programming) leave this empty.
+    pub witnesses: Vec<Solution>,
+    /// How the search went.
+    pub stats: Stats,
+}
+
+/// How many witnesses a counter should keep.
+pub const WITNESS_LIMIT: usize = 16;
+
+/// The ability to look for one solution.
+pub trait Solver {
+    /// Looks for a solution of `model` (givens included). Any solution returned is checked by
+    /// the caller; an `Err` is reported as [`Status::Error`].
+    fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError>;
+}
+
+/// The ability to count solutions.
+pub trait Counter {
+    /// Counts solutions of `model`, stopping once `limit` are found (`None`: count all).
+    fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError>;
+}
+
+/// The ability to stop after a wall-clock time limit (reporting `unknown` / not exhaustive).
+pub trait TimeLimit {
+    /// Sets (or clears) the limit for the following calls.
+    fn set_time_limit(&mut self, limit: Option<Duration>);
+}
+
+/// A backend: a name and a set of abilities.
+pub trait Backend: Send {
+    /// The registry name (`brute`, `enum`, `milp`, ...).
+    fn name(&self) -> &'static str;
+    /// The solving ability, if the backend has it.
+    fn solver(&mut self) -> Option<&mut dyn Solver>;
+    /// The counting ability, if the backend has it.
+    fn counter(&mut self) -> Option<&mut dyn Counter> {
+        None
+    }
+    /// The time-limit ability, if the backend has it.
+    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
+        None
+    }
+}
+
+/// Options handed to a backend's constructor. Each backend reads the keys it knows from
+/// `params` and rejects bad values with [`BackendError::BadOption`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BackendOptions {
+    /// Per-call wall-clock limit, where the backend can honour one.
+    #[serde(default)]
+    pub time_limit: Option<Duration>,
+    /// Seed for any randomness (VSA codes, tie-breaks).
+    #[serde(default)]
+    pub seed: u64,
+    /// Backend-specific settings (`dim`, `code`, `families`, `relax`, ...).
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+}
+
+impl BackendOptions {
+    /// Reads `params[key]` parsed as `T`, or `default` when absent.
+    pub fn param<T: std::str::FromStr>(
+        &self,
+        backend: &str,
+        key: &str,
+        default: T,
+        expected: &str,
+    ) -> Result<T, BackendError> {
+        match self.params.get(key) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| BackendError::BadOption {
+                backend: backend.into(),
+                key: key.into(),
+                value: v.clone(),
+                expected: expected.into(),
+            }),
+        }
+    }
+}
+
+/// One registry entry: how to make a backend by name.
+#[derive(Clone, Copy)]
+pub struct BackendInfo {
+    /// The name `--backend` takes.
+    pub name: &'static str,
+    /// One line saying what it is.
+    pub about: &'static str,
+    /// Constructor.
+    pub make: fn(&BackendOptions) -> Result<Box<dyn Backend>, BackendError>,
+}
+
+/// Every registered backend, in the order `--help` lists them.
+pub fn registry() -> Vec<BackendInfo> {
+    vec![BackendInfo {
+        name: "brute",
+        about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
+        make: |o| Ok(Box::new(brute::BruteForce::new(o))),
+    }]
+}
+
+/// Makes the backend called `name`.
+pub fn make_backend(
+    name: &str,
+    options: &BackendOptions,
+) -> Result<Box<dyn Backend>, BackendError> {
+    let all = registry();
+    match all.iter().find(|b| b.name == name) {
+        Some(info) => {
+            let mut backend = (info.make)(options)?;
+            if let Some(t) = backend.time_limit() {
+                t.set_time_limit(options.time_limit);
+            }
+            Ok(backend)
+        }
+        None => Err(BackendError::UnknownBackend {
+            name: name.into(),
+            known: all.iter().map(|b| b.name).collect::<Vec<_>>().join(", "),
+        }),
+    }
+}
+
+/// The verified status of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// A solution was found and the verifier accepted it.
+    Solved,
+    /// The backend proved there is no solution.
+    Infeasible,
+    /// No answer (time limit, incomplete method).
+    Unknown,
+    /// The backend failed, panicked, or returned an answer the verifier rejected.
+    Error,
+}
+
+impl Status {
+    /// The lower-case name used in JSON and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// A verified solve result: what may be printed or counted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// Verified status.
+    pub status: Status,
+    /// The solution, present only when `status` is `Solved` (hence verified).
+    pub solution: Option<Solution>,
+    /// Whether the verifier accepted a solution.
+    pub verified: bool,
+    /// Why the status is `unknown` or `error`.
+    pub reason: Option<String>,
+    /// The backend's statistics (time measured here when the backend left it zero).
+    pub stats: Stats,
+}
+
+/// A verified count result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountOutcome {
+    /// `Solved` when the count was produced and every witness verified; `Error` otherwise.
+    pub status: Status,
+    /// Solutions counted.
+    pub count: u128,
+    /// Whether the search finished rather than stopping at the limit.
+    pub exhaustive: bool,
+    /// Whether at least one witness was checked and all witnesses passed the verifier.
+    pub verified: bool,
+    /// Why the status is `error`.
+    pub reason: Option<String>,
+    /// The backend's statistics.
+    pub stats: Stats,
+}
+
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
+    }
+}
+
+/// Runs `backend`'s solver on `model` and verifies its answer. Errors and panics inside the
+/// backend become [`Status::Error`]; only a missing ability is returned as `Err`.
+pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
+    let name = backend.name();
+    let solver = backend.solver().ok_or_else(|| BackendError::Unsupported {
+        backend: name.into(),
+        ability: "solve".into(),
+    })?;
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| solver.solve(model)));
+    let elapsed = start.elapsed().as_secs_f64();
+    let error = |reason: String, stats: Stats| Outcome {
+        status: Status::Error,
+        solution: None,
+        verified: false,
+        reason: Some(reason),
+        stats,
+    };
+    let stats_with_time = |mut stats: Stats| {
+        if stats.seconds == 0.0 {
+            stats.seconds = elapsed;
+        }
+        stats
+    };
+    Ok(match result {
+        Err(p) => error(
+            format!("backend '{name}' panicked: {}", panic_text(p)),
+            stats_with_time(Stats::default()),
+        ),
+        Ok(Err(e)) => error(e.to_string(), stats_with_time(Stats::default())),
+        Ok(Ok(report)) => {
+            let stats = stats_with_time(report.stats);
+            match report.found {
+                Found::Solution(s) => match Verifier::new(model).check(&s) {
+                    Ok(()) => Outcome {
+                        status: Status::Solved,
+                        solution: Some(s),
+                        verified: true,
+                        reason: None,
+                        stats,
+                    },
+                    Err(v) => error(format!("answer rejected by the verifier: {v}"), stats),
+                },
+                Found::Infeasible => Outcome {
+                    status: Status::Infeasible,
+                    solution: None,
+                    verified: false,
+                    reason: None,
+                    stats,
+                },
+                Found::Unknown(reason) => Outcome {
+                    status: Status::Unknown,
+                    solution: None,
+                    verified: false,
+                    reason: Some(reason),
+                    stats,
+                },
+            }
+        }
+    })
+}
+
+/// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are
+/// distinct). Errors and panics become [`Status::Error`]; only a missing ability is `Err`.
+pub fn count_verified(
+    backend: &mut dyn Backend,
+    model: &Model,
+    limit: Option<u64>,
+) -> Result<CountOutcome, BackendError> {
+    let name = backend.name();
+    let counter = backend.counter().ok_or_else(|| BackendError::Unsupported {
+        backend: name.into(),
+        ability: "count".into(),
+    })?;
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| counter.count(model, limit)));
+    let elapsed = start.elapsed().as_secs_f64();
+    let error = |reason: String, stats: Stats| CountOutcome {
+        status: Status::Error,
+        count: 0,
+        exhaustive: false,
+        verified: false,
+        reason: Some(reason),
+        stats,
+    };
+    let mut time = Stats {
+        seconds: elapsed,
+        ..Stats::default()
+    };
+    Ok(match result {
+        Err(p) => error(
+            format!("backend '{name}' panicked: {}", panic_text(p)),
+            time,
+        ),
+        Ok(Err(e)) => error(e.to_string(), time),
+        Ok(Ok(report)) => {
+            let mut stats = report.stats;
+            if stats.seconds == 0.0 {
+                stats.seconds = elapsed;
+            }
+            let verifier = Verifier::new(model);
+            let mut seen = std::collections::HashSet::new();
+            for w in &report.witnesses {
+                if let Err(v) = verifier.check(w) {
+                    return Ok(error(
+                        format!("witness rejected by the verifier: {v}"),
+                        stats,
+                    ));
+                }
+                if !seen.insert(w) {
+                    return Ok(error("the same solution was counted twice".into(), stats));
+                }
+            }
+            if (report.witnesses.len() as u128) > report.count {
+                return Ok(error(
+                    format!(
+                        "{} witnesses for a count of {}",
+                        report.witnesses.len(),
+                        report.count
+                    ),
+                    stats,
+                ));
+            }
+            if let Some(l) = limit {
+                if report.count > l as u128 {
+                    return Ok(error(
+                        format!("counted {} past the limit {l}", report.count),
+                        stats,
+                    ));
+                }
+            }
+            time = stats;
+            CountOutcome {
+                status: Status::Solved,
+                count: report.count,
+                exhaustive: report.exhaustive,
+                verified: !report.witnesses.is_empty(),
+                reason: None,
+                stats: time,
+            }
+        }
+    })
+}

@@ -1,0 +1,17 @@
+//! zeroone: 0-1 integer programming on grid puzzles.
+//!
+//! Data flows one way: puzzle text → [`model::Model`] (families of "exactly one" / "at most one"
+//! rows) → a [`backend::Backend`] → a verified [`backend::Outcome`] → records and reports.
+//!
+//! | part | what it holds |
+//! |---|---|
+//! | [`model`] | the 0-1 model, its sparse and dense views, givens |
+//! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
+//! | [`verify`] | the one verifier every answer passes through |
+//! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
+#![deny(missing_docs)]
+
+pub mod backend;
+pub mod model;
+pub mod puzzle;
+pub mod verify;

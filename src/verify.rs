@@ -1,0 +1,136 @@
+//! The one verifier every answer goes through before it is printed or counted.
+//!
+//! Checking costs one pass over the model's nonzeros plus the givens.
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::model::{Model, Solution, VarId};
+
+/// Why an assignment is not a solution of a model.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+pub enum Violation {
+    /// The assignment names a variable the model does not have.
+    #[error("variable {var} does not exist (the model has {variables})")]
+    UnknownVariable {
+        /// The bad id.
+        var: VarId,
+        /// How many variables exist.
+        variables: usize,
+    },
+    /// The assignment lists a variable twice or out of order.
+    #[error("the list of ones is not sorted and duplicate-free")]
+    Unsorted,
+    /// A row's sense does not hold.
+    #[error("row {index} of family '{family}' has {ones} ones, but must be {sense}")]
+    Row {
+        /// Family name.
+        family: String,
+        /// Row index within its family.
+        index: usize,
+        /// How many of its variables are 1.
+        ones: usize,
+        /// The row's sense, as text (`= 1`, `<= 1`).
+        sense: String,
+    },
+    /// A given was not kept.
+    #[error("given '{label}' is 0 in the answer")]
+    GivenDropped {
+        /// The given's label.
+        label: String,
+    },
+}
+
+/// Checks assignments against one model.
+#[derive(Debug, Clone, Copy)]
+pub struct Verifier<'m> {
+    model: &'m Model,
+}
+
+impl<'m> Verifier<'m> {
+    /// A verifier for `model`.
+    pub fn new(model: &'m Model) -> Self {
+        Verifier { model }
+    }
+
+    /// `Ok(())` when every row's sense holds and every given is 1; otherwise the first violation
+    /// found (rows in order, then givens).
+    pub fn check(&self, solution: &Solution) -> Result<(), Violation> {
+        let n = self.model.num_variables();
+        if solution.ones.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Violation::Unsorted);
+        }
+        if let Some(&var) = solution.ones.iter().find(|&&v| v >= n) {
+            return Err(Violation::UnknownVariable { var, variables: n });
+        }
+        let value = solution.to_bools(n);
+        for c in self.model.constraints() {
+            let ones = c.vars.iter().filter(|&&v| value[v]).count();
+            if !c.sense.holds(ones) {
+                return Err(Violation::Row {
+                    family: self.model.families()[c.family].name.clone(),
+                    index: c.index,
+                    ones,
+                    sense: c.sense.to_string(),
+                });
+            }
+        }
+        if let Some(&g) = self.model.givens().iter().find(|&&g| !value[g]) {
+            return Err(Violation::GivenDropped {
+                label: self.model.variables()[g].label.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `solution` is a solution.
+    pub fn accepts(&self, solution: &Solution) -> bool {
+        self.check(solution).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
+
+    fn model() -> Model {
+        let mut b = ModelBuilder::new("v", PuzzleKind::Generic);
+        for i in 0..3 {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let f = b.family("one");
+        b.row(f, vec![0, 1], Sense::ExactlyOne);
+        let g = b.family("most");
+        b.row(g, vec![1, 2], Sense::AtMostOne);
+        b.given(2);
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn accepts_a_solution_and_names_each_violation() {
+        let m = model();
+        let v = Verifier::new(&m);
+        assert!(v.accepts(&Solution::new(vec![0, 2])));
+        assert!(matches!(
+            v.check(&Solution::new(vec![2])),
+            Err(Violation::Row { ones: 0, .. })
+        ));
+        assert!(matches!(
+            v.check(&Solution::new(vec![1, 2])),
+            Err(Violation::Row { ref family, ones: 2, .. }) if family == "most"
+        ));
+        assert!(matches!(
+            v.check(&Solution::new(vec![0])),
+            Err(Violation::GivenDropped { .. })
+        ));
+        assert!(matches!(
+            v.check(&Solution::new(vec![0, 7])),
+            Err(Violation::UnknownVariable { var: 7, .. })
+        ));
+        assert_eq!(
+            v.check(&Solution { ones: vec![2, 0] }),
+            Err(Violation::Unsorted)
+        );
+    }
+}

@@ -1,0 +1,171 @@
+//! The shared conformance suite: every backend runs through [`conformance`], once each. A new
+//! backend adds one test at the bottom with its name and what it promises.
+//!
+//! Reference answers come from the brute-force backend on models of at most 25 free variables,
+//! and from published counts for larger ones.
+
+use zeroone::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
+use zeroone::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
+use zeroone::puzzle::{HexBoard, QueensBoard, Sudoku};
+
+/// What a backend promises.
+#[derive(Clone, Copy)]
+struct Promise {
+    /// Every solve ends in `solved` or `infeasible` (no `unknown`).
+    complete: bool,
+    /// Counting without a limit always finishes.
+    counts: bool,
+    /// Cases with more free variables (after the givens) are skipped.
+    max_free: usize,
+}
+
+fn sudoku(line: &str) -> Model {
+    let cells = line
+        .chars()
+        .map(|c| zeroone::puzzle::sudoku::digit_of(c, 4))
+        .collect();
+    Sudoku::from_cells(2, cells)
+        .unwrap()
+        .to_model(line)
+        .unwrap()
+}
+
+fn generic_with_at_most_one() -> Model {
+    // One of {a, b, c}, one of {c, d}, at most one of {a, d}: the solutions are {c} and {b, d}.
+    let mut b = ModelBuilder::new("generic", PuzzleKind::Generic);
+    let v: Vec<usize> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|l| b.variable(*l, Coord::Free))
+        .collect();
+    let f = b.family("first");
+    b.row(f, vec![v[0], v[1], v[2]], Sense::ExactlyOne);
+    let g = b.family("second");
+    b.row(g, vec![v[2], v[3]], Sense::ExactlyOne);
+    let h = b.family("apart");
+    b.row(h, vec![v[0], v[3]], Sense::AtMostOne);
+    b.build().unwrap()
+}
+
+/// The cases, with their solution counts.
+fn cases() -> Vec<(Model, u128)> {
+    let mut cases: Vec<(Model, Option<u128>)> = vec![
+        (HexBoard::geometry(1).unwrap().to_model("hex-1"), None),
+        (HexBoard::geometry(3).unwrap().to_model("hex-3"), None),
+        (HexBoard::geometry(5).unwrap().to_model("hex-5"), None),
+        (QueensBoard::bare(3).to_model("queens-3"), None),
+        (QueensBoard::bare(4).to_model("queens-4"), None),
+        (QueensBoard::bare(5).to_model("queens-5"), None),
+        (
+            QueensBoard::with_regions(vec![
+                vec![0, 0, 1, 1],
+                vec![0, 2, 1, 1],
+                vec![2, 2, 3, 3],
+                vec![2, 2, 3, 3],
+            ])
+            .unwrap()
+            .to_model("queens-4-regions"),
+            None,
+        ),
+        (sudoku("1.3.3.1.2.4.4.2."), None),
+        (sudoku("12.43.........21"), None),
+        (sudoku("1..2..3..3..2..1"), None),
+        (generic_with_at_most_one(), None),
+        // 4x4 Sudoku grids: 288 (a known count; too many variables for brute force).
+        (
+            Sudoku::empty(2).to_model("sudoku-4-empty").unwrap(),
+            Some(288),
+        ),
+    ];
+    let mut brute = make_backend("brute", &BackendOptions::default()).unwrap();
+    cases
+        .drain(..)
+        .map(|(m, known)| {
+            let count = known.unwrap_or_else(|| {
+                let c = count_verified(brute.as_mut(), &m, None).unwrap();
+                assert!(c.exhaustive && c.status == Status::Solved, "{}", m.name());
+                c.count
+            });
+            (m, count)
+        })
+        .collect()
+}
+
+fn conformance(name: &str, options: BackendOptions, promise: Promise) {
+    let mut backend = make_backend(name, &options).unwrap();
+    assert_eq!(backend.name(), name);
+    let has_solver = backend.solver().is_some();
+    let has_counter = backend.counter().is_some();
+    assert!(
+        has_solver || has_counter,
+        "{name} can neither solve nor count"
+    );
+    for (model, expected) in cases() {
+        if model.reduce().model.num_variables() > promise.max_free {
+            continue;
+        }
+        let what = format!("{name} on {}", model.name());
+        if has_solver {
+            let out = solve_verified(backend.as_mut(), &model).unwrap();
+            assert_ne!(out.status, Status::Error, "{what}: {:?}", out.reason);
+            match (expected > 0, out.status) {
+                (true, Status::Solved) => assert!(out.verified && out.solution.is_some(), "{what}"),
+                (false, Status::Infeasible) => assert!(out.solution.is_none(), "{what}"),
+                (_, Status::Unknown) => assert!(!promise.complete, "{what}: unknown"),
+                (_, s) => panic!("{what}: {s:?} but the model has {expected} solutions"),
+            }
+        }
+        if has_counter {
+            let all = count_verified(backend.as_mut(), &model, None).unwrap();
+            assert_eq!(all.status, Status::Solved, "{what}: {:?}", all.reason);
+            if promise.counts {
+                assert!(
+                    all.exhaustive,
+                    "{what}: count without a limit stopped early"
+                );
+            }
+            if all.exhaustive {
+                assert_eq!(all.count, expected, "{what}: count");
+            }
+            for limit in [1u64, 2] {
+                let some = count_verified(backend.as_mut(), &model, Some(limit)).unwrap();
+                assert_eq!(some.status, Status::Solved, "{what}: {:?}", some.reason);
+                assert!(some.count <= limit as u128, "{what}: past the limit");
+                if promise.counts {
+                    assert_eq!(
+                        some.count,
+                        expected.min(limit as u128),
+                        "{what}: limit {limit}"
+                    );
+                    assert_eq!(some.exhaustive, expected < limit as u128 || some.exhaustive);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn brute_force_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: zeroone::backend::brute::MAX_FREE,
+    };
+    conformance("brute", BackendOptions::default(), promise);
+}
+
+#[test]
+fn brute_force_refuses_large_models_cleanly() {
+    let mut backend = make_backend("brute", &BackendOptions::default()).unwrap();
+    let big = Sudoku::empty(2).to_model("big").unwrap();
+    let out = solve_verified(backend.as_mut(), &big).unwrap();
+    assert_eq!(out.status, Status::Error);
+    assert!(out.reason.unwrap().contains("at most 25"));
+}
+
+#[test]
+fn the_cases_cover_unique_multiple_and_infeasible_models() {
+    let counts: Vec<u128> = cases().into_iter().map(|(_, c)| c).collect();
+    assert!(counts.contains(&0));
+    assert!(counts.contains(&1));
+    assert!(counts.iter().any(|&c| c >= 2));
+}
