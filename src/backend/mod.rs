@@ -10,6 +10,7 @@
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
 pub mod brute;
+pub mod dp;
 pub mod enumerate;
 
 use std::collections::BTreeMap;
@@ -235,6 +236,11 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "enum",
         about: "coordinate-tuple enumerator: one family gives the lines, the others are bitset distinctness rules; solves, counts, streams",
         make: |o| Ok(Box::new(enumerate::EnumBackend::new(o)?)),
+    },
+    BackendInfo {
+        name: "dp",
+        about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
+        make: |o| Ok(Box::new(dp::DpBackend::new(o))),
     }]
 }
 
