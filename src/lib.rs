@@ -9,9 +9,13 @@
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
+//! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
+//! | [`table`] | the search-space table: exact counts per modelling level |
 #![deny(missing_docs)]
 
 pub mod backend;
 pub mod model;
 pub mod puzzle;
+pub mod symmetry;
+pub mod table;
 pub mod verify;
