@@ -52,7 +52,11 @@ impl Group {
                         if cube.iter().any(|x| x.abs() > c) {
                             continue;
                         }
-                        let img = [sign * cube[perm[0]], sign * cube[perm[1]], sign * cube[perm[2]]];
+                        let img = [
+                            sign * cube[perm[0]],
+                            sign * cube[perm[1]],
+                            sign * cube[perm[2]],
+                        ];
                         let (r2, p2) = (img[0] + c, -img[1] + c);
                         map[r * width + p] = Some((r2 as usize, p2 as usize));
                     }
@@ -216,7 +220,8 @@ mod tests {
             let t = |(r, p): (usize, usize)| p as i64 - r as i64;
             a.0 == b.0 || a.1 == b.1 || t(a) == t(b)
         };
-        let cells: Vec<(usize, usize)> = board.cells().map(|(r, k)| (r, board.diag(r, k))).collect();
+        let cells: Vec<(usize, usize)> =
+            board.cells().map(|(r, k)| (r, board.diag(r, k))).collect();
         for map in &g.maps {
             for &a in &cells {
                 for &b in &cells {

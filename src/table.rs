@@ -338,13 +338,24 @@ fn checked_orbits(orbits: &Orbits) -> Result<BigUint, TableError> {
 pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
     let board = HexBoard::geometry(width)
         .filter(|_| width <= 31)
-        .ok_or_else(|| TableError::BadSize(format!("hex width {width}: expected an odd width from 1 to 31")))?;
+        .ok_or_else(|| {
+            TableError::BadSize(format!(
+                "hex width {width}: expected an odd width from 1 to 31"
+            ))
+        })?;
     let cells = board.num_cells() as u64;
-    let one_axis = (0..width).fold(BigUint::one(), |acc, r| acc * BigUint::from(board.row_len(r)));
+    let one_axis = (0..width).fold(BigUint::one(), |acc, r| {
+        acc * BigUint::from(board.row_len(r))
+    });
     let (two_axes, three_axes) = match options.method {
         Method::Dp => {
-            let two = hex_count(width, (true, false)).expect("odd width up to 31").0;
-            let three = hex_count(width, (true, true)).expect("odd width up to 31").0;
+            let count = |axes| match hex_count(width, axes) {
+                Some(Ok((c, _))) => Ok(c),
+                Some(Err(e)) => Err(TableError::Count(e.to_string())),
+                None => Err(TableError::BadSize(format!("hex width {width}"))),
+            };
+            let two = count((true, false))?;
+            let three = count((true, true))?;
             (two, three)
         }
         Method::Enum => {
@@ -506,14 +517,22 @@ pub fn queens_levels(size: usize, options: &TableOptions) -> Result<QueensLevels
     let n = size as u64;
     let model = QueensBoard::bare(size).to_model(format!("queens-{size}"));
     let no_touching = match options.method {
-        Method::Dp => LineProblem::from_model(&model, "row")
-            .map_err(|e| TableError::Count(e.to_string()))?
-            .count()
-            .0,
+        Method::Dp => {
+            LineProblem::from_model(&model, "row")
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .count()
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .0
+        }
         Method::Enum => enum_count(&model, &["row", "column", "touch"])?,
     };
     let orbits = if no_touching <= options.orbit_limit {
-        let stats = orbit_stats(&model, &["row", "column", "touch"], &Group::square(size), |_, c| c)?;
+        let stats = orbit_stats(
+            &model,
+            &["row", "column", "touch"],
+            &Group::square(size),
+            |_, c| c,
+        )?;
         if stats.placements != no_touching {
             return Err(TableError::Count(format!(
                 "enumerated {} placements, counted {no_touching}",
@@ -710,8 +729,9 @@ pub fn sudoku_levels(grid: &Sudoku, solution_limit: u64) -> Result<SudokuLevels,
     let n = grid.size() as u64;
     let product = |c: Option<Vec<u64>>| {
         c.map_or(BigUint::zero(), |c| {
-            c.iter()
-                .fold(BigUint::one(), |acc, &x| acc * BigUint::from(x.count_ones()))
+            c.iter().fold(BigUint::one(), |acc, &x| {
+                acc * BigUint::from(x.count_ones())
+            })
         })
     };
     let model = grid
@@ -760,7 +780,10 @@ pub fn sudoku_table(l: &SudokuLevels) -> Table {
             ],
             vec![
                 Cell::text("choose exactly n² ones"),
-                Cell::formula(l.choose_cells.clone(), format!("C({},{})", n * n * n, n * n)),
+                Cell::formula(
+                    l.choose_cells.clone(),
+                    format!("C({},{})", n * n * n, n * n),
+                ),
             ],
             vec![
                 Cell::text("one digit per cell"),
@@ -818,8 +841,8 @@ mod tests {
         );
         assert!(stats.canonical * 12 >= stats.placements);
         let q = QueensBoard::bare(8).to_model("q8");
-        let stats = orbit_stats(&q, &["row", "column", "touch"], &Group::square(8), |_, c| c)
-            .unwrap();
+        let stats =
+            orbit_stats(&q, &["row", "column", "touch"], &Group::square(8), |_, c| c).unwrap();
         assert_eq!(stats.placements, 5242);
         assert_eq!(stats.burnside(), Some(BigUint::from(stats.canonical)));
     }

@@ -51,8 +51,58 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The state table of one frontier: used open rows (as slot bits) -> number of placements.
-pub type States = HashMap<u64, u128, BuildHasherDefault<KeyHasher>>;
+/// One hash map of states: used open rows (as slot bits) -> number of partial placements.
+pub type Map = HashMap<u64, u64, BuildHasherDefault<KeyHasher>>;
+
+fn shard_of(key: u64, shards: usize) -> usize {
+    ((key.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40) as usize) % shards
+}
+
+/// The states of one frontier, split into shards by key so that rayon tasks can build them
+/// side by side (one shard per thread).
+#[derive(Debug, Clone, Default)]
+pub struct States {
+    /// The shards; a key lives in shard `hash(key) % shards.len()`.
+    pub shards: Vec<Map>,
+}
+
+impl States {
+    /// The single empty placement (key 0, count 1), sharded over rayon's threads.
+    pub fn start() -> States {
+        let shards = rayon::current_num_threads().max(1);
+        let mut states = States {
+            shards: vec![Map::default(); shards],
+        };
+        states.shards[shard_of(0, shards)].insert(0, 1);
+        states
+    }
+
+    /// Number of states.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.len()).sum()
+    }
+
+    /// Whether there is no state.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The count of `key`, if present.
+    pub fn get(&self, key: u64) -> Option<u64> {
+        self.shards[shard_of(key, self.shards.len())]
+            .get(&key)
+            .copied()
+    }
+
+    /// The sum of all counts.
+    pub fn total(&self) -> u128 {
+        self.shards
+            .iter()
+            .flat_map(|s| s.values())
+            .map(|&c| c as u128)
+            .sum()
+    }
+}
 
 /// One coordinate line of a [`LineProblem`]: its choices and whether it may stay empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,133 +294,136 @@ impl LineProblem {
         })
     }
 
-    /// One step: the successors of `states` across `line`. Parallel over rayon's pool (the
-    /// states are split in shards by key, each shard built by one task).
-    pub fn step(states: &States, line: &Line) -> States {
-        let shards = if states.len() < 1 << 14 {
-            1
-        } else {
-            (rayon::current_num_threads() * 2).next_power_of_two()
-        };
-        let input: Vec<(u64, u128)> = if shards > 1 {
-            states.iter().map(|(&k, &c)| (k, c)).collect()
-        } else {
-            Vec::new()
-        };
-        let successors = |key: u64, count: u128, out: &mut dyn FnMut(u64, u128)| {
-            if line.may_skip && key & line.must_close == line.must_close {
-                out(key & !line.closing, count);
-            }
-            for &mask in &line.choices {
-                if key & mask == 0 {
-                    let next = key | mask;
-                    if next & line.must_close == line.must_close {
-                        out(next & !line.closing, count);
-                    }
-                }
-            }
-        };
-        if shards == 1 {
-            let mut out = States::default();
-            for (&k, &c) in states {
-                successors(k, c, &mut |nk, nc| *out.entry(nk).or_insert(0) += nc);
-            }
-            return out;
-        }
-        let shard_of = |key: u64| (key.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 58) as usize % shards;
-        let parts: Vec<States> = (0..shards)
+    /// One step: the successors of `states` across `line`. Each output shard is built by one
+    /// rayon task, which walks every input state and keeps the successors that hash to it (so
+    /// successors are generated once per shard, inserted once). Fails on a count above `u64`.
+    pub fn step(states: &States, line: &Line) -> Result<States, BackendError> {
+        let shards = states.shards.len();
+        let parts: Vec<(Map, bool)> = (0..shards)
             .into_par_iter()
             .map(|s| {
-                let mut out = States::default();
-                for &(k, c) in &input {
-                    successors(k, c, &mut |nk, nc| {
-                        if shard_of(nk) == s {
-                            *out.entry(nk).or_insert(0) += nc;
+                let mut out = Map::default();
+                let mut overflow = false;
+                let mut add = |key: u64, count: u64| {
+                    if shard_of(key, shards) == s {
+                        let e = out.entry(key).or_insert(0);
+                        let (v, o) = e.overflowing_add(count);
+                        *e = v;
+                        overflow |= o;
+                    }
+                };
+                for shard in &states.shards {
+                    for (&key, &count) in shard {
+                        if line.may_skip && key & line.must_close == line.must_close {
+                            add(key & !line.closing, count);
                         }
-                    });
+                        for &mask in &line.choices {
+                            if key & mask == 0 {
+                                let next = key | mask;
+                                if next & line.must_close == line.must_close {
+                                    add(next & !line.closing, count);
+                                }
+                            }
+                        }
+                    }
                 }
-                out
+                (out, overflow)
             })
             .collect();
-        let mut iter = parts.into_iter();
-        let mut all = iter.next().unwrap_or_default();
-        all.reserve(iter.len() * all.len());
-        for part in iter {
-            all.extend(part);
+        if parts.iter().any(|p| p.1) {
+            return Err(BackendError::TooLarge {
+                backend: NAME.into(),
+                reason: "a state count passed 2^64".into(),
+            });
         }
-        all
+        Ok(States {
+            shards: parts.into_iter().map(|p| p.0).collect(),
+        })
     }
 
     /// Runs the lines `range` from `start`, recording state counts.
-    pub fn run(&self, range: std::ops::Range<usize>, start: States, stats: &mut DpStats) -> States {
+    pub fn run(
+        &self,
+        range: std::ops::Range<usize>,
+        start: States,
+        stats: &mut DpStats,
+    ) -> Result<States, BackendError> {
         let mut states = start;
         for line in &self.lines[range] {
-            states = Self::step(&states, line);
-            stats.states_per_line.push(states.len() as u64);
-            stats.peak_states = stats.peak_states.max(states.len() as u64);
+            states = Self::step(&states, line)?;
+            let len = states.len() as u64;
+            stats.states_per_line.push(len);
+            stats.peak_states = stats.peak_states.max(len);
         }
-        states
+        Ok(states)
     }
 
     /// The number of placements: every line passed, every "exactly one" row used.
-    pub fn count(&self) -> (u128, DpStats) {
+    pub fn count(&self) -> Result<(u128, DpStats), BackendError> {
         let mut stats = DpStats::default();
-        let mut start = States::default();
-        start.insert(0, 1);
-        let end = self.run(0..self.lines.len(), start, &mut stats);
-        (end.values().sum(), stats)
+        let end = self.run(0..self.lines.len(), States::start(), &mut stats)?;
+        Ok((end.total(), stats))
     }
 }
 
 /// Counts the three-axis (or, with `axes`, two-axis) placements of the hex board of odd width
-/// `width` by meet in the middle: the top rows up to the middle row run forward, and the bottom
-/// half is the top half turned by half a turn (row `r` to `width-1-r`, each axis reversed), so the total is the sum over middle states of
-/// `top(key) * top(mirror(complement(key)))`. Returns `None` for an even width or above 31.
-pub fn hex_count(width: usize, axes: (bool, bool)) -> Option<(u128, DpStats)> {
+/// `width` by meet in the middle: the rows above the middle row run forward, and the bottom
+/// half is the top half turned by half a turn (row `r` to `width-1-r`, each axis reversed), so
+/// the total is the sum over top states and middle cells of `top(key) * top(turn(rest))`,
+/// `rest` being the lines the bottom half must use. `None` for an even width or above 31.
+pub fn hex_count(
+    width: usize,
+    axes: (bool, bool),
+) -> Option<Result<(u128, DpStats), BackendError>> {
     let problem = LineProblem::hex(width, axes)?;
     if width < 3 {
         return Some(problem.count());
     }
+    Some(hex_join(&problem, width, axes))
+}
+
+fn hex_join(
+    problem: &LineProblem,
+    width: usize,
+    axes: (bool, bool),
+) -> Result<(u128, DpStats), BackendError> {
     let mut stats = DpStats {
         mirrored: true,
         ..DpStats::default()
     };
-    let mut start = States::default();
-    start.insert(0, 1);
-    let half = width / 2; // rows 0..half above the middle row
-    let top = problem.run(0..half, start, &mut stats);
-    // Bottom half seen from below: the half-turn maps row r to w-1-r and a cell on lines
-    // (p, t) to one on (w-1-p, w-1-t), so it keeps each axis (the two-axis count too).
+    let half = width / 2; // rows 0..half lie above the middle row
+    let top = problem.run(0..half, States::start(), &mut stats)?;
+    // The half-turn maps row r to w-1-r and a cell on lines (p, t) to one on (w-1-p, w-1-t),
+    // so it keeps each axis (the two-axis count too).
     let full = (1u64 << width) - 1;
     let rev = |x: u64| x.reverse_bits() >> (64 - width);
-    let mirror = |key: u64| -> u64 { rev(key & full) | rev(key >> width & full) << width };
+    let turn = |key: u64| -> u64 { rev(key & full) | rev(key >> width & full) << width };
+    let mut active = 0u64;
+    if axes.0 {
+        active |= full;
+    }
+    if axes.1 {
+        active |= full << width;
+    }
     let middle = &problem.lines[half];
     let total: u128 = top
+        .shards
         .par_iter()
-        .map(|(&key, &count)| {
+        .map(|shard| {
             let mut sum = 0u128;
-            for &mask in &middle.choices {
-                if key & mask != 0 {
-                    continue;
-                }
-                let used = key | mask;
-                // The bottom half must use exactly the lines still free (of the active axes).
-                let mut want = !used & (full | full << width);
-                if !axes.0 {
-                    want &= !full;
-                }
-                if !axes.1 {
-                    want &= !(full << width);
-                }
-                if let Some(&c) = top.get(&mirror(want)) {
-                    sum += count * c;
+            for (&key, &count) in shard {
+                for &mask in &middle.choices {
+                    if key & mask == 0 {
+                        if let Some(c) = top.get(turn(!(key | mask) & active)) {
+                            sum += count as u128 * c as u128;
+                        }
+                    }
                 }
             }
             sum
         })
         .sum();
-    stats.peak_states = stats.peak_states.max(top.len() as u64);
-    Some((total, stats))
+    Ok((total, stats))
 }
 
 /// The dynamic-programming counting backend (`--backend dp`). Counts only.
@@ -403,7 +456,7 @@ impl Counter for DpBackend {
             },
         };
         let problem = LineProblem::from_model(model, &coordinate)?;
-        let (count, dp) = problem.count();
+        let (count, dp) = problem.count()?;
         let mut stats = Stats {
             solutions: count.min(u64::MAX as u128) as u64,
             seconds: start.elapsed().as_secs_f64(),
@@ -462,14 +515,30 @@ mod tests {
             let m = HexBoard::geometry(width).unwrap().to_model("hex");
             let three = enum_count(&m, &["row", "diag", "anti"]);
             let two = enum_count(&m, &["row", "diag"]);
-            assert_eq!(hex_count(width, (true, true)).unwrap().0, three, "{width}");
-            assert_eq!(hex_count(width, (true, false)).unwrap().0, two, "{width}");
-            let plain = LineProblem::hex(width, (true, true)).unwrap().count().0;
+            assert_eq!(
+                hex_count(width, (true, true)).unwrap().unwrap().0,
+                three,
+                "{width}"
+            );
+            assert_eq!(
+                hex_count(width, (true, false)).unwrap().unwrap().0,
+                two,
+                "{width}"
+            );
+            let plain = LineProblem::hex(width, (true, true))
+                .unwrap()
+                .count()
+                .unwrap()
+                .0;
             assert_eq!(plain, three, "{width}");
-            let generic = LineProblem::from_model(&m, "row").unwrap().count().0;
+            let generic = LineProblem::from_model(&m, "row")
+                .unwrap()
+                .count()
+                .unwrap()
+                .0;
             assert_eq!(generic, three, "{width}");
         }
-        assert_eq!(hex_count(9, (true, true)).unwrap().0, 244);
+        assert_eq!(hex_count(9, (true, true)).unwrap().unwrap().0, 244);
     }
 
     #[test]
@@ -477,7 +546,7 @@ mod tests {
         let a002464 = [1u128, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306];
         for n in 1..=10 {
             let m = QueensBoard::bare(n).to_model("q");
-            let (count, _) = LineProblem::from_model(&m, "row").unwrap().count();
+            let (count, _) = LineProblem::from_model(&m, "row").unwrap().count().unwrap();
             assert_eq!(count, a002464[n - 1], "n = {n}");
             if n <= 7 {
                 assert_eq!(count, enum_count(&m, &["row", "column", "touch"]));

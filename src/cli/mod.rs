@@ -1,5 +1,7 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod table;
+
 use clap::{Parser, Subcommand};
 use thiserror::Error;
 
@@ -38,6 +40,8 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
+    Table(table::TableArgs),
 }
 
 /// Runs one parsed command line.
@@ -49,5 +53,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Table(args) => table::run(args),
     }
 }
