@@ -298,11 +298,25 @@ impl LineProblem {
     /// rayon task, which walks every input state and keeps the successors that hash to it (so
     /// successors are generated once per shard, inserted once). Fails on a count above `u64`.
     pub fn step(states: &States, line: &Line) -> Result<States, BackendError> {
+        Self::step_with(states, line, None)
+    }
+
+    /// [`LineProblem::step`] on states stored up to a mirror symmetry: with `mirror` (an
+    /// involution of keys that maps the line's choices onto themselves and keeps the counts),
+    /// only canonical keys (`key <= mirror(key)`) are stored, each with its own count, which
+    /// halves states and work. `None`: every key is stored.
+    pub fn step_with(
+        states: &States,
+        line: &Line,
+        mirror: Option<&(dyn Fn(u64) -> u64 + Sync)>,
+    ) -> Result<States, BackendError> {
         let shards = states.shards.len();
+        let reserve = states.len() / shards.max(1);
         let parts: Vec<(Map, bool)> = (0..shards)
             .into_par_iter()
             .map(|s| {
                 let mut out = Map::default();
+                out.reserve(reserve);
                 let mut overflow = false;
                 let mut add = |key: u64, count: u64| {
                     if shard_of(key, shards) == s {
@@ -314,14 +328,28 @@ impl LineProblem {
                 };
                 for shard in &states.shards {
                     for (&key, &count) in shard {
+                        let mut each = |next: u64| match mirror {
+                            None => add(next, count),
+                            Some(mirror) => {
+                                // The successor `next` of `key` stands for itself; the same
+                                // successor of mirror(key) is mirror(next).
+                                let image = mirror(next);
+                                if next <= image {
+                                    add(next, count);
+                                }
+                                if mirror(key) != key && image <= next {
+                                    add(image, count);
+                                }
+                            }
+                        };
                         if line.may_skip && key & line.must_close == line.must_close {
-                            add(key & !line.closing, count);
+                            each(key & !line.closing);
                         }
                         for &mask in &line.choices {
                             if key & mask == 0 {
                                 let next = key | mask;
                                 if next & line.must_close == line.must_close {
-                                    add(next & !line.closing, count);
+                                    each(next & !line.closing);
                                 }
                             }
                         }
@@ -341,16 +369,18 @@ impl LineProblem {
         })
     }
 
-    /// Runs the lines `range` from `start`, recording state counts.
+    /// Runs the lines `range` from `start`, recording state counts (see
+    /// [`LineProblem::step_with`] for `mirror`).
     pub fn run(
         &self,
         range: std::ops::Range<usize>,
         start: States,
         stats: &mut DpStats,
+        mirror: Option<&(dyn Fn(u64) -> u64 + Sync)>,
     ) -> Result<States, BackendError> {
         let mut states = start;
         for line in &self.lines[range] {
-            states = Self::step(&states, line)?;
+            states = Self::step_with(&states, line, mirror)?;
             let len = states.len() as u64;
             stats.states_per_line.push(len);
             stats.peak_states = stats.peak_states.max(len);
@@ -361,7 +391,7 @@ impl LineProblem {
     /// The number of placements: every line passed, every "exactly one" row used.
     pub fn count(&self) -> Result<(u128, DpStats), BackendError> {
         let mut stats = DpStats::default();
-        let end = self.run(0..self.lines.len(), States::start(), &mut stats)?;
+        let end = self.run(0..self.lines.len(), States::start(), &mut stats, None)?;
         Ok((end.total(), stats))
     }
 }
@@ -391,12 +421,17 @@ fn hex_join(
         mirrored: true,
         ..DpStats::default()
     };
-    let half = width / 2; // rows 0..half lie above the middle row
-    let top = problem.run(0..half, States::start(), &mut stats)?;
-    // The half-turn maps row r to w-1-r and a cell on lines (p, t) to one on (w-1-p, w-1-t),
-    // so it keeps each axis (the two-axis count too).
     let full = (1u64 << width) - 1;
     let rev = |x: u64| x.reverse_bits() >> (64 - width);
+    // The left-right reflection keeps every row and maps a cell on lines (p, t) to one on
+    // (w-1-t, w-1-p): a symmetry of the three-axis problem only (it swaps the axes).
+    let reflect = |key: u64| -> u64 { rev(key >> width & full) | rev(key & full) << width };
+    let both = axes == (true, true);
+    let mirror: Option<&(dyn Fn(u64) -> u64 + Sync)> = if both { Some(&reflect) } else { None };
+    let half = width / 2; // rows 0..half lie above the middle row
+    let top = problem.run(0..half, States::start(), &mut stats, mirror)?;
+    // The half-turn maps row r to w-1-r and a cell on lines (p, t) to one on (w-1-p, w-1-t),
+    // so it keeps each axis (the two-axis count too).
     let turn = |key: u64| -> u64 { rev(key & full) | rev(key >> width & full) << width };
     let mut active = 0u64;
     if axes.0 {
@@ -405,6 +440,13 @@ fn hex_join(
     if axes.1 {
         active |= full << width;
     }
+    let lookup = |key: u64| -> Option<u64> {
+        if both {
+            top.get(key.min(reflect(key)))
+        } else {
+            top.get(key)
+        }
+    };
     let middle = &problem.lines[half];
     let total: u128 = top
         .shards
@@ -412,13 +454,17 @@ fn hex_join(
         .map(|shard| {
             let mut sum = 0u128;
             for (&key, &count) in shard {
+                let mut completions = 0u128;
                 for &mask in &middle.choices {
                     if key & mask == 0 {
-                        if let Some(c) = top.get(turn(!(key | mask) & active)) {
-                            sum += count as u128 * c as u128;
+                        if let Some(c) = lookup(turn(!(key | mask) & active)) {
+                            completions += c as u128;
                         }
                     }
                 }
+                // A stored key stands for its reflection too, which has as many completions.
+                let weight = if both && reflect(key) != key { 2 } else { 1 };
+                sum += weight * count as u128 * completions;
             }
             sum
         })
