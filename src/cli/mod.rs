@@ -1,5 +1,11 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod backend_args;
+mod count;
+mod input;
+mod show;
+mod solve;
+
 use clap::{Parser, Subcommand};
 use thiserror::Error;
 
@@ -38,6 +44,12 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Print the 0-1 model of each puzzle in a file: sizes, rows per family, the matrix if small.
+    Show(show::ShowArgs),
+    /// Solve each puzzle in a file with a backend; every answer is verified before printing.
+    Solve(solve::SolveArgs),
+    /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
+    Count(count::CountArgs),
 }
 
 /// Runs one parsed command line.
@@ -49,5 +61,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Show(args) => show::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Count(args) => count::run(args),
     }
 }

@@ -33,6 +33,7 @@ use thiserror::Error;
 
 use crate::model::{Model, ModelError, Solution};
 use crate::puzzle::{sudoku, HexBoard, Puzzle, QueensBoard, Sudoku};
+use crate::render::region_letter;
 use crate::verify::Verifier;
 
 /// A malformed or unreadable puzzle file, located as precisely as the format allows.
@@ -751,16 +752,6 @@ fn parse_sudoku(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
         out.push(Puzzle::Sudoku(grid));
     }
     Ok(out)
-}
-
-/// The letter of region `i`: `A`-`Z` then `a`-`z`; `?` past 52 regions (such boards cannot be
-/// written as text).
-fn region_letter(i: usize) -> char {
-    match i {
-        0..=25 => (b'A' + i as u8) as char,
-        26..=51 => (b'a' + (i - 26) as u8) as char,
-        _ => '?',
-    }
 }
 
 /// A hex board as an indented hexagon drawing (one cell letter per position, cells separated by
