@@ -107,7 +107,12 @@ fn brute_count(model: &Model) -> Option<u128> {
 fn count(model: &Model) -> u64 {
     let exact = exact_count(model, 1000);
     if let Some(b) = brute_count(model) {
-        assert_eq!(b, exact as u128, "{}: brute force and the test counter differ", model.name());
+        assert_eq!(
+            b,
+            exact as u128,
+            "{}: brute force and the test counter differ",
+            model.name()
+        );
     }
     exact
 }
@@ -155,7 +160,9 @@ fn shipped_queens_levels_have_their_stated_unique_solution() {
     let models = load_models(&path).unwrap();
     assert_eq!(puzzles.len(), 4);
     for (p, m) in puzzles.iter().zip(&models) {
-        let Puzzle::Queens(q) = p else { panic!("not Queens") };
+        let Puzzle::Queens(q) = p else {
+            panic!("not Queens")
+        };
         let n = q.size();
         let stated = q.known_solution.as_ref().expect("a # solution: line");
         let s = Solution::new(stated.iter().enumerate().map(|(r, &c)| r * n + c).collect());
