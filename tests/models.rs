@@ -146,7 +146,7 @@ fn shipped_hex_boards_have_exactly_one_solution() {
 fn bare_hex_geometry_counts() {
     // Placements of one piece per line on all three axes, for widths 1, 3, 5, 7, 9.
     let models = load_models(&models_dir().join("hex-bare.hex")).unwrap();
-    let counts: Vec<u64> = models.iter().map(|m| count(m)).collect();
+    let counts: Vec<u64> = models.iter().map(count).collect();
     // Widths 1 and 3 by hand (one cell; the two alternating triangles), width 5 also by brute
     // force inside `count`, width 9: 244, the seed write-up's figure for geometry-valid
     // placements of 9 pieces. Width 7 (28) agrees with a separate throwaway enumeration.
@@ -174,7 +174,7 @@ fn shipped_queens_levels_have_their_stated_unique_solution() {
 #[test]
 fn bare_queens_counts() {
     let models = load_models(&models_dir().join("queens-bare.queens")).unwrap();
-    let counts: Vec<u64> = models.iter().map(|m| count(m)).collect();
+    let counts: Vec<u64> = models.iter().map(count).collect();
     // Permutations of 4 and 5 with no two consecutive rows in adjacent columns.
     assert_eq!(counts, vec![2, 14]);
 }
