@@ -197,7 +197,8 @@ pub fn model_text(model: &Model) -> String {
         let min = rows.iter().map(|c| c.vars.len()).min().unwrap_or(0);
         let max = rows.iter().map(|c| c.vars.len()).max().unwrap_or(0);
         let sizes = if min == max {
-            format!("{min} variables each")
+            let plural = if min == 1 { "" } else { "s" };
+            format!("{min} variable{plural} each")
         } else {
             format!("{min}-{max} variables")
         };
