@@ -202,9 +202,10 @@ pub fn model_text(model: &Model) -> String {
         } else {
             format!("{min}-{max} variables")
         };
+        let row_word = if rows.len() == 1 { "row " } else { "rows" };
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>4} rows  {:<4}  {}",
+            "  {:<width$}  {:>4} {row_word}  {:<4}  {}",
             f.name,
             rows.len(),
             sense,

@@ -9,7 +9,9 @@ use zeroone::puzzle::parse::load_models;
 use zeroone::render::{model_text, summary_json};
 
 fn model(file: &str, index: usize) -> Model {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(file);
     load_models(&path).unwrap().swap_remove(index)
 }
 
