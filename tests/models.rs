@@ -198,3 +198,33 @@ fn shipped_large_sudoku_are_consistent() {
         }
     }
 }
+
+#[test]
+fn shipped_boards_write_back_to_the_same_puzzles() {
+    use zeroone::puzzle::parse::{parse_str, write_hex, write_queens, Format};
+    for (file, format) in [
+        ("hex-5.hex", Format::Hex),
+        ("hex-7.hex", Format::Hex),
+        ("hex-9.hex", Format::Hex),
+        ("hex-bare.hex", Format::Hex),
+        ("queens-capybaradoku.queens", Format::Queens),
+        ("queens-bare.queens", Format::Queens),
+        ("sudoku-4x4.sudoku", Format::Sudoku),
+        ("sudoku-9x9.sudoku", Format::Sudoku),
+        ("sudoku-16x16.sudoku", Format::Sudoku),
+    ] {
+        let puzzles = load(&models_dir().join(file)).unwrap();
+        let written: Vec<String> = puzzles
+            .iter()
+            .map(|p| match p {
+                Puzzle::Hex(b) => write_hex(b),
+                Puzzle::Queens(q) => write_queens(q),
+                Puzzle::Sudoku(s) => format!("{}\n", s.to_line()),
+                Puzzle::Model(_) => unreachable!("not a grid file"),
+            })
+            .collect();
+        let separator = if format == Format::Sudoku { "" } else { "\n" };
+        let text = written.join(separator);
+        assert_eq!(parse_str(&text, format, file).unwrap(), puzzles, "{file}");
+    }
+}
