@@ -33,7 +33,12 @@ fn coloured_width_nine() -> Model {
         let (r, p) = (r as i64, board.diag(r, k) as i64);
         (r, p, p - r)
     };
-    let pieces: Vec<(i64, i64, i64)> = first.unwrap().ones.iter().map(|&v| cube(cells[v])).collect();
+    let pieces: Vec<(i64, i64, i64)> = first
+        .unwrap()
+        .ones
+        .iter()
+        .map(|&v| cube(cells[v]))
+        .collect();
     let mut regions: Vec<Vec<usize>> = (0..9).map(|r| vec![0; board.row_len(r)]).collect();
     for &(r, k) in &cells {
         let (a, b, c) = cube((r, k));
@@ -55,7 +60,10 @@ fn enumerator(c: &mut Criterion) {
         let m = HexBoard::geometry(width).unwrap().to_model("hex");
         for parallel in [false, true] {
             let e = Enumerator::new(&m, &three_axes(parallel)).unwrap();
-            let name = format!("count three axes w{width} {}", if parallel { "rayon" } else { "1 thread" });
+            let name = format!(
+                "count three axes w{width} {}",
+                if parallel { "rayon" } else { "1 thread" }
+            );
             group.bench_function(name, |b| b.iter(|| black_box(e.count(None).0)));
         }
     }

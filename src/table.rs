@@ -394,6 +394,26 @@ pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, Tab
     })
 }
 
+/// A board's own solution count (with its colours or regions), by the `enum` backend through
+/// [`count_verified`](crate::backend::count_verified): every witness is verified and the count
+/// must be exhaustive.
+pub fn board_count(model: &Model) -> Result<BigUint, TableError> {
+    use crate::backend::{count_verified, make_backend, BackendOptions, Status};
+    let mut backend = make_backend("enum", &BackendOptions::default())
+        .map_err(|e| TableError::Count(e.to_string()))?;
+    let out = count_verified(backend.as_mut(), model, None)
+        .map_err(|e| TableError::Count(e.to_string()))?;
+    if out.status != Status::Solved || !out.exhaustive {
+        return Err(TableError::Count(format!(
+            "{}: {}",
+            model.name(),
+            out.reason
+                .unwrap_or_else(|| "the count did not finish".into())
+        )));
+    }
+    Ok(BigUint::from(out.count))
+}
+
 /// The seed's scaling column, one entry per level.
 const HEX_SCALING: [&str; 7] = [
     "2^Θ(n²)",

@@ -27,7 +27,10 @@ fn levels() -> Vec<Level> {
         let mut solution = Vec::new();
         for line in lines {
             if let Some(rest) = line.strip_prefix("# solution:") {
-                solution = rest.split_whitespace().map(|x| x.parse().unwrap()).collect();
+                solution = rest
+                    .split_whitespace()
+                    .map(|x| x.parse().unwrap())
+                    .collect();
             } else {
                 regions.push(line.bytes().map(|b| (b - b'A') as usize).collect());
             }
@@ -60,7 +63,12 @@ fn every_capybaradoku_level_is_solved_and_unique() {
             let columns: Vec<usize> = cells.iter().map(|&[_, c]| c).collect();
             assert_eq!(columns, level.solution, "{} ({order})", level.name);
             let count = count_verified(backend.as_mut(), &model, None).unwrap();
-            assert_eq!((count.status, count.count), (Status::Solved, 1), "{}", level.name);
+            assert_eq!(
+                (count.status, count.count),
+                (Status::Solved, 1),
+                "{}",
+                level.name
+            );
             assert!(count.exhaustive && count.verified);
         }
     }

@@ -1,8 +1,10 @@
 //! `zeroone table`: the search-space table (exact counts per modelling level).
 //!
 //! `zeroone table hex --width 9`, `zeroone table hex --widths 1-19`, `zeroone table queens
-//! --size 8`, `zeroone table queens --sizes 1-14`, `zeroone table sudoku --grid LINE`; `--format
-//! md|csv|json`; `--output FILE` writes through a temporary file renamed into place.
+//! --size 8`, `zeroone table queens --sizes 1-14`, `zeroone table sudoku FILE` (or `--grid
+//! LINE`), `zeroone table FILE` (any board file: its kind's table plus the board's own solution
+//! count); `--format md|csv|json`; `--output FILE` writes through a temporary file renamed into
+//! place.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,8 +18,14 @@ use zeroone::table::{self, Format, Method, TableOptions};
 /// Arguments of `zeroone table`.
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// What to tabulate: `hex`, `queens` or `sudoku`.
+    /// What to tabulate: `hex`, `queens`, `sudoku`, or a board file (`.hex`, `.queens`,
+    /// `.sudoku`, `.txt`).
     what: String,
+    /// A board file for `hex`, `queens` or `sudoku`: adds the board's own solution count.
+    file: Option<PathBuf>,
+    /// Only puzzle number INDEX (0-based) of the file.
+    #[arg(long)]
+    index: Option<usize>,
     /// Hex: one board width (odd).
     #[arg(long, conflicts_with = "widths")]
     width: Option<usize>,
@@ -143,6 +151,20 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         table::TableError::BadSize(s) => CliError::BadInput(s),
         other => CliError::Failed(other.to_string()),
     };
+    let file = match (args.what.as_str(), &args.file) {
+        ("hex" | "queens" | "sudoku", file) => file.clone(),
+        (path, None) => Some(PathBuf::from(path)),
+        (_, Some(_)) => {
+            return Err(CliError::BadInput(format!(
+                "table '{}': expected hex, queens or sudoku before a file",
+                args.what
+            )))
+        }
+    };
+    if let Some(path) = &file {
+        let text = board_tables(&args, path, &options, format)?;
+        return emit(&args, &text);
+    }
     let text = match args.what.as_str() {
         "hex" => match (args.width, &args.widths) {
             (Some(w), None) => {
@@ -185,7 +207,7 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         },
         "sudoku" => {
             let line = args.grid.as_deref().ok_or_else(|| {
-                CliError::BadInput("table sudoku: give the grid with --grid LINE".into())
+                CliError::BadInput("table sudoku: give a FILE or the grid with --grid LINE".into())
             })?;
             let grid = sudoku_from_line(line)?;
             table::sudoku_table(&table::sudoku_levels(&grid, args.solution_limit).map_err(failed)?)
@@ -197,13 +219,96 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
             )))
         }
     };
+    emit(&args, &text)
+}
+
+fn emit(args: &TableArgs, text: &str) -> Result<(), CliError> {
     match &args.output {
         None => {
             print!("{text}");
             Ok(())
         }
-        Some(path) => write_atomically(path, &text),
+        Some(path) => write_atomically(path, text),
     }
+}
+
+/// The tables of every puzzle in `path` (or puzzle `--index`), each with the board's count.
+fn board_tables(
+    args: &TableArgs,
+    path: &std::path::Path,
+    options: &TableOptions,
+    format: Format,
+) -> Result<String, CliError> {
+    use zeroone::puzzle::{parse::load, Puzzle};
+    let puzzles = load(path).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let count = puzzles.len();
+    let chosen: Vec<(usize, Puzzle)> = match args.index {
+        None => puzzles.into_iter().enumerate().collect(),
+        Some(i) if i < count => vec![(
+            i,
+            puzzles.into_iter().nth(i).unwrap_or_else(|| unreachable!()),
+        )],
+        Some(i) => {
+            return Err(CliError::BadInput(format!(
+                "{}: --index {i}: the file holds {count} puzzle(s)",
+                path.display()
+            )))
+        }
+    };
+    let failed = |e: table::TableError| CliError::Failed(e.to_string());
+    let kind_matches = |p: &Puzzle| match (args.what.as_str(), p) {
+        ("hex", Puzzle::Hex(_)) | ("queens", Puzzle::Queens(_)) | ("sudoku", Puzzle::Sudoku(_)) => {
+            true
+        }
+        ("hex" | "queens" | "sudoku", _) => false,
+        _ => true,
+    };
+    let mut tables = Vec::new();
+    for (i, puzzle) in chosen {
+        if !kind_matches(&puzzle) {
+            return Err(CliError::BadInput(format!(
+                "{}: puzzle {i} is not a {} puzzle",
+                path.display(),
+                args.what
+            )));
+        }
+        let name = format!("{}#{i}", path.display());
+        let model = puzzle
+            .to_model(name.clone())
+            .map_err(|e| CliError::BadInput(format!("{name}: {e}")))?;
+        let mut t = match &puzzle {
+            Puzzle::Hex(board) => {
+                let mut levels = table::hex_levels(board.width(), options).map_err(failed)?;
+                if board.regions().is_some() {
+                    levels.board = Some(table::board_count(&model).map_err(failed)?);
+                }
+                table::hex_table(&levels)
+            }
+            Puzzle::Queens(board) => {
+                let mut levels = table::queens_levels(board.size(), options).map_err(failed)?;
+                if board.regions().is_some() {
+                    levels.board = Some(table::board_count(&model).map_err(failed)?);
+                }
+                table::queens_table(&levels)
+            }
+            Puzzle::Sudoku(grid) => table::sudoku_table(
+                &table::sudoku_levels(grid, args.solution_limit).map_err(failed)?,
+            ),
+            Puzzle::Model(_) => {
+                return Err(CliError::BadInput(format!(
+                    "{name}: a generic model has no search-space table (use hex, Queens or Sudoku)"
+                )))
+            }
+        };
+        t.title = format!("{} — {name}", t.title);
+        tables.push(t.render(format));
+    }
+    Ok(match format {
+        // Several JSON documents become one array.
+        Format::Json if tables.len() > 1 => format!("[\n{}]\n", tables.join(",\n")),
+        Format::Markdown => tables.join("\n"),
+        _ => tables.concat(),
+    })
 }
 
 fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), CliError> {
