@@ -10,6 +10,7 @@
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
 pub mod brute;
+pub mod gauss;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -229,7 +230,13 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "brute",
         about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
         make: |o| Ok(Box::new(brute::BruteForce::new(o))),
-    }]
+    },
+    BackendInfo {
+        name: "gauss",
+        about: "exact Gaussian elimination of the equality rows over the rationals; solves only when the equations fix every variable (incomplete)",
+        make: |o| Ok(Box::new(gauss::Gauss::new(o))),
+    },
+    ]
 }
 
 /// Makes the backend called `name`.
