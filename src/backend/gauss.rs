@@ -446,7 +446,7 @@ pub fn analyse(model: &Model) -> GaussReport {
     } else {
         (
             Verdict::Unknown(format!(
-                "elimination leaves {} free variables (rank {rank} of {n} unknowns); {} of {n} variables are fixed",
+                "elimination leaves {} free variable(s) (rank {rank} of {n} unknowns); {} of {n} variables are fixed",
                 n - rank,
                 elim.fixed.len()
             )),
@@ -579,7 +579,10 @@ impl GaussReport {
         if redundant == 0 {
             let _ = writeln!(s, "None: the equations are independent.\n");
         } else {
-            for (family, rows) in &self.redundant {
+            for family in self.families.iter().map(|f| &f.family) {
+                let Some(rows) = self.redundant.get(family) else {
+                    continue;
+                };
                 for r in rows {
                     let _ = writeln!(
                         s,
@@ -708,7 +711,10 @@ pub fn least_norm_grid(model: &Model, report: &GaussReport) -> Option<String> {
         cells.sort_by_key(|c| c.0);
         // Hex rows are shorter at the top and bottom: indent by half a cell per missing cell.
         let _ = write!(s, "{}", " ".repeat(4 * (widest - cells.len())));
-        let line: Vec<String> = cells.iter().map(|c| format!("{:>7.3}", c.1)).collect();
+        let line: Vec<String> = cells
+            .iter()
+            .map(|c| format!("{:>7.3}", round_to(c.1, 3)))
+            .collect();
         let _ = writeln!(s, "{}", line.join(" "));
     }
     Some(s)

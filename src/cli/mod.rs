@@ -1,5 +1,7 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod gauss;
+
 use clap::{Parser, Subcommand};
 use thiserror::Error;
 
@@ -38,6 +40,8 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
+    Gauss(gauss::GaussArgs),
 }
 
 /// Runs one parsed command line.
@@ -49,5 +53,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Gauss(args) => gauss::run(args),
     }
 }
