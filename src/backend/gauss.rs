@@ -81,7 +81,7 @@ fn sub_scaled<T: Exact>(a: &[(usize, T)], c: &T, b: &[(usize, T)]) -> Option<Spa
     Some(out)
 }
 
-fn lookup<'a, T>(v: &'a [(usize, T)], at: usize) -> Option<&'a T> {
+fn lookup<T>(v: &[(usize, T)], at: usize) -> Option<&T> {
     v.binary_search_by_key(&at, |e| e.0).ok().map(|k| &v[k].1)
 }
 
@@ -112,11 +112,15 @@ impl ExactValue {
     }
 }
 
+/// A redundant equation: its index, the combination of earlier equations it equals, and
+/// whether the right-hand sides conflict.
+type Dependency = (usize, Vec<(usize, ExactValue)>, bool);
+
 /// What elimination found, independent of the number type it ran on.
 struct Eliminated {
     pivots: Vec<VarId>,
     /// `(equation, combination of earlier equations it equals, conflicting)`.
-    redundant: Vec<(usize, Vec<(usize, ExactValue)>, bool)>,
+    redundant: Vec<Dependency>,
     /// `(variable, value)` for every variable fixed by the equations.
     fixed: Vec<(VarId, ExactValue)>,
     /// Whether arbitrary-precision fractions were needed.
@@ -191,8 +195,8 @@ fn eliminate_exactly(equations: &[&[VarId]]) -> Eliminated {
     if let Some(e) = eliminate::<Ratio<i128>>(equations) {
         return e;
     }
-    let mut e = eliminate::<BigRational>(equations)
-        .expect("arbitrary-precision fractions never overflow");
+    let mut e =
+        eliminate::<BigRational>(equations).expect("arbitrary-precision fractions never overflow");
     e.big = true;
     e
 }
@@ -834,7 +838,12 @@ mod tests {
             .chars()
             .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
             .collect();
-        models.push(Sudoku::from_cells(2, clues).unwrap().to_model("s4c").unwrap());
+        models.push(
+            Sudoku::from_cells(2, clues)
+                .unwrap()
+                .to_model("s4c")
+                .unwrap(),
+        );
         for m in &models {
             let r = analyse(m);
             assert_eq!(r.rank, svd_rank(m), "{}", m.name());
@@ -888,7 +897,10 @@ mod tests {
             .chars()
             .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
             .collect();
-        let m = Sudoku::from_cells(2, cells).unwrap().to_model("full").unwrap();
+        let m = Sudoku::from_cells(2, cells)
+            .unwrap()
+            .to_model("full")
+            .unwrap();
         let r = analyse(&m);
         assert!(r.consistent);
         assert_eq!(r.fixed.len(), 16);
@@ -980,7 +992,11 @@ mod tests {
         assert!(!analyse(&m).big_fractions);
         // sub_scaled reports overflow instead of wrapping.
         let big = Ratio::new(i128::MAX, 1);
-        assert!(sub_scaled(&[(0, big)], &Ratio::new(2, 1), &[(0, Ratio::new(-i128::MAX, 1))])
-            .is_none());
+        assert!(sub_scaled(
+            &[(0, big)],
+            &Ratio::new(2, 1),
+            &[(0, Ratio::new(-i128::MAX, 1))]
+        )
+        .is_none());
     }
 }

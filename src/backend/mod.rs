@@ -11,6 +11,9 @@
 
 pub mod brute;
 pub mod gauss;
+#[cfg(feature = "highs")]
+pub mod highs;
+pub mod milp;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -235,6 +238,17 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "gauss",
         about: "exact Gaussian elimination of the equality rows over the rationals; solves only when the equations fix every variable (incomplete)",
         make: |o| Ok(Box::new(gauss::Gauss::new(o))),
+    },
+    BackendInfo {
+        name: "milp",
+        about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
+        make: |o| Ok(Box::new(milp::Milp::new(o)?)),
+    },
+    #[cfg(feature = "highs")]
+    BackendInfo {
+        name: "highs",
+        about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
+        make: |o| Ok(Box::new(highs::new(o)?)),
     },
     ]
 }

@@ -61,7 +61,10 @@ fn models(args: &GaussArgs) -> Result<Vec<Model>, CliError> {
         })?;
         return Ok(vec![board.to_model(format!("hex-{width}"))]);
     }
-    let path = args.file.as_ref().expect("clap requires FILE or --hex-width");
+    let path = args
+        .file
+        .as_ref()
+        .expect("clap requires FILE or --hex-width");
     // TEMPORARY until zeroone::puzzle::parse lands in main.
     let _ = args.index;
     Err(CliError::BadInput(format!(
