@@ -65,10 +65,8 @@ fn models(args: &GaussArgs) -> Result<Vec<Model>, CliError> {
         .file
         .as_ref()
         .expect("clap requires FILE or --hex-width");
-    // TEMPORARY until zeroone::puzzle::parse lands in main.
-    let _ = args.index;
-    Err(CliError::BadInput(format!(
-        "{}: reading puzzle files needs zeroone::puzzle::parse, which is not merged yet",
-        path.display()
-    )))
+    Ok(super::input::models(path, args.index)?
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect())
 }
