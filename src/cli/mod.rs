@@ -2,6 +2,7 @@
 
 mod backend_args;
 mod count;
+mod gauss;
 mod input;
 mod show;
 mod solve;
@@ -53,6 +54,8 @@ enum Command {
     Count(count::CountArgs),
     /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
     Table(table::TableArgs),
+    /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
+    Gauss(gauss::GaussArgs),
 }
 
 /// Runs one parsed command line.
@@ -68,5 +71,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
         Command::Table(args) => table::run(args),
+        Command::Gauss(args) => gauss::run(args),
     }
 }
