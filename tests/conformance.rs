@@ -169,3 +169,28 @@ fn the_cases_cover_unique_multiple_and_infeasible_models() {
     assert!(counts.contains(&1));
     assert!(counts.iter().any(|&c| c >= 2));
 }
+
+#[test]
+fn bitset_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("bitset", BackendOptions::default(), promise);
+}
+
+#[test]
+fn vsa_unitary_conforms() {
+    let mut options = BackendOptions {
+        seed: 5,
+        ..BackendOptions::default()
+    };
+    options.params.insert("code".into(), "unitary".into());
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("vsa", options, promise);
+}

@@ -9,7 +9,10 @@
 //! backend (catching panics) and pass every solution it returns through the shared
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
+pub mod bitset;
 pub mod brute;
+pub mod search;
+pub mod vsa;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -229,6 +232,16 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "brute",
         about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
         make: |o| Ok(Box::new(brute::BruteForce::new(o))),
+    },
+    BackendInfo {
+        name: "bitset",
+        about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
+        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
+    },
+    BackendInfo {
+        name: "vsa",
+        about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
+        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?)),
     }]
 }
 
