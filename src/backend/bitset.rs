@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::backend::search::{self, Layout, LegalityEngine, RowGate, VarSet};
+use crate::backend::search::{self, Layout, LayoutCache, LegalityEngine, RowGate, VarSet};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, SolveReport, Solver, TimeLimit,
 };
@@ -68,6 +68,7 @@ impl LegalityEngine for BitsetEngine {
 pub struct BitsetBackend {
     engine: BitsetEngine,
     time_limit: Option<Duration>,
+    layouts: LayoutCache,
 }
 
 impl BitsetBackend {
@@ -76,19 +77,26 @@ impl BitsetBackend {
         BitsetBackend {
             engine: BitsetEngine::default(),
             time_limit: options.time_limit,
+            layouts: LayoutCache::default(),
         }
     }
 }
 
 impl Solver for BitsetBackend {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        search::solve_report(&mut self.engine, model, self.time_limit)
+        search::solve_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
     }
 }
 
 impl Counter for BitsetBackend {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        search::count_report(&mut self.engine, model, limit, self.time_limit)
+        search::count_report(
+            &mut self.engine,
+            &mut self.layouts,
+            model,
+            limit,
+            self.time_limit,
+        )
     }
 }
 

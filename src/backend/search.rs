@@ -332,6 +332,7 @@ struct State<'l> {
     open: usize,
     placed: Vec<u32>,
     queue: Vec<u32>,
+    scored: Vec<(u32, u32)>,
     stats: Stats,
 }
 
@@ -446,10 +447,11 @@ impl State<'_> {
     }
 
     /// LCV: the legal variables of row `r`, those leaving the most peers legal first.
-    fn candidates(&self, r: usize, out: &mut Vec<u32>) {
+    fn candidates(&mut self, r: usize, out: &mut Vec<u32>) {
         let layout = self.layout;
         let start = out.len();
-        let mut scored: Vec<(u32, u32)> = Vec::with_capacity(layout.row(r).len());
+        let scored = &mut self.scored;
+        scored.clear();
         for &v in layout.row(r) {
             if !self.legal.contains(v as usize) {
                 continue;
@@ -463,7 +465,7 @@ impl State<'_> {
             scored.push((peers, v));
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        out.extend(scored.into_iter().map(|(_, v)| v));
+        out.extend(scored.iter().map(|&(_, v)| v));
         debug_assert!(out.len() > start);
     }
 
@@ -498,6 +500,7 @@ pub fn run(
         open: layout.exactly_one.iter().filter(|&&e| e).count(),
         placed: Vec::with_capacity(layout.num_vars),
         queue: Vec::with_capacity(layout.num_rows),
+        scored: Vec::new(),
         stats: Stats::default(),
     };
     let limit = match goal {
@@ -599,15 +602,43 @@ pub fn run(
     }
 }
 
-/// A backend built from the search and one engine: the shared `solve` and `count` bodies.
+/// Keeps the last [`Layout`] and reuses it when the next model has the same rows (only the
+/// givens differ, as for a series of Sudoku puzzles). Checking costs one comparison of the rows.
+#[derive(Debug, Clone, Default)]
+pub struct LayoutCache {
+    last: Option<(usize, Vec<crate::model::Constraint>, Layout)>,
+}
+
+impl LayoutCache {
+    /// The layout of `model`, rebuilt only when its rows differ from the previous model's.
+    pub fn layout(&mut self, model: &Model) -> &Layout {
+        let same = matches!(&self.last, Some((n, rows, _))
+            if *n == model.num_variables() && rows.as_slice() == model.constraints());
+        if same {
+            let (_, _, layout) = self.last.as_mut().expect("checked above");
+            layout.givens.clear();
+            layout.givens.extend_from_slice(model.givens());
+        } else {
+            self.last = Some((
+                model.num_variables(),
+                model.constraints().to_vec(),
+                Layout::new(model),
+            ));
+        }
+        &self.last.as_ref().expect("set above").2
+    }
+}
+
+/// The shared `solve` body of the search backends.
 pub(crate) fn solve_report(
     engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
     model: &Model,
     time_limit: Option<Duration>,
 ) -> Result<crate::backend::SolveReport, BackendError> {
     use crate::backend::Found;
-    let layout = Layout::new(model);
-    let out = run(engine, &layout, Goal::Solve, time_limit)?;
+    let layout = cache.layout(model);
+    let out = run(engine, layout, Goal::Solve, time_limit)?;
     let found = match out.solutions.into_iter().next() {
         Some(s) => Found::Solution(s),
         None if out.timed_out => Found::Unknown("time limit reached".into()),
@@ -626,12 +657,13 @@ pub(crate) fn solve_report(
 /// The shared `count` body: exhaustive only when the engine is exact.
 pub(crate) fn count_report(
     engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
     model: &Model,
     limit: Option<u64>,
     time_limit: Option<Duration>,
 ) -> Result<crate::backend::CountReport, BackendError> {
-    let layout = Layout::new(model);
-    let out = run(engine, &layout, Goal::Count { limit }, time_limit)?;
+    let layout = cache.layout(model);
+    let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
     Ok(crate::backend::CountReport {
         count: out.count,
         exhaustive: out.exhausted && out.exact,

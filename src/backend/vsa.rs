@@ -61,7 +61,7 @@ use rand_distr::StandardNormal;
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
 
-use crate::backend::search::{self, Layout, LegalityEngine, RowGate, VarSet};
+use crate::backend::search::{self, Layout, LayoutCache, LegalityEngine, RowGate, VarSet};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, SolveReport, Solver, Stats,
     TimeLimit,
@@ -434,6 +434,7 @@ impl LegalityEngine for VsaEngine {
 pub struct VsaBackend {
     engine: VsaEngine,
     time_limit: Option<Duration>,
+    layouts: LayoutCache,
 }
 
 impl VsaBackend {
@@ -442,19 +443,26 @@ impl VsaBackend {
         Ok(VsaBackend {
             engine: VsaEngine::new(options)?,
             time_limit: options.time_limit,
+            layouts: LayoutCache::default(),
         })
     }
 }
 
 impl Solver for VsaBackend {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        search::solve_report(&mut self.engine, model, self.time_limit)
+        search::solve_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
     }
 }
 
 impl Counter for VsaBackend {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        search::count_report(&mut self.engine, model, limit, self.time_limit)
+        search::count_report(
+            &mut self.engine,
+            &mut self.layouts,
+            model,
+            limit,
+            self.time_limit,
+        )
     }
 }
 

@@ -1,6 +1,8 @@
 //! Subcommands. One file each; `run` dispatches.
 
 use clap::{Parser, Subcommand};
+
+pub mod vsa_experiment;
 use thiserror::Error;
 
 // Used by the subcommands that read files; `backends` alone cannot fail.
@@ -38,6 +40,8 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// The VSA Sudoku experiment (seed 003): clue levels, dimension sweep, VSA vs bitset.
+    VsaExperiment(vsa_experiment::VsaExperimentArgs),
 }
 
 /// Runs one parsed command line.
@@ -49,5 +53,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::VsaExperiment(args) => vsa_experiment::run(args),
     }
 }
