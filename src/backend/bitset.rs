@@ -3,23 +3,25 @@
 //! path for Sudoku and the yardstick the `vsa` engine is measured against (same search, same
 //! steps, only the legality test differs).
 //!
-//! Cost: placing or undoing a variable touches each of its rows once; a row that becomes
-//! occupied or free updates each of its variables once (9x9 Sudoku: 4 rows of 9). A legality
-//! query is free (the bitset is kept current). Options: none besides the time limit.
+//! Cost: placing a variable saves the legal bitset (`variables / 64` words) and clears the word
+//! masks of its rows; undoing restores the saved words. A legality query is free (the bitset is
+//! kept current). Options: none besides the time limit.
 
 use std::time::Duration;
 
-use crate::backend::search::{self, Layout, LayoutCache, LegalityEngine, RowGate, VarSet};
+use crate::backend::search::{self, Layout, LayoutCache, LegalityEngine, VarSet};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, SolveReport, Solver, TimeLimit,
 };
 use crate::model::Model;
 
-/// Exact row counts: a row is occupied when it holds at least one placed variable.
+/// The legal set as a bitset. Placing a variable clears the bits of every row it sits in (word
+/// masks, so a 9x9 Sudoku placement is about 16 word operations) after saving the previous set;
+/// undoing restores the saved set (placements are undone in reverse order, as the trait says).
 #[derive(Debug, Clone, Default)]
 pub struct BitsetEngine {
-    placed_in_row: Vec<u16>,
-    gate: RowGate,
+    legal: VarSet,
+    saved: Vec<u64>,
 }
 
 impl LegalityEngine for BitsetEngine {
@@ -28,9 +30,8 @@ impl LegalityEngine for BitsetEngine {
     }
 
     fn reset(&mut self, layout: &Layout) -> Result<(), BackendError> {
-        self.placed_in_row.clear();
-        self.placed_in_row.resize(layout.num_rows, 0);
-        self.gate.reset(layout);
+        self.legal = VarSet::full(layout.num_vars);
+        self.saved.clear();
         Ok(())
     }
 
@@ -39,27 +40,21 @@ impl LegalityEngine for BitsetEngine {
     }
 
     fn place(&mut self, layout: &Layout, var: usize) {
+        self.saved.extend_from_slice(self.legal.words());
         for &r in layout.rows_of(var) {
-            let r = r as usize;
-            self.placed_in_row[r] += 1;
-            if self.placed_in_row[r] == 1 {
-                self.gate.set(layout, r, true);
-            }
+            self.legal.remove_words(layout.row_words(r as usize));
         }
     }
 
-    fn unplace(&mut self, layout: &Layout, var: usize) {
-        for &r in layout.rows_of(var) {
-            let r = r as usize;
-            self.placed_in_row[r] -= 1;
-            if self.placed_in_row[r] == 0 {
-                self.gate.set(layout, r, false);
-            }
-        }
+    fn unplace(&mut self, _layout: &Layout, _var: usize) {
+        let n = self.legal.words().len();
+        let at = self.saved.len() - n;
+        self.legal.copy_from(&self.saved[at..]);
+        self.saved.truncate(at);
     }
 
     fn legal(&mut self, _layout: &Layout) -> &VarSet {
-        self.gate.legal()
+        &self.legal
     }
 }
 

@@ -74,6 +74,34 @@ impl VarSet {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Makes this set a copy of `other` (same capacity).
+    #[inline]
+    pub fn copy_from(&mut self, other: &[u64]) {
+        self.words.copy_from_slice(other);
+    }
+
+    /// Removes every member of a row given as `(word index, mask)` pairs.
+    #[inline]
+    pub fn remove_words(&mut self, masks: &[(u32, u64)]) {
+        for &(w, m) in masks {
+            self.words[w as usize] &= !m;
+        }
+    }
+
+    /// A set holding every id below `n`.
+    pub fn full(n: usize) -> Self {
+        let mut s = VarSet::new(n);
+        for (i, w) in s.words.iter_mut().enumerate() {
+            let left = n - i * 64;
+            *w = if left >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << left) - 1
+            };
+        }
+        s
+    }
+
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
@@ -108,6 +136,8 @@ pub struct Layout {
     pub givens: Vec<usize>,
     /// The longest row of the model.
     pub max_row_len: usize,
+    word_start: Vec<u32>,
+    word_masks: Vec<(u32, u64)>,
 }
 
 impl Layout {
@@ -177,7 +207,24 @@ impl Layout {
                 fill[v as usize] += 1;
             }
         }
+        // Each row as (word index, bit mask) pairs over the variable bitset.
+        let mut word_start = Vec::with_capacity(num_rows + 1);
+        let mut word_masks: Vec<(u32, u64)> = Vec::new();
+        for r in 0..num_rows {
+            word_start.push(word_masks.len() as u32);
+            let first = word_masks.len();
+            for &v in &row_vars[row_start[r] as usize..row_start[r + 1] as usize] {
+                let (w, bit) = (v >> 6, 1u64 << (v & 63));
+                match word_masks[first..].iter_mut().find(|(x, _)| *x == w) {
+                    Some((_, m)) => *m |= bit,
+                    None => word_masks.push((w, bit)),
+                }
+            }
+        }
+        word_start.push(word_masks.len() as u32);
         Layout {
+            word_start,
+            word_masks,
             model_vars: n,
             num_vars,
             num_rows,
@@ -199,6 +246,12 @@ impl Layout {
     #[inline]
     pub fn row(&self, r: usize) -> &[u32] {
         &self.row_vars[self.row_start[r] as usize..self.row_start[r + 1] as usize]
+    }
+
+    /// Row `r` as `(word index, mask)` pairs over a [`VarSet`] of all variables.
+    #[inline]
+    pub fn row_words(&self, r: usize) -> &[(u32, u64)] {
+        &self.word_masks[self.word_start[r] as usize..self.word_start[r + 1] as usize]
     }
 
     /// The rows variable `v` sits in.
@@ -246,10 +299,7 @@ impl RowGate {
         self.occupied.resize(layout.num_rows, false);
         self.blocked.clear();
         self.blocked.resize(layout.num_vars, 0);
-        self.legal = VarSet::new(layout.num_vars);
-        for v in 0..layout.num_vars {
-            self.legal.insert(v);
-        }
+        self.legal = VarSet::full(layout.num_vars);
     }
 
     /// Whether row `r` is currently seen as occupied.
@@ -324,6 +374,10 @@ struct Frame {
     trail_len: usize,
 }
 
+/// Added to the legal count of a row that needs no more variables (a filled "exactly one" row, or
+/// any "at most one" row), so one comparison (`count <= 1`) finds the rows that force or fail.
+const CLOSED: u32 = 1 << 24;
+
 struct State<'l> {
     layout: &'l Layout,
     legal: VarSet,
@@ -364,7 +418,7 @@ impl State<'_> {
                     for &r in layout.rows_of(v) {
                         let r = r as usize;
                         self.count[r] -= 1;
-                        if self.count[r] <= 1 && self.filled[r] == 0 && layout.exactly_one[r] {
+                        if self.count[r] <= 1 {
                             self.queue.push(r as u32);
                         }
                     }
@@ -381,6 +435,7 @@ impl State<'_> {
             self.filled[r] += 1;
             if self.filled[r] == 1 && self.layout.exactly_one[r] {
                 self.open -= 1;
+                self.count[r] += CLOSED;
             }
         }
     }
@@ -394,6 +449,7 @@ impl State<'_> {
                 self.filled[r] -= 1;
                 if self.filled[r] == 0 && self.layout.exactly_one[r] {
                     self.open += 1;
+                    self.count[r] -= CLOSED;
                 }
             }
         }
@@ -403,9 +459,6 @@ impl State<'_> {
     fn propagate(&mut self, engine: &mut dyn LegalityEngine) -> bool {
         while let Some(r) = self.queue.pop() {
             let r = r as usize;
-            if self.filled[r] != 0 {
-                continue;
-            }
             match self.count[r] {
                 0 => {
                     self.queue.clear();
@@ -435,7 +488,8 @@ impl State<'_> {
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
         for r in 0..layout.num_rows {
-            if layout.exactly_one[r] && self.filled[r] == 0 && self.count[r] < best_count {
+            // Closed rows carry CLOSED, so they never win.
+            if self.count[r] < best_count {
                 best = r;
                 best_count = self.count[r];
                 if best_count <= 2 {
@@ -460,7 +514,7 @@ impl State<'_> {
                 .rows_of(v as usize)
                 .iter()
                 .filter(|&&q| q as usize != r)
-                .map(|&q| self.count[q as usize].saturating_sub(1))
+                .map(|&q| (self.count[q as usize] & (CLOSED - 1)).saturating_sub(1))
                 .sum();
             scored.push((peers, v));
         }
@@ -495,7 +549,11 @@ pub fn run(
     let mut st = State {
         layout,
         legal: VarSet::new(layout.num_vars),
-        count: vec![0; layout.num_rows],
+        count: layout
+            .exactly_one
+            .iter()
+            .map(|&e| if e { 0 } else { CLOSED })
+            .collect(),
         filled: vec![0; layout.num_rows],
         open: layout.exactly_one.iter().filter(|&&e| e).count(),
         placed: Vec::with_capacity(layout.num_vars),
@@ -531,7 +589,7 @@ pub fn run(
     }
     st.sync(engine);
     for r in 0..layout.num_rows {
-        if layout.exactly_one[r] && st.filled[r] == 0 && st.count[r] <= 1 {
+        if st.count[r] <= 1 {
             st.queue.push(r as u32);
         }
     }
