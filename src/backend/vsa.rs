@@ -132,6 +132,26 @@ pub fn base_vector(code: Code, dim: usize, seed: u64) -> Vec<f64> {
     }
 }
 
+/// A bound on the crosstalk of a shift code: the largest, over slots `j < slots`, of the sum over
+/// the other slots `i` of `|<shift(b, i), shift(b, j)>|` (the circular autocorrelation of `b` at
+/// lag `i - j`). When every row holds at most one variable, a slot read is off from its true
+/// count by at most this much, so a bound below 0.5 means the 0 / 1+ threshold never errs for
+/// that base vector (the engine is then exact on valid states even if it is `gaussian`).
+/// Cost: `slots^2 * D`.
+pub fn crosstalk_bound(code: Code, dim: usize, slots: usize, seed: u64) -> f64 {
+    let b = base_vector(code, dim, seed);
+    let autocorr = |lag: usize| -> f64 { (0..dim).map(|t| b[t] * b[(t + lag) % dim]).sum() };
+    let lags: Vec<f64> = (0..dim).map(autocorr).collect();
+    (0..slots)
+        .map(|j| {
+            (0..slots)
+                .filter(|&i| i % dim != j % dim)
+                .map(|i| lags[(i + dim * slots - j) % dim].abs())
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max)
+}
+
 /// The VSA legality engine. See the module docs for the representation and options.
 pub struct VsaEngine {
     code: Code,
@@ -508,6 +528,15 @@ mod tests {
         let g = base_vector(Code::Gaussian, 16, 7);
         assert!((correlation(&g, &g, 0) - 1.0).abs() < 1e-9);
         assert!((1..16).any(|s| correlation(&g, &g, s).abs() > 1e-3));
+    }
+
+    #[test]
+    fn crosstalk_bound_is_zero_for_unitary_and_shrinks_with_d_for_gaussian() {
+        assert!(crosstalk_bound(Code::Unitary, 9, 9, 3) < 1e-9);
+        assert!(crosstalk_bound(Code::Unitary, 8, 9, 3) >= 1.0 - 1e-9); // slot 8 aliases slot 0
+        let small = crosstalk_bound(Code::Gaussian, 16, 9, 3);
+        let large = crosstalk_bound(Code::Gaussian, 4096, 9, 3);
+        assert!(small > 0.5 && large < 0.2, "{small} {large}");
     }
 
     #[test]
