@@ -9,9 +9,11 @@
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
+//! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod export;
 pub mod model;
 pub mod puzzle;
 pub mod verify;
