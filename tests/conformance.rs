@@ -169,3 +169,13 @@ fn the_cases_cover_unique_multiple_and_infeasible_models() {
     assert!(counts.contains(&1));
     assert!(counts.iter().any(|&c| c >= 2));
 }
+
+#[test]
+fn sat_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("sat", BackendOptions::default(), promise);
+}

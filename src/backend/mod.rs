@@ -10,6 +10,7 @@
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
 pub mod brute;
+pub mod sat;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -229,6 +230,11 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "brute",
         about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
         make: |o| Ok(Box::new(brute::BruteForce::new(o))),
+    },
+    BackendInfo {
+        name: "sat",
+        about: "CNF encoding (pairwise / sequential-counter at-most-one) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
+        make: |o| Ok(Box::new(sat::Sat::new(o)?)),
     }]
 }
 

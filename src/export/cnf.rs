@@ -93,9 +93,7 @@ impl Cnf {
                 cnf.rows_sequential += 1;
                 let before = cnf.clauses.len();
                 // s[j] (j = 0..k-1): one of the first j+1 variables is 1.
-                let s: Vec<i32> = (0..k - 1)
-                    .map(|j| (cnf.num_vars + j + 1) as i32)
-                    .collect();
+                let s: Vec<i32> = (0..k - 1).map(|j| (cnf.num_vars + j + 1) as i32).collect();
                 cnf.num_vars += k - 1;
                 let x: Vec<i32> = c.vars.iter().map(|&v| lit(v)).collect();
                 cnf.clauses.push(vec![-x[0], s[0]]);
@@ -158,7 +156,13 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> String {
     );
     out.push_str("c variable, label, coordinate:\n");
     for (i, v) in model.variables().iter().enumerate() {
-        let _ = writeln!(out, "c   {} {} {}", i + 1, v.label, describe_coord(&v.coord));
+        let _ = writeln!(
+            out,
+            "c   {} {} {}",
+            i + 1,
+            v.label,
+            describe_coord(&v.coord)
+        );
     }
     let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
     for clause in &cnf.clauses {

@@ -73,11 +73,7 @@ pub enum JsonModelError {
 impl JsonModel {
     /// The JSON form of `model`. Fails only when a family mixes senses.
     pub fn from_model(model: &Model) -> Result<JsonModel, ExportError> {
-        let labels: Vec<&str> = model
-            .variables()
-            .iter()
-            .map(|v| v.label.as_str())
-            .collect();
+        let labels: Vec<&str> = model.variables().iter().map(|v| v.label.as_str()).collect();
         let mut families = Vec::new();
         for (id, f) in model.families().iter().enumerate() {
             let mut rows = Vec::new();

@@ -34,7 +34,9 @@ pub enum ExportError {
     #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json)")]
     UnknownFormat(String),
     /// A family mixes "exactly one" and "at most one" rows, which the JSON schema cannot say.
-    #[error("family '{family}' mixes '= 1' and '<= 1' rows; the JSON model gives one sense per family")]
+    #[error(
+        "family '{family}' mixes '= 1' and '<= 1' rows; the JSON model gives one sense per family"
+    )]
     MixedSenses {
         /// The family.
         family: String,
