@@ -1,5 +1,7 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod generate;
+
 use clap::{Parser, Subcommand};
 use thiserror::Error;
 
@@ -38,6 +40,8 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Generate hex boards or Queens grids with exactly one solution.
+    Generate(generate::GenerateArgs),
 }
 
 /// Runs one parsed command line.
@@ -49,5 +53,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Generate(args) => generate::run(args),
     }
 }
