@@ -103,8 +103,8 @@ impl ExactCounter {
                 rows.push(bits);
             }
         }
-        for v in 0..n {
-            set(&mut conflicts[v], v);
+        for (v, conflict) in conflicts.iter_mut().enumerate() {
+            set(conflict, v);
             if !has(&covered, v) {
                 return Err(UncoveredVariable {
                     label: model.variables()[v].label.clone(),
