@@ -7,6 +7,8 @@
 //! |---|---|
 //! | [`model`] | the 0-1 model, its sparse and dense views, givens |
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
+//! | [`puzzle::parse`] | reading and writing puzzle files, with located errors |
+//! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
 //! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
@@ -18,4 +20,5 @@ pub mod export;
 pub mod generate;
 pub mod model;
 pub mod puzzle;
+pub mod render;
 pub mod verify;

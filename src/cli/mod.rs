@@ -1,5 +1,10 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod backend_args;
+mod count;
+mod input;
+mod show;
+mod solve;
 mod generate;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +45,12 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Print the 0-1 model of each puzzle in a file: sizes, rows per family, the matrix if small.
+    Show(show::ShowArgs),
+    /// Solve each puzzle in a file with a backend; every answer is verified before printing.
+    Solve(solve::SolveArgs),
+    /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
+    Count(count::CountArgs),
     /// Generate hex boards or Queens grids with exactly one solution.
     Generate(generate::GenerateArgs),
 }
@@ -53,6 +64,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Show(args) => show::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Count(args) => count::run(args),
         Command::Generate(args) => generate::run(args),
     }
 }
