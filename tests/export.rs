@@ -2,13 +2,12 @@
 //! and OPB by the small readers below (rows compared with the model's, names mapped back to
 //! variables), CNF by varisat's own DIMACS parser and solved (the answer, read off the first
 //! variables, must pass the verifier, and blocking clauses must find no second one), JSON
-//! through its schema.
+//! through the generic reader of `zeroone::puzzle::parse`.
 
 use std::collections::BTreeMap;
 
 use varisat::{ExtendFormula, Lit};
 use zeroone::export::cnf::{to_dimacs, CnfOptions};
-use zeroone::export::json::JsonModel;
 use zeroone::export::{render, Format, Names};
 use zeroone::generate::{generate_hex, GenerateOptions};
 use zeroone::model::{Model, Sense};
@@ -274,8 +273,7 @@ fn opb_rows_read_back_in_order() {
 fn json_round_trips() {
     for m in models() {
         let text = render(&m, Format::Json).unwrap();
-        let back: JsonModel = serde_json::from_str(&text).unwrap();
-        let back = back.to_model().unwrap();
+        let back = zeroone::puzzle::parse::generic::parse_json(&text, "export.json").unwrap();
         assert_eq!(back.name(), m.name());
         assert_eq!(back.variables(), m.variables());
         assert_eq!(back.families(), m.families());

@@ -56,19 +56,14 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         GenerateError::BadSize(m) => CliError::BadInput(format!("--width: {m}")),
         other => CliError::Failed(other.to_string()),
     };
+    let (w, seed) = (args.width, args.seed);
     let (kind, blocks): (&str, Vec<String>) = match args.kind {
         GenerateKind::Hex => (
             "hex",
             generate::generate_hex(&options)
                 .map_err(map_err)?
                 .iter()
-                .map(|g| {
-                    text::block(
-                        &text::report_lines("hex", args.width, args.seed, g),
-                        &text::hex_lines(&g.board),
-                        &g.solution,
-                    )
-                })
+                .map(|g| text::hex_block(w, seed, g))
                 .collect(),
         ),
         GenerateKind::Queens => (
@@ -76,17 +71,11 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
             generate::generate_queens(&options)
                 .map_err(map_err)?
                 .iter()
-                .map(|g| {
-                    text::block(
-                        &text::report_lines("queens", args.width, args.seed, g),
-                        &text::queens_lines(&g.board),
-                        &g.solution,
-                    )
-                })
+                .map(|g| text::queens_block(w, seed, g))
                 .collect(),
         ),
     };
-    let out = blocks.join("\n");
+    let out = text::file(&blocks);
     match args.output {
         Some(path) => zeroone::export::write_file(&path, &out)
             .map_err(|e| CliError::Failed(format!("generate {kind}: {e}"))),

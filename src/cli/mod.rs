@@ -2,10 +2,10 @@
 
 mod backend_args;
 mod count;
+mod generate;
 mod input;
 mod show;
 mod solve;
-mod generate;
 
 use clap::{Parser, Subcommand};
 use thiserror::Error;

@@ -1,32 +1,42 @@
-//! The generic JSON model: the serde form of [`JsonModel`],
+//! The generic JSON model, in the schema [`crate::puzzle::parse`] reads back
+//! (`parse_json`, with located errors):
 //!
 //! ```json
 //! {"name": "...",
-//!  "variables": [{"label": "r0c0", "coord": {"cell": {"row": 0, "col": 0}}}, ...],
+//!  "variables": ["a", {"label": "r0c0", "row": 0, "col": 0}, {"label": "r0c0=1", "row": 0, "col": 0, "value": 0}],
 //!  "families": [{"name": "row", "sense": "exactly-one", "rows": [["r0c0", "r0c1"], ...]}, ...],
 //!  "givens": ["r0c0"]}
 //! ```
 //!
-//! Rows and givens name variables by label; `coord` is left out for variables without puzzle
-//! geometry; `sense` is `exactly-one` or `at-most-one` for the whole family. The puzzle kind is
-//! not part of the schema: a model read back is [`PuzzleKind::Generic`] with everything else
-//! equal. Costs one pass over the nonzeros (plus a label lookup table when reading back).
-
-use std::collections::HashMap;
+//! A variable without puzzle geometry is just its label; one with a cell is a table with
+//! `label`, `row`, `col` (and `value` for a cell holding a value). Rows and givens name
+//! variables by label; `sense` (`exactly-one` or `at-most-one`) holds for the whole family. The
+//! puzzle kind is not part of the schema: a model read back is [`crate::model::PuzzleKind::Generic`]
+//! with everything else equal. Costs one pass over the nonzeros.
 
 use serde::{Deserialize, Serialize};
 
 use super::ExportError;
-use crate::model::{Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense};
+use crate::model::{Coord, Model, Sense};
 
-/// One variable of the JSON model.
+/// One variable of the JSON model: a bare label, or a label with coordinates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JsonVariable {
-    /// Unique label; rows and givens refer to it.
-    pub label: String,
-    /// Puzzle coordinate, absent for [`Coord::Free`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub coord: Option<Coord>,
+#[serde(untagged)]
+pub enum JsonVariable {
+    /// A variable with no puzzle geometry.
+    Label(String),
+    /// A variable at a cell (and value).
+    Placed {
+        /// Unique label; rows and givens refer to it.
+        label: String,
+        /// Row from the top, 0-based.
+        row: usize,
+        /// Column (hex: position in the row), 0-based.
+        col: usize,
+        /// Value index (Sudoku digit - 1), when the variable is a cell holding a value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<usize>,
+    },
 }
 
 /// One family of the JSON model.
@@ -52,22 +62,6 @@ pub struct JsonModel {
     /// Labels of the variables fixed to 1.
     #[serde(default)]
     pub givens: Vec<String>,
-}
-
-/// Errors turning a [`JsonModel`] back into a [`Model`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum JsonModelError {
-    /// A row or given names a label no variable has.
-    #[error("{place} names '{label}', which is not a variable label")]
-    UnknownLabel {
-        /// `row 3 of family 'x'` or `givens`.
-        place: String,
-        /// The label.
-        label: String,
-    },
-    /// The model itself is invalid (duplicate labels, empty rows, clashing givens, ...).
-    #[error(transparent)]
-    Model(#[from] ModelError),
 }
 
 impl JsonModel {
@@ -98,9 +92,20 @@ impl JsonModel {
             variables: model
                 .variables()
                 .iter()
-                .map(|v| JsonVariable {
-                    label: v.label.clone(),
-                    coord: (v.coord != Coord::Free).then_some(v.coord),
+                .map(|v| match v.coord {
+                    Coord::Free => JsonVariable::Label(v.label.clone()),
+                    Coord::Cell { row, col } => JsonVariable::Placed {
+                        label: v.label.clone(),
+                        row,
+                        col,
+                        value: None,
+                    },
+                    Coord::CellValue { row, col, value } => JsonVariable::Placed {
+                        label: v.label.clone(),
+                        row,
+                        col,
+                        value: Some(value),
+                    },
                 })
                 .collect(),
             families,
@@ -110,40 +115,6 @@ impl JsonModel {
                 .map(|&g| labels[g].to_string())
                 .collect(),
         })
-    }
-
-    /// The model this JSON describes, of kind [`PuzzleKind::Generic`]. The exact inverse of
-    /// [`JsonModel::from_model`] up to the kind.
-    pub fn to_model(&self) -> Result<Model, JsonModelError> {
-        let mut b = ModelBuilder::new(self.name.clone(), PuzzleKind::Generic);
-        let mut ids = HashMap::new();
-        for v in &self.variables {
-            let id = b.variable(v.label.clone(), v.coord.unwrap_or(Coord::Free));
-            ids.insert(v.label.as_str(), id);
-        }
-        let lookup = |label: &String, place: &dyn Fn() -> String| {
-            ids.get(label.as_str())
-                .copied()
-                .ok_or_else(|| JsonModelError::UnknownLabel {
-                    place: place(),
-                    label: label.clone(),
-                })
-        };
-        for f in &self.families {
-            let fid = b.family(f.name.clone());
-            for (i, row) in f.rows.iter().enumerate() {
-                let place = || format!("row {i} of family '{}'", f.name);
-                let vars = row
-                    .iter()
-                    .map(|l| lookup(l, &place))
-                    .collect::<Result<Vec<_>, _>>()?;
-                b.row(fid, vars, f.sense);
-            }
-        }
-        for g in &self.givens {
-            b.given(lookup(g, &|| "givens".to_string())?);
-        }
-        Ok(b.build()?)
     }
 }
 
@@ -158,34 +129,32 @@ pub fn to_json(model: &Model) -> Result<String, ExportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::PuzzleKind;
+    use crate::puzzle::parse::generic::parse_json;
     use crate::puzzle::{QueensBoard, Sudoku};
 
     #[test]
-    fn queens_round_trips_up_to_the_kind() {
+    fn queens_round_trips_through_the_generic_reader() {
         let m = QueensBoard::bare(4).to_model("q4");
         let text = to_json(&m).unwrap();
         assert!(text.contains("\"sense\": \"at-most-one\""));
-        let back: JsonModel = serde_json::from_str(&text).unwrap();
-        let back = back.to_model().unwrap();
+        let back = parse_json(&text, "q4.json").unwrap();
         assert_eq!(back.kind(), PuzzleKind::Generic);
+        assert_eq!(back.name(), "q4");
         assert_eq!(back.variables(), m.variables());
         assert_eq!(back.constraints(), m.constraints());
         assert_eq!(back.families(), m.families());
     }
 
     #[test]
-    fn givens_round_trip_and_unknown_labels_are_named() {
+    fn sudoku_givens_and_values_round_trip() {
         let mut cells = vec![None; 16];
         cells[5] = Some(2);
         let m = Sudoku::from_cells(2, cells).unwrap().to_model("s").unwrap();
-        let mut j = JsonModel::from_model(&m).unwrap();
+        let j = JsonModel::from_model(&m).unwrap();
         assert_eq!(j.givens, vec!["r1c1=3".to_string()]);
-        assert_eq!(j.to_model().unwrap().givens(), m.givens());
-        j.families[1].rows[2][0] = "nowhere".into();
-        let err = j.to_model().unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "row 2 of family 'row-digit' names 'nowhere', which is not a variable label"
-        );
+        let back = parse_json(&to_json(&m).unwrap(), "s.json").unwrap();
+        assert_eq!(back.givens(), m.givens());
+        assert_eq!(back.variables(), m.variables());
     }
 }

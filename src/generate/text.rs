@@ -1,54 +1,13 @@
-//! The generator's output in the `.hex` and `.queens` text formats: one letter per cell (`A-Z`
-//! then `a-z`, so at most 52 regions), hex rows indented into a hexagon with the letters
-//! spaced (whitespace is ignored by readers), `#` comment lines above each board, and a
-//! `# solution: ...` line below it (the 0-based position in its row of each row's piece).
-//! Costs one pass over the cells.
+//! The generator's output in the `.hex` and `.queens` text formats, through the writers of
+//! [`crate::puzzle::parse`] (which read back to the same board): `#` lines reporting how each
+//! board was made, the board, and a `# solution: ...` line (the 0-based position in its row
+//! of each row's piece; the Queens reader checks it, the hex reader skips it as a comment).
+//! Boards are separated by blank lines. Costs one pass over the cells.
 
-use std::fmt::Write;
-
+use crate::puzzle::parse::{write_hex, write_queens};
 use crate::puzzle::{HexBoard, QueensBoard};
 
 use super::Generated;
-
-/// The letter of region `r` (`A-Z`, then `a-z`); `?` past 52.
-pub fn region_letter(r: usize) -> char {
-    match r {
-        0..=25 => (b'A' + r as u8) as char,
-        26..=51 => (b'a' + (r - 26) as u8) as char,
-        _ => '?',
-    }
-}
-
-/// The rows of a coloured hex board drawn as an indented hexagon (`.` for the bare geometry).
-pub fn hex_lines(board: &HexBoard) -> Vec<String> {
-    let n = board.width();
-    (0..n)
-        .map(|r| {
-            let indent = n - board.row_len(r);
-            let letters: Vec<String> = (0..board.row_len(r))
-                .map(|k| {
-                    board
-                        .regions()
-                        .map_or('.', |g| region_letter(g[r][k]))
-                        .to_string()
-                })
-                .collect();
-            format!("{}{}", " ".repeat(indent), letters.join(" "))
-        })
-        .collect()
-}
-
-/// The rows of a Queens grid, one letter per cell (`.` without regions).
-pub fn queens_lines(board: &QueensBoard) -> Vec<String> {
-    let n = board.size();
-    (0..n)
-        .map(|r| {
-            (0..n)
-                .map(|c| board.regions().map_or('.', |g| region_letter(g[r][c])))
-                .collect()
-        })
-        .collect()
-}
 
 /// The `#` lines reporting how a board was made.
 pub fn report_lines<B>(kind: &str, width: usize, seed: u64, g: &Generated<B>) -> Vec<String> {
@@ -68,25 +27,65 @@ pub fn report_lines<B>(kind: &str, width: usize, seed: u64, g: &Generated<B>) ->
     ]
 }
 
-/// One block of output: report lines, board lines, solution line, no trailing blank line.
-pub fn block(report: &[String], board: &[String], solution: &[usize]) -> String {
-    let mut out = String::new();
-    for line in report.iter().chain(board) {
-        let _ = writeln!(out, "{line}");
-    }
+fn solution_line(solution: &[usize]) -> String {
     let cols: Vec<String> = solution.iter().map(|c| c.to_string()).collect();
-    let _ = writeln!(out, "# solution: {}", cols.join(" "));
+    format!("# solution: {}\n", cols.join(" "))
+}
+
+/// One hex board block: report lines, the hexagon, the solution line.
+pub fn hex_block(width: usize, seed: u64, g: &Generated<HexBoard>) -> String {
+    let mut out = report_lines("hex", width, seed, g).join("\n");
+    out.push('\n');
+    out.push_str(&write_hex(&g.board));
+    out.push_str(&solution_line(&g.solution));
     out
+}
+
+/// One Queens block: report lines, the grid, the solution line.
+pub fn queens_block(width: usize, seed: u64, g: &Generated<QueensBoard>) -> String {
+    let mut out = report_lines("queens", width, seed, g).join("\n");
+    out.push('\n');
+    let mut board = g.board.clone();
+    board.known_solution = Some(g.solution.clone());
+    out.push_str(&write_queens(&board));
+    out
+}
+
+/// A whole file: the blocks separated by blank lines.
+pub fn file(blocks: &[String]) -> String {
+    blocks.join("\n")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::{generate_hex, generate_queens, GenerateOptions};
+    use crate::puzzle::parse::{parse_str, Format};
+    use crate::puzzle::Puzzle;
 
     #[test]
-    fn width_three_hexagon_is_indented() {
-        let b = HexBoard::coloured(vec![vec![0, 0], vec![1, 1, 2], vec![2, 2]]).unwrap();
-        assert_eq!(hex_lines(&b), vec![" A A", "B B C", " C C"]);
-        assert_eq!(region_letter(27), 'b');
+    fn generated_files_read_back_to_the_same_boards() {
+        let hex = generate_hex(&GenerateOptions::new(5, 2, 4)).unwrap();
+        let text = file(&hex.iter().map(|g| hex_block(5, 4, g)).collect::<Vec<_>>());
+        let back = parse_str(&text, Format::Hex, "gen.hex").unwrap();
+        assert_eq!(back.len(), 2);
+        for (g, p) in hex.iter().zip(&back) {
+            assert_eq!(p, &Puzzle::Hex(g.board.clone()));
+        }
+        let queens = generate_queens(&GenerateOptions::new(6, 2, 4)).unwrap();
+        let text = file(
+            &queens
+                .iter()
+                .map(|g| queens_block(6, 4, g))
+                .collect::<Vec<_>>(),
+        );
+        let back = parse_str(&text, Format::Queens, "gen.queens").unwrap();
+        for (g, p) in queens.iter().zip(&back) {
+            let Puzzle::Queens(q) = p else {
+                panic!("not queens")
+            };
+            assert_eq!(q.regions(), g.board.regions());
+            assert_eq!(q.known_solution.as_ref(), Some(&g.solution));
+        }
     }
 }
