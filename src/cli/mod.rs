@@ -2,6 +2,7 @@
 
 mod backend_args;
 mod count;
+mod export;
 mod generate;
 mod input;
 mod show;
@@ -51,6 +52,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
     Count(count::CountArgs),
+    /// Write the 0-1 model of a puzzle as CPLEX LP, free MPS, OPB, DIMACS CNF or JSON.
+    Export(export::ExportArgs),
     /// Generate hex boards or Queens grids with exactly one solution.
     Generate(generate::GenerateArgs),
 }
@@ -67,6 +70,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
+        Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(args),
     }
 }
