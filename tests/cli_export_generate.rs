@@ -260,12 +260,9 @@ fn bad_export_requests_exit_2_and_write_nothing() {
     for args in cases {
         let args: Vec<String> = args
             .iter()
-            .map(|a| {
-                if a.starts_with("models/") {
-                    model_file(&a[7..]).to_string_lossy().into_owned()
-                } else {
-                    a.to_string()
-                }
+            .map(|a| match a.strip_prefix("models/") {
+                Some(name) => model_file(name).to_string_lossy().into_owned(),
+                None => a.to_string(),
             })
             .collect();
         let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
