@@ -78,7 +78,7 @@ pub fn run(args: ExportArgs) -> Result<(), CliError> {
             }
         }
         (None, Some(path)) => write(path, &texts[0].1)?,
-        (None, None) => print!("{}", texts[0].1),
+        (None, None) => super::print_stdout(&texts[0].1)?,
     }
     Ok(())
 }

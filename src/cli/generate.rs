@@ -79,9 +79,6 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     match args.output {
         Some(path) => zeroone::export::write_file(&path, &out)
             .map_err(|e| CliError::Failed(format!("generate {kind}: {e}"))),
-        None => {
-            print!("{out}");
-            Ok(())
-        }
+        None => super::print_stdout(&out),
     }
 }
