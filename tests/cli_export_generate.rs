@@ -284,3 +284,56 @@ fn bad_export_requests_exit_2_and_write_nothing() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!missing.exists());
 }
+
+/// Every registered backend (other than brute force, which is too small for width 9) either
+/// solves each generated width-9 board with the printed solution or says it cannot (unknown,
+/// or no solve ability); counters find exactly one. Backends that land later are covered as
+/// they join the registry.
+#[test]
+fn every_registered_backend_agrees_on_generated_width_9_boards() {
+    let out = zeroone(&[
+        "generate", "hex", "--width", "9", "--count", "5", "--seed", "1",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let puzzles = parse_str(&text, Format::Hex, "generated").unwrap();
+    let models: Vec<_> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p.to_model(format!("hex-9-{i}")).unwrap())
+        .collect();
+    let reference: Vec<Solution> = models
+        .iter()
+        .map(|m| {
+            let r = ExactCounter::new(m).unwrap().count(2);
+            assert_eq!(r.count, 1);
+            r.solutions[0].clone()
+        })
+        .collect();
+    let mut checked = Vec::new();
+    for info in zeroone::backend::registry() {
+        if info.name == "brute" {
+            continue;
+        }
+        let mut backend = (info.make)(&BackendOptions::default()).unwrap();
+        for (m, expected) in models.iter().zip(&reference) {
+            let what = format!("{} on {}", info.name, m.name());
+            if backend.solver().is_some() {
+                let o = zeroone::backend::solve_verified(backend.as_mut(), m).unwrap();
+                match o.status {
+                    Status::Solved => assert_eq!(o.solution.as_ref(), Some(expected), "{what}"),
+                    Status::Unknown => {}
+                    s => panic!("{what}: {s:?} {:?}", o.reason),
+                }
+            }
+            if backend.counter().is_some() {
+                let c = count_verified(backend.as_mut(), m, Some(2)).unwrap();
+                assert_eq!(c.status, Status::Solved, "{what}: {:?}", c.reason);
+                if c.exhaustive {
+                    assert_eq!(c.count, 1, "{what}");
+                }
+            }
+        }
+        checked.push(info.name);
+    }
+    assert!(checked.contains(&"sat"));
+}
