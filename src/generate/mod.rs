@@ -40,7 +40,7 @@ pub enum GenerateError {
     #[error("{0}")]
     BadSize(String),
     /// No unique board was found within the attempt budget.
-    #[error("board {index}: no board with a unique solution after {attempts} attempts")]
+    #[error("board {index}: no new board with a unique solution after {attempts} attempts (boards equal to earlier ones are skipped; small sizes have few boards)")]
     GaveUp {
         /// Board index.
         index: usize,
