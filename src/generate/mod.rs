@@ -9,9 +9,10 @@
 //! That region then holds two pieces of the other solution, which kills it, and the planted
 //! placement stays valid. After too many repairs the attempt starts over.
 //!
-//! A board is kept only when the second, independent check agrees: the `sat` backend counts
-//! (limit 2) exactly one verified solution, equal to the planted one. Duplicate boards within a
-//! run are skipped.
+//! A board is kept only when independent backends agree: each of [`CONFIRMING_BACKENDS`] that
+//! is registered (`sat` always; `enum` once it is in the registry) counts (limit 2) exactly one
+//! verified solution and solves the board to the same one. Duplicate boards within a run are
+//! skipped.
 //!
 //! Reproducible: board `i` of seed `s` uses its own ChaCha8 stream (`seed_from_u64(s)`, stream
 //! `i`), all random draws are `u32` ranges, and the logic walks vectors only (no hash-map
@@ -28,7 +29,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::backend::{count_verified, make_backend, Backend, BackendOptions, Status};
+use crate::backend::{
+    count_verified, make_backend, solve_verified, Backend, BackendOptions, Status,
+};
 use crate::model::{Coord, Model, Solution};
 use crate::puzzle::{HexBoard, QueensBoard};
 use search::ExactCounter;
@@ -103,8 +106,9 @@ pub struct Generated<B> {
     pub nodes: u64,
     /// Whether propagation alone solves the board (a difficulty measure: true is easy).
     pub propagation_solves: bool,
-    /// SAT calls of the second check.
-    pub sat_calls: u64,
+    /// The independent confirmations: each backend that counted exactly one solution (limit 2)
+    /// and solved to the same one, with its search nodes (SAT calls for `sat`).
+    pub checks: Vec<Check>,
 }
 
 /// The shape of a puzzle kind as the generator needs it.
@@ -399,18 +403,70 @@ fn positions(model: &Model, solution: &Solution) -> Vec<usize> {
         .collect()
 }
 
+/// One backend's confirmation that a board has exactly one solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// Registry name of the backend.
+    pub backend: String,
+    /// Its search nodes for the count (limit 2).
+    pub nodes: u64,
+}
+
+/// The backends that confirm every kept board, in this order when registered: `enum` (the
+/// coordinate-tuple enumerator) and `sat`. At least `sat` is always there.
+pub const CONFIRMING_BACKENDS: [&str; 2] = ["enum", "sat"];
+
+/// Backends by registry name.
+type NamedBackends = Vec<(&'static str, Box<dyn Backend>)>;
+
+fn confirming_backends() -> Result<NamedBackends, GenerateError> {
+    let registered: Vec<&str> = crate::backend::registry().iter().map(|b| b.name).collect();
+    CONFIRMING_BACKENDS
+        .iter()
+        .filter(|name| registered.contains(name))
+        .map(|&name| {
+            make_backend(name, &BackendOptions::default())
+                .map(|b| (name, b))
+                .map_err(|e| GenerateError::CheckFailed {
+                    index: 0,
+                    reason: e.to_string(),
+                })
+        })
+        .collect()
+}
+
+/// Checks with `backend` that `model` has exactly `solution` as its only solution: a verified
+/// count to 2 finds one, exhaustively, and a verified solve returns that one. Returns the
+/// count's search nodes, or what went wrong.
+fn confirm(backend: &mut dyn Backend, model: &Model, solution: &Solution) -> Result<u64, String> {
+    let count = count_verified(backend, model, Some(2)).map_err(|e| e.to_string())?;
+    if count.status != Status::Solved || count.count != 1 || !count.exhaustive {
+        return Err(format!(
+            "counted {} (status {}, exhaustive {}, {:?})",
+            count.count,
+            count.status.name(),
+            count.exhaustive,
+            count.reason
+        ));
+    }
+    let solved = solve_verified(backend, model).map_err(|e| e.to_string())?;
+    match solved.solution {
+        Some(s) if s == *solution => Ok(count.stats.nodes),
+        Some(_) => Err("solved it to a different solution".into()),
+        None => Err(format!(
+            "did not solve it (status {}, {:?})",
+            solved.status.name(),
+            solved.reason
+        )),
+    }
+}
+
 fn generate_with<S: Shape>(
     shape: &S,
     options: &GenerateOptions,
     key: impl Fn(&S::Board) -> String,
 ) -> Result<Vec<Generated<S::Board>>, GenerateError> {
-    let mut sat: Box<dyn Backend> =
-        make_backend("sat", &BackendOptions::default()).map_err(|e| {
-            GenerateError::CheckFailed {
-                index: 0,
-                reason: e.to_string(),
-            }
-        })?;
+    let mut checkers = confirming_backends()?;
     let mut seen = BTreeSet::new();
     let mut boards = Vec::with_capacity(options.count);
     for index in 0..options.count {
@@ -458,23 +514,7 @@ fn generate_with<S: Shape>(
                 attempts: options.max_attempts,
             });
         };
-        let check = count_verified(sat.as_mut(), &model, Some(2)).map_err(|e| {
-            GenerateError::CheckFailed {
-                index,
-                reason: e.to_string(),
-            }
-        })?;
         let own = counter.count(2);
-        let unique = check.status == Status::Solved && check.count == 1 && check.exhaustive;
-        if !unique || !check.verified {
-            return Err(GenerateError::CheckFailed {
-                index,
-                reason: format!(
-                    "the generator's counter found one solution, the sat backend {} ({:?})",
-                    check.count, check.reason
-                ),
-            });
-        }
         let solution = own.solutions[0].clone();
         crate::verify::Verifier::new(&model)
             .check(&solution)
@@ -482,6 +522,21 @@ fn generate_with<S: Shape>(
                 index,
                 reason: v.to_string(),
             })?;
+        let mut checks = Vec::with_capacity(checkers.len());
+        for (name, backend) in checkers.iter_mut() {
+            let nodes = confirm(backend.as_mut(), &model, &solution).map_err(|reason| {
+                GenerateError::CheckFailed {
+                    index,
+                    reason: format!(
+                        "the generator's counter found one solution, but backend '{name}' {reason}"
+                    ),
+                }
+            })?;
+            checks.push(Check {
+                backend: name.to_string(),
+                nodes,
+            });
+        }
         seen.insert(key(&board));
         boards.push(Generated {
             index,
@@ -491,7 +546,7 @@ fn generate_with<S: Shape>(
             repairs: repairs_made,
             nodes,
             propagation_solves: counter.solved_by_propagation(),
-            sat_calls: check.stats.nodes,
+            checks,
         });
     }
     Ok(boards)

@@ -17,12 +17,20 @@ pub fn report_lines<B>(kind: &str, width: usize, seed: u64, g: &Generated<B>) ->
             g.index
         ),
         format!(
-            "# attempts: {}  repairs: {}  search-nodes: {}  sat-calls: {}  propagation-solves: {}",
+            "# attempts: {}  repairs: {}  search-nodes: {}  propagation-solves: {}",
             g.attempts,
             g.repairs,
             g.nodes,
-            g.sat_calls,
             if g.propagation_solves { "yes" } else { "no" }
+        ),
+        format!(
+            "# unique by: generator search ({} nodes), {}",
+            g.nodes,
+            g.checks
+                .iter()
+                .map(|c| format!("{} ({} nodes)", c.backend, c.nodes))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     ]
 }
