@@ -157,4 +157,18 @@ mod tests {
         assert_eq!(back.givens(), m.givens());
         assert_eq!(back.variables(), m.variables());
     }
+
+    #[test]
+    fn a_family_mixing_senses_is_refused() {
+        use crate::model::{ModelBuilder, PuzzleKind};
+        let mut b = ModelBuilder::new("mixed", PuzzleKind::Generic);
+        let x = b.variable("x", Coord::Free);
+        let y = b.variable("y", Coord::Free);
+        let f = b.family("both");
+        b.row(f, vec![x, y], Sense::ExactlyOne);
+        b.row(f, vec![x], Sense::AtMostOne);
+        let m = b.build().unwrap();
+        let err = to_json(&m).unwrap_err();
+        assert!(matches!(err, ExportError::MixedSenses { ref family } if family == "both"));
+    }
 }

@@ -616,6 +616,27 @@ mod tests {
     }
 
     #[test]
+    fn confirm_rejects_a_second_solution_and_a_different_answer() {
+        let mut sat = make_backend("sat", &BackendOptions::default()).unwrap();
+        // The bare width-5 board has many placements: the count to 2 must say so.
+        let bare = HexBoard::geometry(5).unwrap().to_model("bare");
+        let some = Solution::new(vec![]);
+        let err = confirm(sat.as_mut(), &bare, &some).unwrap_err();
+        assert!(err.starts_with("counted 2"), "{err}");
+        // A unique board, but the claimed solution is not its solution.
+        let g = &generate_hex(&GenerateOptions::new(5, 1, 2)).unwrap()[0];
+        let model = g.board.to_model("g");
+        let truth = ExactCounter::new(&model).unwrap().count(2).solutions[0].clone();
+        assert_eq!(confirm(sat.as_mut(), &model, &truth), Ok(2));
+        let wrong = Solution::new(vec![0]);
+        assert_eq!(
+            confirm(sat.as_mut(), &model, &wrong),
+            Err("solved it to a different solution".to_string())
+        );
+        assert!(g.checks.iter().any(|c| c.backend == "sat"));
+    }
+
+    #[test]
     fn queens_grids_are_unique_and_the_solution_does_not_touch() {
         let boards = generate_queens(&GenerateOptions::new(8, 2, 5)).unwrap();
         for g in &boards {
