@@ -13,6 +13,8 @@
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
 //! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
 //! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
+//! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
+//! | [`table`] | the search-space table: exact counts per modelling level |
 #![deny(missing_docs)]
 
 pub mod backend;
@@ -21,4 +23,6 @@ pub mod generate;
 pub mod model;
 pub mod puzzle;
 pub mod render;
+pub mod symmetry;
+pub mod table;
 pub mod verify;

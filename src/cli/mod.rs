@@ -7,6 +7,7 @@ mod generate;
 mod input;
 mod show;
 mod solve;
+mod table;
 
 use clap::{Parser, Subcommand};
 use thiserror::Error;
@@ -56,6 +57,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Generate hex boards or Queens grids with exactly one solution.
     Generate(generate::GenerateArgs),
+    /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
+    Table(table::TableArgs),
 }
 
 /// Runs one parsed command line.
@@ -72,6 +75,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Count(args) => count::run(args),
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Table(args) => table::run(args),
     }
 }
 
