@@ -1,6 +1,6 @@
 //! The `export` and `generate` commands end to end: generated boards are read back by the
-//! puzzle reader and checked by two independent counters (the `sat` backend and the
-//! generator's own search, both verified) against the printed solution; exports of the shipped
+//! puzzle reader and checked by three independent searches (the `sat` and `enum` backends and
+//! the generator's own counter, all verified) against the printed solution; exports of the shipped
 //! models land whole in files; bad input exits 2 and writes nothing.
 
 use std::path::{Path, PathBuf};
@@ -59,7 +59,10 @@ fn generate_and_check(kind: &str, width: usize, count: usize, seed: u64) -> Stri
         .collect();
     assert_eq!(printed.len(), count);
     assert_eq!(text.matches("# attempts: ").count(), count);
-    let mut sat = make_backend("sat", &BackendOptions::default()).unwrap();
+    let mut backends: Vec<_> = ["sat", "enum"]
+        .iter()
+        .map(|name| make_backend(name, &BackendOptions::default()).unwrap())
+        .collect();
     for (i, (puzzle, cols)) in puzzles.iter().zip(&printed).enumerate() {
         let model = puzzle.to_model(format!("{kind}-{width}-{i}")).unwrap();
         if let Puzzle::Hex(b) = puzzle {
@@ -80,9 +83,14 @@ fn generate_and_check(kind: &str, width: usize, count: usize, seed: u64) -> Stri
         }
         let printed_solution = Solution::new(ones);
         Verifier::new(&model).check(&printed_solution).unwrap();
-        let by_sat = count_verified(sat.as_mut(), &model, Some(2)).unwrap();
-        assert_eq!(by_sat.status, Status::Solved);
-        assert_eq!((by_sat.count, by_sat.exhaustive), (1, true), "board {i}");
+        for backend in backends.iter_mut() {
+            let what = format!("{} on board {i}", backend.name());
+            let counted = count_verified(backend.as_mut(), &model, Some(2)).unwrap();
+            assert_eq!(counted.status, Status::Solved, "{what}");
+            assert_eq!((counted.count, counted.exhaustive), (1, true), "{what}");
+            let solved = zeroone::backend::solve_verified(backend.as_mut(), &model).unwrap();
+            assert_eq!(solved.solution.as_ref(), Some(&printed_solution), "{what}");
+        }
         let own = ExactCounter::new(&model).unwrap().count(u64::MAX);
         assert_eq!((own.count, own.exhaustive), (1, true), "board {i}");
         assert_eq!(own.solutions[0], printed_solution, "board {i}");
