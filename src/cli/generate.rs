@@ -37,6 +37,9 @@ pub struct GenerateArgs {
     /// Fresh placements tried per board before giving up.
     #[arg(long, default_value_t = 1000)]
     max_attempts: usize,
+    /// Region moves tried per placement before starting over (default: 4 x width).
+    #[arg(long)]
+    max_repairs: Option<usize>,
     /// Write to this file (through a temporary file and a rename) instead of standard output.
     #[arg(long)]
     output: Option<PathBuf>,
@@ -52,6 +55,9 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     }
     let mut options = GenerateOptions::new(args.width, args.count, args.seed);
     options.max_attempts = args.max_attempts;
+    if let Some(r) = args.max_repairs {
+        options.max_repairs = r;
+    }
     let map_err = |e: GenerateError| match e {
         GenerateError::BadSize(m) => CliError::BadInput(format!("--width: {m}")),
         other => CliError::Failed(other.to_string()),
