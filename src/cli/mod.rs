@@ -3,6 +3,7 @@
 mod backend_args;
 mod count;
 mod export;
+mod gauss;
 mod generate;
 mod input;
 mod show;
@@ -59,6 +60,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
     Table(table::TableArgs),
+    /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
+    Gauss(gauss::GaussArgs),
 }
 
 /// Runs one parsed command line.
@@ -76,6 +79,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Table(args) => table::run(args),
+        Command::Gauss(args) => gauss::run(args),
     }
 }
 
