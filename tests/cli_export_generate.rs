@@ -1,6 +1,6 @@
 //! The `export` and `generate` commands end to end: generated boards are read back by the
-//! puzzle reader and checked by three independent searches (the `sat` and `enum` backends and
-//! the generator's own counter, all verified) against the printed solution; exports of the shipped
+//! puzzle reader and checked by four independent searches (the `sat`, `enum` and `milp` backends
+//! and the generator's own counter, all verified) against the printed solution; exports of the shipped
 //! models land whole in files; bad input exits 2 and writes nothing.
 
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ fn generate_and_check(kind: &str, width: usize, count: usize, seed: u64) -> Stri
         .collect();
     assert_eq!(printed.len(), count);
     assert_eq!(text.matches("# attempts: ").count(), count);
-    let mut backends: Vec<_> = ["sat", "enum"]
+    let mut backends: Vec<_> = ["sat", "enum", "milp"]
         .iter()
         .map(|name| make_backend(name, &BackendOptions::default()).unwrap())
         .collect();
