@@ -1,7 +1,7 @@
 //! The `export` and `generate` commands end to end: generated boards are read back by the
-//! puzzle reader and checked by four independent searches (the `sat`, `enum` and `milp` backends
-//! and the generator's own counter, all verified) against the printed solution; exports of the shipped
-//! models land whole in files; bad input exits 2 and writes nothing.
+//! puzzle reader and checked by four independent searches (the `sat`, `enum` and `milp`
+//! backends and the generator's own counter, all verified) against the printed solution;
+//! exports of the shipped models land whole in files; bad input exits 2 and writes nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
