@@ -253,3 +253,13 @@ fn vsa_unitary_conforms() {
     };
     conformance("vsa", options, promise);
 }
+
+#[test]
+fn sat_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("sat", BackendOptions::default(), promise);
+}

@@ -17,6 +17,7 @@ pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod milp;
+pub mod sat;
 pub mod search;
 pub mod vsa;
 
@@ -258,6 +259,11 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "milp",
         about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
         make: |o| Ok(Box::new(milp::Milp::new(o)?)),
+    },
+    BackendInfo {
+        name: "sat",
+        about: "CNF encoding (pairwise / sequential-counter at-most-one) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
+        make: |o| Ok(Box::new(sat::Sat::new(o)?)),
     },
     #[cfg(feature = "highs")]
     BackendInfo {
