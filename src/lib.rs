@@ -9,9 +9,11 @@
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
+//! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod harness;
 pub mod model;
 pub mod puzzle;
 pub mod verify;

@@ -1,5 +1,8 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod merge;
+mod run;
+
 use clap::{Parser, Subcommand};
 use thiserror::Error;
 
@@ -38,6 +41,10 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
+    Run(run::RunArgs),
+    /// Join the shard record files of an experiment and write its reports.
+    Merge(merge::MergeArgs),
 }
 
 /// Runs one parsed command line.
@@ -49,5 +56,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
