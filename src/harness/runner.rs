@@ -268,6 +268,7 @@ pub fn run_experiment(
     bar.set_message(experiment.name.clone());
     let file = Mutex::new(file);
     let started = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     let failure: Mutex<Option<HarnessError>> = Mutex::new(None);
 
     let work = || {
@@ -302,6 +303,7 @@ pub fn run_experiment(
                     }
                     return;
                 }
+                finished.fetch_add(1, Ordering::SeqCst);
                 bar.inc(1);
             }
         });
@@ -318,7 +320,7 @@ pub fn run_experiment(
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
-    let ran = bar.position() as usize;
+    let ran = finished.into_inner();
     let stopped = ran < pending;
     let mut reports = Vec::new();
     if options.shard.is_none() && !stopped {
