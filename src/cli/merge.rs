@@ -30,12 +30,13 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let summary = merge_records(&experiment, &args.reports, &args.files, &command.join(" "))
         .map_err(cli_error)?;
     eprintln!(
-        "{}: merged {} files into {} ({} of {} runs)",
+        "{}: merged {} files into {} ({} of {} runs, {} peer rows)",
         experiment.name,
         summary.inputs.len(),
         summary.merged.display(),
         summary.records,
-        summary.jobs
+        summary.jobs,
+        summary.peer_records
     );
     if summary.records < summary.jobs {
         eprintln!(

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use zeroone::harness::runner::export_models;
 use zeroone::harness::{run_experiment, Experiment, HarnessError, RunOptions, Shard};
 
 use super::CliError;
@@ -33,6 +34,10 @@ pub struct RunArgs {
     /// Stop after this many new runs (the record file stays resumable).
     #[arg(long)]
     pub max_runs: Option<usize>,
+    /// Write each instance's model as JSON into this folder (for experiments/peers/) and exit
+    /// without running anything.
+    #[arg(long, value_name = "DIR")]
+    pub export_models: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -50,6 +55,11 @@ pub fn cli_error(e: HarnessError) -> CliError {
 /// Runs `zeroone run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    if let Some(dir) = &args.export_models {
+        let n = export_models(&experiment, dir, args.shard).map_err(cli_error)?;
+        eprintln!("{}: wrote {n} models to {}", experiment.name, dir.display());
+        return Ok(());
+    }
     let command: Vec<String> = std::env::args().collect();
     let options = RunOptions {
         jobs: args.jobs,

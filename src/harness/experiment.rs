@@ -24,6 +24,8 @@
 //! known_solution = true                 # only puzzles whose file states a solution
 //! sizes = [7, 8]                        # only these sizes (Queens n, Sudoku n, hex width)
 //!
+//! peers = ["cp-sat"]       # labels filled in by experiments/peers/peers.py, not run here
+//!
 //! [[backends]]
 //! name = "brute"            # registry name
 //! label = "brute"           # name in records and reports (default: the name)
@@ -145,6 +147,22 @@ pub struct Experiment {
     pub outputs: BTreeSet<Output>,
     /// The table to compute (`kind = "table"`).
     pub table: Option<TableSpec>,
+    /// Labels of peer solvers whose records an outside script writes (`experiments/peers/`):
+    /// `zeroone run` does not run them; `zeroone merge` accepts their records and the reports
+    /// show them beside the backends.
+    pub peers: Vec<String>,
+}
+
+impl Experiment {
+    /// Every label the reports show, with its registry name (`peer` for peers): the backends
+    /// in order, then the peers.
+    pub fn labels(&self) -> Vec<(String, String)> {
+        self.backends
+            .iter()
+            .map(|b| (b.label.clone(), b.name.clone()))
+            .chain(self.peers.iter().map(|p| (p.clone(), "peer".to_string())))
+            .collect()
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -164,6 +182,8 @@ struct RawExperiment {
     #[serde(default)]
     backends: Vec<Spanned<RawBackend>>,
     table: Option<TableSpec>,
+    #[serde(default)]
+    peers: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -443,10 +463,22 @@ impl Experiment {
             });
         }
 
+        let mut peers: Vec<String> = Vec::new();
+        for p in &raw.peers {
+            let label = p.get_ref();
+            if backends.iter().any(|b| &b.label == label) || peers.contains(label) {
+                return Err(at.at(
+                    p.span(),
+                    format!("peers: the label '{label}' is already used"),
+                ));
+            }
+            peers.push(label.clone());
+        }
+
         let baseline = match &raw.baseline {
             None => None,
             Some(b) => {
-                if !backends.iter().any(|c| &c.label == b.get_ref()) {
+                if !backends.iter().any(|c| &c.label == b.get_ref()) && !peers.contains(b.get_ref()) {
                     return Err(at.at(
                         b.span(),
                         format!(
@@ -510,6 +542,7 @@ impl Experiment {
             backends,
             outputs,
             table: raw.table,
+            peers,
         })
     }
 }

@@ -33,16 +33,19 @@ fn colour(i: usize) -> RGBColor {
 /// over repetitions of the answered (solved or infeasible) runs.
 pub fn time_distribution(experiment: &Experiment, records: &[Record]) -> Result<String, String> {
     let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
-    for b in &experiment.backends {
+    for (label, name) in experiment.labels() {
+        if name == "peer" && !records.iter().any(|r| r.backend == label) {
+            continue;
+        }
         let mut per_instance: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
         for r in records.iter().filter(|r| {
-            r.backend == b.label && matches!(r.status, Status::Solved | Status::Infeasible)
+            r.backend == label && matches!(r.status, Status::Solved | Status::Infeasible)
         }) {
             per_instance.entry(&r.instance).or_default().push(r.seconds.max(1e-9));
         }
         let mut times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
         times.sort_by(f64::total_cmp);
-        curves.push((b.label.clone(), times));
+        curves.push((label, times));
     }
     let all: Vec<f64> = curves.iter().flat_map(|(_, t)| t.iter().copied()).collect();
     let lo = all.iter().copied().fold(f64::INFINITY, f64::min);

@@ -166,10 +166,11 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
         .as_ref()
         .map(|b| answered_times(records, b));
     experiment
-        .backends
-        .iter()
-        .map(|b| {
-            let mine: Vec<&Record> = records.iter().filter(|r| r.backend == b.label).collect();
+        .labels()
+        .into_iter()
+        .filter(|(label, name)| name != "peer" || records.iter().any(|r| &r.backend == label))
+        .map(|(label, name)| {
+            let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
             let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
             let mut per_instance: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
             for r in &mine {
@@ -182,7 +183,7 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
                 .map(|r| r.stats.nodes as f64)
                 .collect();
             let ratio = baseline.as_ref().and_then(|base| {
-                let own = answered_times(records, &b.label);
+                let own = answered_times(records, &label);
                 let common: Vec<(f64, f64)> = own
                     .iter()
                     .filter_map(|(k, t)| base.get(k).map(|bt| (*t, *bt)))
@@ -194,8 +195,8 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
                 }
             });
             BackendSummary {
-                label: b.label.clone(),
-                name: b.name.clone(),
+                label,
+                name,
                 runs: mine.len(),
                 solved: count(Status::Solved),
                 infeasible: count(Status::Infeasible),
@@ -272,18 +273,25 @@ pub fn render_markdown(
     let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
     let instances: std::collections::BTreeSet<&str> =
         records.iter().map(|r| r.instance.as_str()).collect();
-    let _ = writeln!(
+    let peer_rows = records
+        .iter()
+        .filter(|r| experiment.peers.contains(&r.backend))
+        .count();
+    let own_rows = records.len() - peer_rows;
+    let _ = write!(
         md,
-        "- runs on record: {} of {} ({} instances)",
-        records.len(),
-        expected_runs,
+        "- runs on record: {own_rows} of {expected_runs} ({} instances)",
         instances.len()
     );
-    if records.len() < expected_runs {
+    if peer_rows > 0 {
+        let _ = write!(md, ", plus {peer_rows} rows from peer solvers");
+    }
+    let _ = writeln!(md);
+    if own_rows < expected_runs {
         let _ = writeln!(
             md,
             "\n**Incomplete:** {} runs are missing; `zeroone run --resume` continues the run.",
-            expected_runs - records.len()
+            expected_runs - own_rows
         );
     }
 
@@ -397,9 +405,9 @@ pub fn render_markdown(
 /// median. Sorted by backend order, then key.
 fn extra_figures(experiment: &Experiment, records: &[Record]) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
-    for b in &experiment.backends {
+    for (label, _) in experiment.labels() {
         let mut keys: BTreeMap<&str, (usize, usize, Vec<f64>)> = BTreeMap::new();
-        for r in records.iter().filter(|r| r.backend == b.label) {
+        for r in records.iter().filter(|r| r.backend == label) {
             for (k, v) in &r.stats.extra {
                 let e = keys.entry(k.as_str()).or_default();
                 match v {
@@ -418,11 +426,11 @@ fn extra_figures(experiment: &Experiment, records: &[Record]) -> Vec<(String, St
         }
         for (k, (trues, bools, numbers)) in keys {
             if bools > 0 {
-                out.push((b.label.clone(), k.to_string(), format!("true in {trues} of {bools} runs")));
+                out.push((label.clone(), k.to_string(), format!("true in {trues} of {bools} runs")));
             }
             if let Some(m) = median(&numbers) {
                 out.push((
-                    b.label.clone(),
+                    label.clone(),
                     k.to_string(),
                     format!("median {m} over {} runs", numbers.len()),
                 ));

@@ -341,8 +341,10 @@ pub fn run_experiment(
 pub struct MergeSummary {
     /// The files joined.
     pub inputs: Vec<PathBuf>,
-    /// Records in the merged file.
+    /// Records of the experiment's own jobs in the merged file.
     pub records: usize,
+    /// Records of peer solvers in the merged file.
+    pub peer_records: usize,
     /// Jobs of the whole experiment.
     pub jobs: usize,
     /// The merged record file.
@@ -400,7 +402,14 @@ pub fn merge_records(
         .map(|i| i.id)
         .collect();
     let keys: HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
-    if let Some(stray) = records.iter().find(|r| !keys.contains(&r.key())) {
+    let known_ids: HashSet<&String> = ids.iter().collect();
+    let is_peer_run = |r: &Record| {
+        experiment.peers.contains(&r.backend) && known_ids.contains(&r.instance)
+    };
+    if let Some(stray) = records
+        .iter()
+        .find(|r| !keys.contains(&r.key()) && !is_peer_run(r))
+    {
         return Err(HarnessError::Source(format!(
             "a record of instance '{}', backend '{}', repetition {} is not a run of experiment {}",
             stray.instance,
@@ -417,11 +426,59 @@ pub fn merge_records(
     }
     crate::harness::write_atomically(&merged_path, text.as_bytes())?;
     let reports = report::write_reports(experiment, dir, command)?;
+    let peer_records = records
+        .iter()
+        .filter(|r| experiment.peers.contains(&r.backend))
+        .count();
     Ok(MergeSummary {
         inputs: files,
-        records: records.len(),
+        records: records.len() - peer_records,
+        peer_records,
         jobs: keys.len(),
         merged: merged_path,
         reports,
     })
+}
+
+/// The file name an instance's exported model gets: its id with every character outside
+/// `A-Z a-z 0-9 . _ - #` replaced by `_`, then `.json`.
+pub fn model_file_name(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ".-_#".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.json")
+}
+
+/// Writes the model of every instance of `experiment` (of one shard, if given) to
+/// `dir/{id}.json` as `{"instance": id, "model": ...}`, for peer solvers outside zeroone
+/// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
+/// atomically; cost: one model build and one JSON file per instance.
+pub fn export_models(
+    experiment: &Experiment,
+    dir: &Path,
+    shard: Option<Shard>,
+) -> Result<usize, HarnessError> {
+    let instances = load_instances(&experiment.sources)?;
+    let mut written = 0;
+    for (i, inst) in instances.iter().enumerate() {
+        if shard.is_some_and(|s| !s.holds(i)) {
+            continue;
+        }
+        let model = inst
+            .puzzle
+            .to_model(&inst.id)
+            .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
+        let json = serde_json::json!({ "instance": inst.id, "model": model });
+        let path = dir.join(model_file_name(&inst.id));
+        crate::harness::write_atomically(&path, json.to_string().as_bytes())?;
+        written += 1;
+    }
+    Ok(written)
 }
