@@ -7,6 +7,8 @@
 //! |---|---|
 //! | [`model`] | the 0-1 model, its sparse and dense views, givens |
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
+//! | [`puzzle::parse`] | reading and writing puzzle files, with located errors |
+//! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
 //! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
@@ -16,4 +18,5 @@ pub mod backend;
 pub mod harness;
 pub mod model;
 pub mod puzzle;
+pub mod render;
 pub mod verify;

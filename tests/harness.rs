@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use zeroone::harness::record::{read_records, Record};
+use zeroone::harness::record::{read_records, Record, RunKey};
 use zeroone::harness::report::{in_job_order, render_markdown, Provenance};
 use zeroone::harness::runner::{job_keys, merge_records};
 use zeroone::harness::source::load_instances;
@@ -58,7 +58,10 @@ fn options(dir: &Path) -> RunOptions {
 
 /// The deterministic content of a record file: (instance, backend, repetition) -> (status,
 /// verified, count), failing on duplicate keys.
-fn rows(path: &Path) -> BTreeMap<(String, String, u32), (String, bool, Option<String>)> {
+/// (status, verified, count) of one run.
+type Answer = (String, bool, Option<String>);
+
+fn rows(path: &Path) -> BTreeMap<RunKey, Answer> {
     let (records, _) = read_records(path, false).unwrap();
     let mut out = BTreeMap::new();
     for r in records {
@@ -103,7 +106,10 @@ fn a_run_cut_short_and_resumed_has_the_same_rows_as_an_uninterrupted_one() {
     // Without --resume the existing file is refused, untouched.
     let refused = run_experiment(&exp, &options(cut_dir.path())).unwrap_err();
     assert!(refused.to_string().contains("--resume"), "{refused}");
-    assert_eq!(std::fs::read_to_string(&first.records).unwrap(), text[..keep]);
+    assert_eq!(
+        std::fs::read_to_string(&first.records).unwrap(),
+        text[..keep]
+    );
 
     let mut resume = options(cut_dir.path());
     resume.resume = true;
@@ -189,7 +195,9 @@ fn malformed_experiment_files_give_located_errors_and_write_nothing() {
     let ok_source = format!("[[instances]]\nfile = \"{models}\"\n");
     let cases: Vec<(String, &str)> = vec![
         (
-            format!("repetitions = 1\nrepititions = 2\n{ok_source}[[backends]]\nname = \"brute\"\n"),
+            format!(
+                "repetitions = 1\nrepititions = 2\n{ok_source}[[backends]]\nname = \"brute\"\n"
+            ),
             "bad.toml:2:1: unknown field `repititions`",
         ),
         (
@@ -226,7 +234,10 @@ fn malformed_experiment_files_give_located_errors_and_write_nothing() {
             format!("{ok_source}[[backends]\nname = \"brute\"\n"),
             "bad.toml:3:",
         ),
-        (ok_source.clone(), "bad.toml:backends: expected at least one [[backends]] entry"),
+        (
+            ok_source.clone(),
+            "bad.toml:backends: expected at least one [[backends]] entry",
+        ),
     ];
     for (text, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -242,7 +253,11 @@ fn malformed_experiment_files_give_located_errors_and_write_nothing() {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(left, vec![std::ffi::OsString::from("bad.toml")], "nothing written");
+        assert_eq!(
+            left,
+            vec![std::ffi::OsString::from("bad.toml")],
+            "nothing written"
+        );
     }
 }
 
@@ -257,7 +272,10 @@ fn a_puzzle_file_with_a_bad_line_stops_the_run_before_anything_is_written() {
     .unwrap();
     let (code, stderr) = zeroone(dir.path(), &["run", "e.toml", "-q"]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("p.txt:2:1: expected one Sudoku per line"), "{stderr}");
+    assert!(
+        stderr.contains("zeroone: p.txt:2:5: puzzle 1: expected a Sudoku line"),
+        "{stderr}"
+    );
     assert!(!dir.path().join("reports").exists());
 }
 

@@ -1,7 +1,12 @@
 //! Subcommands. One file each; `run` dispatches.
 
+mod backend_args;
+mod count;
+mod input;
 mod merge;
 mod run;
+mod show;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use thiserror::Error;
@@ -41,6 +46,12 @@ pub struct Cli {
 enum Command {
     /// List the registered backends.
     Backends,
+    /// Print the 0-1 model of each puzzle in a file: sizes, rows per family, the matrix if small.
+    Show(show::ShowArgs),
+    /// Solve each puzzle in a file with a backend; every answer is verified before printing.
+    Solve(solve::SolveArgs),
+    /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
+    Count(count::CountArgs),
     /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
@@ -56,6 +67,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             Ok(())
         }
+        Command::Show(args) => show::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Count(args) => count::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
     }

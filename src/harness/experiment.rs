@@ -312,9 +312,14 @@ impl Experiment {
         };
         let time_limit = match &raw.time_limit {
             None => None,
-            Some(t) => Some(Duration::from_secs_f64(seconds(t.get_ref()).ok_or_else(|| {
-                at.at(t.span(), "time_limit: expected a positive number of seconds")
-            })?)),
+            Some(t) => Some(Duration::from_secs_f64(seconds(t.get_ref()).ok_or_else(
+                || {
+                    at.at(
+                        t.span(),
+                        "time_limit: expected a positive number of seconds",
+                    )
+                },
+            )?)),
         };
 
         let mut sources = Vec::new();
@@ -368,7 +373,11 @@ impl Experiment {
                     (_, Some(d)) => (d, data.clone(), "data"),
                     _ => unreachable!("exactly one origin was checked above"),
                 };
-                let full = root.join(p.get_ref());
+                let full = if root.as_os_str() == "." {
+                    PathBuf::from(p.get_ref())
+                } else {
+                    root.join(p.get_ref())
+                };
                 if !full.is_file() {
                     return Err(at.at(
                         p.span(),
@@ -478,7 +487,8 @@ impl Experiment {
         let baseline = match &raw.baseline {
             None => None,
             Some(b) => {
-                if !backends.iter().any(|c| &c.label == b.get_ref()) && !peers.contains(b.get_ref()) {
+                if !backends.iter().any(|c| &c.label == b.get_ref()) && !peers.contains(b.get_ref())
+                {
                     return Err(at.at(
                         b.span(),
                         format!(
@@ -559,7 +569,10 @@ mod tests {
     fn a_misspelt_key_is_located_by_line_and_column() {
         let e = load("repetitions = 1\nrepetition = 2\n").unwrap_err();
         let text = e.to_string();
-        assert!(text.starts_with("exp/test.toml:2:1: unknown field `repetition`"), "{text}");
+        assert!(
+            text.starts_with("exp/test.toml:2:1: unknown field `repetition`"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -569,7 +582,10 @@ mod tests {
         )
         .unwrap_err();
         let text = e.to_string();
-        assert!(text.starts_with("exp/test.toml:6:8: backends[0].name: unknown backend 'nosuch'"), "{text}");
+        assert!(
+            text.starts_with("exp/test.toml:6:8: backends[0].name: unknown backend 'nosuch'"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -592,6 +608,10 @@ mod tests {
             "baseline = \"milp\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\n",
         )
         .unwrap_err();
-        assert!(e.to_string().starts_with("exp/test.toml:1:12: baseline 'milp'"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("exp/test.toml:1:12: baseline 'milp'"),
+            "{e}"
+        );
     }
 }

@@ -41,7 +41,10 @@ pub fn time_distribution(experiment: &Experiment, records: &[Record]) -> Result<
         for r in records.iter().filter(|r| {
             r.backend == label && matches!(r.status, Status::Solved | Status::Infeasible)
         }) {
-            per_instance.entry(&r.instance).or_default().push(r.seconds.max(1e-9));
+            per_instance
+                .entry(&r.instance)
+                .or_default()
+                .push(r.seconds.max(1e-9));
         }
         let mut times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
         times.sort_by(f64::total_cmp);
@@ -55,7 +58,12 @@ pub fn time_distribution(experiment: &Experiment, records: &[Record]) -> Result<
     } else {
         (lo / 2.0, (hi * 2.0).max(lo * 4.0))
     };
-    let n_max = curves.iter().map(|(_, t)| t.len()).max().unwrap_or(0).max(1);
+    let n_max = curves
+        .iter()
+        .map(|(_, t)| t.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
 
     let mut svg = String::new();
     {
@@ -86,7 +94,9 @@ pub fn time_distribution(experiment: &Experiment, records: &[Record]) -> Result<
                 .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
                 .map_err(|e| e.to_string())?
                 .label(format!("{label} ({} answered)", times.len()))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
+                });
             if points.len() <= 60 {
                 chart
                     .draw_series(points.iter().map(|&p| Circle::new(p, 3, c.filled())))
@@ -144,7 +154,9 @@ pub fn size_curve(
                 .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
                 .map_err(|e| e.to_string())?
                 .label(name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
+                });
             chart
                 .draw_series(points.iter().map(|&p| Circle::new(p, 3, c.filled())))
                 .map_err(|e| e.to_string())?;
@@ -154,7 +166,11 @@ pub fn size_curve(
                 .copied()
                 .collect();
             chart
-                .draw_series(rings.iter().map(|&p| Circle::new(p, 8, BLACK.stroke_width(2))))
+                .draw_series(
+                    rings
+                        .iter()
+                        .map(|&p| Circle::new(p, 8, BLACK.stroke_width(2))),
+                )
                 .map_err(|e| e.to_string())?;
         }
         chart

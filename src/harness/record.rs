@@ -307,7 +307,10 @@ mod tests {
         let mut a_slower = a.clone();
         a_slower.seconds = 9.0;
         std::fs::write(&p2, format!("{}\n", a_slower.to_line())).unwrap();
-        assert_eq!(merge(&[p1.clone(), p2.clone()]).unwrap(), vec![a.clone(), b]);
+        assert_eq!(
+            merge(&[p1.clone(), p2.clone()]).unwrap(),
+            vec![a.clone(), b]
+        );
         let a_wrong = record("a", Status::Error);
         std::fs::write(&p2, format!("{}\n", a_wrong.to_line())).unwrap();
         let e = merge(&[p1, p2]).unwrap_err().to_string();

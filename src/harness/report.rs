@@ -150,8 +150,14 @@ fn answered(s: Status) -> bool {
 /// Per-instance median time of `label`'s answered runs.
 fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
     let mut by_instance: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.backend == label && answered(r.status)) {
-        by_instance.entry(r.instance.clone()).or_default().push(r.seconds);
+    for r in records
+        .iter()
+        .filter(|r| r.backend == label && answered(r.status))
+    {
+        by_instance
+            .entry(r.instance.clone())
+            .or_default()
+            .push(r.seconds);
     }
     by_instance
         .into_iter()
@@ -302,7 +308,10 @@ pub fn render_markdown(
         md,
         "| backend | runs | solved | infeasible | unknown | error | verified | median s | p90 s | median nodes | ratio to `{base}` |"
     );
-    let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        md,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for s in &summaries {
         let ratio = match s.ratio {
             Some((r, n)) if !redact_times => format!("{r:.3} (n={n})"),
@@ -426,7 +435,11 @@ fn extra_figures(experiment: &Experiment, records: &[Record]) -> Vec<(String, St
         }
         for (k, (trues, bools, numbers)) in keys {
             if bools > 0 {
-                out.push((label.clone(), k.to_string(), format!("true in {trues} of {bools} runs")));
+                out.push((
+                    label.clone(),
+                    k.to_string(),
+                    format!("true in {trues} of {bools} runs"),
+                ));
             }
             if let Some(m) = median(&numbers) {
                 out.push((
@@ -466,14 +479,14 @@ pub fn disagreements(records: &[Record]) -> Vec<String> {
                 infeasible.join(", ")
             ));
         }
-        let counts: BTreeMap<&str, Vec<&str>> =
-            rs.iter()
-                .filter(|r| r.exhaustive == Some(true))
-                .filter_map(|r| r.count.as_deref().map(|c| (c, r.backend.as_str())))
-                .fold(BTreeMap::new(), |mut m, (c, b)| {
-                    m.entry(c).or_insert_with(Vec::new).push(b);
-                    m
-                });
+        let counts: BTreeMap<&str, Vec<&str>> = rs
+            .iter()
+            .filter(|r| r.exhaustive == Some(true))
+            .filter_map(|r| r.count.as_deref().map(|c| (c, r.backend.as_str())))
+            .fold(BTreeMap::new(), |mut m, (c, b)| {
+                m.entry(c).or_insert_with(Vec::new).push(b);
+                m
+            });
         if counts.len() > 1 {
             let parts: Vec<String> = counts
                 .iter()
@@ -558,11 +571,12 @@ pub fn write_reports(
             ),
             Output::TimePlot => {
                 let file = dir.join(format!("{}.time.svg", experiment.name));
-                let svg = plot::time_distribution(experiment, &records)
-                    .map_err(|message| HarnessError::Plot {
+                let svg = plot::time_distribution(experiment, &records).map_err(|message| {
+                    HarnessError::Plot {
                         path: file.clone(),
                         message,
-                    })?;
+                    }
+                })?;
                 (file, svg)
             }
             Output::SizePlot => continue,

@@ -403,9 +403,8 @@ pub fn merge_records(
         .collect();
     let keys: HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
     let known_ids: HashSet<&String> = ids.iter().collect();
-    let is_peer_run = |r: &Record| {
-        experiment.peers.contains(&r.backend) && known_ids.contains(&r.instance)
-    };
+    let is_peer_run =
+        |r: &Record| experiment.peers.contains(&r.backend) && known_ids.contains(&r.instance);
     if let Some(stray) = records
         .iter()
         .find(|r| !keys.contains(&r.key()) && !is_peer_run(r))

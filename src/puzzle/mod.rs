@@ -2,6 +2,7 @@
 //! any backend.
 
 pub mod hex;
+pub mod parse;
 pub mod queens;
 pub mod sudoku;
 
