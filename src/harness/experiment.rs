@@ -17,7 +17,8 @@
 //! [[instances]]
 //! file = "../models/sudoku4.txt"        # relative to this file
 //! # data = "sudoku/norvig_top95.txt"    # relative to the shared data folder
-//! # generate = "queens-bare", sizes = [4, 5, 6]
+//! # generate = "queens-bare", sizes = [4, 5, 6]   (also "hex", "sudoku-empty")
+//! # generate = "sudoku-random", clues = 26, count = 500, seed = 1   (box size 3 unless sizes = [b])
 //! sample = 100                          # seeded sample of this many (after filters)
 //! seed = 1
 //! first = 10                            # or: the first this many
@@ -193,6 +194,8 @@ struct RawSource {
     data: Option<Spanned<String>>,
     generate: Option<Spanned<String>>,
     sizes: Option<Vec<usize>>,
+    clues: Option<Spanned<usize>>,
+    count: Option<usize>,
     sample: Option<usize>,
     seed: Option<u64>,
     first: Option<usize>,
@@ -338,12 +341,59 @@ impl Experiment {
                     ),
                 ));
             }
-            let origin = if let Some(g) = &s.generate {
+            let random = s
+                .generate
+                .as_ref()
+                .filter(|g| g.get_ref() == "sudoku-random");
+            if random.is_none() && (s.clues.is_some() || s.count.is_some()) {
+                return Err(at.at(
+                    spanned.span(),
+                    format!(
+                        "instances[{i}]: `clues` and `count` go with generate = \"sudoku-random\""
+                    ),
+                ));
+            }
+            let origin = if let Some(g) = random {
+                let box_size = match s.sizes.as_deref() {
+                    None => 3,
+                    Some([b]) if (2..=5).contains(b) => *b,
+                    Some(_) => {
+                        return Err(at.at(
+                            g.span(),
+                            format!("instances[{i}].sizes: sudoku-random takes one box size from 2 to 5 (3 for 9x9)"),
+                        ))
+                    }
+                };
+                let cells = box_size.pow(4);
+                let clues = match &s.clues {
+                    Some(c) if *c.get_ref() <= cells => *c.get_ref(),
+                    Some(c) => {
+                        return Err(at.at(
+                            c.span(),
+                            format!(
+                                "instances[{i}].clues: at most {cells} for box size {box_size}"
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(at.at(
+                            g.span(),
+                            format!("instances[{i}]: sudoku-random needs `clues` (and `count`)"),
+                        ))
+                    }
+                };
+                Origin::RandomSudoku {
+                    box_size,
+                    clues,
+                    count: s.count.unwrap_or(1),
+                    seed: s.seed.unwrap_or(0),
+                }
+            } else if let Some(g) = &s.generate {
                 let family = BuiltinFamily::from_name(g.get_ref()).ok_or_else(|| {
                     at.at(
                         g.span(),
                         format!(
-                            "instances[{i}].generate: unknown generator '{}' (known: {})",
+                            "instances[{i}].generate: unknown generator '{}' (known: {}, sudoku-random)",
                             g.get_ref(),
                             BuiltinFamily::NAMES.join(", ")
                         ),

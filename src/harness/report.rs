@@ -344,6 +344,11 @@ pub fn render_markdown(
          divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact."
     );
 
+    let groups = group_table(experiment, records, redact_times);
+    if !groups.is_empty() {
+        md.push_str(&groups);
+    }
+
     let counts: Vec<&Record> = records.iter().filter(|r| r.count.is_some()).collect();
     if !counts.is_empty() {
         let _ = writeln!(md, "\n## Counts\n");
@@ -404,6 +409,67 @@ pub fn render_markdown(
                 r.backend,
                 r.status.name(),
                 reason
+            );
+        }
+    }
+    md
+}
+
+/// The group of an instance: its file stem (`norvig_top95#3` -> `norvig_top95`) or generator
+/// (`sudoku-random-b3-c45-s45#7` -> `sudoku-random-b3-c45-s45`, `queens-bare-5` -> `queens-bare`).
+pub fn group_of(instance: &str) -> &str {
+    match instance.split_once('#') {
+        Some((stem, _)) => stem,
+        None => instance.rsplit_once('-').map_or(instance, |(g, _)| g),
+    }
+}
+
+/// Per (group, backend): runs, solved share, median time and steps. Empty when all instances
+/// are in one group.
+fn group_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
+    let mut groups: Vec<&str> = Vec::new();
+    for r in records {
+        let g = group_of(&r.instance);
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    if groups.len() < 2 {
+        return String::new();
+    }
+    let mut md = String::from("\n## Results per source\n\n");
+    md.push_str(
+        "| source | backend | runs | solved | solved % | error | median s | median steps |\n",
+    );
+    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for g in groups {
+        for (label, _) in experiment.labels() {
+            let mine: Vec<&Record> = records
+                .iter()
+                .filter(|r| r.backend == label && group_of(&r.instance) == g)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let solved = mine.iter().filter(|r| r.status == Status::Solved).count();
+            let errors = mine.iter().filter(|r| r.status == Status::Error).count();
+            let times: Vec<f64> = mine.iter().map(|r| r.seconds).collect();
+            let steps: Vec<f64> = mine
+                .iter()
+                .filter(|r| r.stats.steps > 0)
+                .map(|r| r.stats.steps as f64)
+                .collect();
+            let _ = writeln!(
+                md,
+                "| {g} | `{label}` | {} | {solved} | {:.1} | {errors} | {} | {} |",
+                mine.len(),
+                100.0 * solved as f64 / mine.len() as f64,
+                if redact_times {
+                    "~".to_string()
+                } else {
+                    seconds_text(median(&times))
+                },
+                median(&steps).map_or("-".into(), |m| format!("{m:.0}")),
             );
         }
     }

@@ -95,6 +95,18 @@ pub enum Origin {
         /// Their sizes, in order.
         sizes: Vec<usize>,
     },
+    /// `count` random Sudoku of box size `box_size` with `clues` clues each, from `seed`
+    /// (`generate = "sudoku-random"`).
+    RandomSudoku {
+        /// Box size (3 for 9x9).
+        box_size: usize,
+        /// Clues kept per puzzle.
+        clues: usize,
+        /// Puzzles made.
+        count: usize,
+        /// Seed of the generator.
+        seed: u64,
+    },
 }
 
 /// Which puzzles of a file to keep.
@@ -173,6 +185,22 @@ impl Source {
                     })
                 })
                 .collect(),
+            Origin::RandomSudoku {
+                box_size,
+                clues,
+                count,
+                seed,
+            } => {
+                let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+                (0..*count)
+                    .map(|i| Instance {
+                        id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
+                        puzzle: Puzzle::Sudoku(crate::harness::random_sudoku::random_puzzle(
+                            *box_size, *clues, &mut rng,
+                        )),
+                    })
+                    .collect()
+            }
             Origin::File(path) => {
                 let stem = path
                     .file_stem()
@@ -266,6 +294,30 @@ mod tests {
             .map(|i| i.id)
             .collect();
         assert_ne!(a, c, "another seed should pick another sample");
+    }
+
+    #[test]
+    fn random_sudoku_sources_are_seeded() {
+        let src = |seed| Source {
+            origin: Origin::RandomSudoku {
+                box_size: 3,
+                clues: 33,
+                count: 4,
+                seed,
+            },
+            filter: Filter::default(),
+            sample: None,
+            seed: 0,
+            first: None,
+        };
+        let a = src(5).instances().unwrap();
+        assert_eq!(a.len(), 4);
+        assert_eq!(a[3].id, "sudoku-random-b3-c33-s5#3");
+        assert!(a
+            .iter()
+            .all(|i| matches!(&i.puzzle, Puzzle::Sudoku(s) if s.clues() == 33)));
+        assert_eq!(a, src(5).instances().unwrap());
+        assert_ne!(a[0].puzzle, src(6).instances().unwrap()[0].puzzle);
     }
 
     #[test]
