@@ -354,3 +354,25 @@ fn the_committed_experiments_load_or_wait_only_for_missing_backends() {
     }
     assert!(seen >= 2);
 }
+
+#[test]
+fn resuming_with_changed_backend_settings_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = solve_experiment(dir.path());
+    let exp = Experiment::load(&path).unwrap();
+    let mut o = options(dir.path());
+    o.stop_after = Some(30);
+    run_experiment(&exp, &o).unwrap();
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("seed = 7", "seed = 8");
+    std::fs::write(&path, text).unwrap();
+    let changed = Experiment::load(&path).unwrap();
+    let mut resume = options(dir.path());
+    resume.resume = true;
+    let e = run_experiment(&changed, &resume).unwrap_err().to_string();
+    assert!(
+        e.contains("backend 'brute-b' was run with other settings"),
+        "{e}"
+    );
+}

@@ -616,7 +616,18 @@ pub fn write_reports(
         .into_iter()
         .map(|i| i.id)
         .collect();
-    let expected = job_keys(experiment, &ids).len();
+    let jobs: std::collections::HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
+    let expected = jobs.len();
+    // Only this experiment's runs (and its peers' rows on its instances): records left over
+    // from an earlier version of the file do not count.
+    let known: std::collections::HashSet<&String> = ids.iter().collect();
+    let records: Vec<Record> = records
+        .into_iter()
+        .filter(|r| {
+            jobs.contains(&r.key())
+                || (experiment.peers.contains(&r.backend) && known.contains(&r.instance))
+        })
+        .collect();
     let records = in_job_order(experiment, records, &ids);
     let here = experiment
         .path

@@ -257,6 +257,23 @@ pub fn run_experiment(
     } else {
         (RecordFile::create(&path)?, Vec::new())
     };
+    // A record made with other options than the experiment now names is not "done": resuming
+    // would silently mix two configurations under one label.
+    for (i, r) in done.iter().enumerate() {
+        if let Some(config) = experiment.backends.iter().find(|b| b.label == r.backend) {
+            let now = record_options(config);
+            if r.name != config.name || r.options != now || r.task != config.task {
+                return Err(HarnessError::Records {
+                    file: path.clone(),
+                    line: i + 1,
+                    message: format!(
+                        "backend '{}' was run with other settings ({} {:?}) than the experiment now gives ({} {:?}); use --fresh or another label",
+                        r.backend, r.name, r.options, config.name, now
+                    ),
+                });
+            }
+        }
+    }
     let done: HashSet<RunKey> = done.iter().map(Record::key).collect();
 
     let ids: Vec<String> = instances.iter().map(|i| i.id.clone()).collect();
