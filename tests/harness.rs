@@ -309,18 +309,19 @@ name = "brute"
     let exp = Experiment::load(&path).unwrap();
     let summary = run_experiment(&exp, &options(dir.path())).unwrap();
     let (records, _) = read_records(&summary.records, false).unwrap();
-    let ids: Vec<String> = load_instances(&exp.sources)
-        .unwrap()
-        .into_iter()
-        .map(|i| i.id)
+    let instances = load_instances(&exp.sources).unwrap();
+    let groups = instances
+        .iter()
+        .map(|i| (i.id.clone(), i.group.clone()))
         .collect();
+    let ids: Vec<String> = instances.into_iter().map(|i| i.id).collect();
     let records = in_job_order(&exp, records, &ids);
     let provenance = Provenance {
         machine: "m".into(),
         commit: "c".into(),
         command: "x".into(),
     };
-    let md = render_markdown(&exp, &records, ids.len(), &provenance, true);
+    let md = render_markdown(&exp, &records, &groups, ids.len(), &provenance, true);
     insta::assert_snapshot!("count_report", md);
     // The written report has real timings and the provenance header.
     let written = std::fs::read_to_string(dir.path().join("reports/count.md")).unwrap();

@@ -223,11 +223,13 @@ pub fn seconds_text(s: Option<f64>) -> String {
     s.map_or("-".into(), |s| format!("{s:.3e}"))
 }
 
-/// The Markdown report. With `redact_times`, every timing (and the provenance header) is
+/// The Markdown report; `groups` maps instance ids to their source (for the per-source
+/// table). With `redact_times`, every timing (and the provenance header) is
 /// replaced by `~`, leaving only the deterministic parts: the form snapshot tests compare.
 pub fn render_markdown(
     experiment: &Experiment,
     records: &[Record],
+    groups: &HashMap<String, String>,
     expected_runs: usize,
     provenance: &Provenance,
     redact_times: bool,
@@ -344,10 +346,7 @@ pub fn render_markdown(
          divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact."
     );
 
-    let groups = group_table(experiment, records, redact_times);
-    if !groups.is_empty() {
-        md.push_str(&groups);
-    }
+    md.push_str(&group_table(experiment, records, groups, redact_times));
 
     let counts: Vec<&Record> = records.iter().filter(|r| r.count.is_some()).collect();
     if !counts.is_empty() {
@@ -415,21 +414,18 @@ pub fn render_markdown(
     md
 }
 
-/// The group of an instance: its file stem (`norvig_top95#3` -> `norvig_top95`) or generator
-/// (`sudoku-random-b3-c45-s45#7` -> `sudoku-random-b3-c45-s45`, `queens-bare-5` -> `queens-bare`).
-pub fn group_of(instance: &str) -> &str {
-    match instance.split_once('#') {
-        Some((stem, _)) => stem,
-        None => instance.rsplit_once('-').map_or(instance, |(g, _)| g),
-    }
-}
-
 /// Per (group, backend): runs, solved share, median time and steps. Empty when all instances
 /// are in one group.
-fn group_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
+fn group_table(
+    experiment: &Experiment,
+    records: &[Record],
+    group_of: &HashMap<String, String>,
+    redact_times: bool,
+) -> String {
+    let group = |id: &str| group_of.get(id).map_or("?", String::as_str);
     let mut groups: Vec<&str> = Vec::new();
     for r in records {
-        let g = group_of(&r.instance);
+        let g = group(&r.instance);
         if !groups.contains(&g) {
             groups.push(g);
         }
@@ -446,7 +442,7 @@ fn group_table(experiment: &Experiment, records: &[Record], redact_times: bool) 
         for (label, _) in experiment.labels() {
             let mine: Vec<&Record> = records
                 .iter()
-                .filter(|r| r.backend == label && group_of(&r.instance) == g)
+                .filter(|r| r.backend == label && group(&r.instance) == g)
                 .collect();
             if mine.is_empty() {
                 continue;
@@ -612,10 +608,12 @@ pub fn write_reports(
 ) -> Result<Vec<PathBuf>, HarnessError> {
     let path = records_path(dir, experiment, None);
     let (records, _) = read_records(&path, false)?;
-    let ids: Vec<String> = load_instances(&experiment.sources)?
-        .into_iter()
-        .map(|i| i.id)
+    let instances = load_instances(&experiment.sources)?;
+    let groups: HashMap<String, String> = instances
+        .iter()
+        .map(|i| (i.id.clone(), i.group.clone()))
         .collect();
+    let ids: Vec<String> = instances.into_iter().map(|i| i.id).collect();
     let jobs: std::collections::HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
     let expected = jobs.len();
     // Only this experiment's runs (and its peers' rows on its instances): records left over
@@ -640,7 +638,7 @@ pub fn write_reports(
         let (file, contents) = match output {
             Output::Markdown => (
                 dir.join(format!("{}.md", experiment.name)),
-                render_markdown(experiment, &records, expected, &provenance, false),
+                render_markdown(experiment, &records, &groups, expected, &provenance, false),
             ),
             Output::Csv => (
                 dir.join(format!("{}.csv", experiment.name)),

@@ -139,6 +139,9 @@ pub struct Source {
 pub struct Instance {
     /// `{file stem}#{index}` or `{generator}-{size}`.
     pub id: String,
+    /// The source it came from, for per-source tables: the file stem, or the generator with
+    /// its settings.
+    pub group: String,
     /// The puzzle.
     pub puzzle: Puzzle,
 }
@@ -181,6 +184,7 @@ impl Source {
                 .filter_map(|&n| {
                     family.board(n).map(|puzzle| Instance {
                         id: format!("{}-{n}", family.name()),
+                        group: format!("generate {}", family.name()),
                         puzzle,
                     })
                 })
@@ -195,6 +199,7 @@ impl Source {
                 (0..*count)
                     .map(|i| Instance {
                         id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
+                        group: format!("sudoku-random {clues} clues, seed {seed}"),
                         puzzle: Puzzle::Sudoku(crate::harness::random_sudoku::random_puzzle(
                             *box_size, *clues, &mut rng,
                         )),
@@ -211,6 +216,7 @@ impl Source {
                     .enumerate()
                     .map(|(i, puzzle)| Instance {
                         id: format!("{stem}#{i}"),
+                        group: stem.clone(),
                         puzzle,
                     })
                     .collect()
