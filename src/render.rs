@@ -160,7 +160,7 @@ fn kind_text(kind: PuzzleKind) -> String {
 }
 
 /// The text of `zeroone show`: kind, sizes, rows per family (with sense and row lengths), the
-/// puzzle drawn, and for small models the 0-1 matrix (one line per row, `1` where the row
+/// puzzle drawn (generic models: the variable labels and givens), and for small models the 0-1 matrix (one line per row, `1` where the row
 /// holds the variable, columns numbered by variable id).
 pub fn model_text(model: &Model) -> String {
     let s = model.summary();
@@ -197,18 +197,37 @@ pub fn model_text(model: &Model) -> String {
         let min = rows.iter().map(|c| c.vars.len()).min().unwrap_or(0);
         let max = rows.iter().map(|c| c.vars.len()).max().unwrap_or(0);
         let sizes = if min == max {
-            format!("{min} variables each")
+            let plural = if min == 1 { "" } else { "s" };
+            format!("{min} variable{plural} each")
         } else {
             format!("{min}-{max} variables")
         };
+        let row_word = if rows.len() == 1 { "row " } else { "rows" };
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>4} rows  {:<4}  {}",
+            "  {:<width$}  {:>4} {row_word}  {:<4}  {}",
             f.name,
             rows.len(),
             sense,
             sizes
         );
+    }
+    if model.kind() == PuzzleKind::Generic && s.variables <= MATRIX_MAX_VARIABLES {
+        let labels: Vec<String> = model
+            .variables()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{i}={}", v.label))
+            .collect();
+        let _ = writeln!(out, "labels: {}", labels.join(" "));
+        if !model.givens().is_empty() {
+            let givens: Vec<&str> = model
+                .givens()
+                .iter()
+                .map(|&g| model.variables()[g].label.as_str())
+                .collect();
+            let _ = writeln!(out, "given: {}", givens.join(" "));
+        }
     }
     let drawing = board_text(model, None).or_else(|| sudoku_text(model, None));
     if let Some(d) = drawing {
@@ -428,4 +447,110 @@ pub fn count_text(index: usize, model: &Model, backend: &str, outcome: &CountOut
         "puzzle {index} ({name}): {} solution{plural} ({how}; {checked}) by {backend} in {:.3} s\n",
         outcome.count, outcome.stats.seconds
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{CountOutcome, Outcome, Stats, Status};
+    use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+
+    fn solved(solution: Solution) -> Outcome {
+        Outcome {
+            status: Status::Solved,
+            solution: Some(solution),
+            verified: true,
+            reason: None,
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn hex_board_is_drawn_with_its_pieces() {
+        let m = HexBoard::geometry(3).unwrap().to_model("h");
+        // Cells 1 (row 0, k 1), 2 (row 1, k 0), 6 (row 2, k 1): one per row, diag and anti.
+        let s = Solution::new(vec![1, 2, 6]);
+        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert_eq!(board_text(&m, Some(&s)).unwrap(), " . *\n* . .\n . *\n");
+    }
+
+    #[test]
+    fn queens_board_shows_region_letters() {
+        let q = QueensBoard::with_regions(vec![vec![0, 1], vec![1, 1]]).unwrap();
+        let m = q.to_model("q");
+        assert_eq!(board_text(&m, None).unwrap(), "AB\nBB\n");
+    }
+
+    #[test]
+    fn sudoku_is_drawn_in_boxes() {
+        let mut cells = vec![None; 81];
+        cells[0] = Some(4);
+        cells[80] = Some(8);
+        let m = Sudoku::from_cells(3, cells).unwrap().to_model("s").unwrap();
+        let text = sudoku_text(&m, None).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 13);
+        assert_eq!(lines[0], "+-------+-------+-------+");
+        assert_eq!(lines[1], "| 5 . . | . . . | . . . |");
+        assert_eq!(lines[11], "| . . . | . . . | . . 9 |");
+    }
+
+    #[test]
+    fn solve_records_carry_the_answer_field_of_their_kind() {
+        let m = HexBoard::geometry(3).unwrap().to_model("h");
+        let r = SolveRecord::new(2, &m, "brute", &solved(Solution::new(vec![1, 2, 6])));
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["index"], 2);
+        assert_eq!(v["kind"], "hex");
+        assert_eq!(v["placements"], serde_json::json!([[0, 1], [1, 0], [2, 1]]));
+        assert!(v.get("grid").is_none() && v.get("ones").is_none() && v.get("reason").is_none());
+
+        let unknown = Outcome {
+            status: Status::Unknown,
+            solution: None,
+            verified: false,
+            reason: Some("time limit".into()),
+            stats: Stats::default(),
+        };
+        let s = Sudoku::empty(2).to_model("s").unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&SolveRecord::new(0, &s, "x", &unknown).to_json()).unwrap();
+        assert!(v["grid"].is_null() && v.get("grid").is_some());
+        assert_eq!(v["status"], "unknown");
+        assert_eq!(v["reason"], "time limit");
+        // JSON keys come out in the documented order.
+        let text = SolveRecord::new(0, &s, "x", &unknown).to_json();
+        let order: Vec<usize> = [
+            "\"index\"",
+            "\"kind\"",
+            "\"backend\"",
+            "\"status\"",
+            "\"grid\"",
+            "\"verified\"",
+            "\"reason\"",
+            "\"stats\"",
+        ]
+        .iter()
+        .map(|k| text.find(k).unwrap())
+        .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+
+    #[test]
+    fn count_record_shape() {
+        let c = CountOutcome {
+            status: Status::Solved,
+            count: 14,
+            exhaustive: true,
+            verified: true,
+            reason: None,
+            stats: Stats::default(),
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&CountRecord::new(1, "brute", &c).to_json()).unwrap();
+        assert_eq!(v["count"], 14);
+        assert_eq!(v["exhaustive"], true);
+        let m = QueensBoard::bare(5).to_model("q");
+        assert!(count_text(1, &m, "brute", &c).contains("14 solutions (exhaustive"));
+    }
 }

@@ -169,3 +169,16 @@ fn the_cases_cover_unique_multiple_and_infeasible_models() {
     assert!(counts.contains(&1));
     assert!(counts.iter().any(|&c| c >= 2));
 }
+
+#[test]
+fn enumerator_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("enum", BackendOptions::default(), promise);
+    let mut mrv = BackendOptions::default();
+    mrv.params.insert("order".into(), "mrv".into());
+    conformance("enum", mrv, promise);
+}

@@ -101,3 +101,75 @@ impl BackendArgs {
         make_backend(&self.backend, &options).map_err(|e| CliError::BadInput(e.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        backend: BackendArgs,
+    }
+
+    fn options(args: &[&str]) -> Result<BackendOptions, CliError> {
+        let mut all = vec!["test"];
+        all.extend_from_slice(args);
+        Wrapper::try_parse_from(all).unwrap().backend.options()
+    }
+
+    #[test]
+    fn every_flag_lands_in_the_options() {
+        let o = options(&[
+            "--time-limit",
+            "1.5",
+            "--seed",
+            "7",
+            "--dim",
+            "1024",
+            "--code",
+            "unitary",
+            "--relax",
+            "--families",
+            "row,column",
+            "--order",
+            "mrv",
+            "--param",
+            "restarts=3",
+        ])
+        .unwrap();
+        assert_eq!(o.time_limit, Some(Duration::from_millis(1500)));
+        assert_eq!(o.seed, 7);
+        let expected: Vec<(&str, &str)> = vec![
+            ("code", "unitary"),
+            ("dim", "1024"),
+            ("families", "row,column"),
+            ("order", "mrv"),
+            ("relax", "true"),
+            ("restarts", "3"),
+        ];
+        let got: Vec<(&str, &str)> = o
+            .params
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn defaults_are_brute_with_no_params() {
+        let w = Wrapper::try_parse_from(["test"]).unwrap();
+        assert_eq!(w.backend.backend, "brute");
+        let o = w.backend.options().unwrap();
+        assert_eq!(o, BackendOptions::default());
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused() {
+        assert!(options(&["--order", "mrv", "--param", "order=fixed"]).is_err());
+        assert!(options(&["--param", "k=1", "--param", "k=2"]).is_err());
+        assert!(Wrapper::try_parse_from(["test", "--code", "binary"]).is_err());
+        assert!(Wrapper::try_parse_from(["test", "--param", "=3"]).is_err());
+    }
+}

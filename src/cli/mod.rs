@@ -7,6 +7,7 @@ mod merge;
 mod run;
 mod show;
 mod solve;
+mod table;
 
 use clap::{Parser, Subcommand};
 use thiserror::Error;
@@ -52,6 +53,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
     Count(count::CountArgs),
+    /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
+    Table(table::TableArgs),
     /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
@@ -70,6 +73,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
+        Command::Table(args) => table::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
     }

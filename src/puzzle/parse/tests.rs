@@ -219,6 +219,29 @@ fn sudoku_lines() {
 }
 
 #[test]
+fn sudoku_sizes_up_to_25x25() {
+    for (n, box_size) in [(4, 2), (9, 3), (16, 4), (25, 5)] {
+        let mut line = ".".repeat(n * n);
+        // The largest digit in the last cell.
+        line.replace_range(
+            n * n - 1..,
+            &crate::puzzle::sudoku::symbol(n - 1).to_string(),
+        );
+        let p = parse_str(&line, Format::Sudoku, "t").unwrap();
+        let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+        assert_eq!((s.box_size(), s.clues()), (box_size, 1));
+        assert_eq!(s.cells()[n * n - 1], Some(n - 1));
+    }
+    // 'P' is digit 25: beyond a 16x16 grid.
+    let mut line = ".".repeat(256);
+    line.replace_range(0..1, "P");
+    assert!(matches!(
+        err(&line, Format::Sudoku).kind,
+        ParseErrorKind::UnknownChar { found: 'P', .. }
+    ));
+}
+
+#[test]
 fn sudoku_letters_are_case_insensitive() {
     let mut line = vec!['.'; 256];
     line[0] = 'g';
