@@ -10,6 +10,7 @@
 //! | [`record`] | one finished run as one JSON line; reading, resuming and merging record files |
 //! | [`runner`] | running the jobs in parallel, resumable and shardable |
 //! | [`report`] | Markdown and CSV reports, the machine and commit header |
+//! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
 //! | [`plot`] | SVG plots (time distributions, search-space sizes) |
 //! | [`random_sudoku`] | random Sudoku with a chosen number of clues (the VSA seed's levels) |
 //!
@@ -23,6 +24,7 @@ pub mod record;
 pub mod report;
 pub mod runner;
 pub mod source;
+pub mod table_run;
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -661,16 +661,3 @@ pub fn write_reports(
     }
     Ok(written)
 }
-
-/// Runs a table experiment. The search-space table module is not part of this build yet, so
-/// this reports that plainly instead of running anything.
-pub fn run_table(
-    experiment: &Experiment,
-    _options: &crate::harness::RunOptions,
-) -> Result<crate::harness::RunSummary, HarnessError> {
-    Err(HarnessError::Experiment {
-        file: experiment.path.clone(),
-        location: "kind".into(),
-        message: "kind = \"table\" needs the search-space table module (zeroone::table), which is not in this build yet".into(),
-    })
-}

@@ -236,7 +236,7 @@ pub fn run_experiment(
     options: &RunOptions,
 ) -> Result<RunSummary, HarnessError> {
     if experiment.kind == ExperimentKind::Table {
-        return crate::harness::report::run_table(experiment, options);
+        return crate::harness::table_run::run_table(experiment, options);
     }
     let instances = load_instances(&experiment.sources)?;
     let instances: Vec<Instance> = instances
@@ -414,11 +414,24 @@ pub fn merge_records(
         )));
     }
     let records = crate::harness::record::merge(&files)?;
-    let ids: Vec<String> = load_instances(&experiment.sources)?
-        .into_iter()
-        .map(|i| i.id)
-        .collect();
-    let keys: HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
+    let table = experiment.kind == ExperimentKind::Table;
+    let (ids, ordered_keys): (Vec<String>, Vec<RunKey>) = if table {
+        let rows = crate::harness::table_run::table_rows(experiment);
+        let ids: Vec<String> = rows.iter().map(|r| r.id()).collect();
+        let keys = ids
+            .iter()
+            .map(|id| (id.clone(), "table".to_string(), 0))
+            .collect();
+        (ids, keys)
+    } else {
+        let ids: Vec<String> = load_instances(&experiment.sources)?
+            .into_iter()
+            .map(|i| i.id)
+            .collect();
+        let keys = job_keys(experiment, &ids);
+        (ids, keys)
+    };
+    let keys: HashSet<RunKey> = ordered_keys.iter().cloned().collect();
     let known_ids: HashSet<&String> = ids.iter().collect();
     let is_peer_run =
         |r: &Record| experiment.peers.contains(&r.backend) && known_ids.contains(&r.instance);
@@ -434,14 +447,24 @@ pub fn merge_records(
             experiment.path.display()
         )));
     }
-    let records = report::in_job_order(experiment, records, &ids);
+    let records = if table {
+        let mut records = records;
+        records.sort_by_key(|r| ordered_keys.iter().position(|k| *k == r.key()));
+        records
+    } else {
+        report::in_job_order(experiment, records, &ids)
+    };
     let mut text = String::new();
     for r in &records {
         text.push_str(&r.to_line());
         text.push('\n');
     }
     crate::harness::write_atomically(&merged_path, text.as_bytes())?;
-    let reports = report::write_reports(experiment, dir, command)?;
+    let reports = if table {
+        crate::harness::table_run::write_table_reports(experiment, dir, command)?
+    } else {
+        report::write_reports(experiment, dir, command)?
+    };
     let peer_records = records
         .iter()
         .filter(|r| experiment.peers.contains(&r.backend))
