@@ -328,6 +328,7 @@ impl LineProblem {
                 };
                 for shard in &states.shards {
                     for (&key, &count) in shard {
+                        let asymmetric = mirror.is_some_and(|m| m(key) != key);
                         let mut each = |next: u64| match mirror {
                             None => add(next, count),
                             Some(mirror) => {
@@ -337,7 +338,7 @@ impl LineProblem {
                                 if next <= image {
                                     add(next, count);
                                 }
-                                if mirror(key) != key && image <= next {
+                                if asymmetric && image <= next {
                                     add(image, count);
                                 }
                             }

@@ -383,11 +383,11 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             let m = &plan.mask[v];
             if disjoint(&used, m) {
                 self.chosen.push(v);
-                let flow = self
-                    .visit()
-                    .is_continue()
-                    .then(|| self.fixed(union(&used, m), pos + 1))
-                    .unwrap_or(ControlFlow::Break(()));
+                let flow = if self.visit().is_continue() {
+                    self.fixed(union(&used, m), pos + 1)
+                } else {
+                    ControlFlow::Break(())
+                };
                 self.chosen.pop();
                 flow?;
             }
@@ -427,11 +427,11 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             let m = &plan.mask[v];
             if disjoint(&used, m) {
                 self.chosen.push(v);
-                let flow = self
-                    .visit()
-                    .is_continue()
-                    .then(|| self.mrv(union(&used, m)))
-                    .unwrap_or(ControlFlow::Break(()));
+                let flow = if self.visit().is_continue() {
+                    self.mrv(union(&used, m))
+                } else {
+                    ControlFlow::Break(())
+                };
                 self.chosen.pop();
                 flow?;
             }
@@ -453,11 +453,11 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         let m = &plan.mask[v];
         if disjoint(&used, m) {
             self.chosen.push(v);
-            let flow = self
-                .visit()
-                .is_continue()
-                .then(|| self.free(union(&used, m), i + 1))
-                .unwrap_or(ControlFlow::Break(()));
+            let flow = if self.visit().is_continue() {
+                self.free(union(&used, m), i + 1)
+            } else {
+                ControlFlow::Break(())
+            };
             self.chosen.pop();
             flow?;
         }
@@ -468,13 +468,13 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
 /// A plan with its bitset width chosen at run time.
 #[derive(Debug, Clone)]
 enum AnyPlan {
-    W1(Plan<1>),
-    W2(Plan<2>),
-    W4(Plan<4>),
-    W8(Plan<8>),
-    W16(Plan<16>),
-    W32(Plan<32>),
-    W64(Plan<64>),
+    W1(Box<Plan<1>>),
+    W2(Box<Plan<2>>),
+    W4(Box<Plan<4>>),
+    W8(Box<Plan<8>>),
+    W16(Box<Plan<16>>),
+    W32(Box<Plan<32>>),
+    W64(Box<Plan<64>>),
 }
 
 macro_rules! with_plan {
@@ -545,13 +545,13 @@ impl Enumerator {
         let coordinate = Self::coordinate_family(reduced, settings.coordinate.as_deref())?;
         let order = Self::branch_order(reduced, coordinate.as_deref());
         let plan = match rows.div_ceil(64) {
-            0 | 1 => AnyPlan::W1(Plan::build(reduced, order)),
-            2 => AnyPlan::W2(Plan::build(reduced, order)),
-            3 | 4 => AnyPlan::W4(Plan::build(reduced, order)),
-            5..=8 => AnyPlan::W8(Plan::build(reduced, order)),
-            9..=16 => AnyPlan::W16(Plan::build(reduced, order)),
-            17..=32 => AnyPlan::W32(Plan::build(reduced, order)),
-            _ => AnyPlan::W64(Plan::build(reduced, order)),
+            0 | 1 => AnyPlan::W1(Box::new(Plan::build(reduced, order))),
+            2 => AnyPlan::W2(Box::new(Plan::build(reduced, order))),
+            3 | 4 => AnyPlan::W4(Box::new(Plan::build(reduced, order))),
+            5..=8 => AnyPlan::W8(Box::new(Plan::build(reduced, order))),
+            9..=16 => AnyPlan::W16(Box::new(Plan::build(reduced, order))),
+            17..=32 => AnyPlan::W32(Box::new(Plan::build(reduced, order))),
+            _ => AnyPlan::W64(Box::new(Plan::build(reduced, order))),
         };
         Ok(Enumerator {
             reduction,
@@ -669,6 +669,7 @@ impl Enumerator {
         });
         summary.stats.solutions = summary.solutions as u64;
         summary.stats.seconds = start.elapsed().as_secs_f64();
+        trim_depths(&mut summary.stats);
         summary
     }
 
@@ -774,11 +775,19 @@ impl Enumerator {
         summary.timed_out = !summary.finished && deadline.is_some_and(|d| Instant::now() >= d);
         summary.stats.solutions = summary.solutions as u64;
         summary.stats.seconds = start.elapsed().as_secs_f64();
+        trim_depths(&mut summary.stats);
         summary
             .stats
             .extra
             .insert("threads".into(), rayon::current_num_threads().into());
         (summary.solutions, witnesses, summary)
+    }
+}
+
+/// Drops the unreached depths at the end of `nodes_per_depth`.
+fn trim_depths(stats: &mut Stats) {
+    while stats.nodes_per_depth.len() > 1 && stats.nodes_per_depth.last() == Some(&0) {
+        stats.nodes_per_depth.pop();
     }
 }
 

@@ -12,6 +12,10 @@
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
+pub mod gauss;
+#[cfg(feature = "highs")]
+pub mod highs;
+pub mod milp;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -241,7 +245,24 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "dp",
         about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
         make: |o| Ok(Box::new(dp::DpBackend::new(o))),
-    }]
+    },
+    BackendInfo {
+        name: "gauss",
+        about: "exact Gaussian elimination of the equality rows over the rationals; solves only when the equations fix every variable (incomplete)",
+        make: |o| Ok(Box::new(gauss::Gauss::new(o))),
+    },
+    BackendInfo {
+        name: "milp",
+        about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
+        make: |o| Ok(Box::new(milp::Milp::new(o)?)),
+    },
+    #[cfg(feature = "highs")]
+    BackendInfo {
+        name: "highs",
+        about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
+        make: |o| Ok(Box::new(highs::new(o)?)),
+    },
+    ]
 }
 
 /// Makes the backend called `name`.

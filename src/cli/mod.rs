@@ -2,6 +2,7 @@
 
 mod backend_args;
 mod count;
+mod gauss;
 mod input;
 mod merge;
 mod run;
@@ -55,6 +56,8 @@ enum Command {
     Count(count::CountArgs),
     /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
     Table(table::TableArgs),
+    /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
+    Gauss(gauss::GaussArgs),
     /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
         Command::Table(args) => table::run(args),
+        Command::Gauss(args) => gauss::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
     }
