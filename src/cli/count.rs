@@ -30,7 +30,10 @@ pub struct CountArgs {
 /// Counts the solutions of each selected puzzle. Exits 1 at the end when some count ended in
 /// `error`.
 pub fn run(args: CountArgs) -> Result<(), CliError> {
-    let models = input::models(&args.file, args.index)?;
+    let models = input::restrict(
+        input::models(&args.file, args.index)?,
+        args.backend.families.as_deref(),
+    )?;
     let mut backend = args.backend.make()?;
     let name = backend.name();
     let mut errors = 0;

@@ -25,3 +25,30 @@ pub fn models(file: &Path, index: Option<usize>) -> Result<Vec<(usize, Model)>, 
         ))),
     }
 }
+
+/// Keeps only the families named by `--families` (when given), so that the backend and the
+/// verifier see the same restricted model: counting "rows only" or "rows + diag" then checks
+/// every witness against exactly those rules. An unknown family name is bad input.
+pub fn restrict(
+    models: Vec<(usize, Model)>,
+    families: Option<&[String]>,
+) -> Result<Vec<(usize, Model)>, CliError> {
+    let Some(keep) = families else {
+        return Ok(models);
+    };
+    let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+    models
+        .into_iter()
+        .map(|(index, model)| {
+            if let Some(bad) = keep.iter().find(|f| model.family_id(f).is_none()) {
+                let known: Vec<&str> = model.families().iter().map(|f| f.name.as_str()).collect();
+                return Err(CliError::BadInput(format!(
+                    "{}: --families: no family '{bad}' (this model has: {})",
+                    model.name(),
+                    known.join(", ")
+                )));
+            }
+            Ok((index, model.restricted_to(&keep)))
+        })
+        .collect()
+}

@@ -27,7 +27,10 @@ pub struct SolveArgs {
 /// Solves each selected puzzle and prints the verified outcome as it comes. Exits 1 at the end
 /// when some puzzle ended in `error` (a backend failure or a rejected answer).
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    let models = input::models(&args.file, args.index)?;
+    let models = input::restrict(
+        input::models(&args.file, args.index)?,
+        args.backend.families.as_deref(),
+    )?;
     let mut backend = args.backend.make()?;
     let name = backend.name();
     let mut errors = 0;
