@@ -563,7 +563,7 @@ pub fn queens_levels(size: usize, options: &TableOptions) -> Result<QueensLevels
     let model = QueensBoard::bare(size).to_model(format!("queens-{size}"));
     let no_touching = match options.method {
         Method::Dp => {
-            LineProblem::from_model(&model, "row")
+            LineProblem::from_model(&model, Some("row"))
                 .map_err(|e| TableError::Count(e.to_string()))?
                 .count()
                 .map_err(|e| TableError::Count(e.to_string()))?

@@ -182,3 +182,13 @@ fn enumerator_conforms() {
     mrv.params.insert("order".into(), "mrv".into());
     conformance("enum", mrv, promise);
 }
+
+#[test]
+fn dp_counter_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("dp", BackendOptions::default(), promise);
+}
