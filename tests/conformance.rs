@@ -192,3 +192,84 @@ fn dp_counter_conforms() {
     };
     conformance("dp", BackendOptions::default(), promise);
 }
+
+#[test]
+fn gauss_conforms() {
+    // Sound but incomplete: `unknown` whenever elimination leaves a free variable.
+    let promise = Promise {
+        complete: false,
+        counts: false,
+        max_free: usize::MAX,
+    };
+    conformance("gauss", BackendOptions::default(), promise);
+}
+
+#[test]
+fn milp_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("milp", BackendOptions::default(), promise);
+}
+
+#[test]
+fn milp_relaxation_conforms() {
+    // The LP relaxation answers only when its vertex is integral or the LP is infeasible, and
+    // cannot count.
+    let mut options = BackendOptions::default();
+    options.params.insert("relax".into(), "true".into());
+    let promise = Promise {
+        complete: false,
+        counts: false,
+        max_free: usize::MAX,
+    };
+    conformance("milp", options, promise);
+}
+
+#[cfg(feature = "highs")]
+#[test]
+fn highs_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("highs", BackendOptions::default(), promise);
+}
+
+#[test]
+fn bitset_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("bitset", BackendOptions::default(), promise);
+}
+
+#[test]
+fn vsa_unitary_conforms() {
+    let mut options = BackendOptions {
+        seed: 5,
+        ..BackendOptions::default()
+    };
+    options.params.insert("code".into(), "unitary".into());
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("vsa", options, promise);
+}
+
+#[test]
+fn sat_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("sat", BackendOptions::default(), promise);
+}
