@@ -92,7 +92,7 @@ fn dp(c: &mut Criterion) {
         });
     }
     let q = QueensBoard::bare(12).to_model("q12");
-    let problem = LineProblem::from_model(&q, "row").unwrap();
+    let problem = LineProblem::from_model(&q, Some("row")).unwrap();
     group.bench_function("queens no touching n12", |b| {
         b.iter(|| black_box(problem.count().unwrap().0))
     });

@@ -102,6 +102,7 @@ fn levels(c: &mut Criterion) {
         let model = g.puzzle.to_model(format!("gen-{clues}")).unwrap();
         let line = g.puzzle.to_line();
         let mut group = c.benchmark_group(format!("clues-{clues}"));
+        #[allow(clippy::type_complexity)]
         let engines: [(&str, &str, Vec<(&str, &str)>); 3] = [
             ("bitset", "bitset", vec![]),
             ("vsa-unitary-D9", "vsa", vec![("code", "unitary")]),

@@ -125,6 +125,69 @@ impl Group {
     }
 }
 
+/// The placements of the bare hex board of width `width` (one piece per line of all three
+/// axes) that symmetry `g` of [`Group::hex`] fixes, counted without enumerating the others: a
+/// fixed placement is a union of `g`-orbits of cells, so the variables of a small model are the
+/// orbits (those with no two cells on one line) and its rows are the `3 * width` lines, each
+/// "exactly one". The enumerator counts that model. Costs: for the identity this is the full
+/// count; for any other symmetry the model has at most half as many variables and its
+/// solutions are about the square root (half-turn, reflections) or less of the full count.
+pub fn hex_fixed_points(width: usize, g: usize) -> Result<u128, crate::backend::BackendError> {
+    use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+    use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
+    let group = Group::hex(width);
+    let c = width / 2;
+    let cells: Vec<(usize, usize)> = (0..width)
+        .flat_map(|r| (0..width).map(move |p| (r, p)))
+        .filter(|&(r, p)| group.maps[0][r * width + p].is_some())
+        .collect();
+    let lines = |(r, p): (usize, usize)| [r, width + p, 2 * width + (p + c - r)];
+    let mut seen = vec![false; width * width];
+    let mut orbits: Vec<Vec<usize>> = Vec::new(); // each orbit as its line ids
+    for &(r, p) in &cells {
+        if seen[r * width + p] {
+            continue;
+        }
+        let mut orbit_lines = Vec::new();
+        let mut at = (r, p);
+        loop {
+            seen[at.0 * width + at.1] = true;
+            orbit_lines.extend(lines(at));
+            at = group.maps[g][at.0 * width + at.1].expect("symmetries keep the board");
+            if at == (r, p) {
+                break;
+            }
+        }
+        let mut sorted = orbit_lines.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() == orbit_lines.len() {
+            orbits.push(sorted);
+        }
+    }
+    let mut b = ModelBuilder::new(format!("hex-{width}-fixed-by-{g}"), PuzzleKind::Generic);
+    for i in 0..orbits.len() {
+        b.variable(format!("orbit{i}"), Coord::Free);
+    }
+    let f = b.family("line");
+    for line in 0..3 * width {
+        let vars: Vec<usize> = (0..orbits.len())
+            .filter(|&o| orbits[o].binary_search(&line).is_ok())
+            .collect();
+        if vars.is_empty() {
+            return Ok(0);
+        }
+        b.row(f, vars, Sense::ExactlyOne);
+    }
+    let model = b.build().expect("orbit rows are valid");
+    let settings = EnumSettings {
+        order: Order::Mrv,
+        parallel: true,
+        ..EnumSettings::default()
+    };
+    Ok(Enumerator::new(&model, &settings)?.count(None).0)
+}
+
 /// Orbit statistics over a stream of placements closed under the group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Orbits {
@@ -207,6 +270,34 @@ mod tests {
                 distinct.insert(image);
             }
             assert_eq!(distinct.len(), group.order());
+        }
+    }
+
+    #[test]
+    fn fixed_points_by_orbit_models_match_the_stream() {
+        for width in [3usize, 5, 7, 9, 11] {
+            let board = crate::puzzle::HexBoard::geometry(width).unwrap();
+            let m = board.to_model("hex");
+            let e = crate::backend::enumerate::Enumerator::new(&m, &Default::default()).unwrap();
+            let group = Group::hex(width);
+            let mut orbits = Orbits::new(&group);
+            let cells: Vec<(usize, usize)> =
+                board.cells().map(|(r, k)| (r, board.diag(r, k))).collect();
+            let (mut tuple, mut scratch) = (vec![0; width], vec![0; width]);
+            e.for_each_solution(|s| {
+                for &v in &s.ones {
+                    tuple[cells[v].0] = cells[v].1;
+                }
+                orbits.add(&group, &tuple, &mut scratch);
+                std::ops::ControlFlow::Continue(())
+            });
+            for g in 0..group.order() {
+                assert_eq!(
+                    hex_fixed_points(width, g).unwrap(),
+                    orbits.fixed[g],
+                    "width {width}, symmetry {g}"
+                );
+            }
         }
     }
 

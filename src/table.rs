@@ -67,9 +67,12 @@ pub enum Method {
 pub struct TableOptions {
     /// Counting method of the constrained levels.
     pub method: Method,
-    /// Orbits are counted (by enumerating every placement) only when the placements to
-    /// enumerate number at most this many; above, the cell stays empty.
+    /// Orbits are counted by canonical forms (enumerating every placement, checked against
+    /// Burnside) only when the placements to enumerate number at most this many.
     pub orbit_limit: u128,
+    /// Above `orbit_limit`, hex orbits come from Burnside's lemma with fixed points counted on
+    /// orbit models (cost grows about as the square root of the count); false leaves them empty.
+    pub burnside: bool,
 }
 
 impl Default for TableOptions {
@@ -77,6 +80,7 @@ impl Default for TableOptions {
         TableOptions {
             method: Method::Dp,
             orbit_limit: 2_000_000,
+            burnside: true,
         }
     }
 }
@@ -334,6 +338,25 @@ fn checked_orbits(orbits: &Orbits) -> Result<BigUint, TableError> {
     }
 }
 
+/// Three-axis placements of width `width` up to the 12 symmetries by Burnside's lemma: the
+/// identity fixes all `total` placements, every other symmetry's fixed placements are counted
+/// by [`hex_fixed_points`](crate::symmetry::hex_fixed_points) (a small model over orbits of
+/// cells), and the mean is taken; it must be a whole number.
+pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, TableError> {
+    let mut sum = total;
+    for g in 1..12 {
+        sum += crate::symmetry::hex_fixed_points(width, g)
+            .map_err(|e| TableError::Count(e.to_string()))?;
+    }
+    if sum % 12 != 0 {
+        return Err(TableError::Burnside {
+            canonical: "not computed".into(),
+            burnside: format!("{sum}/12, not a whole number"),
+        });
+    }
+    Ok(BigUint::from(sum / 12))
+}
+
 /// Computes the hex levels of width `width` (odd, 1..=31).
 pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
     let board = HexBoard::geometry(width)
@@ -378,6 +401,8 @@ pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, Tab
             )));
         }
         Some(checked_orbits(&stats)?)
+    } else if options.burnside {
+        Some(hex_orbits_by_burnside(width, three_axes)?)
     } else {
         None
     };
@@ -538,7 +563,7 @@ pub fn queens_levels(size: usize, options: &TableOptions) -> Result<QueensLevels
     let model = QueensBoard::bare(size).to_model(format!("queens-{size}"));
     let no_touching = match options.method {
         Method::Dp => {
-            LineProblem::from_model(&model, "row")
+            LineProblem::from_model(&model, Some("row"))
                 .map_err(|e| TableError::Count(e.to_string()))?
                 .count()
                 .map_err(|e| TableError::Count(e.to_string()))?
@@ -865,6 +890,20 @@ mod tests {
             orbit_stats(&q, &["row", "column", "touch"], &Group::square(8), |_, c| c).unwrap();
         assert_eq!(stats.placements, 5242);
         assert_eq!(stats.burnside(), Some(BigUint::from(stats.canonical)));
+    }
+
+    #[test]
+    fn burnside_by_orbit_models_agrees_with_canonical_forms() {
+        for width in [5usize, 9, 13] {
+            let forced = TableOptions {
+                orbit_limit: 0,
+                ..TableOptions::default()
+            };
+            let by_burnside = hex_levels(width, &forced).unwrap().orbits;
+            let by_forms = hex_levels(width, &TableOptions::default()).unwrap().orbits;
+            assert!(by_burnside.is_some());
+            assert_eq!(by_burnside, by_forms, "width {width}");
+        }
     }
 
     #[test]

@@ -184,6 +184,16 @@ fn enumerator_conforms() {
 }
 
 #[test]
+fn dp_counter_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("dp", BackendOptions::default(), promise);
+}
+
+#[test]
 fn gauss_conforms() {
     // Sound but incomplete: `unknown` whenever elimination leaves a free variable.
     let promise = Promise {

@@ -17,8 +17,9 @@
 //! Costs: time is about `states x line length` hash-map updates per line and memory is 16 bytes
 //! (plus hash-map overhead, about 2x) per state at the widest frontier. The number of states is
 //! exponential in the frontier width; for hex width `n` it peaks in the middle row at some
-//! fraction of `C(n, n/2)^2`. Counts are exact `u128`; the model must have at most 64 open rows
-//! at any frontier.
+//! fraction of `C(n, n/2)^2`. Counts are exact: `u64` per state (a state count above 2^64 is an
+//! error, never wrapped), `u128` totals; the model must have at most 64 open rows at any
+//! frontier.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -139,9 +140,13 @@ pub struct DpStats {
 
 impl LineProblem {
     /// Cuts `model` (givens applied first) along the lines of family `coordinate`, which must
-    /// partition the free variables. Fails when it does not, or when more than 64 rows are open
-    /// at one frontier.
-    pub fn from_model(model: &Model, coordinate: &str) -> Result<LineProblem, BackendError> {
+    /// partition the free variables; with `None`, every variable is a line of its own that may
+    /// hold a piece or not (any model). Fails when the family does not partition the variables,
+    /// or when more than 64 rows are open at one frontier.
+    pub fn from_model(
+        model: &Model,
+        coordinate: Option<&str>,
+    ) -> Result<LineProblem, BackendError> {
         let reduction = model.reduce();
         let m = &reduction.model;
         let fail = |reason: String| BackendError::TooLarge {
@@ -159,17 +164,33 @@ impl LineProblem {
                 slots: 0,
             });
         }
-        let fam = m
-            .family_id(coordinate)
-            .ok_or_else(|| fail(format!("no family '{coordinate}' to take lines from")))?;
+        let fam = match coordinate {
+            None => None,
+            Some(name) => Some(
+                m.family_id(name)
+                    .ok_or_else(|| fail(format!("no family '{name}' to take lines from")))?,
+            ),
+        };
         let n = m.num_variables();
         let mut line_of = vec![usize::MAX; n];
-        let coord_rows: Vec<usize> = m.families()[fam].rows.clone();
-        for (i, &r) in coord_rows.iter().enumerate() {
-            for &v in &m.constraints()[r].vars {
+        // Each line: its variables and whether it may stay empty.
+        let line_vars: Vec<(Vec<usize>, bool)> = match fam {
+            Some(f) => m.families()[f]
+                .rows
+                .iter()
+                .map(|&r| {
+                    let c = &m.constraints()[r];
+                    (c.vars.clone(), c.sense == Sense::AtMostOne)
+                })
+                .collect(),
+            None => (0..n).map(|v| (vec![v], true)).collect(),
+        };
+        let name = coordinate.unwrap_or("");
+        for (i, (vars, _)) in line_vars.iter().enumerate() {
+            for &v in vars {
                 if line_of[v] != usize::MAX {
                     return Err(fail(format!(
-                        "family '{coordinate}' does not partition the variables"
+                        "family '{name}' does not partition the variables"
                     )));
                 }
                 line_of[v] = i;
@@ -177,13 +198,13 @@ impl LineProblem {
         }
         if line_of.contains(&usize::MAX) {
             return Err(fail(format!(
-                "family '{coordinate}' does not cover every variable"
+                "family '{name}' does not cover every variable"
             )));
         }
         // Lifetimes of the other rows, then slots by greedy interval colouring.
         let mut rows: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, row)
         for (r, c) in m.constraints().iter().enumerate() {
-            if c.family == fam {
+            if Some(c.family) == fam {
                 continue;
             }
             let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
@@ -210,25 +231,24 @@ impl LineProblem {
                 slot_free_after.len()
             )));
         }
-        let mut lines: Vec<Line> = coord_rows
+        let cols = m.columns();
+        let mut lines: Vec<Line> = line_vars
             .iter()
-            .map(|&r| Line {
-                choices: Vec::new(),
-                may_skip: m.constraints()[r].sense == Sense::AtMostOne,
+            .map(|(vars, may_skip)| Line {
+                choices: vars
+                    .iter()
+                    .map(|&v| {
+                        cols[v]
+                            .iter()
+                            .filter(|&&row| Some(m.constraints()[row].family) != fam)
+                            .fold(0u64, |acc, &row| acc | 1 << slot_of[row])
+                    })
+                    .collect(),
+                may_skip: *may_skip,
                 must_close: 0,
                 closing: 0,
             })
             .collect();
-        let cols = m.columns();
-        for (i, &r) in coord_rows.iter().enumerate() {
-            for &v in &m.constraints()[r].vars {
-                let mask = cols[v]
-                    .iter()
-                    .filter(|&&row| row != r && m.constraints()[row].family != fam)
-                    .fold(0u64, |acc, &row| acc | 1 << slot_of[row]);
-                lines[i].choices.push(mask);
-            }
-        }
         for &(_, last, r) in &rows {
             let bit = 1u64 << slot_of[r];
             lines[last].closing |= bit;
@@ -491,18 +511,33 @@ impl DpBackend {
 impl Counter for DpBackend {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
         let start = Instant::now();
-        let coordinate = match &self.coordinate {
-            Some(c) => c.clone(),
-            None => match model.kind() {
-                PuzzleKind::Sudoku { .. } => "cell".to_string(),
-                _ => model
-                    .families()
-                    .first()
-                    .map(|f| f.name.clone())
-                    .unwrap_or_default(),
-            },
+        let problem = match &self.coordinate {
+            Some(c) => LineProblem::from_model(model, Some(c))?,
+            None => {
+                // The kind's family, else any family that partitions the variables, else one
+                // line per variable.
+                let preferred = match model.kind() {
+                    PuzzleKind::Sudoku { .. } => Some("cell"),
+                    PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. } => Some("row"),
+                    PuzzleKind::Generic => None,
+                };
+                let names = preferred
+                    .into_iter()
+                    .map(str::to_string)
+                    .chain(model.families().iter().map(|f| f.name.clone()));
+                let mut found = None;
+                for name in names {
+                    if let Ok(p) = LineProblem::from_model(model, Some(&name)) {
+                        found = Some(p);
+                        break;
+                    }
+                }
+                match found {
+                    Some(p) => p,
+                    None => LineProblem::from_model(model, None)?,
+                }
+            }
         };
-        let problem = LineProblem::from_model(model, &coordinate)?;
         let (count, dp) = problem.count()?;
         let mut stats = Stats {
             solutions: count.min(u64::MAX as u128) as u64,
@@ -578,7 +613,7 @@ mod tests {
                 .unwrap()
                 .0;
             assert_eq!(plain, three, "{width}");
-            let generic = LineProblem::from_model(&m, "row")
+            let generic = LineProblem::from_model(&m, Some("row"))
                 .unwrap()
                 .count()
                 .unwrap()
@@ -593,7 +628,10 @@ mod tests {
         let a002464 = [1u128, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306];
         for n in 1..=10 {
             let m = QueensBoard::bare(n).to_model("q");
-            let (count, _) = LineProblem::from_model(&m, "row").unwrap().count().unwrap();
+            let (count, _) = LineProblem::from_model(&m, Some("row"))
+                .unwrap()
+                .count()
+                .unwrap();
             assert_eq!(count, a002464[n - 1], "n = {n}");
             if n <= 7 {
                 assert_eq!(count, enum_count(&m, &["row", "column", "touch"]));

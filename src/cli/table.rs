@@ -47,9 +47,13 @@ pub struct TableArgs {
     /// How the constrained levels are counted: `dp` (fast) or `enum` (one placement at a time).
     #[arg(long, default_value = "dp")]
     method: String,
-    /// Count orbits only when at most this many placements must be enumerated.
+    /// Count orbits by canonical forms only when at most this many placements must be
+    /// enumerated; above, hex orbits come from Burnside's lemma (fixed points on orbit models).
     #[arg(long)]
     orbit_limit: Option<u128>,
+    /// Leave the "up to symmetry" level empty (saves its time at large sizes).
+    #[arg(long)]
+    no_orbits: bool,
     /// Sudoku: stop counting solutions at this many.
     #[arg(long, default_value_t = 1_000_000)]
     solution_limit: u64,
@@ -146,6 +150,10 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
     };
     if let Some(l) = args.orbit_limit {
         options.orbit_limit = l;
+    }
+    if args.no_orbits {
+        options.orbit_limit = 0;
+        options.burnside = false;
     }
     let failed = |e: table::TableError| match e {
         table::TableError::BadSize(s) => CliError::BadInput(s),
