@@ -11,10 +11,14 @@
 //! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
+//! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
+//! | [`table`] | the search-space table: exact counts per modelling level |
 #![deny(missing_docs)]
 
 pub mod backend;
 pub mod model;
 pub mod puzzle;
 pub mod render;
+pub mod symmetry;
+pub mod table;
 pub mod verify;

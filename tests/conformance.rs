@@ -171,6 +171,19 @@ fn the_cases_cover_unique_multiple_and_infeasible_models() {
 }
 
 #[test]
+fn enumerator_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("enum", BackendOptions::default(), promise);
+    let mut mrv = BackendOptions::default();
+    mrv.params.insert("order".into(), "mrv".into());
+    conformance("enum", mrv, promise);
+}
+
+#[test]
 fn gauss_conforms() {
     // Sound but incomplete: `unknown` whenever elimination leaves a free variable.
     let promise = Promise {

@@ -10,6 +10,8 @@
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
 pub mod brute;
+pub mod dp;
+pub mod enumerate;
 pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;
@@ -233,6 +235,16 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "brute",
         about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
         make: |o| Ok(Box::new(brute::BruteForce::new(o))),
+    },
+    BackendInfo {
+        name: "enum",
+        about: "coordinate-tuple enumerator: one family gives the lines, the others are bitset distinctness rules; solves, counts, streams",
+        make: |o| Ok(Box::new(enumerate::EnumBackend::new(o)?)),
+    },
+    BackendInfo {
+        name: "dp",
+        about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
+        make: |o| Ok(Box::new(dp::DpBackend::new(o))),
     },
     BackendInfo {
         name: "gauss",

@@ -6,6 +6,7 @@ mod gauss;
 mod input;
 mod show;
 mod solve;
+mod table;
 
 use clap::{Parser, Subcommand};
 use thiserror::Error;
@@ -51,6 +52,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
     Count(count::CountArgs),
+    /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
+    Table(table::TableArgs),
     /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
     Gauss(gauss::GaussArgs),
 }
@@ -67,6 +70,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
+        Command::Table(args) => table::run(args),
         Command::Gauss(args) => gauss::run(args),
     }
 }
