@@ -152,6 +152,7 @@ fn run_engine(
         .collect();
     let problem = vars.minimise(Expression::from(0));
     let seconds = time_left.map(|t| t.as_secs_f64());
+    let started = Instant::now();
     let result = match engine {
         Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
         #[cfg(feature = "highs")]
@@ -164,8 +165,11 @@ fn run_engine(
         Ok(values) => Ok(Ok(values)),
         Err(ResolutionError::Infeasible) => Ok(Err(Stop::Infeasible)),
         Err(e) => {
-            let timed_out = time_left.is_some_and(|t| t.is_zero())
-                || format!("{e}").to_lowercase().contains("time limit");
+            // microlp says "Time limit reached ..."; HiGHS stopped by its limit without a
+            // solution says "NoSolutionFound". Either way, a call that used (nearly) all the time
+            // it was given was stopped by the limit.
+            let timed_out = format!("{e}").to_lowercase().contains("time limit")
+                || time_left.is_some_and(|t| started.elapsed() >= t.mul_f64(0.9));
             if timed_out {
                 Ok(Err(Stop::TimeLimit))
             } else {
@@ -555,6 +559,19 @@ mod tests {
         let c = count_verified(&mut m, &model, Some(2)).unwrap();
         assert_eq!(c.status, Status::Solved);
         assert!(!c.exhaustive);
+    }
+
+    #[test]
+    fn a_count_stops_at_the_time_limit_between_solves() {
+        // 9x9 Sudoku grids are far too many to count: the limit must end the count.
+        let mut m = milp(false);
+        m.set_time_limit(Some(Duration::from_millis(300)));
+        let model = Sudoku::empty(3).to_model("s9").unwrap();
+        let start = Instant::now();
+        let c = count_verified(&mut m, &model, None).unwrap();
+        assert_eq!(c.status, Status::Solved, "{:?}", c.reason);
+        assert!(!c.exhaustive);
+        assert!(start.elapsed() < Duration::from_secs(20));
     }
 
     #[test]
