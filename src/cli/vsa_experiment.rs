@@ -345,6 +345,15 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
     let cs = args.code_seed;
     let mut csv = vec![CSV_HEADER.to_string()];
     let mut md = String::new();
+    let flags = format!(
+        "{}{}{}",
+        if args.no_sweep { " --no-sweep" } else { "" },
+        if args.no_sets { " --no-sets" } else { "" },
+        args.out
+            .as_ref()
+            .map(|p| format!(" --out {}", p.display()))
+            .unwrap_or_default()
+    );
     let command = format!(
         "zeroone vsa-experiment --n {} --levels {} --seed {} --code-seed {} --code {} --dim {} --dims {} --code-seeds {} --sweep-n {} --time-limit {}{}",
         args.n,
@@ -357,12 +366,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
         args.code_seeds,
         args.sweep_n,
         args.time_limit,
-        format!(
-            "{}{}{}",
-            if args.no_sweep { " --no-sweep" } else { "" },
-            if args.no_sets { " --no-sets" } else { "" },
-            args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default()
-        )
+        flags
     );
     writeln!(md, "# VSA Sudoku experiment\n\nRegenerate (release build): `cargo run --release -- {command}`\n\nAll timings are wall clock inside the backend on a machine shared with other jobs (2 cores): noisy; ratios are measured in the same run.\n").ok();
 
@@ -485,7 +489,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
                     }
                     write!(
                         line,
-                        " {:.1}% | {} / {} | {:.2} | {:.3} |",
+                        " {:.2}% | {} / {} | {:.2} | {:.3} |",
                         total.rate(),
                         total.unknown,
                         total.error,
@@ -495,7 +499,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
                     .ok();
                     write!(
                         shown,
-                        "  {clues}: {:5.1}% ({} unknown, {} error)",
+                        "  {clues}: {:6.2}% ({} unknown, {} error)",
                         total.rate(),
                         total.unknown,
                         total.error

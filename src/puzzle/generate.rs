@@ -42,8 +42,8 @@ pub fn complete_grid(box_size: usize, rng: &mut impl Rng) -> Sudoku {
     loop {
         // The empty cell with the fewest candidates; a cell with none is a dead end.
         let mut best: Option<(usize, u32)> = None;
-        for i in 0..n * n {
-            if cells[i].is_some() {
+        for (i, cell) in cells.iter().enumerate() {
+            if cell.is_some() {
                 continue;
             }
             let (r, c) = (i / n, i % n);
