@@ -355,7 +355,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
             .unwrap_or_default()
     );
     let command = format!(
-        "zeroone vsa-experiment --n {} --levels {} --seed {} --code-seed {} --code {} --dim {} --dims {} --code-seeds {} --sweep-n {} --time-limit {}{}",
+        "vsa-experiment --n {} --levels {} --seed {} --code-seed {} --code {} --dim {} --dims {} --code-seeds {} --sweep-n {} --time-limit {}{}",
         args.n,
         args.levels.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
         args.seed,
