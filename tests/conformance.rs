@@ -171,6 +171,65 @@ fn the_cases_cover_unique_multiple_and_infeasible_models() {
 }
 
 #[test]
+fn enumerator_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("enum", BackendOptions::default(), promise);
+    let mut mrv = BackendOptions::default();
+    mrv.params.insert("order".into(), "mrv".into());
+    conformance("enum", mrv, promise);
+}
+
+#[test]
+fn gauss_conforms() {
+    // Sound but incomplete: `unknown` whenever elimination leaves a free variable.
+    let promise = Promise {
+        complete: false,
+        counts: false,
+        max_free: usize::MAX,
+    };
+    conformance("gauss", BackendOptions::default(), promise);
+}
+
+#[test]
+fn milp_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("milp", BackendOptions::default(), promise);
+}
+
+#[test]
+fn milp_relaxation_conforms() {
+    // The LP relaxation answers only when its vertex is integral or the LP is infeasible, and
+    // cannot count.
+    let mut options = BackendOptions::default();
+    options.params.insert("relax".into(), "true".into());
+    let promise = Promise {
+        complete: false,
+        counts: false,
+        max_free: usize::MAX,
+    };
+    conformance("milp", options, promise);
+}
+
+#[cfg(feature = "highs")]
+#[test]
+fn highs_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("highs", BackendOptions::default(), promise);
+}
+
+#[test]
 fn bitset_conforms() {
     let promise = Promise {
         complete: true,
@@ -193,4 +252,14 @@ fn vsa_unitary_conforms() {
         max_free: usize::MAX,
     };
     conformance("vsa", options, promise);
+}
+
+#[test]
+fn sat_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("sat", BackendOptions::default(), promise);
 }

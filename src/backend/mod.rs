@@ -11,6 +11,13 @@
 
 pub mod bitset;
 pub mod brute;
+pub mod dp;
+pub mod enumerate;
+pub mod gauss;
+#[cfg(feature = "highs")]
+pub mod highs;
+pub mod milp;
+pub mod sat;
 pub mod search;
 pub mod vsa;
 
@@ -232,6 +239,37 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "brute",
         about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
         make: |o| Ok(Box::new(brute::BruteForce::new(o))),
+    },
+    BackendInfo {
+        name: "enum",
+        about: "coordinate-tuple enumerator: one family gives the lines, the others are bitset distinctness rules; solves, counts, streams",
+        make: |o| Ok(Box::new(enumerate::EnumBackend::new(o)?)),
+    },
+    BackendInfo {
+        name: "dp",
+        about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
+        make: |o| Ok(Box::new(dp::DpBackend::new(o))),
+    },
+    BackendInfo {
+        name: "gauss",
+        about: "exact Gaussian elimination of the equality rows over the rationals; solves only when the equations fix every variable (incomplete)",
+        make: |o| Ok(Box::new(gauss::Gauss::new(o))),
+    },
+    BackendInfo {
+        name: "milp",
+        about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
+        make: |o| Ok(Box::new(milp::Milp::new(o)?)),
+    },
+    BackendInfo {
+        name: "sat",
+        about: "CNF encoding (pairwise / sequential-counter at-most-one) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
+        make: |o| Ok(Box::new(sat::Sat::new(o)?)),
+    },
+    #[cfg(feature = "highs")]
+    BackendInfo {
+        name: "highs",
+        about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
+        make: |o| Ok(Box::new(highs::new(o)?)),
     },
     BackendInfo {
         name: "bitset",

@@ -3,6 +3,7 @@
 
 pub mod generate;
 pub mod hex;
+pub mod parse;
 pub mod queens;
 pub mod sudoku;
 

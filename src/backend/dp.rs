@@ -1,0 +1,615 @@
+//! Counting by dynamic programming over lines (`--backend dp`): counts, never solves.
+//!
+//! The coordinate family's lines (hex and Queens: `row`; Sudoku: `cell`) are taken one at a
+//! time. A partial placement of the lines passed so far matters to the rest only through which
+//! *open* rows it has used: rows with variables both behind and ahead of the frontier. So the
+//! partial placements are merged into states keyed by that set (a 64-bit mask) with a count
+//! each, and each line turns every state into its successors. A row that closes (its last line
+//! is passed) leaves the key, and an "exactly one" row that closes unused kills the state: this
+//! is the pruning of states that can no longer finish. For hex boards the key is the set of used
+//! second- and third-axis lines; for Queens it is the used columns plus the 2x2 windows touched
+//! by the previous row's queen (that is, the previous row's position).
+//!
+//! When the coordinate lines can be split in two halves that mirror each other (hex boards; any
+//! model whose second half is the first half reflected), [`count_lines`] runs only the first
+//! half and joins it with its own mirror image at the middle: meet in the middle.
+//!
+//! Costs: time is about `states x line length` hash-map updates per line and memory is 16 bytes
+//! (plus hash-map overhead, about 2x) per state at the widest frontier. The number of states is
+//! exponential in the frontier width; for hex width `n` it peaks in the middle row at some
+//! fraction of `C(n, n/2)^2`. Counts are exact `u128`; the model must have at most 64 open rows
+//! at any frontier.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::backend::{Backend, BackendError, BackendOptions, CountReport, Counter, Solver, Stats};
+use crate::model::{Model, PuzzleKind, Sense};
+
+const NAME: &str = "dp";
+
+/// A fast hasher for 64-bit keys (one multiply and a rotate; keys are already well spread).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+/// One hash map of states: used open rows (as slot bits) -> number of partial placements.
+pub type Map = HashMap<u64, u64, BuildHasherDefault<KeyHasher>>;
+
+fn shard_of(key: u64, shards: usize) -> usize {
+    ((key.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40) as usize) % shards
+}
+
+/// The states of one frontier, split into shards by key so that rayon tasks can build them
+/// side by side (one shard per thread).
+#[derive(Debug, Clone, Default)]
+pub struct States {
+    /// The shards; a key lives in shard `hash(key) % shards.len()`.
+    pub shards: Vec<Map>,
+}
+
+impl States {
+    /// The single empty placement (key 0, count 1), sharded over rayon's threads.
+    pub fn start() -> States {
+        let shards = rayon::current_num_threads().max(1);
+        let mut states = States {
+            shards: vec![Map::default(); shards],
+        };
+        states.shards[shard_of(0, shards)].insert(0, 1);
+        states
+    }
+
+    /// Number of states.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.len()).sum()
+    }
+
+    /// Whether there is no state.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The count of `key`, if present.
+    pub fn get(&self, key: u64) -> Option<u64> {
+        self.shards[shard_of(key, self.shards.len())]
+            .get(&key)
+            .copied()
+    }
+
+    /// The sum of all counts.
+    pub fn total(&self) -> u128 {
+        self.shards
+            .iter()
+            .flat_map(|s| s.values())
+            .map(|&c| c as u128)
+            .sum()
+    }
+}
+
+/// One coordinate line of a [`LineProblem`]: its choices and whether it may stay empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// For each variable on the line, the slots of the open rows it uses.
+    pub choices: Vec<u64>,
+    /// Whether the line may hold no piece ("at most one").
+    pub may_skip: bool,
+    /// Slots whose rows close after this line and must be used by then ("exactly one").
+    pub must_close: u64,
+    /// Slots whose rows close after this line (freed for reuse).
+    pub closing: u64,
+}
+
+/// A model cut into coordinate lines with slot masks: what the dynamic programme runs on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineProblem {
+    /// The lines, in order.
+    pub lines: Vec<Line>,
+    /// The largest number of rows open at once (slots used).
+    pub slots: usize,
+}
+
+/// Statistics of one dynamic programme.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DpStats {
+    /// States after each line.
+    pub states_per_line: Vec<u64>,
+    /// The most states held at once.
+    pub peak_states: u64,
+    /// Whether the mirror join was used.
+    pub mirrored: bool,
+}
+
+impl LineProblem {
+    /// Cuts `model` (givens applied first) along the lines of family `coordinate`, which must
+    /// partition the free variables. Fails when it does not, or when more than 64 rows are open
+    /// at one frontier.
+    pub fn from_model(model: &Model, coordinate: &str) -> Result<LineProblem, BackendError> {
+        let reduction = model.reduce();
+        let m = &reduction.model;
+        let fail = |reason: String| BackendError::TooLarge {
+            backend: NAME.into(),
+            reason,
+        };
+        if reduction.infeasible {
+            return Ok(LineProblem {
+                lines: vec![Line {
+                    choices: Vec::new(),
+                    may_skip: false,
+                    must_close: 0,
+                    closing: 0,
+                }],
+                slots: 0,
+            });
+        }
+        let fam = m
+            .family_id(coordinate)
+            .ok_or_else(|| fail(format!("no family '{coordinate}' to take lines from")))?;
+        let n = m.num_variables();
+        let mut line_of = vec![usize::MAX; n];
+        let coord_rows: Vec<usize> = m.families()[fam].rows.clone();
+        for (i, &r) in coord_rows.iter().enumerate() {
+            for &v in &m.constraints()[r].vars {
+                if line_of[v] != usize::MAX {
+                    return Err(fail(format!(
+                        "family '{coordinate}' does not partition the variables"
+                    )));
+                }
+                line_of[v] = i;
+            }
+        }
+        if line_of.contains(&usize::MAX) {
+            return Err(fail(format!(
+                "family '{coordinate}' does not cover every variable"
+            )));
+        }
+        // Lifetimes of the other rows, then slots by greedy interval colouring.
+        let mut rows: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, row)
+        for (r, c) in m.constraints().iter().enumerate() {
+            if c.family == fam {
+                continue;
+            }
+            let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
+            let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
+            rows.push((first, last, r));
+        }
+        rows.sort();
+        let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
+        let mut slot_of = vec![usize::MAX; m.constraints().len()];
+        for &(first, last, r) in &rows {
+            let slot = match slot_free_after.iter().position(|&l| l < first) {
+                Some(s) => s,
+                None => {
+                    slot_free_after.push(0);
+                    slot_free_after.len() - 1
+                }
+            };
+            slot_free_after[slot] = last;
+            slot_of[r] = slot;
+        }
+        if slot_free_after.len() > 64 {
+            return Err(fail(format!(
+                "{} rows open at one frontier; dp takes at most 64",
+                slot_free_after.len()
+            )));
+        }
+        let mut lines: Vec<Line> = coord_rows
+            .iter()
+            .map(|&r| Line {
+                choices: Vec::new(),
+                may_skip: m.constraints()[r].sense == Sense::AtMostOne,
+                must_close: 0,
+                closing: 0,
+            })
+            .collect();
+        let cols = m.columns();
+        for (i, &r) in coord_rows.iter().enumerate() {
+            for &v in &m.constraints()[r].vars {
+                let mask = cols[v]
+                    .iter()
+                    .filter(|&&row| row != r && m.constraints()[row].family != fam)
+                    .fold(0u64, |acc, &row| acc | 1 << slot_of[row]);
+                lines[i].choices.push(mask);
+            }
+        }
+        for &(_, last, r) in &rows {
+            let bit = 1u64 << slot_of[r];
+            lines[last].closing |= bit;
+            if m.constraints()[r].sense == Sense::ExactlyOne {
+                lines[last].must_close |= bit;
+            }
+        }
+        Ok(LineProblem {
+            lines,
+            slots: slot_free_after.len(),
+        })
+    }
+
+    /// The hex geometry of width `width` with the second and third axes as slots (`diag` line
+    /// `p` is slot `p`, `anti` line `t` is slot `width + t`), without building a model.
+    /// `axes` picks which of the two are rules (`(true, true)`: all three axes).
+    pub fn hex(width: usize, axes: (bool, bool)) -> Option<LineProblem> {
+        let board = crate::puzzle::HexBoard::geometry(width)?;
+        if 2 * width > 64 {
+            return None;
+        }
+        let mut lines = Vec::new();
+        for r in 0..width {
+            let mut line = Line {
+                choices: Vec::new(),
+                may_skip: false,
+                must_close: 0,
+                closing: 0,
+            };
+            for k in 0..board.row_len(r) {
+                let mut mask = 0u64;
+                if axes.0 {
+                    mask |= 1 << board.diag(r, k);
+                }
+                if axes.1 {
+                    mask |= 1 << (width + board.anti(r, k));
+                }
+                line.choices.push(mask);
+            }
+            // A diag or anti line closes at the last row that has a cell on it.
+            for p in 0..width {
+                let last_row = (0..width)
+                    .rev()
+                    .find(|&rr| board.cell_on_diag(rr, p).is_some());
+                if axes.0 && last_row == Some(r) {
+                    line.must_close |= 1 << p;
+                }
+            }
+            for t in 0..width {
+                let last_row = (0..width)
+                    .rev()
+                    .find(|&rr| (0..board.row_len(rr)).any(|kk| board.anti(rr, kk) == t));
+                if axes.1 && last_row == Some(r) {
+                    line.must_close |= 1 << (width + t);
+                }
+            }
+            line.closing = line.must_close;
+            lines.push(line);
+        }
+        Some(LineProblem {
+            lines,
+            slots: 2 * width,
+        })
+    }
+
+    /// One step: the successors of `states` across `line`. Each output shard is built by one
+    /// rayon task, which walks every input state and keeps the successors that hash to it (so
+    /// successors are generated once per shard, inserted once). Fails on a count above `u64`.
+    pub fn step(states: &States, line: &Line) -> Result<States, BackendError> {
+        Self::step_with(states, line, None)
+    }
+
+    /// [`LineProblem::step`] on states stored up to a mirror symmetry: with `mirror` (an
+    /// involution of keys that maps the line's choices onto themselves and keeps the counts),
+    /// only canonical keys (`key <= mirror(key)`) are stored, each with its own count, which
+    /// halves states and work. `None`: every key is stored.
+    pub fn step_with(
+        states: &States,
+        line: &Line,
+        mirror: Option<&(dyn Fn(u64) -> u64 + Sync)>,
+    ) -> Result<States, BackendError> {
+        let shards = states.shards.len();
+        let reserve = states.len() / shards.max(1);
+        let parts: Vec<(Map, bool)> = (0..shards)
+            .into_par_iter()
+            .map(|s| {
+                let mut out = Map::default();
+                out.reserve(reserve);
+                let mut overflow = false;
+                let mut add = |key: u64, count: u64| {
+                    if shard_of(key, shards) == s {
+                        let e = out.entry(key).or_insert(0);
+                        let (v, o) = e.overflowing_add(count);
+                        *e = v;
+                        overflow |= o;
+                    }
+                };
+                for shard in &states.shards {
+                    for (&key, &count) in shard {
+                        let asymmetric = mirror.is_some_and(|m| m(key) != key);
+                        let mut each = |next: u64| match mirror {
+                            None => add(next, count),
+                            Some(mirror) => {
+                                // The successor `next` of `key` stands for itself; the same
+                                // successor of mirror(key) is mirror(next).
+                                let image = mirror(next);
+                                if next <= image {
+                                    add(next, count);
+                                }
+                                if asymmetric && image <= next {
+                                    add(image, count);
+                                }
+                            }
+                        };
+                        if line.may_skip && key & line.must_close == line.must_close {
+                            each(key & !line.closing);
+                        }
+                        for &mask in &line.choices {
+                            if key & mask == 0 {
+                                let next = key | mask;
+                                if next & line.must_close == line.must_close {
+                                    each(next & !line.closing);
+                                }
+                            }
+                        }
+                    }
+                }
+                (out, overflow)
+            })
+            .collect();
+        if parts.iter().any(|p| p.1) {
+            return Err(BackendError::TooLarge {
+                backend: NAME.into(),
+                reason: "a state count passed 2^64".into(),
+            });
+        }
+        Ok(States {
+            shards: parts.into_iter().map(|p| p.0).collect(),
+        })
+    }
+
+    /// Runs the lines `range` from `start`, recording state counts (see
+    /// [`LineProblem::step_with`] for `mirror`).
+    pub fn run(
+        &self,
+        range: std::ops::Range<usize>,
+        start: States,
+        stats: &mut DpStats,
+        mirror: Option<&(dyn Fn(u64) -> u64 + Sync)>,
+    ) -> Result<States, BackendError> {
+        let mut states = start;
+        for line in &self.lines[range] {
+            states = Self::step_with(&states, line, mirror)?;
+            let len = states.len() as u64;
+            stats.states_per_line.push(len);
+            stats.peak_states = stats.peak_states.max(len);
+        }
+        Ok(states)
+    }
+
+    /// The number of placements: every line passed, every "exactly one" row used.
+    pub fn count(&self) -> Result<(u128, DpStats), BackendError> {
+        let mut stats = DpStats::default();
+        let end = self.run(0..self.lines.len(), States::start(), &mut stats, None)?;
+        Ok((end.total(), stats))
+    }
+}
+
+/// Counts the three-axis (or, with `axes`, two-axis) placements of the hex board of odd width
+/// `width` by meet in the middle: the rows above the middle row run forward, and the bottom
+/// half is the top half turned by half a turn (row `r` to `width-1-r`, each axis reversed), so
+/// the total is the sum over top states and middle cells of `top(key) * top(turn(rest))`,
+/// `rest` being the lines the bottom half must use. `None` for an even width or above 31.
+pub fn hex_count(
+    width: usize,
+    axes: (bool, bool),
+) -> Option<Result<(u128, DpStats), BackendError>> {
+    let problem = LineProblem::hex(width, axes)?;
+    if width < 3 {
+        return Some(problem.count());
+    }
+    Some(hex_join(&problem, width, axes))
+}
+
+fn hex_join(
+    problem: &LineProblem,
+    width: usize,
+    axes: (bool, bool),
+) -> Result<(u128, DpStats), BackendError> {
+    let mut stats = DpStats {
+        mirrored: true,
+        ..DpStats::default()
+    };
+    let full = (1u64 << width) - 1;
+    let rev = |x: u64| x.reverse_bits() >> (64 - width);
+    // The left-right reflection keeps every row and maps a cell on lines (p, t) to one on
+    // (w-1-t, w-1-p): a symmetry of the three-axis problem only (it swaps the axes).
+    let reflect = |key: u64| -> u64 { rev(key >> width & full) | rev(key & full) << width };
+    let both = axes == (true, true);
+    let mirror: Option<&(dyn Fn(u64) -> u64 + Sync)> = if both { Some(&reflect) } else { None };
+    let half = width / 2; // rows 0..half lie above the middle row
+    let top = problem.run(0..half, States::start(), &mut stats, mirror)?;
+    // The half-turn maps row r to w-1-r and a cell on lines (p, t) to one on (w-1-p, w-1-t),
+    // so it keeps each axis (the two-axis count too).
+    let turn = |key: u64| -> u64 { rev(key & full) | rev(key >> width & full) << width };
+    let mut active = 0u64;
+    if axes.0 {
+        active |= full;
+    }
+    if axes.1 {
+        active |= full << width;
+    }
+    let lookup = |key: u64| -> Option<u64> {
+        if both {
+            top.get(key.min(reflect(key)))
+        } else {
+            top.get(key)
+        }
+    };
+    let middle = &problem.lines[half];
+    let total: u128 = top
+        .shards
+        .par_iter()
+        .map(|shard| {
+            let mut sum = 0u128;
+            for (&key, &count) in shard {
+                let mut completions = 0u128;
+                for &mask in &middle.choices {
+                    if key & mask == 0 {
+                        if let Some(c) = lookup(turn(!(key | mask) & active)) {
+                            completions += c as u128;
+                        }
+                    }
+                }
+                // A stored key stands for its reflection too, which has as many completions.
+                let weight = if both && reflect(key) != key { 2 } else { 1 };
+                sum += weight * count as u128 * completions;
+            }
+            sum
+        })
+        .sum();
+    Ok((total, stats))
+}
+
+/// The dynamic-programming counting backend (`--backend dp`). Counts only.
+#[derive(Debug, Clone, Default)]
+pub struct DpBackend {
+    coordinate: Option<String>,
+}
+
+impl DpBackend {
+    /// Reads the option `coordinate` (the family giving the lines; default by puzzle kind).
+    pub fn new(options: &BackendOptions) -> Self {
+        DpBackend {
+            coordinate: options.params.get("coordinate").cloned(),
+        }
+    }
+}
+
+impl Counter for DpBackend {
+    fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
+        let start = Instant::now();
+        let coordinate = match &self.coordinate {
+            Some(c) => c.clone(),
+            None => match model.kind() {
+                PuzzleKind::Sudoku { .. } => "cell".to_string(),
+                _ => model
+                    .families()
+                    .first()
+                    .map(|f| f.name.clone())
+                    .unwrap_or_default(),
+            },
+        };
+        let problem = LineProblem::from_model(model, &coordinate)?;
+        let (count, dp) = problem.count()?;
+        let mut stats = Stats {
+            solutions: count.min(u64::MAX as u128) as u64,
+            seconds: start.elapsed().as_secs_f64(),
+            ..Stats::default()
+        };
+        stats
+            .extra
+            .insert("peak_states".into(), dp.peak_states.into());
+        stats.extra.insert("slots".into(), problem.slots.into());
+        stats
+            .extra
+            .insert("states_per_line".into(), dp.states_per_line.into());
+        // A count cannot stop part way; with a limit, report the limit, not exhaustive.
+        let (count, exhaustive) = match limit {
+            Some(l) if count > l as u128 => (l as u128, false),
+            _ => (count, true),
+        };
+        Ok(CountReport {
+            count,
+            exhaustive,
+            witnesses: Vec::new(),
+            stats,
+        })
+    }
+}
+
+impl Backend for DpBackend {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn solver(&mut self) -> Option<&mut dyn Solver> {
+        None
+    }
+    fn counter(&mut self) -> Option<&mut dyn Counter> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::enumerate::{EnumSettings, Enumerator};
+    use crate::puzzle::{HexBoard, QueensBoard};
+
+    fn enum_count(model: &Model, families: &[&str]) -> u128 {
+        let settings = EnumSettings {
+            families: Some(families.iter().map(|s| s.to_string()).collect()),
+            ..EnumSettings::default()
+        };
+        Enumerator::new(model, &settings).unwrap().count(None).0
+    }
+
+    #[test]
+    fn hex_counts_agree_with_the_enumerator() {
+        for width in [1usize, 3, 5, 7, 9, 11] {
+            let m = HexBoard::geometry(width).unwrap().to_model("hex");
+            let three = enum_count(&m, &["row", "diag", "anti"]);
+            let two = enum_count(&m, &["row", "diag"]);
+            assert_eq!(
+                hex_count(width, (true, true)).unwrap().unwrap().0,
+                three,
+                "{width}"
+            );
+            assert_eq!(
+                hex_count(width, (true, false)).unwrap().unwrap().0,
+                two,
+                "{width}"
+            );
+            let plain = LineProblem::hex(width, (true, true))
+                .unwrap()
+                .count()
+                .unwrap()
+                .0;
+            assert_eq!(plain, three, "{width}");
+            let generic = LineProblem::from_model(&m, "row")
+                .unwrap()
+                .count()
+                .unwrap()
+                .0;
+            assert_eq!(generic, three, "{width}");
+        }
+        assert_eq!(hex_count(9, (true, true)).unwrap().unwrap().0, 244);
+    }
+
+    #[test]
+    fn queens_counts_agree_with_the_enumerator_and_a002464() {
+        let a002464 = [1u128, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306];
+        for n in 1..=10 {
+            let m = QueensBoard::bare(n).to_model("q");
+            let (count, _) = LineProblem::from_model(&m, "row").unwrap().count().unwrap();
+            assert_eq!(count, a002464[n - 1], "n = {n}");
+            if n <= 7 {
+                assert_eq!(count, enum_count(&m, &["row", "column", "touch"]));
+            }
+        }
+    }
+
+    #[test]
+    fn the_backend_counts_but_does_not_solve() {
+        let mut b = DpBackend::default();
+        assert!(b.solver().is_none());
+        let m = QueensBoard::bare(6).to_model("q6");
+        let report = b.count(&m, None).unwrap();
+        assert_eq!(report.count, 90);
+        assert!(report.exhaustive && report.witnesses.is_empty());
+        let limited = b.count(&m, Some(10)).unwrap();
+        assert_eq!((limited.count, limited.exhaustive), (10, false));
+    }
+}

@@ -1,0 +1,1029 @@
+//! The coordinate-tuple enumerator (`--backend enum`): the hex write-up's method, generalised over
+//! any model.
+//!
+//! One family supplies the coordinates of the tuple (hex and Queens: `row`, Sudoku: `cell`; a
+//! generic model: the first family of "exactly one" rows that partitions the variables). The
+//! search walks its lines in order and places one variable per line; every other row is a
+//! distinctness rule checked the moment a variable is placed. Placing a variable marks every row
+//! containing it as used, so the state of the search is one bitset over the rows and a variable is
+//! available when none of its rows is used. "Exactly one" rows whose variables all lie on lines
+//! already passed, yet are unused, prune the branch at once.
+//!
+//! Rows that are not coordinate lines but "exactly one" are branched on too once the coordinate
+//! lines are done, and variables in no "exactly one" row are chosen in or out at the end, so the
+//! enumeration is exact on every model.
+//!
+//! Options (`BackendOptions::params`):
+//! - `families`: comma list of the families to keep (`row,diag`); the others are dropped, so the
+//!   answers are solutions of [`Model::restricted_to`] of that list (verify them against it).
+//! - `order`: `fixed` (coordinate lines in model order, as in the seed; the default) or `mrv`
+//!   (at every node the "exactly one" row with the fewest available variables, any family).
+//! - `coordinate`: the family that supplies the coordinates (default: by puzzle kind).
+//! - `threads`: `1` for a sequential count; otherwise counts without a limit split the search
+//!   tree over rayon's pool.
+//!
+//! Costs: one node per placed variable; each node costs one AND over `ceil(rows / 64)` words per
+//! candidate tried (`mrv` scans every open row instead). Memory is the model plus one bitset per
+//! variable; nothing is allocated per node (a solution is built only when handed to a callback).
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::backend::{
+    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
+    TimeLimit, WITNESS_LIMIT,
+};
+use crate::model::{Model, PuzzleKind, Reduction, Sense, Solution, VarId};
+
+const NAME: &str = "enum";
+
+/// Branching order of the enumerator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// The coordinate family's lines in model order, then any other "exactly one" rows (the
+    /// seed's method).
+    #[default]
+    Fixed,
+    /// At every node, the open "exactly one" row with the fewest available variables.
+    Mrv,
+}
+
+/// Settings of one enumeration, read from [`BackendOptions`] by [`EnumSettings::from_options`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnumSettings {
+    /// Families to keep (`None`: all).
+    pub families: Option<Vec<String>>,
+    /// Branching order.
+    pub order: Order,
+    /// Family supplying the coordinates (`None`: chosen by puzzle kind).
+    pub coordinate: Option<String>,
+    /// Wall-clock limit per call.
+    pub time_limit: Option<Duration>,
+    /// Whether counts without a limit may use rayon's thread pool.
+    pub parallel: bool,
+}
+
+impl EnumSettings {
+    /// Reads `families`, `order`, `coordinate`, `threads` and the time limit.
+    pub fn from_options(options: &BackendOptions) -> Result<EnumSettings, BackendError> {
+        let bad = |key: &str, value: &str, expected: &str| BackendError::BadOption {
+            backend: NAME.into(),
+            key: key.into(),
+            value: value.into(),
+            expected: expected.into(),
+        };
+        let families = match options.params.get("families") {
+            None => None,
+            Some(list) => {
+                let names: Vec<String> = list
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                if names.is_empty() {
+                    return Err(bad("families", list, "a comma list of family names"));
+                }
+                Some(names)
+            }
+        };
+        let order = match options.params.get("order").map(String::as_str) {
+            None | Some("fixed") => Order::Fixed,
+            Some("mrv") => Order::Mrv,
+            Some(other) => return Err(bad("order", other, "'fixed' or 'mrv'")),
+        };
+        let threads: usize = options.param(NAME, "threads", 0, "a thread count (0 = all)")?;
+        Ok(EnumSettings {
+            families,
+            order,
+            coordinate: options.params.get("coordinate").cloned(),
+            time_limit: options.time_limit,
+            parallel: threads != 1,
+        })
+    }
+}
+
+/// What one enumeration did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchSummary {
+    /// Solutions met (each handed to the callback, or counted).
+    pub solutions: u128,
+    /// Whether the whole tree was searched (false: the callback stopped it, the limit or the
+    /// time limit was hit).
+    pub finished: bool,
+    /// Whether the time limit stopped the search.
+    pub timed_out: bool,
+    /// Nodes, nodes per depth, solutions and seconds.
+    pub stats: Stats,
+}
+
+/// A bitset of `K` words over the rows of a model.
+type Bits<const K: usize> = [u64; K];
+
+#[inline(always)]
+fn disjoint<const K: usize>(a: &Bits<K>, b: &Bits<K>) -> bool {
+    (0..K).all(|i| a[i] & b[i] == 0)
+}
+
+#[inline(always)]
+fn contains<const K: usize>(big: &Bits<K>, small: &Bits<K>) -> bool {
+    (0..K).all(|i| big[i] & small[i] == small[i])
+}
+
+#[inline(always)]
+fn union<const K: usize>(a: &Bits<K>, b: &Bits<K>) -> Bits<K> {
+    let mut out = *a;
+    for i in 0..K {
+        out[i] |= b[i];
+    }
+    out
+}
+
+#[inline(always)]
+fn has<const K: usize>(a: &Bits<K>, bit: usize) -> bool {
+    a[bit / 64] >> (bit % 64) & 1 == 1
+}
+
+fn set<const K: usize>(a: &mut Bits<K>, bit: usize) {
+    a[bit / 64] |= 1 << (bit % 64);
+}
+
+/// The search plan of one model with `K`-word row bitsets.
+#[derive(Debug, Clone)]
+struct Plan<const K: usize> {
+    /// For each variable (of the reduced model), the rows containing it.
+    mask: Vec<Bits<K>>,
+    /// For each row, its variables.
+    row_vars: Vec<Vec<VarId>>,
+    /// Branching rows in fixed order (all "exactly one" rows).
+    order: Vec<usize>,
+    /// `need[p]`: "exactly one" rows that must be used once `order[..p]` are all used.
+    need: Vec<Bits<K>>,
+    /// Every "exactly one" row.
+    all_exact: Bits<K>,
+    /// Variables in no "exactly one" row, chosen in or out after the branching rows.
+    free: Vec<VarId>,
+    /// The branching position after which every variable is blocked (`usize::MAX` when some
+    /// variable lies in no branching row).
+    settled: usize,
+}
+
+impl<const K: usize> Plan<K> {
+    fn empty(&self) -> Bits<K> {
+        [0; K]
+    }
+
+    fn build(model: &Model, order: Vec<usize>) -> Plan<K> {
+        let rows = model.constraints();
+        let mut mask = vec![[0u64; K]; model.num_variables()];
+        for (r, c) in rows.iter().enumerate() {
+            for &v in &c.vars {
+                set(&mut mask[v], r);
+            }
+        }
+        let mut all_exact = [0u64; K];
+        let mut in_exact = vec![false; model.num_variables()];
+        for (r, c) in rows.iter().enumerate() {
+            if c.sense == Sense::ExactlyOne {
+                set(&mut all_exact, r);
+                for &v in &c.vars {
+                    in_exact[v] = true;
+                }
+            }
+        }
+        // The first branching position holding each variable.
+        let mut first = vec![usize::MAX; model.num_variables()];
+        for (p, &r) in order.iter().enumerate() {
+            for &v in &rows[r].vars {
+                first[v] = first[v].min(p);
+            }
+        }
+        let mut need = vec![[0u64; K]; order.len() + 1];
+        for (r, c) in rows.iter().enumerate() {
+            if c.sense == Sense::ExactlyOne {
+                let closes = c.vars.iter().map(|&v| first[v]).max().unwrap_or(0);
+                // All of the row's variables are blocked once order[..=closes] are used.
+                for n in need.iter_mut().skip(closes + 1) {
+                    set(n, r);
+                }
+            }
+        }
+        let settled = first.iter().copied().max().unwrap_or(usize::MAX);
+        Plan {
+            settled,
+            mask,
+            row_vars: rows.iter().map(|c| c.vars.clone()).collect(),
+            order,
+            need,
+            all_exact,
+            free: (0..model.num_variables())
+                .filter(|&v| !in_exact[v])
+                .collect(),
+        }
+    }
+}
+
+/// Receives solutions from the search.
+trait Sink {
+    /// Whether the search must build each solution (false: counting only, leaves are counted
+    /// without being visited one by one).
+    const WANTS_SOLUTIONS: bool;
+    /// Called with the placed variables (reduced ids, in placement order).
+    fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()>;
+}
+
+/// Counts only.
+struct CountSink;
+
+impl Sink for CountSink {
+    const WANTS_SOLUTIONS: bool = false;
+    fn solution(&mut self, _: &[VarId]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// Hands each solution to a closure.
+struct FnSink<F>(F);
+
+impl<F: FnMut(&[VarId]) -> ControlFlow<()>> Sink for FnSink<F> {
+    const WANTS_SOLUTIONS: bool = true;
+    fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()> {
+        (self.0)(chosen)
+    }
+}
+
+/// A partial placement where a parallel count splits the tree.
+#[derive(Debug, Clone)]
+struct Prefix<const K: usize> {
+    used: Bits<K>,
+    chosen: Vec<VarId>,
+    pos: usize,
+}
+
+/// One running search.
+struct Search<'p, const K: usize, S: Sink> {
+    plan: &'p Plan<K>,
+    order: Order,
+    sink: S,
+    chosen: Vec<VarId>,
+    stats: Stats,
+    solutions: u128,
+    deadline: Option<Instant>,
+    stop: &'p AtomicBool,
+    timed_out: bool,
+    /// When set, partial placements of this many variables are recorded, not searched further.
+    split: Option<(usize, Vec<Prefix<K>>)>,
+}
+
+impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
+    fn new(
+        plan: &'p Plan<K>,
+        order: Order,
+        sink: S,
+        deadline: Option<Instant>,
+        stop: &'p AtomicBool,
+    ) -> Self {
+        let depth = plan.order.len() + plan.free.len() + 1;
+        Search {
+            plan,
+            order,
+            sink,
+            chosen: Vec::with_capacity(depth),
+            stats: Stats {
+                nodes_per_depth: vec![0; depth],
+                ..Stats::default()
+            },
+            solutions: 0,
+            deadline,
+            stop,
+            timed_out: false,
+            split: None,
+        }
+    }
+
+    #[inline(always)]
+    fn visit(&mut self) -> ControlFlow<()> {
+        self.stats.nodes += 1;
+        self.stats.nodes_per_depth[self.chosen.len()] += 1;
+        if self.stats.nodes & 0xfff == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.timed_out = true;
+                self.stop.store(true, Ordering::Relaxed);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn found(&mut self) -> ControlFlow<()> {
+        self.solutions += 1;
+        self.sink.solution(&self.chosen)
+    }
+
+    /// Records the partial placement when splitting; true when it was recorded.
+    fn split_here(&mut self, used: &Bits<K>, pos: usize) -> bool {
+        if let Some((depth, prefixes)) = &mut self.split {
+            if self.chosen.len() == *depth {
+                prefixes.push(Prefix {
+                    used: *used,
+                    chosen: self.chosen.clone(),
+                    pos,
+                });
+                return true;
+            }
+        }
+        false
+    }
+
+    fn start(&mut self, used: Bits<K>, pos: usize) -> ControlFlow<()> {
+        match self.order {
+            Order::Fixed => self.fixed(used, pos),
+            Order::Mrv => self.mrv(used),
+        }
+    }
+
+    /// Branches on `plan.order[pos..]`; every row of `order[..pos]` is used.
+    fn fixed(&mut self, used: Bits<K>, mut pos: usize) -> ControlFlow<()> {
+        let plan = self.plan;
+        while pos < plan.order.len() && has(&used, plan.order[pos]) {
+            pos += 1;
+        }
+        if !contains(&used, &plan.need[pos]) {
+            return ControlFlow::Continue(());
+        }
+        if self.split_here(&used, pos) {
+            return ControlFlow::Continue(());
+        }
+        if pos == plan.order.len() {
+            return self.free(used, 0);
+        }
+        let row = &plan.row_vars[plan.order[pos]];
+        // The last branching row with nothing after it: count the leaves without visiting them.
+        // Past `plan.settled` every variable is blocked, so a placement there either completes a
+        // solution or dead-ends.
+        if !S::WANTS_SOLUTIONS && self.split.is_none() && pos == plan.settled {
+            let mut leaves = 0u64;
+            for &v in row {
+                let m = &plan.mask[v];
+                if disjoint(&used, m) && contains(&union(&used, m), &plan.all_exact) {
+                    leaves += 1;
+                }
+            }
+            self.stats.nodes += leaves;
+            self.stats.nodes_per_depth[self.chosen.len() + 1] += leaves;
+            self.solutions += leaves as u128;
+            return ControlFlow::Continue(());
+        }
+        for &v in row {
+            let m = &plan.mask[v];
+            if disjoint(&used, m) {
+                self.chosen.push(v);
+                let flow = if self.visit().is_continue() {
+                    self.fixed(union(&used, m), pos + 1)
+                } else {
+                    ControlFlow::Break(())
+                };
+                self.chosen.pop();
+                flow?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Branches on the open "exactly one" row with the fewest available variables.
+    fn mrv(&mut self, used: Bits<K>) -> ControlFlow<()> {
+        let plan = self.plan;
+        if self.split_here(&used, 0) {
+            return ControlFlow::Continue(());
+        }
+        let mut best: Option<(usize, usize)> = None;
+        for &r in &plan.order {
+            if has(&used, r) {
+                continue;
+            }
+            let options = plan.row_vars[r]
+                .iter()
+                .filter(|&&v| disjoint(&used, &plan.mask[v]))
+                .count();
+            if options == 0 {
+                return ControlFlow::Continue(());
+            }
+            if best.is_none_or(|(_, b)| options < b) {
+                best = Some((r, options));
+                if options == 1 {
+                    break;
+                }
+            }
+        }
+        let Some((r, _)) = best else {
+            return self.free(used, 0);
+        };
+        for &v in &plan.row_vars[r] {
+            let m = &plan.mask[v];
+            if disjoint(&used, m) {
+                self.chosen.push(v);
+                let flow = if self.visit().is_continue() {
+                    self.mrv(union(&used, m))
+                } else {
+                    ControlFlow::Break(())
+                };
+                self.chosen.pop();
+                flow?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`.
+    fn free(&mut self, used: Bits<K>, i: usize) -> ControlFlow<()> {
+        let plan = self.plan;
+        if i == plan.free.len() {
+            return if contains(&used, &plan.all_exact) {
+                self.found()
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
+        let v = plan.free[i];
+        let m = &plan.mask[v];
+        if disjoint(&used, m) {
+            self.chosen.push(v);
+            let flow = if self.visit().is_continue() {
+                self.free(union(&used, m), i + 1)
+            } else {
+                ControlFlow::Break(())
+            };
+            self.chosen.pop();
+            flow?;
+        }
+        self.free(used, i + 1)
+    }
+}
+
+/// A plan with its bitset width chosen at run time.
+#[derive(Debug, Clone)]
+enum AnyPlan {
+    W1(Box<Plan<1>>),
+    W2(Box<Plan<2>>),
+    W4(Box<Plan<4>>),
+    W8(Box<Plan<8>>),
+    W16(Box<Plan<16>>),
+    W32(Box<Plan<32>>),
+    W64(Box<Plan<64>>),
+}
+
+macro_rules! with_plan {
+    ($plan:expr, $p:ident => $body:expr) => {
+        match $plan {
+            AnyPlan::W1($p) => $body,
+            AnyPlan::W2($p) => $body,
+            AnyPlan::W4($p) => $body,
+            AnyPlan::W8($p) => $body,
+            AnyPlan::W16($p) => $body,
+            AnyPlan::W32($p) => $body,
+            AnyPlan::W64($p) => $body,
+        }
+    };
+}
+
+/// The most rows a model may have for this backend (4096: a 25x25 Sudoku has 2500).
+pub const MAX_ROWS: usize = 64 * 64;
+
+/// A model compiled for enumeration: givens applied, families chosen, bitsets built. Build it
+/// once with [`Enumerator::new`] and run it as often as needed.
+#[derive(Debug, Clone)]
+pub struct Enumerator {
+    reduction: Reduction,
+    plan: AnyPlan,
+    settings: EnumSettings,
+    coordinate: Option<String>,
+}
+
+impl Enumerator {
+    /// Compiles `model` (restricted to `settings.families`, givens applied). Costs one pass over
+    /// the nonzeros plus one bitset per variable.
+    pub fn new(model: &Model, settings: &EnumSettings) -> Result<Enumerator, BackendError> {
+        let restricted;
+        let model = match &settings.families {
+            None => model,
+            Some(names) => {
+                if let Some(missing) = names.iter().find(|n| model.family_id(n).is_none()) {
+                    return Err(BackendError::BadOption {
+                        backend: NAME.into(),
+                        key: "families".into(),
+                        value: missing.clone(),
+                        expected: format!(
+                            "families of the model ({})",
+                            model
+                                .families()
+                                .iter()
+                                .map(|f| f.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    });
+                }
+                let keep: Vec<&str> = names.iter().map(String::as_str).collect();
+                restricted = model.restricted_to(&keep);
+                &restricted
+            }
+        };
+        let reduction = model.reduce();
+        let reduced = &reduction.model;
+        let rows = reduced.constraints().len();
+        if rows > MAX_ROWS {
+            return Err(BackendError::TooLarge {
+                backend: NAME.into(),
+                reason: format!("{rows} rows; the enumerator takes at most {MAX_ROWS}"),
+            });
+        }
+        let coordinate = Self::coordinate_family(reduced, settings.coordinate.as_deref())?;
+        let order = Self::branch_order(reduced, coordinate.as_deref());
+        let plan = match rows.div_ceil(64) {
+            0 | 1 => AnyPlan::W1(Box::new(Plan::build(reduced, order))),
+            2 => AnyPlan::W2(Box::new(Plan::build(reduced, order))),
+            3 | 4 => AnyPlan::W4(Box::new(Plan::build(reduced, order))),
+            5..=8 => AnyPlan::W8(Box::new(Plan::build(reduced, order))),
+            9..=16 => AnyPlan::W16(Box::new(Plan::build(reduced, order))),
+            17..=32 => AnyPlan::W32(Box::new(Plan::build(reduced, order))),
+            _ => AnyPlan::W64(Box::new(Plan::build(reduced, order))),
+        };
+        Ok(Enumerator {
+            reduction,
+            plan,
+            settings: settings.clone(),
+            coordinate,
+        })
+    }
+
+    /// The family that supplies the coordinates, if any.
+    pub fn coordinate(&self) -> Option<&str> {
+        self.coordinate.as_deref()
+    }
+
+    fn coordinate_family(
+        model: &Model,
+        asked: Option<&str>,
+    ) -> Result<Option<String>, BackendError> {
+        if let Some(name) = asked {
+            return match model.family_id(name) {
+                Some(_) => Ok(Some(name.to_string())),
+                None => Err(BackendError::BadOption {
+                    backend: NAME.into(),
+                    key: "coordinate".into(),
+                    value: name.into(),
+                    expected: "a family of the model".into(),
+                }),
+            };
+        }
+        let by_kind = match model.kind() {
+            PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. } => Some("row"),
+            PuzzleKind::Sudoku { .. } => Some("cell"),
+            PuzzleKind::Generic => None,
+        };
+        if let Some(name) = by_kind.filter(|n| model.family_id(n).is_some()) {
+            return Ok(Some(name.to_string()));
+        }
+        // A family of "exactly one" rows that partitions the variables.
+        let n = model.num_variables();
+        for (f, family) in model.families().iter().enumerate() {
+            let mut seen = vec![0u32; n];
+            let mut exact = true;
+            for c in model.family_rows(f) {
+                exact &= c.sense == Sense::ExactlyOne;
+                for &v in &c.vars {
+                    seen[v] += 1;
+                }
+            }
+            if exact && !family.rows.is_empty() && seen.iter().all(|&s| s == 1) {
+                return Ok(Some(family.name.clone()));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The coordinate family's rows in order, then every other "exactly one" row, shortest
+    /// first.
+    fn branch_order(model: &Model, coordinate: Option<&str>) -> Vec<usize> {
+        let coord = coordinate.and_then(|n| model.family_id(n));
+        let rows = model.constraints();
+        let mut order: Vec<usize> = match coord {
+            Some(f) => model.families()[f]
+                .rows
+                .iter()
+                .copied()
+                .filter(|&r| rows[r].sense == Sense::ExactlyOne)
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut rest: Vec<usize> = (0..rows.len())
+            .filter(|&r| rows[r].sense == Sense::ExactlyOne && Some(rows[r].family) != coord)
+            .collect();
+        rest.sort_by_key(|&r| rows[r].vars.len());
+        order.extend(rest);
+        order
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.settings.time_limit.map(|t| Instant::now() + t)
+    }
+
+    fn lift(&self, chosen: &[VarId]) -> Solution {
+        self.reduction.lift(&Solution::new(chosen.to_vec()))
+    }
+
+    /// Streams every solution (of the possibly restricted model, in original variable ids) to
+    /// `callback`, which may stop the search with `ControlFlow::Break`. Sequential. Allocates
+    /// one [`Solution`] per solution handed over.
+    pub fn for_each_solution(
+        &self,
+        mut callback: impl FnMut(&Solution) -> ControlFlow<()>,
+    ) -> SearchSummary {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        if self.reduction.infeasible {
+            return SearchSummary {
+                solutions: 0,
+                finished: true,
+                timed_out: false,
+                stats: Stats::default(),
+            };
+        }
+        let deadline = self.deadline();
+        let order = self.settings.order;
+        let mut summary = with_plan!(&self.plan, plan => {
+            let sink = FnSink(|chosen: &[VarId]| callback(&self.lift(chosen)));
+            let mut search = Search::new(plan, order, sink, deadline, &stop);
+            let flow = search.start(plan.empty(), 0);
+            SearchSummary {
+                solutions: search.solutions,
+                finished: flow.is_continue(),
+                timed_out: search.timed_out,
+                stats: search.stats,
+            }
+        });
+        summary.stats.solutions = summary.solutions as u64;
+        summary.stats.seconds = start.elapsed().as_secs_f64();
+        trim_depths(&mut summary.stats);
+        summary
+    }
+
+    /// The first solution in search order, if any.
+    pub fn first(&self) -> (Option<Solution>, SearchSummary) {
+        let mut first = None;
+        let summary = self.for_each_solution(|s| {
+            first = Some(s.clone());
+            ControlFlow::Break(())
+        });
+        (first, summary)
+    }
+
+    /// Counts solutions, keeping the first [`WITNESS_LIMIT`] as witnesses. With no `limit` and
+    /// `settings.parallel`, the tree is split over rayon's pool.
+    pub fn count(&self, limit: Option<u64>) -> (u128, Vec<Solution>, SearchSummary) {
+        if limit.is_none() && self.settings.parallel && !self.reduction.infeasible {
+            return self.count_parallel();
+        }
+        let mut witnesses = Vec::new();
+        let mut seen = 0u64;
+        if limit == Some(0) {
+            let summary = SearchSummary {
+                solutions: 0,
+                finished: false,
+                timed_out: false,
+                stats: Stats::default(),
+            };
+            return (0, witnesses, summary);
+        }
+        let summary = self.for_each_solution(|s| {
+            seen += 1;
+            if witnesses.len() < WITNESS_LIMIT {
+                witnesses.push(s.clone());
+            }
+            if limit.is_some_and(|l| seen >= l) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        (summary.solutions, witnesses, summary)
+    }
+
+    /// Counts every solution over rayon's pool: the tree is cut at a depth with enough partial
+    /// placements, each subtree is counted without building solutions, and the witnesses come
+    /// from a separate sequential run stopped after [`WITNESS_LIMIT`] solutions.
+    fn count_parallel(&self) -> (u128, Vec<Solution>, SearchSummary) {
+        let start = Instant::now();
+        let (_, witnesses, _) = Enumerator {
+            settings: EnumSettings {
+                parallel: false,
+                ..self.settings.clone()
+            },
+            ..self.clone()
+        }
+        .count(Some(WITNESS_LIMIT as u64));
+        let stop = AtomicBool::new(false);
+        let deadline = self.deadline();
+        let order = self.settings.order;
+        let mut summary = with_plan!(&self.plan, plan => {
+            // Cut where there are at least 64 subtrees per thread, or give up cutting deeper
+            // than the number of branching rows.
+            let want = 64 * rayon::current_num_threads();
+            let mut prefixes = Vec::new();
+            let mut cut_stats = Stats::default();
+            for depth in 1..=plan.order.len().max(1) {
+                let mut search = Search::new(plan, order, CountSink, deadline, &stop);
+                search.split = Some((depth, Vec::new()));
+                let _ = search.start(plan.empty(), 0);
+                prefixes = search.split.take().map(|(_, p)| p).unwrap_or_default();
+                cut_stats = search.stats;
+                cut_stats.solutions = search.solutions as u64;
+                if prefixes.len() >= want || depth >= plan.order.len() {
+                    break;
+                }
+            }
+            let parts: Vec<(u128, Stats, bool)> = prefixes
+                .par_iter()
+                .map(|p| {
+                    let mut search = Search::new(plan, order, CountSink, deadline, &stop);
+                    search.chosen.extend_from_slice(&p.chosen);
+                    let flow = search.start(p.used, p.pos);
+                    (search.solutions, search.stats, flow.is_continue() && !search.timed_out)
+                })
+                .collect();
+            let mut total = SearchSummary {
+                solutions: cut_stats.solutions as u128,
+                finished: true,
+                timed_out: false,
+                stats: cut_stats,
+            };
+            for (count, stats, finished) in parts {
+                total.solutions += count;
+                total.finished &= finished;
+                total.stats.nodes += stats.nodes;
+                for (d, n) in stats.nodes_per_depth.iter().enumerate() {
+                    total.stats.nodes_per_depth[d] += n;
+                }
+            }
+            total
+        });
+        summary.timed_out = !summary.finished && deadline.is_some_and(|d| Instant::now() >= d);
+        summary.stats.solutions = summary.solutions as u64;
+        summary.stats.seconds = start.elapsed().as_secs_f64();
+        trim_depths(&mut summary.stats);
+        summary
+            .stats
+            .extra
+            .insert("threads".into(), rayon::current_num_threads().into());
+        (summary.solutions, witnesses, summary)
+    }
+}
+
+/// Drops the unreached depths at the end of `nodes_per_depth`.
+fn trim_depths(stats: &mut Stats) {
+    while stats.nodes_per_depth.len() > 1 && stats.nodes_per_depth.last() == Some(&0) {
+        stats.nodes_per_depth.pop();
+    }
+}
+
+/// The enumerator backend (`--backend enum`): solves, counts, honours a time limit.
+#[derive(Debug, Clone)]
+pub struct EnumBackend {
+    settings: EnumSettings,
+}
+
+impl EnumBackend {
+    /// A backend with the settings read from `options` (see the module docs).
+    pub fn new(options: &BackendOptions) -> Result<EnumBackend, BackendError> {
+        Ok(EnumBackend {
+            settings: EnumSettings::from_options(options)?,
+        })
+    }
+
+    fn annotate(&self, stats: &mut Stats, e: &Enumerator) {
+        stats.extra.insert(
+            "order".into(),
+            match self.settings.order {
+                Order::Fixed => "fixed",
+                Order::Mrv => "mrv",
+            }
+            .into(),
+        );
+        if let Some(c) = e.coordinate() {
+            stats.extra.insert("coordinate".into(), c.into());
+        }
+    }
+}
+
+impl Solver for EnumBackend {
+    fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
+        let e = Enumerator::new(model, &self.settings)?;
+        let (first, mut summary) = e.first();
+        self.annotate(&mut summary.stats, &e);
+        let found = match first {
+            Some(s) => Found::Solution(s),
+            None if summary.timed_out => Found::Unknown("time limit reached".into()),
+            None if !summary.finished => Found::Unknown("search stopped".into()),
+            None => Found::Infeasible,
+        };
+        Ok(SolveReport {
+            found,
+            stats: summary.stats,
+        })
+    }
+}
+
+impl Counter for EnumBackend {
+    fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
+        let e = Enumerator::new(model, &self.settings)?;
+        let (count, witnesses, mut summary) = e.count(limit);
+        self.annotate(&mut summary.stats, &e);
+        Ok(CountReport {
+            count,
+            exhaustive: summary.finished,
+            witnesses,
+            stats: summary.stats,
+        })
+    }
+}
+
+impl TimeLimit for EnumBackend {
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.settings.time_limit = limit;
+    }
+}
+
+impl Backend for EnumBackend {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn solver(&mut self) -> Option<&mut dyn Solver> {
+        Some(self)
+    }
+    fn counter(&mut self) -> Option<&mut dyn Counter> {
+        Some(self)
+    }
+    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+
+    fn count_with(model: &Model, families: &[&str], order: Order, parallel: bool) -> u128 {
+        let settings = EnumSettings {
+            families: Some(families.iter().map(|s| s.to_string()).collect()),
+            order,
+            parallel,
+            ..EnumSettings::default()
+        };
+        Enumerator::new(model, &settings).unwrap().count(None).0
+    }
+
+    #[test]
+    fn width_nine_levels_match_the_seed() {
+        let m = HexBoard::geometry(9).unwrap().to_model("w9");
+        assert_eq!(count_with(&m, &["row"], Order::Fixed, true), 25_401_600);
+        for order in [Order::Fixed, Order::Mrv] {
+            for parallel in [false, true] {
+                assert_eq!(count_with(&m, &["row", "diag"], order, parallel), 25_231);
+                assert_eq!(
+                    count_with(&m, &["row", "diag", "anti"], order, parallel),
+                    244
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn queens_without_touching_match_a002464() {
+        // Hertzsprung's problem, OEIS A002464, n = 1..8.
+        let expected = [1u128, 0, 0, 2, 14, 90, 646, 5242];
+        for (n, &want) in (1..=8).zip(&expected) {
+            let m = QueensBoard::bare(n).to_model("q");
+            for order in [Order::Fixed, Order::Mrv] {
+                assert_eq!(
+                    count_with(&m, &["row", "column", "touch"], order, n % 2 == 0),
+                    want,
+                    "n = {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn streaming_stops_when_asked_and_solutions_verify() {
+        let m = HexBoard::geometry(7).unwrap().to_model("w7");
+        let e = Enumerator::new(&m, &EnumSettings::default()).unwrap();
+        let verifier = crate::verify::Verifier::new(&m);
+        let mut seen = 0;
+        let summary = e.for_each_solution(|s| {
+            verifier.check(s).unwrap();
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(seen, 3);
+        assert!(!summary.finished);
+        let (all, _, full) = e.count(None);
+        assert!(full.finished);
+        assert!(all > 3);
+        assert_eq!(
+            full.stats.nodes_per_depth.iter().sum::<u64>(),
+            full.stats.nodes
+        );
+    }
+
+    #[test]
+    fn sudoku_with_givens_is_solved_by_both_orders() {
+        // A 4x4 grid with one solution.
+        let line = "1...3..2.3..2..4";
+        let cells = line
+            .chars()
+            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .collect();
+        let m = Sudoku::from_cells(2, cells).unwrap().to_model("s").unwrap();
+        for order in [Order::Fixed, Order::Mrv] {
+            let settings = EnumSettings {
+                order,
+                ..EnumSettings::default()
+            };
+            let e = Enumerator::new(&m, &settings).unwrap();
+            assert_eq!(e.coordinate(), Some("cell"));
+            let (count, witnesses, _) = e.count(None);
+            assert_eq!(count, 1, "{order:?}");
+            crate::verify::Verifier::new(&m)
+                .check(&witnesses[0])
+                .unwrap();
+            let empty = Sudoku::empty(2).to_model("empty").unwrap();
+            let e = Enumerator::new(&empty, &settings).unwrap();
+            assert_eq!(e.count(None).0, 288, "{order:?}");
+        }
+    }
+
+    #[test]
+    fn variables_outside_exactly_one_rows_are_chosen_in_and_out() {
+        use crate::model::{Coord, ModelBuilder};
+        // x0 + x1 = 1, x1 + x2 <= 1, x3 unconstrained: {x0}, {x0,x2}, {x1}, each with or
+        // without x3: 6 solutions.
+        let mut b = ModelBuilder::new("free", PuzzleKind::Generic);
+        for i in 0..4 {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let f = b.family("one");
+        b.row(f, vec![0, 1], Sense::ExactlyOne);
+        let g = b.family("most");
+        b.row(g, vec![1, 2], Sense::AtMostOne);
+        let m = b.build().unwrap();
+        for order in [Order::Fixed, Order::Mrv] {
+            let settings = EnumSettings {
+                order,
+                ..EnumSettings::default()
+            };
+            let (count, witnesses, _) = Enumerator::new(&m, &settings).unwrap().count(None);
+            assert_eq!(count, 6);
+            assert_eq!(witnesses.len(), 6);
+        }
+    }
+
+    #[test]
+    fn time_limit_stops_a_long_count() {
+        let m = HexBoard::geometry(19).unwrap().to_model("w19");
+        let settings = EnumSettings {
+            time_limit: Some(Duration::from_millis(50)),
+            families: Some(vec!["row".into(), "diag".into()]),
+            parallel: true,
+            ..EnumSettings::default()
+        };
+        let (_, _, summary) = Enumerator::new(&m, &settings).unwrap().count(None);
+        assert!(!summary.finished);
+        assert!(summary.timed_out);
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        let mut o = BackendOptions::default();
+        o.params.insert("order".into(), "random".into());
+        assert!(matches!(
+            EnumBackend::new(&o),
+            Err(BackendError::BadOption { .. })
+        ));
+        let m = HexBoard::geometry(3).unwrap().to_model("w3");
+        let settings = EnumSettings {
+            families: Some(vec!["colour".into()]),
+            ..EnumSettings::default()
+        };
+        assert!(Enumerator::new(&m, &settings).is_err());
+    }
+}

@@ -1,0 +1,581 @@
+//! Mixed-integer programming through `good_lp`: one binary variable per model variable, one
+//! linear row per model row (`= 1` or `<= 1`), and a zero objective (pure feasibility).
+//!
+//! The default engine is microlp (pure Rust, always built). With the cargo feature `highs` the
+//! same code drives HiGHS (see [`crate::backend::highs`]). Abilities:
+//! - `solve`: one MILP solve of the model with its givens applied ([`Model::reduce`]);
+//! - `count` up to a limit: after each solution a no-good cut
+//!   `sum_{x_i = 1} x_i - sum_{x_i = 0} x_i <= ones - 1` excludes exactly that solution (the
+//!   `x_i = 0` terms are left out for variables in an "exactly one" row, which no other solution
+//!   can add to this one) and the
+//!   MILP is solved again (one full solve per solution, so counting `k` solutions costs `k + 1`
+//!   solves; "is it unique" is a count with limit 2). Every solution found while counting goes
+//!   through the shared verifier before it is counted, because a cut built from a wrong answer
+//!   would make the count wrong;
+//! - the LP relaxation (param `relax=true`, CLI `--relax`): `0 <= x <= 1` instead of binary.
+//!   [`lp_relaxation`] reports whether the vertex the simplex stops at is integral; an integral
+//!   vertex is a 0-1 solution (and is returned as one, to be verified), an infeasible LP proves
+//!   there is no 0-1 solution, and a fractional vertex is `unknown`. With a zero objective the
+//!   vertex reached is whichever feasible basis the simplex meets first, so "integral" means
+//!   "this LP solver, from this model, happened to land on a 0-1 vertex";
+//! - a wall-clock time limit ([`TimeLimit`]): handed to the engine for each solve (microlp checks
+//!   it between simplex and branch-and-bound steps, HiGHS natively) and, when counting, also
+//!   checked between solves, each solve getting only the time left. A solve stopped by the limit
+//!   without a solution is `unknown`; a count stopped by it is not exhaustive.
+//!
+//! A solver error or a value that is not 0/1 in a MILP answer is a [`BackendError::Failed`]
+//! (reported as status `error` by the shared runner), never a panic and never `solved`.
+//!
+//! Costs: building a problem is linear in the nonzeros; each solve is a branch-and-bound of
+//! unbounded worst case (microlp solves 10x10 Queens levels and 9x9 Sudoku in milliseconds to
+//! tens of milliseconds in release builds; see `reports/milp.md`).
+
+use std::time::{Duration, Instant};
+
+use good_lp::solvers::{ResolutionError, Solution as _, SolverModel, WithTimeLimit};
+use good_lp::{variable, Expression, ProblemVariables, Variable};
+use serde::Serialize;
+
+use crate::backend::{
+    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
+    TimeLimit, WITNESS_LIMIT,
+};
+use crate::model::{Model, Reduction, Sense, Solution};
+use crate::verify::Verifier;
+
+/// Distance from 0 or 1 below which an LP or MILP value counts as integral.
+pub const INTEGRALITY_TOLERANCE: f64 = 1e-6;
+
+/// The MILP engine behind the backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// microlp: pure Rust simplex with branch and bound (always available).
+    Microlp,
+    /// HiGHS, built from source (cargo feature `highs`).
+    #[cfg(feature = "highs")]
+    Highs,
+}
+
+impl Engine {
+    /// The engine's name in reports and statistics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Microlp => "microlp",
+            #[cfg(feature = "highs")]
+            Engine::Highs => "highs",
+        }
+    }
+}
+
+/// The result of one LP relaxation, for the harness's "how often is the LP integral" question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Relaxation {
+    /// Whether the LP (with givens) has any solution; `false` proves the model has none.
+    pub feasible: bool,
+    /// Whether every value of the vertex found is within [`INTEGRALITY_TOLERANCE`] of 0 or 1.
+    pub integral: bool,
+    /// How many values are fractional.
+    pub fractional: usize,
+    /// Variables of the model (givens included).
+    pub variables: usize,
+    /// The value of every model variable (givens as 1, variables they rule out as 0); empty
+    /// when infeasible.
+    pub values: Vec<f64>,
+    /// The rounded 0-1 solution when `integral` (still to be verified).
+    #[serde(skip)]
+    pub solution: Option<Solution>,
+}
+
+/// Why one engine call ended without a solution.
+enum Stop {
+    Infeasible,
+    TimeLimit,
+}
+
+/// One engine call on `reduced` (a model without givens) with `cuts` (each the sorted list of
+/// ones of an excluded solution). Returns the variable values, or why there are none.
+fn run_engine(
+    engine: Engine,
+    reduced: &Model,
+    cuts: &[Vec<usize>],
+    relax: bool,
+    time_left: Option<Duration>,
+) -> Result<Result<Vec<f64>, Stop>, BackendError> {
+    // A variable in some "exactly one" row can never be added to a solution (that row already
+    // holds its one), so the no-good cut may leave it out: `sum_{ones} x <= ones - 1` is exact
+    // over covered variables and much sparser; uncovered ones keep the `- x` terms.
+    let mut covered = vec![false; reduced.num_variables()];
+    for c in reduced.constraints() {
+        if c.sense == Sense::ExactlyOne {
+            for &v in &c.vars {
+                covered[v] = true;
+            }
+        }
+    }
+    let mut vars = ProblemVariables::new();
+    let xs: Vec<Variable> = (0..reduced.num_variables())
+        .map(|_| {
+            vars.add(if relax {
+                variable().min(0).max(1)
+            } else {
+                variable().binary()
+            })
+        })
+        .collect();
+    let rows: Vec<good_lp::Constraint> = reduced
+        .constraints()
+        .iter()
+        .map(|c| {
+            let sum: Expression = c.vars.iter().map(|&v| xs[v]).sum();
+            match c.sense {
+                Sense::ExactlyOne => sum.eq(1),
+                Sense::AtMostOne => sum.leq(1),
+            }
+        })
+        .chain(cuts.iter().map(|ones| {
+            let mut is_one = vec![false; xs.len()];
+            for &v in ones {
+                is_one[v] = true;
+            }
+            let mut e = Expression::from(0);
+            for (v, &x) in xs.iter().enumerate() {
+                if is_one[v] {
+                    e += x;
+                } else if !covered[v] {
+                    // Only needed where a solution could hold a superset of this one.
+                    e -= x;
+                }
+            }
+            e.leq(ones.len() as f64 - 1.0)
+        }))
+        .collect();
+    let problem = vars.minimise(Expression::from(0));
+    let seconds = time_left.map(|t| t.as_secs_f64());
+    let result = match engine {
+        Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
+        #[cfg(feature = "highs")]
+        Engine::Highs => {
+            let model = problem.using(good_lp::highs).set_threads(1);
+            finish(model, rows, seconds, &xs)
+        }
+    };
+    match result {
+        Ok(values) => Ok(Ok(values)),
+        Err(ResolutionError::Infeasible) => Ok(Err(Stop::Infeasible)),
+        Err(e) => {
+            let timed_out = time_left.is_some_and(|t| t.is_zero())
+                || format!("{e}").to_lowercase().contains("time limit");
+            if timed_out {
+                Ok(Err(Stop::TimeLimit))
+            } else {
+                Err(BackendError::Failed {
+                    backend: engine.name().into(),
+                    reason: format!("{} failed: {e}", engine.name()),
+                })
+            }
+        }
+    }
+}
+
+/// Adds the rows, sets the time limit, solves and reads the values back.
+fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
+    mut problem: M,
+    rows: Vec<good_lp::Constraint>,
+    seconds: Option<f64>,
+    xs: &[Variable],
+) -> Result<Vec<f64>, ResolutionError> {
+    for row in rows {
+        problem.add_constraint(row);
+    }
+    if let Some(s) = seconds {
+        problem = problem.with_time_limit(s);
+    }
+    let solution = problem.solve()?;
+    Ok(xs.iter().map(|&x| solution.value(x)).collect())
+}
+
+/// Turns MILP values into a solution of `reduction.model`, refusing non-0/1 values.
+fn to_solution(engine: Engine, values: &[f64]) -> Result<Solution, BackendError> {
+    if let Some((v, x)) = values
+        .iter()
+        .enumerate()
+        .find(|(_, x)| (**x - x.round()).abs() > INTEGRALITY_TOLERANCE || x.round() > 1.0)
+    {
+        return Err(BackendError::Failed {
+            backend: engine.name().into(),
+            reason: format!(
+                "{} returned the non-0/1 value {x} for a binary variable (reduced variable {v})",
+                engine.name()
+            ),
+        });
+    }
+    Ok(Solution::from_bools(
+        &values.iter().map(|x| x.round() == 1.0).collect::<Vec<_>>(),
+    ))
+}
+
+/// Solves the LP relaxation (`0 <= x <= 1`, givens applied) of `model` with `engine`, within
+/// `time_limit`. `Ok(None)` when the time limit stopped it. Cost: one LP solve.
+pub fn lp_relaxation(
+    model: &Model,
+    engine: Engine,
+    time_limit: Option<Duration>,
+) -> Result<Option<Relaxation>, BackendError> {
+    let reduction = model.reduce();
+    let n = model.num_variables();
+    let infeasible = Relaxation {
+        feasible: false,
+        integral: false,
+        fractional: 0,
+        variables: n,
+        values: Vec::new(),
+        solution: None,
+    };
+    if reduction.infeasible {
+        return Ok(Some(infeasible));
+    }
+    let reduced_values = if reduction.model.num_variables() == 0 {
+        Vec::new()
+    } else {
+        match run_engine(engine, &reduction.model, &[], true, time_limit)? {
+            Ok(v) => v,
+            Err(Stop::Infeasible) => return Ok(Some(infeasible)),
+            Err(Stop::TimeLimit) => return Ok(None),
+        }
+    };
+    let mut values = vec![0.0; n];
+    for &g in &reduction.ones {
+        values[g] = 1.0;
+    }
+    for (i, &x) in reduced_values.iter().enumerate() {
+        values[reduction.original[i]] = x;
+    }
+    let fractional = values
+        .iter()
+        .filter(|&&x| x.abs() > INTEGRALITY_TOLERANCE && (x - 1.0).abs() > INTEGRALITY_TOLERANCE)
+        .count();
+    let solution = (fractional == 0).then(|| {
+        Solution::from_bools(
+            &values
+                .iter()
+                .map(|&x| (x - 1.0).abs() <= INTEGRALITY_TOLERANCE)
+                .collect::<Vec<_>>(),
+        )
+    });
+    Ok(Some(Relaxation {
+        feasible: true,
+        integral: fractional == 0,
+        fractional,
+        variables: n,
+        values,
+        solution,
+    }))
+}
+
+/// The MILP backend (`--backend milp`, and `--backend highs` with the feature).
+#[derive(Debug, Clone)]
+pub struct Milp {
+    engine: Engine,
+    relax: bool,
+    time_limit: Option<Duration>,
+    registry_name: &'static str,
+}
+
+impl Milp {
+    /// The microlp backend. Reads `relax` (`true`/`false`, default false).
+    pub fn new(options: &BackendOptions) -> Result<Self, BackendError> {
+        Self::with_engine(Engine::Microlp, "milp", options)
+    }
+
+    /// A MILP backend on `engine`, registered as `name`. Reads `relax`.
+    pub fn with_engine(
+        engine: Engine,
+        name: &'static str,
+        options: &BackendOptions,
+    ) -> Result<Self, BackendError> {
+        Ok(Milp {
+            engine,
+            relax: options.param(name, "relax", false, "true or false")?,
+            time_limit: options.time_limit,
+            registry_name: name,
+        })
+    }
+
+    fn stats(&self, solves: u64, start: Instant) -> Stats {
+        let mut stats = Stats::default();
+        stats
+            .extra
+            .insert("engine".into(), self.engine.name().into());
+        stats.extra.insert("solves".into(), solves.into());
+        stats.seconds = start.elapsed().as_secs_f64();
+        stats
+    }
+
+    fn solve_relaxation(&self, model: &Model, start: Instant) -> Result<SolveReport, BackendError> {
+        let relaxation = lp_relaxation(model, self.engine, self.time_limit)?;
+        let mut stats = self.stats(1, start);
+        let found = match relaxation {
+            None => Found::Unknown("time limit reached in the LP relaxation".into()),
+            Some(r) => {
+                stats.extra.insert("lp_feasible".into(), r.feasible.into());
+                stats.extra.insert("lp_integral".into(), r.integral.into());
+                stats
+                    .extra
+                    .insert("lp_fractional".into(), r.fractional.into());
+                match (r.feasible, r.solution) {
+                    (false, _) => Found::Infeasible,
+                    (true, Some(s)) => Found::Solution(s),
+                    (true, None) => Found::Unknown(format!(
+                        "the LP relaxation's vertex has {} fractional values of {}",
+                        r.fractional, r.variables
+                    )),
+                }
+            }
+        };
+        Ok(SolveReport { found, stats })
+    }
+
+    /// Solves `reduction.model` with `cuts`; `Ok(None)` on infeasible, `Err(Stop)` never leaks.
+    fn solve_reduced(
+        &self,
+        reduction: &Reduction,
+        cuts: &[Vec<usize>],
+        deadline: Option<Instant>,
+    ) -> Result<Result<Option<Solution>, ()>, BackendError> {
+        if reduction.infeasible {
+            return Ok(Ok(None));
+        }
+        if reduction.model.num_variables() == 0 {
+            // Nothing left to choose: the givens are the only candidate, and only once.
+            return Ok(Ok(cuts
+                .is_empty()
+                .then(|| reduction.lift(&Solution::new(vec![])))));
+        }
+        let time_left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if time_left.is_some_and(|t| t.is_zero()) {
+            return Ok(Err(()));
+        }
+        match run_engine(self.engine, &reduction.model, cuts, false, time_left)? {
+            Ok(values) => Ok(Ok(Some(
+                reduction.lift(&to_solution(self.engine, &values)?),
+            ))),
+            Err(Stop::Infeasible) => Ok(Ok(None)),
+            Err(Stop::TimeLimit) => Ok(Err(())),
+        }
+    }
+}
+
+impl Solver for Milp {
+    fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
+        let start = Instant::now();
+        if self.relax {
+            return self.solve_relaxation(model, start);
+        }
+        let reduction = model.reduce();
+        let deadline = self.time_limit.map(|t| start + t);
+        let found = match self.solve_reduced(&reduction, &[], deadline)? {
+            Ok(Some(s)) => Found::Solution(s),
+            Ok(None) => Found::Infeasible,
+            Err(()) => Found::Unknown("time limit reached".into()),
+        };
+        let mut stats = self.stats(1, start);
+        stats.solutions = matches!(found, Found::Solution(_)) as u64;
+        Ok(SolveReport { found, stats })
+    }
+}
+
+impl Counter for Milp {
+    fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
+        let start = Instant::now();
+        if self.relax {
+            return Err(BackendError::Unsupported {
+                backend: self.registry_name.into(),
+                ability: "count with relax=true (an LP relaxation has no solutions to count)"
+                    .into(),
+            });
+        }
+        let reduction = model.reduce();
+        let deadline = self.time_limit.map(|t| start + t);
+        let verifier = Verifier::new(model);
+        let mut cuts: Vec<Vec<usize>> = Vec::new();
+        let mut witnesses = Vec::new();
+        let mut count: u128 = 0;
+        let mut solves = 0u64;
+        let exhaustive = loop {
+            if limit.is_some_and(|l| count >= l as u128) {
+                break false;
+            }
+            solves += 1;
+            match self.solve_reduced(&reduction, &cuts, deadline)? {
+                Ok(None) => break true,
+                Err(()) => break false,
+                Ok(Some(s)) => {
+                    if let Err(v) = verifier.check(&s) {
+                        return Err(BackendError::Failed {
+                            backend: self.registry_name.into(),
+                            reason: format!(
+                                "{} returned a wrong solution while counting: {v}",
+                                self.engine.name()
+                            ),
+                        });
+                    }
+                    count += 1;
+                    // The cut is over the reduced variables: map the ones back.
+                    let ones: Vec<usize> = reduction
+                        .original
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &orig)| s.ones.binary_search(&orig).is_ok())
+                        .map(|(i, _)| i)
+                        .collect();
+                    if witnesses.len() < WITNESS_LIMIT {
+                        witnesses.push(s);
+                    }
+                    cuts.push(ones);
+                }
+            }
+        };
+        let mut stats = self.stats(solves, start);
+        stats.solutions = count as u64;
+        Ok(CountReport {
+            count,
+            exhaustive,
+            witnesses,
+            stats,
+        })
+    }
+}
+
+impl TimeLimit for Milp {
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
+    }
+}
+
+impl Backend for Milp {
+    fn name(&self) -> &'static str {
+        self.registry_name
+    }
+    fn solver(&mut self) -> Option<&mut dyn Solver> {
+        Some(self)
+    }
+    fn counter(&mut self) -> Option<&mut dyn Counter> {
+        // An LP relaxation has no solutions to count.
+        (!self.relax).then_some(self as &mut dyn Counter)
+    }
+    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{count_verified, solve_verified, Status};
+    use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+
+    fn milp(relax: bool) -> Milp {
+        let mut o = BackendOptions::default();
+        o.params.insert("relax".into(), relax.to_string());
+        Milp::new(&o).unwrap()
+    }
+
+    #[test]
+    fn counts_bare_hex_and_queens_exactly() {
+        // The bare width-5 hex board, against brute force.
+        let mut m = milp(false);
+        let hex = HexBoard::geometry(5).unwrap().to_model("h5");
+        let c = count_verified(&mut m, &hex, None).unwrap();
+        assert_eq!(c.status, Status::Solved);
+        assert!(c.exhaustive);
+        let mut brute = crate::backend::brute::BruteForce;
+        let b = count_verified(&mut brute, &hex, None).unwrap();
+        assert_eq!(c.count, b.count);
+        let two = count_verified(&mut m, &hex, Some(2)).unwrap();
+        assert_eq!((two.count, two.exhaustive), (2, false));
+    }
+
+    #[test]
+    fn solves_a_sudoku_and_proves_a_clash_infeasible() {
+        let mut m = milp(false);
+        let line = "1...........2..3";
+        let cells = line
+            .chars()
+            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .collect();
+        let model = Sudoku::from_cells(2, cells).unwrap().to_model("s").unwrap();
+        let out = solve_verified(&mut m, &model).unwrap();
+        assert_eq!(out.status, Status::Solved, "{:?}", out.reason);
+        // 2x2 Queens has no solution (every pair of cells touches).
+        let out = solve_verified(&mut m, &QueensBoard::bare(2).to_model("q2")).unwrap();
+        assert_eq!(out.status, Status::Infeasible);
+    }
+
+    #[test]
+    fn relaxation_reports_integrality() {
+        // A fully given Sudoku leaves nothing to relax: integral.
+        let cells = "1234341221434321"
+            .chars()
+            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .collect();
+        let full = Sudoku::from_cells(2, cells).unwrap().to_model("f").unwrap();
+        let r = lp_relaxation(&full, Engine::Microlp, None)
+            .unwrap()
+            .unwrap();
+        assert!(r.feasible && r.integral && r.solution.is_some());
+        // The odd triangle x0+x1 = x1+x2 = x0+x2 = 1 has only the LP point (1/2, 1/2, 1/2).
+        let mut b = crate::model::ModelBuilder::new("tri", crate::model::PuzzleKind::Generic);
+        for i in 0..3 {
+            b.variable(format!("x{i}"), crate::model::Coord::Free);
+        }
+        let f = b.family("pair");
+        for pair in [[0, 1], [1, 2], [0, 2]] {
+            b.row(f, pair.to_vec(), Sense::ExactlyOne);
+        }
+        let tri = b.build().unwrap();
+        let r = lp_relaxation(&tri, Engine::Microlp, None).unwrap().unwrap();
+        assert!(r.feasible && !r.integral);
+        assert_eq!(r.fractional, 3);
+        let out = solve_verified(&mut milp(true), &tri).unwrap();
+        assert_eq!(out.status, Status::Unknown);
+        assert_eq!(out.stats.extra["lp_integral"], false);
+        // The MILP proves the triangle has no 0-1 solution.
+        let out = solve_verified(&mut milp(false), &tri).unwrap();
+        assert_eq!(out.status, Status::Infeasible);
+    }
+
+    #[test]
+    fn a_zero_time_limit_gives_unknown_not_an_answer() {
+        let mut m = milp(false);
+        m.set_time_limit(Some(Duration::ZERO));
+        let model = Sudoku::empty(3).to_model("s9").unwrap();
+        let out = solve_verified(&mut m, &model).unwrap();
+        assert_eq!(out.status, Status::Unknown);
+        let c = count_verified(&mut m, &model, Some(2)).unwrap();
+        assert_eq!(c.status, Status::Solved);
+        assert!(!c.exhaustive);
+    }
+
+    #[test]
+    fn bad_options_are_rejected() {
+        let mut o = BackendOptions::default();
+        o.params.insert("relax".into(), "maybe".into());
+        assert!(matches!(
+            Milp::new(&o),
+            Err(BackendError::BadOption { ref key, .. }) if key == "relax"
+        ));
+    }
+
+    #[test]
+    fn non_binary_values_are_an_error() {
+        assert!(to_solution(Engine::Microlp, &[0.0, 1.0, 0.5]).is_err());
+        assert!(to_solution(Engine::Microlp, &[0.0, 2.0]).is_err());
+        assert_eq!(
+            to_solution(Engine::Microlp, &[1e-9, 1.0 - 1e-9])
+                .unwrap()
+                .ones,
+            vec![1]
+        );
+    }
+}

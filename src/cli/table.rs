@@ -1,0 +1,346 @@
+//! `zeroone table`: the search-space table (exact counts per modelling level).
+//!
+//! `zeroone table hex --width 9`, `zeroone table hex --widths 1-19`, `zeroone table queens
+//! --size 8`, `zeroone table queens --sizes 1-14`, `zeroone table sudoku FILE` (or `--grid
+//! LINE`), `zeroone table FILE` (any board file: its kind's table plus the board's own solution
+//! count); `--format md|csv|json`; `--output FILE` writes through a temporary file renamed into
+//! place.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use zeroone::puzzle::Sudoku;
+use zeroone::table::{self, Format, Method, TableOptions};
+
+/// Arguments of `zeroone table`.
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// What to tabulate: `hex`, `queens`, `sudoku`, or a board file (`.hex`, `.queens`,
+    /// `.sudoku`, `.txt`).
+    what: String,
+    /// A board file for `hex`, `queens` or `sudoku`: adds the board's own solution count.
+    file: Option<PathBuf>,
+    /// Only puzzle number INDEX (0-based) of the file.
+    #[arg(long)]
+    index: Option<usize>,
+    /// Hex: one board width (odd).
+    #[arg(long, conflicts_with = "widths")]
+    width: Option<usize>,
+    /// Hex: a range of widths, one row each (`1-19`, or a comma list; even widths are skipped).
+    #[arg(long)]
+    widths: Option<String>,
+    /// Queens: one board size.
+    #[arg(long, conflicts_with = "sizes")]
+    size: Option<usize>,
+    /// Queens: a range of sizes, one row each (`1-14` or a comma list).
+    #[arg(long)]
+    sizes: Option<String>,
+    /// Sudoku: the grid as one line of n^2 symbols (`.` or `0` for an empty cell).
+    #[arg(long)]
+    grid: Option<String>,
+    /// Output format: `md`, `csv` or `json`.
+    #[arg(long, default_value = "md")]
+    format: String,
+    /// How the constrained levels are counted: `dp` (fast) or `enum` (one placement at a time).
+    #[arg(long, default_value = "dp")]
+    method: String,
+    /// Count orbits only when at most this many placements must be enumerated.
+    #[arg(long)]
+    orbit_limit: Option<u128>,
+    /// Sudoku: stop counting solutions at this many.
+    #[arg(long, default_value_t = 1_000_000)]
+    solution_limit: u64,
+    /// Write the table to this file (atomically) instead of standard output.
+    #[arg(long)]
+    output: Option<PathBuf>,
+}
+
+fn parse_range(text: &str, what: &str) -> Result<Vec<usize>, CliError> {
+    let bad = || {
+        CliError::BadInput(format!(
+            "--{what} '{text}': expected a range like 1-19 or a comma list like 5,7,9"
+        ))
+    };
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (usize, usize) = (
+                    a.trim().parse().map_err(|_| bad())?,
+                    b.trim().parse().map_err(|_| bad())?,
+                );
+                if a > b {
+                    return Err(bad());
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(part.parse().map_err(|_| bad())?),
+        }
+    }
+    if out.is_empty() {
+        return Err(bad());
+    }
+    Ok(out)
+}
+
+fn sudoku_from_line(line: &str) -> Result<Sudoku, CliError> {
+    let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let cells = symbols.len();
+    let size = (1..=6)
+        .map(|b: usize| b * b)
+        .find(|&n| n * n == cells)
+        .ok_or_else(|| {
+            CliError::BadInput(format!(
+                "--grid: {cells} symbols; expected n^2 for n = 4, 9, 16, 25 or 36"
+            ))
+        })?;
+    let box_size = (1..=6).find(|b| b * b == size).unwrap_or(1);
+    let mut grid = Vec::with_capacity(cells);
+    for (i, &ch) in symbols.iter().enumerate() {
+        grid.push(match ch {
+            '.' | '0' => None,
+            _ => Some(zeroone::puzzle::sudoku::digit_of(ch, size).ok_or_else(|| {
+                CliError::BadInput(format!(
+                    "--grid: column {}: '{ch}' is not a digit of a {size}x{size} Sudoku",
+                    i + 1
+                ))
+            })?),
+        });
+    }
+    let sudoku = Sudoku::from_cells(box_size, grid)
+        .ok_or_else(|| CliError::BadInput("--grid: not a square grid".into()))?;
+    sudoku
+        .to_model("grid")
+        .map_err(|e| CliError::BadInput(format!("--grid: {e}")))?;
+    Ok(sudoku)
+}
+
+/// Runs `zeroone table`.
+pub fn run(args: TableArgs) -> Result<(), CliError> {
+    let format = match args.format.as_str() {
+        "md" | "markdown" => Format::Markdown,
+        "csv" => Format::Csv,
+        "json" => Format::Json,
+        other => {
+            return Err(CliError::BadInput(format!(
+                "--format '{other}': expected md, csv or json"
+            )))
+        }
+    };
+    let method = match args.method.as_str() {
+        "dp" => Method::Dp,
+        "enum" => Method::Enum,
+        other => {
+            return Err(CliError::BadInput(format!(
+                "--method '{other}': expected dp or enum"
+            )))
+        }
+    };
+    let mut options = TableOptions {
+        method,
+        ..TableOptions::default()
+    };
+    if let Some(l) = args.orbit_limit {
+        options.orbit_limit = l;
+    }
+    let failed = |e: table::TableError| match e {
+        table::TableError::BadSize(s) => CliError::BadInput(s),
+        other => CliError::Failed(other.to_string()),
+    };
+    let file = match (args.what.as_str(), &args.file) {
+        ("hex" | "queens" | "sudoku", file) => file.clone(),
+        (path, None) => Some(PathBuf::from(path)),
+        (_, Some(_)) => {
+            return Err(CliError::BadInput(format!(
+                "table '{}': expected hex, queens or sudoku before a file",
+                args.what
+            )))
+        }
+    };
+    if let Some(path) = &file {
+        let text = board_tables(&args, path, &options, format)?;
+        return emit(&args, &text);
+    }
+    let text = match args.what.as_str() {
+        "hex" => match (args.width, &args.widths) {
+            (Some(w), None) => {
+                table::hex_table(&table::hex_levels(w, &options).map_err(failed)?).render(format)
+            }
+            (None, Some(range)) => {
+                let widths: Vec<usize> = parse_range(range, "widths")?
+                    .into_iter()
+                    .filter(|w| w % 2 == 1)
+                    .collect();
+                let mut all = Vec::new();
+                for w in widths {
+                    all.push(table::hex_levels(w, &options).map_err(failed)?);
+                }
+                table::hex_widths_table(&all).render(format)
+            }
+            _ => {
+                return Err(CliError::BadInput(
+                    "table hex: give --width N or --widths A-B".into(),
+                ))
+            }
+        },
+        "queens" => match (args.size, &args.sizes) {
+            (Some(n), None) => {
+                table::queens_table(&table::queens_levels(n, &options).map_err(failed)?)
+                    .render(format)
+            }
+            (None, Some(range)) => {
+                let mut all = Vec::new();
+                for n in parse_range(range, "sizes")? {
+                    all.push(table::queens_levels(n, &options).map_err(failed)?);
+                }
+                table::queens_sizes_table(&all).render(format)
+            }
+            _ => {
+                return Err(CliError::BadInput(
+                    "table queens: give --size N or --sizes A-B".into(),
+                ))
+            }
+        },
+        "sudoku" => {
+            let line = args.grid.as_deref().ok_or_else(|| {
+                CliError::BadInput("table sudoku: give a FILE or the grid with --grid LINE".into())
+            })?;
+            let grid = sudoku_from_line(line)?;
+            table::sudoku_table(&table::sudoku_levels(&grid, args.solution_limit).map_err(failed)?)
+                .render(format)
+        }
+        other => {
+            return Err(CliError::BadInput(format!(
+                "table '{other}': expected hex, queens or sudoku"
+            )))
+        }
+    };
+    emit(&args, &text)
+}
+
+fn emit(args: &TableArgs, text: &str) -> Result<(), CliError> {
+    match &args.output {
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+        Some(path) => write_atomically(path, text),
+    }
+}
+
+/// The tables of every puzzle in `path` (or puzzle `--index`), each with the board's count.
+fn board_tables(
+    args: &TableArgs,
+    path: &std::path::Path,
+    options: &TableOptions,
+    format: Format,
+) -> Result<String, CliError> {
+    use zeroone::puzzle::{parse::load, Puzzle};
+    let puzzles = load(path).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let count = puzzles.len();
+    let chosen: Vec<(usize, Puzzle)> = match args.index {
+        None => puzzles.into_iter().enumerate().collect(),
+        Some(i) if i < count => vec![(
+            i,
+            puzzles.into_iter().nth(i).unwrap_or_else(|| unreachable!()),
+        )],
+        Some(i) => {
+            return Err(CliError::BadInput(format!(
+                "{}: --index {i}: the file holds {count} puzzle(s)",
+                path.display()
+            )))
+        }
+    };
+    let failed = |e: table::TableError| CliError::Failed(e.to_string());
+    let kind_matches = |p: &Puzzle| match (args.what.as_str(), p) {
+        ("hex", Puzzle::Hex(_)) | ("queens", Puzzle::Queens(_)) | ("sudoku", Puzzle::Sudoku(_)) => {
+            true
+        }
+        ("hex" | "queens" | "sudoku", _) => false,
+        _ => true,
+    };
+    let mut tables = Vec::new();
+    for (i, puzzle) in chosen {
+        if !kind_matches(&puzzle) {
+            return Err(CliError::BadInput(format!(
+                "{}: puzzle {i} is not a {} puzzle",
+                path.display(),
+                args.what
+            )));
+        }
+        let name = format!("{}#{i}", path.display());
+        let model = puzzle
+            .to_model(name.clone())
+            .map_err(|e| CliError::BadInput(format!("{name}: {e}")))?;
+        let mut t = match &puzzle {
+            Puzzle::Hex(board) => {
+                let mut levels = table::hex_levels(board.width(), options).map_err(failed)?;
+                if board.regions().is_some() {
+                    levels.board = Some(table::board_count(&model).map_err(failed)?);
+                }
+                table::hex_table(&levels)
+            }
+            Puzzle::Queens(board) => {
+                let mut levels = table::queens_levels(board.size(), options).map_err(failed)?;
+                if board.regions().is_some() {
+                    levels.board = Some(table::board_count(&model).map_err(failed)?);
+                }
+                table::queens_table(&levels)
+            }
+            Puzzle::Sudoku(grid) => table::sudoku_table(
+                &table::sudoku_levels(grid, args.solution_limit).map_err(failed)?,
+            ),
+            Puzzle::Model(_) => {
+                return Err(CliError::BadInput(format!(
+                    "{name}: a generic model has no search-space table (use hex, Queens or Sudoku)"
+                )))
+            }
+        };
+        t.title = format!("{} — {name}", t.title);
+        tables.push(t.render(format));
+    }
+    Ok(match format {
+        // Several JSON documents become one array.
+        Format::Json if tables.len() > 1 => format!("[\n{}]\n", tables.join(",\n")),
+        Format::Markdown => tables.join("\n"),
+        _ => tables.concat(),
+    })
+}
+
+fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let fail = |e: std::io::Error| CliError::Failed(format!("{}: {e}", path.display()));
+    let mut tmp = tempfile_in(dir).map_err(fail)?;
+    tmp.1.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.1.sync_all().map_err(fail)?;
+    std::fs::rename(&tmp.0, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp.0);
+        fail(e)
+    })
+}
+
+fn tempfile_in(dir: &std::path::Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    for attempt in 0..100u32 {
+        let path = dir.join(format!(
+            ".zeroone-table-{}-{attempt}.tmp",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => return Ok((path, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("no free temporary file name"))
+}

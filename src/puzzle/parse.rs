@@ -1,0 +1,803 @@
+//! Reading and writing puzzle files: `.hex`, `.queens`, Sudoku lines (`.sudoku`, `.txt`) and
+//! generic models in JSON or TOML.
+//!
+//! Every malformed input gives exactly one [`ParseError`] naming the file, the puzzle (0-based
+//! index in the file), the line and column (1-based) and what was expected. Parsers never
+//! panic, whatever the bytes (a property test feeds them random input).
+//!
+//! Formats, in short:
+//! - `.hex`: `n` lines of region letters (`A-Z`, `a-z`, case-sensitive, so up to 52 regions);
+//!   whitespace is ignored, so a board may be drawn as an indented hexagon. Boards are separated
+//!   by blank lines; lines whose first non-blank character is `#` are comments. A board written
+//!   all in `.` is the bare geometry.
+//! - `.queens`: `n` lines of `n` region letters, separated and commented as `.hex`. A comment
+//!   `# solution: c0 c1 ...` or `# solution-computed: ...` inside a block gives the known solution
+//!   (0-based column of the queen in each row); it is checked against the rules when read. An
+//!   all-`.` grid has no regions.
+//! - Sudoku: one puzzle per line, `n*n` cells (`n` = 4, 9, 16, 25): `1`-`9`, then letters `A`..
+//!   (either case) for 16x16 and 25x25; `.` or `0` for an empty cell. Blank and `#` lines are
+//!   skipped.
+//! - JSON / TOML: a generic model; see [`generic`].
+//!
+//! Region letters become region indices in letter order (`A` < `Z` < `a` < `z`), so writing a
+//! board back with [`write_hex`] / [`write_queens`] and reading it again gives the same board.
+//!
+//! Costs: one pass over the text; the Queens solution check builds the board's model once.
+
+pub mod generic;
+
+use std::fmt;
+use std::path::Path;
+
+use thiserror::Error;
+
+use crate::model::{Model, ModelError, Solution};
+use crate::puzzle::{sudoku, HexBoard, Puzzle, QueensBoard, Sudoku};
+use crate::render::region_letter;
+use crate::verify::Verifier;
+
+/// A malformed or unreadable puzzle file, located as precisely as the format allows.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub struct ParseError {
+    /// The file, as given by the caller.
+    pub file: String,
+    /// 0-based index of the puzzle in the file, when the error is inside one.
+    pub puzzle: Option<usize>,
+    /// 1-based line; 0 when the error concerns the whole file (it could not be read).
+    pub line: usize,
+    /// 1-based column (in characters); 0 when no column applies.
+    pub column: usize,
+    /// What was expected and what was found.
+    pub kind: ParseErrorKind,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+            if self.column > 0 {
+                write!(f, ":{}", self.column)?;
+            }
+        }
+        write!(f, ": ")?;
+        if let Some(p) = self.puzzle {
+            write!(f, "puzzle {p}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+/// What went wrong in a puzzle file. Each message says what was expected and what was found.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseErrorKind {
+    /// The file could not be read.
+    #[error("expected a readable file, found an error: {0}")]
+    Io(String),
+    /// The bytes are not UTF-8 text.
+    #[error("expected UTF-8 text, found a byte sequence that is not")]
+    NotText,
+    /// The file name does not say which format it is in.
+    #[error("expected a file ending in .hex, .queens, .sudoku, .txt, .json or .toml, found '{0}'")]
+    UnknownFormat(String),
+    /// The file holds no puzzle at all.
+    #[error("expected at least one {0}, found none")]
+    NoPuzzle(&'static str),
+    /// A hex board with an even number of rows.
+    #[error("expected an odd number of rows (a hex board has width 2s-1), found {0} rows")]
+    EvenWidth(usize),
+    /// A hex row with the wrong number of cells.
+    #[error("expected {expected} cells in row {row} of a width-{width} hex board, found {found}")]
+    HexRowLength {
+        /// Row (0-based).
+        row: usize,
+        /// Board width.
+        width: usize,
+        /// Cells the row must have.
+        expected: usize,
+        /// Cells it has.
+        found: usize,
+    },
+    /// A Queens row with the wrong number of cells.
+    #[error("expected {size} cells in row {row} of a {size}x{size} Queens grid, found {found}")]
+    QueensRowLength {
+        /// Row (0-based).
+        row: usize,
+        /// Grid side.
+        size: usize,
+        /// Cells the row has.
+        found: usize,
+    },
+    /// The number of distinct region letters differs from the number of rows.
+    #[error("expected {expected} colour regions (one per row), found {found} ({letters})")]
+    RegionCount {
+        /// Regions needed (the width or size).
+        expected: usize,
+        /// Regions present.
+        found: usize,
+        /// The letters used, in order.
+        letters: String,
+    },
+    /// A character that has no meaning here.
+    #[error("expected {expected}, found '{found}'")]
+    UnknownChar {
+        /// What would have been accepted.
+        expected: String,
+        /// The character found.
+        found: char,
+    },
+    /// A grid mixing `.` (bare geometry) and region letters.
+    #[error("expected every cell to be '{first}' like the first cell (all '.' for bare geometry, or all region letters), found '{found}'")]
+    MixedBlank {
+        /// The first cell's character.
+        first: char,
+        /// The offending character.
+        found: char,
+    },
+    /// A Sudoku line whose length is not `n*n` for a supported `n`.
+    #[error("expected a Sudoku line of 16, 81, 256 or 625 cells, found {0} characters")]
+    SudokuLength(usize),
+    /// A Sudoku clue repeating a digit already in its row, column or box.
+    #[error("expected a digit not yet in its {unit}, found '{symbol}', already given at row {first_row} column {first_col}")]
+    ClashingClue {
+        /// The repeated symbol.
+        symbol: char,
+        /// `row`, `column` or `box`.
+        unit: &'static str,
+        /// Row of the first clue (0-based).
+        first_row: usize,
+        /// Column of the first clue (0-based).
+        first_col: usize,
+    },
+    /// A `# solution:` line that is malformed or breaks the rules.
+    #[error("expected {expected}, found {found}")]
+    BadSolution {
+        /// What a solution line must be.
+        expected: String,
+        /// What it is.
+        found: String,
+    },
+    /// JSON or TOML that is not well formed or does not have the model's shape.
+    #[error("expected a generic model (JSON/TOML), found an error: {0}")]
+    Syntax(String),
+    /// A generic-model row or given naming a variable that was not declared.
+    #[error("expected the label of a declared variable, found '{0}'")]
+    UnknownVariable(String),
+    /// A generic model that is well formed but inconsistent (duplicate labels, empty rows,
+    /// clashing givens).
+    #[error("expected a consistent model, found: {0}")]
+    Model(Box<ModelError>),
+}
+
+/// The file formats zeroone reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Hex boards (`.hex`).
+    Hex,
+    /// Square Queens grids (`.queens`).
+    Queens,
+    /// Sudoku, one per line (`.sudoku`, or a `.txt` that looks like one).
+    Sudoku,
+    /// A generic model in JSON (`.json`).
+    Json,
+    /// A generic model in TOML (`.toml`).
+    Toml,
+}
+
+impl Format {
+    /// A short lower-case name (`hex`, `queens`, `sudoku`, `json`, `toml`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Hex => "hex",
+            Format::Queens => "queens",
+            Format::Sudoku => "sudoku",
+            Format::Json => "json",
+            Format::Toml => "toml",
+        }
+    }
+}
+
+const SUDOKU_SIZES: [usize; 4] = [16, 81, 256, 625];
+
+/// The format of a file, from its extension. A `.txt` file is sniffed: when its first
+/// non-blank, non-comment line is a Sudoku line (16, 81, 256 or 625 characters of digits,
+/// letters, `.` or `0`, with at least one digit, `.` or `0`) it is Sudoku, otherwise Queens.
+/// Returns `None` for other extensions.
+pub fn format_of(path: &Path, text: &str) -> Option<Format> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "hex" => Format::Hex,
+        "queens" => Format::Queens,
+        "sudoku" => Format::Sudoku,
+        "json" => Format::Json,
+        "toml" => Format::Toml,
+        "txt" => {
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('#'))
+                .unwrap_or("");
+            let sudoku_like = SUDOKU_SIZES.contains(&first.chars().count())
+                && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+                && first.chars().any(|c| c.is_ascii_digit() || c == '.');
+            if sudoku_like {
+                Format::Sudoku
+            } else {
+                Format::Queens
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Parses the text of a file in `format`; `file` names it in errors. Returns every puzzle in
+/// file order, or the first error.
+pub fn parse_str(text: &str, format: Format, file: &str) -> Result<Vec<Puzzle>, ParseError> {
+    let at = Locator { file };
+    let puzzles = match format {
+        Format::Hex => parse_hex(text, &at)?,
+        Format::Queens => parse_queens(text, &at)?,
+        Format::Sudoku => parse_sudoku(text, &at)?,
+        Format::Json => vec![Puzzle::Model(generic::parse_json(text, file)?)],
+        Format::Toml => vec![Puzzle::Model(generic::parse_toml(text, file)?)],
+    };
+    if puzzles.is_empty() {
+        let what = match format {
+            Format::Hex => "hex board",
+            Format::Queens => "Queens grid",
+            _ => "Sudoku line",
+        };
+        return Err(at.error(None, 1, 1, ParseErrorKind::NoPuzzle(what)));
+    }
+    Ok(puzzles)
+}
+
+/// Parses raw bytes: like [`parse_str`], after checking the bytes are UTF-8 (a bad byte is
+/// reported with its line and column).
+pub fn parse_bytes(bytes: &[u8], format: Format, file: &str) -> Result<Vec<Puzzle>, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_str(text, format, file),
+        Err(e) => {
+            let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
+            let (line, column) = line_col(good, good.len());
+            Err(ParseError {
+                file: file.into(),
+                puzzle: None,
+                line,
+                column,
+                kind: ParseErrorKind::NotText,
+            })
+        }
+    }
+}
+
+/// Reads and parses a puzzle file, choosing the format with [`format_of`]. An unreadable file
+/// or an unknown extension is a [`ParseError`] with line 0.
+pub fn load(path: &Path) -> Result<Vec<Puzzle>, ParseError> {
+    let file = path.display().to_string();
+    let whole_file = |kind| ParseError {
+        file: file.clone(),
+        puzzle: None,
+        line: 0,
+        column: 0,
+        kind,
+    };
+    let bytes = std::fs::read(path).map_err(|e| whole_file(ParseErrorKind::Io(e.to_string())))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_else(|| "no extension".into());
+    let format =
+        format_of(path, &text).ok_or_else(|| whole_file(ParseErrorKind::UnknownFormat(ext)))?;
+    parse_bytes(&bytes, format, &file)
+}
+
+/// Reads a puzzle file and builds the model of every puzzle, named `"{file_stem}#{index}"`.
+pub fn load_models(path: &Path) -> Result<Vec<Model>, ParseError> {
+    let puzzles = load(path)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            p.to_model(format!("{stem}#{i}")).map_err(|e| ParseError {
+                file: path.display().to_string(),
+                puzzle: Some(i),
+                line: 0,
+                column: 0,
+                kind: ParseErrorKind::Model(Box::new(e)),
+            })
+        })
+        .collect()
+}
+
+/// The 1-based line and column (in characters) of byte offset `offset` of `text`.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+struct Locator<'a> {
+    file: &'a str,
+}
+
+impl Locator<'_> {
+    fn error(
+        &self,
+        puzzle: Option<usize>,
+        line: usize,
+        column: usize,
+        kind: ParseErrorKind,
+    ) -> ParseError {
+        ParseError {
+            file: self.file.into(),
+            puzzle,
+            line,
+            column,
+            kind,
+        }
+    }
+}
+
+/// One non-blank, non-comment line of a grid block: its line number and its cells with their
+/// 1-based columns (whitespace skipped).
+struct GridLine {
+    line: usize,
+    cells: Vec<(usize, char)>,
+    /// Column just past the last character of the line.
+    end: usize,
+}
+
+/// A block of consecutive non-blank lines: grid lines and comments.
+struct Block<'a> {
+    rows: Vec<GridLine>,
+    comments: Vec<(usize, &'a str)>,
+}
+
+fn blocks(text: &str) -> Vec<Block<'_>> {
+    let mut out = Vec::new();
+    let mut current = Block {
+        rows: Vec::new(),
+        comments: Vec::new(),
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            if !current.rows.is_empty() {
+                out.push(std::mem::replace(
+                    &mut current,
+                    Block {
+                        rows: Vec::new(),
+                        comments: Vec::new(),
+                    },
+                ));
+            } else {
+                current.comments.clear();
+            }
+        } else if trimmed.starts_with('#') {
+            current.comments.push((line, trimmed));
+        } else {
+            let cells = raw
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| !c.is_whitespace())
+                .map(|(col, c)| (col + 1, c))
+                .collect();
+            current.rows.push(GridLine {
+                line,
+                cells,
+                end: raw.chars().count() + 1,
+            });
+        }
+    }
+    if !current.rows.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// Cells of a grid block as region indices (`None` for a bare grid), after checking the
+/// characters, that `.` and letters are not mixed, and that there are `n` regions.
+fn regions_of(
+    rows: &[GridLine],
+    n: usize,
+    puzzle: usize,
+    at: &Locator,
+) -> Result<Option<Vec<Vec<usize>>>, ParseError> {
+    let first = rows[0].cells[0].1;
+    for row in rows {
+        for &(col, c) in &row.cells {
+            if !(c.is_ascii_alphabetic() || c == '.') {
+                return Err(at.error(
+                    Some(puzzle),
+                    row.line,
+                    col,
+                    ParseErrorKind::UnknownChar {
+                        expected: "a region letter (A-Z, a-z) or '.'".into(),
+                        found: c,
+                    },
+                ));
+            }
+            if (c == '.') != (first == '.') {
+                return Err(at.error(
+                    Some(puzzle),
+                    row.line,
+                    col,
+                    ParseErrorKind::MixedBlank { first, found: c },
+                ));
+            }
+        }
+    }
+    if first == '.' {
+        return Ok(None);
+    }
+    // Letters in reading order of first appearance, to point at the first extra one.
+    let mut seen: Vec<char> = Vec::new();
+    for row in rows {
+        for &(col, c) in &row.cells {
+            if !seen.contains(&c) {
+                seen.push(c);
+                if seen.len() > n {
+                    let mut letters = seen.clone();
+                    letters.sort_unstable();
+                    return Err(at.error(
+                        Some(puzzle),
+                        row.line,
+                        col,
+                        ParseErrorKind::RegionCount {
+                            expected: n,
+                            found: count_letters(rows),
+                            letters: letters_text(rows),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    if seen.len() < n {
+        return Err(at.error(
+            Some(puzzle),
+            rows[0].line,
+            rows[0].cells[0].0,
+            ParseErrorKind::RegionCount {
+                expected: n,
+                found: seen.len(),
+                letters: letters_text(rows),
+            },
+        ));
+    }
+    seen.sort_unstable();
+    Ok(Some(
+        rows.iter()
+            .map(|row| {
+                row.cells
+                    .iter()
+                    .map(|&(_, c)| seen.binary_search(&c).unwrap_or(0))
+                    .collect()
+            })
+            .collect(),
+    ))
+}
+
+fn sorted_letters(rows: &[GridLine]) -> Vec<char> {
+    let mut letters: Vec<char> = rows
+        .iter()
+        .flat_map(|r| r.cells.iter().map(|&(_, c)| c))
+        .collect();
+    letters.sort_unstable();
+    letters.dedup();
+    letters
+}
+
+fn count_letters(rows: &[GridLine]) -> usize {
+    sorted_letters(rows).len()
+}
+
+fn letters_text(rows: &[GridLine]) -> String {
+    sorted_letters(rows).into_iter().collect()
+}
+
+fn parse_hex(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
+    let mut out = Vec::new();
+    for (p, block) in blocks(text).into_iter().enumerate() {
+        let rows = &block.rows;
+        let n = rows.len();
+        if n % 2 == 0 {
+            let last = &rows[n - 1];
+            return Err(at.error(
+                Some(p),
+                last.line,
+                last.cells[0].0,
+                ParseErrorKind::EvenWidth(n),
+            ));
+        }
+        let geometry = HexBoard::geometry(n)
+            .ok_or_else(|| at.error(Some(p), rows[0].line, 1, ParseErrorKind::EvenWidth(n)))?;
+        for (r, row) in rows.iter().enumerate() {
+            let expected = geometry.row_len(r);
+            let found = row.cells.len();
+            if found != expected {
+                let column = if found > expected {
+                    row.cells[expected].0
+                } else {
+                    row.end
+                };
+                return Err(at.error(
+                    Some(p),
+                    row.line,
+                    column,
+                    ParseErrorKind::HexRowLength {
+                        row: r,
+                        width: n,
+                        expected,
+                        found,
+                    },
+                ));
+            }
+        }
+        let board = match regions_of(rows, n, p, at)? {
+            None => geometry,
+            Some(regions) => HexBoard::coloured(regions).unwrap_or(geometry),
+        };
+        out.push(Puzzle::Hex(board));
+    }
+    Ok(out)
+}
+
+fn parse_queens(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
+    let mut out = Vec::new();
+    for (p, block) in blocks(text).into_iter().enumerate() {
+        let rows = &block.rows;
+        let n = rows.len();
+        for (r, row) in rows.iter().enumerate() {
+            let found = row.cells.len();
+            if found != n {
+                let column = if found > n { row.cells[n].0 } else { row.end };
+                return Err(at.error(
+                    Some(p),
+                    row.line,
+                    column,
+                    ParseErrorKind::QueensRowLength {
+                        row: r,
+                        size: n,
+                        found,
+                    },
+                ));
+            }
+        }
+        let mut board = match regions_of(rows, n, p, at)? {
+            None => QueensBoard::bare(n),
+            Some(regions) => {
+                QueensBoard::with_regions(regions).unwrap_or_else(|| QueensBoard::bare(n))
+            }
+        };
+        for &(line, comment) in &block.comments {
+            let body = comment.trim_start_matches('#').trim_start();
+            let rest = body
+                .strip_prefix("solution-computed:")
+                .or_else(|| body.strip_prefix("solution:"));
+            if let Some(rest) = rest {
+                // Column of `rest` within the original line, for pointing at tokens.
+                let offset = comment.chars().count() - rest.chars().count();
+                board.known_solution = Some(parse_solution(&board, rest, line, offset, p, at)?);
+                break;
+            }
+        }
+        out.push(Puzzle::Queens(board));
+    }
+    Ok(out)
+}
+
+/// Reads the columns of a `# solution:` line and checks them against the board's rules.
+/// `offset` is the number of characters of the (trimmed) comment before `rest`.
+fn parse_solution(
+    board: &QueensBoard,
+    rest: &str,
+    line: usize,
+    offset: usize,
+    p: usize,
+    at: &Locator,
+) -> Result<Vec<usize>, ParseError> {
+    let n = board.size();
+    let bad = |column: usize, expected: String, found: String| {
+        at.error(
+            Some(p),
+            line,
+            column,
+            ParseErrorKind::BadSolution { expected, found },
+        )
+    };
+    let mut cols = Vec::new();
+    let mut chars = rest.char_indices().peekable();
+    // Split on whitespace, keeping each token's character column.
+    let mut tokens: Vec<(usize, String)> = Vec::new();
+    while let Some(&(i, c)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        let start_col = offset + rest[..i].chars().count() + 1;
+        let mut token = String::new();
+        while let Some(&(_, c)) = chars.peek() {
+            if c.is_whitespace() {
+                break;
+            }
+            token.push(c);
+            chars.next();
+        }
+        tokens.push((start_col, token));
+    }
+    let end = offset + rest.chars().count() + 1;
+    for (col, token) in &tokens {
+        match token.parse::<usize>() {
+            Ok(c) if c < n => cols.push(c),
+            _ => {
+                return Err(bad(
+                    *col,
+                    format!("a column number from 0 to {}", n.saturating_sub(1)),
+                    format!("'{token}'"),
+                ))
+            }
+        }
+    }
+    if cols.len() != n {
+        let column = tokens.get(n).map_or(end, |t| t.0);
+        return Err(bad(
+            column,
+            format!("{n} columns (one per row)"),
+            format!("{}", cols.len()),
+        ));
+    }
+    let model = board.to_model("solution check");
+    let solution = Solution::new(cols.iter().enumerate().map(|(r, &c)| r * n + c).collect());
+    if let Err(v) = Verifier::new(&model).check(&solution) {
+        return Err(bad(
+            offset + 1,
+            "a placement that keeps the rules".into(),
+            format!("one that breaks them: {v}"),
+        ));
+    }
+    Ok(cols)
+}
+
+fn parse_sudoku(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let p = out.len();
+        let lead = raw.chars().take_while(|c| c.is_whitespace()).count();
+        let chars: Vec<char> = trimmed.chars().collect();
+        let len = chars.len();
+        let Some(box_size) = SUDOKU_SIZES.iter().position(|&s| s == len).map(|i| i + 2) else {
+            let nearest = *SUDOKU_SIZES
+                .iter()
+                .min_by_key(|&&s| s.abs_diff(len))
+                .unwrap_or(&81);
+            let column = lead + nearest.min(len) + 1;
+            return Err(at.error(Some(p), line, column, ParseErrorKind::SudokuLength(len)));
+        };
+        let n = box_size * box_size;
+        let mut cells = Vec::with_capacity(len);
+        for (k, &c) in chars.iter().enumerate() {
+            let cell = match c {
+                '.' | '0' => None,
+                _ => match sudoku::digit_of(c, n) {
+                    Some(d) => Some(d),
+                    None => {
+                        let expected = if n <= 9 {
+                            format!("a digit 1-{n}, '.' or '0'")
+                        } else {
+                            format!(
+                                "a digit 1-9, a letter A-{} (either case), '.' or '0'",
+                                sudoku::symbol(n - 1)
+                            )
+                        };
+                        return Err(at.error(
+                            Some(p),
+                            line,
+                            lead + k + 1,
+                            ParseErrorKind::UnknownChar { expected, found: c },
+                        ));
+                    }
+                },
+            };
+            cells.push(cell);
+        }
+        let grid =
+            Sudoku::from_cells(box_size, cells.clone()).unwrap_or_else(|| Sudoku::empty(box_size));
+        // Clashing clues: point at the second clue of the first clashing pair in reading order.
+        let mut first_at: Vec<Vec<Option<usize>>> = vec![vec![None; 3 * n]; n];
+        for (k, cell) in cells.iter().enumerate() {
+            let Some(d) = *cell else { continue };
+            let (r, c) = (k / n, k % n);
+            let units = [
+                ("row", r),
+                ("column", n + c),
+                ("box", 2 * n + grid.box_of(r, c)),
+            ];
+            for (unit, u) in units {
+                if let Some(prev) = first_at[d][u] {
+                    return Err(at.error(
+                        Some(p),
+                        line,
+                        lead + k + 1,
+                        ParseErrorKind::ClashingClue {
+                            symbol: chars[k],
+                            unit,
+                            first_row: prev / n,
+                            first_col: prev % n,
+                        },
+                    ));
+                }
+            }
+            for (_, u) in units {
+                first_at[d][u] = Some(k);
+            }
+        }
+        out.push(Puzzle::Sudoku(grid));
+    }
+    Ok(out)
+}
+
+/// A hex board as an indented hexagon drawing (one cell letter per position, cells separated by
+/// a space, rows shifted by half a cell), which [`parse_str`] reads back to the same board.
+/// Bare boards are drawn with `.`. Boards with more than 52 regions cannot be written.
+pub fn write_hex(board: &HexBoard) -> String {
+    let n = board.width();
+    let mut out = String::new();
+    for r in 0..n {
+        let len = board.row_len(r);
+        out.push_str(&" ".repeat(n - len));
+        let cells: Vec<String> = (0..len)
+            .map(|k| {
+                board
+                    .regions()
+                    .map_or('.', |regions| region_letter(regions[r][k]))
+                    .to_string()
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// A Queens grid as `n` lines of region letters (`.` when bare), followed by a
+/// `# solution: ...` line when the solution is known; [`parse_str`] reads it back.
+pub fn write_queens(board: &QueensBoard) -> String {
+    let n = board.size();
+    let mut out = String::new();
+    for r in 0..n {
+        for c in 0..n {
+            out.push(
+                board
+                    .regions()
+                    .map_or('.', |regions| region_letter(regions[r][c])),
+            );
+        }
+        out.push('\n');
+    }
+    if let Some(sol) = &board.known_solution {
+        let cols: Vec<String> = sol.iter().map(|c| c.to_string()).collect();
+        out.push_str(&format!("# solution: {}\n", cols.join(" ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,550 @@
+use super::*;
+use proptest::prelude::*;
+
+fn err(text: &str, format: Format) -> ParseError {
+    match parse_str(text, format, "t") {
+        Ok(p) => panic!("expected an error, parsed {} puzzles", p.len()),
+        Err(e) => e,
+    }
+}
+
+fn at(e: &ParseError) -> (Option<usize>, usize, usize) {
+    (e.puzzle, e.line, e.column)
+}
+
+const HEX3: &str = "# a width-3 board\n A B\nA B C\n C C\n";
+
+#[test]
+fn hex_board_reads_regions_in_letter_order() {
+    let p = parse_str(HEX3, Format::Hex, "t").unwrap();
+    let Puzzle::Hex(b) = &p[0] else { panic!() };
+    assert_eq!(b.width(), 3);
+    assert_eq!(
+        b.regions().unwrap(),
+        &[vec![0, 1], vec![0, 1, 2], vec![2, 2]]
+    );
+    let m = b.to_model("x");
+    assert_eq!(m.summary().families["colour"], 3);
+}
+
+#[test]
+fn hex_file_with_several_boards_and_bare_geometry() {
+    let text = "# two boards\n.\n\n  . .\n . . .\n  . .\n\n\n# end\n";
+    let p = parse_str(text, Format::Hex, "t").unwrap();
+    assert_eq!(p.len(), 2);
+    for (puzzle, width) in p.iter().zip([1, 3]) {
+        let Puzzle::Hex(b) = puzzle else { panic!() };
+        assert_eq!(b.width(), width);
+        assert!(b.regions().is_none());
+    }
+}
+
+#[test]
+fn even_hex_width_is_located() {
+    let e = err("AB\nABC\n\nAB\nBBA\nAB\nAB\n", Format::Hex);
+    // The first board (two rows) is already even.
+    assert_eq!(at(&e), (Some(0), 2, 1));
+    assert_eq!(e.kind, ParseErrorKind::EvenWidth(2));
+    assert_eq!(
+        e.to_string(),
+        "t:2:1: puzzle 0: expected an odd number of rows (a hex board has width 2s-1), found 2 rows"
+    );
+}
+
+#[test]
+fn hex_row_too_long_points_at_first_extra_cell() {
+    let e = err(".\n\n A B\nA B C C\n C C\n", Format::Hex);
+    assert_eq!(at(&e), (Some(1), 4, 7));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::HexRowLength {
+            row: 1,
+            width: 3,
+            expected: 3,
+            found: 4
+        }
+    ));
+}
+
+#[test]
+fn hex_row_too_short_points_past_the_end() {
+    let e = err(" A B\nA B\n C C\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 2, 4));
+}
+
+#[test]
+fn hex_region_count_too_many_points_at_the_extra_letter() {
+    let e = err(" A B\nA B C\n C D\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 3, 4));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::RegionCount {
+            expected: 3,
+            found: 4,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn hex_region_count_too_few() {
+    let e = err(" A B\nA B B\n B B\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 1, 2));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::RegionCount {
+            expected: 3,
+            found: 2,
+            ..
+        }
+    ));
+    assert!(e.to_string().contains("found 2 (AB)"), "{e}");
+}
+
+#[test]
+fn hex_unknown_character() {
+    let e = err(" A B\nA 7 C\n C C\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 2, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::UnknownChar { found: '7', .. }
+    ));
+}
+
+#[test]
+fn hex_mixed_dots_and_letters() {
+    let e = err(" . .\n. B .\n . .\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 2, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::MixedBlank {
+            first: '.',
+            found: 'B'
+        }
+    ));
+}
+
+#[test]
+fn empty_files_have_no_puzzle() {
+    for format in [Format::Hex, Format::Queens, Format::Sudoku] {
+        let e = err("# only a comment\n\n", format);
+        assert!(
+            matches!(e.kind, ParseErrorKind::NoPuzzle(_)),
+            "{format:?}: {e}"
+        );
+        assert_eq!(e.puzzle, None);
+    }
+    for format in [Format::Json, Format::Toml] {
+        let e = err("", format);
+        assert!(
+            matches!(e.kind, ParseErrorKind::NoPuzzle(_)),
+            "{format:?}: {e}"
+        );
+    }
+}
+
+const QUEENS4: &str = "# header\nAABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n";
+
+#[test]
+fn queens_grid_reads_solution_line() {
+    // Regions: A = {(0,0),(0,1),(1,0)}, B = {(0,2),(0,3),(1,2),(1,3)}, C = ..., D = rows 2-3 right.
+    let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
+    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    assert_eq!(q.size(), 4);
+    assert_eq!(q.known_solution, Some(vec![1, 3, 0, 2]));
+    assert_eq!(q.regions().unwrap()[1], vec![0, 2, 1, 1]);
+}
+
+#[test]
+fn queens_solution_computed_line_and_bare_grid() {
+    let text = "....\n....\n....\n....\n# solution-computed: 2 0 3 1\n";
+    let p = parse_str(text, Format::Queens, "t").unwrap();
+    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    assert!(q.regions().is_none());
+    assert_eq!(q.known_solution, Some(vec![2, 0, 3, 1]));
+}
+
+#[test]
+fn queens_bad_solution_lines_are_located() {
+    let bad_token = QUEENS4.replace("1 3 0 2", "1 3 x 2");
+    let e = err(&bad_token, Format::Queens);
+    assert_eq!(at(&e), (Some(0), 6, 17));
+    let short = QUEENS4.replace("1 3 0 2", "1 3 0");
+    let e = err(&short, Format::Queens);
+    assert!(matches!(e.kind, ParseErrorKind::BadSolution { .. }));
+    let out_of_range = QUEENS4.replace("1 3 0 2", "1 3 0 4");
+    assert_eq!(err(&out_of_range, Format::Queens).column, 19);
+    // Columns 0 and 1 in rows 0 and 1 touch diagonally.
+    let touching = QUEENS4.replace("1 3 0 2", "0 1 3 2");
+    let e = err(&touching, Format::Queens);
+    assert!(e.to_string().contains("breaks"), "{e}");
+}
+
+#[test]
+fn queens_row_length_and_region_count() {
+    let e = err("AAB\nAB\nCCC\n", Format::Queens);
+    assert_eq!(at(&e), (Some(0), 2, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::QueensRowLength {
+            row: 1,
+            size: 3,
+            found: 2
+        }
+    ));
+    let e = err("AAB\nABB\nBBB\n", Format::Queens);
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::RegionCount {
+            expected: 3,
+            found: 2,
+            ..
+        }
+    ));
+    let e = err("AAB\nABC\nBBD\n", Format::Queens);
+    assert_eq!(at(&e), (Some(0), 3, 3));
+}
+
+#[test]
+fn sudoku_lines() {
+    let text = "# comment\n1.3.3.1.2.4.4.2.\n\n0000000000000000\n";
+    let p = parse_str(text, Format::Sudoku, "t").unwrap();
+    assert_eq!(p.len(), 2);
+    let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+    assert_eq!(s.box_size(), 2);
+    assert_eq!(s.clues(), 8);
+    assert_eq!(s.to_line(), "1.3.3.1.2.4.4.2.");
+    let Puzzle::Sudoku(s) = &p[1] else { panic!() };
+    assert_eq!(s.clues(), 0);
+}
+
+#[test]
+fn sudoku_sizes_up_to_25x25() {
+    for (n, box_size) in [(4, 2), (9, 3), (16, 4), (25, 5)] {
+        let mut line = ".".repeat(n * n);
+        // The largest digit in the last cell.
+        line.replace_range(
+            n * n - 1..,
+            &crate::puzzle::sudoku::symbol(n - 1).to_string(),
+        );
+        let p = parse_str(&line, Format::Sudoku, "t").unwrap();
+        let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+        assert_eq!((s.box_size(), s.clues()), (box_size, 1));
+        assert_eq!(s.cells()[n * n - 1], Some(n - 1));
+    }
+    // 'P' is digit 25: beyond a 16x16 grid.
+    let mut line = ".".repeat(256);
+    line.replace_range(0..1, "P");
+    assert!(matches!(
+        err(&line, Format::Sudoku).kind,
+        ParseErrorKind::UnknownChar { found: 'P', .. }
+    ));
+}
+
+#[test]
+fn sudoku_letters_are_case_insensitive() {
+    let mut line = vec!['.'; 256];
+    line[0] = 'g';
+    line[17] = 'G';
+    let line: String = line.into_iter().collect();
+    // Both are digit 16; (0,0) and (1,1) share a box, so they clash.
+    let e = err(&line, Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 18));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::ClashingClue {
+            unit: "box",
+            first_row: 0,
+            first_col: 0,
+            ..
+        }
+    ));
+    let ok = line.replace('G', "f");
+    assert!(parse_str(&ok, Format::Sudoku, "t").is_ok());
+}
+
+#[test]
+fn sudoku_wrong_length_and_bad_characters() {
+    let e = err("1.3.3.1.2.4.4.2.\n1.3.3.1.2.4.4.2\n", Format::Sudoku);
+    assert_eq!(at(&e), (Some(1), 2, 16));
+    assert_eq!(e.kind, ParseErrorKind::SudokuLength(15));
+    let e = err(&".".repeat(82), Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 82));
+    let e = err("1.3.3.1.2.4.4.5.", Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 15));
+    assert!(e.to_string().contains("a digit 1-4"), "{e}");
+    let e = err(&format!("{}x", ".".repeat(80)), Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 81));
+}
+
+#[test]
+fn sudoku_clash_points_at_the_second_clue() {
+    // Row clash: two 1s in row 0.
+    let e = err("1..1............", Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 4));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::ClashingClue {
+            unit: "row",
+            symbol: '1',
+            ..
+        }
+    ));
+    // Column clash.
+    let e = err("2...........2...", Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 13));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::ClashingClue { unit: "column", .. }
+    ));
+}
+
+#[test]
+fn txt_files_are_sniffed() {
+    let sudoku = format!("{}\n", ".".repeat(81));
+    assert_eq!(format_of(Path::new("a.txt"), &sudoku), Some(Format::Sudoku));
+    assert_eq!(format_of(Path::new("a.txt"), QUEENS4), Some(Format::Queens));
+    assert_eq!(format_of(Path::new("a.HEX"), ""), Some(Format::Hex));
+    assert_eq!(format_of(Path::new("a.csv"), ""), None);
+    assert_eq!(format_of(Path::new("a"), ""), None);
+}
+
+#[test]
+fn shared_data_files_are_sniffed_and_parse() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let q = data.join("queens/capybaradoku_levels.txt");
+    let s = data.join("sudoku/norvig_top95.txt");
+    if !q.exists() || !s.exists() {
+        return; // the shared data is beside the clone in CI; nothing to check without it
+    }
+    let queens = load(&q).unwrap();
+    assert_eq!(queens.len(), 121);
+    assert!(queens
+        .iter()
+        .all(|p| matches!(p, Puzzle::Queens(b) if b.known_solution.is_some())));
+    let sudoku = load(&s).unwrap();
+    assert_eq!(sudoku.len(), 95);
+}
+
+#[test]
+fn unreadable_file_and_unknown_extension() {
+    let e = load(Path::new("/nonexistent/zeroone/x.hex")).unwrap_err();
+    assert_eq!((e.line, e.column, e.puzzle), (0, 0, None));
+    assert!(matches!(e.kind, ParseErrorKind::Io(_)));
+    assert!(e
+        .to_string()
+        .starts_with("/nonexistent/zeroone/x.hex: expected a readable file"));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.csv");
+    std::fs::write(&p, "A").unwrap();
+    assert!(matches!(
+        load(&p).unwrap_err().kind,
+        ParseErrorKind::UnknownFormat(_)
+    ));
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let e = parse_bytes(b"AB\n\xffC\n", Format::Queens, "t").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1));
+    assert_eq!(e.kind, ParseErrorKind::NotText);
+}
+
+#[test]
+fn load_models_names_each_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("boards.hex");
+    std::fs::write(&p, ".\n\n . .\n. . .\n . .\n").unwrap();
+    let models = load_models(&p).unwrap();
+    let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+    assert_eq!(names, vec!["boards#0", "boards#1"]);
+}
+
+const JSON: &str = r#"{
+  "name": "small",
+  "variables": ["a", "b", {"label": "c", "row": 0, "col": 2}, "d"],
+  "families": [
+    {"name": "first", "sense": "exactly-one", "rows": [["a", "b", "c"]]},
+    {"name": "second", "sense": "exactly-one", "rows": [["c", "d"]]},
+    {"name": "apart", "sense": "at-most-one", "rows": [["a", "d"]]}
+  ],
+  "givens": ["d"]
+}
+"#;
+
+const TOML: &str = r#"name = "small"
+variables = ["a", "b", { label = "c", row = 0, col = 2 }, "d"]
+givens = ["d"]
+
+[[families]]
+name = "first"
+sense = "exactly-one"
+rows = [["a", "b", "c"]]
+
+[[families]]
+name = "second"
+sense = "exactly-one"
+rows = [["c", "d"]]
+
+[[families]]
+name = "apart"
+sense = "at-most-one"
+rows = [["a", "d"]]
+"#;
+
+#[test]
+fn json_and_toml_give_the_same_model() {
+    let j = generic::parse_json(JSON, "t").unwrap();
+    let t = generic::parse_toml(TOML, "t").unwrap();
+    assert_eq!(j, t);
+    assert_eq!(j.num_variables(), 4);
+    assert_eq!(j.constraints().len(), 3);
+    assert_eq!(j.givens(), &[3]);
+    assert_eq!(
+        j.variables()[2].coord,
+        crate::model::Coord::Cell { row: 0, col: 2 }
+    );
+    assert_eq!(j.constraints()[2].sense, crate::model::Sense::AtMostOne);
+}
+
+#[test]
+fn json_row_naming_an_unknown_variable_is_located() {
+    let text = JSON.replace(r#"[["c", "d"]]"#, r#"[["c", "zz"]]"#);
+    let e = err(&text, Format::Json);
+    assert_eq!(e.kind, ParseErrorKind::UnknownVariable("zz".into()));
+    // Line 6 is the "second" family; "zz" opens at column 66.
+    let line6 = text.lines().nth(5).unwrap();
+    assert_eq!(at(&e), (Some(0), 6, line6.find("\"zz\"").unwrap() + 1));
+}
+
+#[test]
+fn toml_row_naming_an_unknown_variable_is_located() {
+    let text = TOML.replace(r#"rows = [["c", "d"]]"#, r#"rows = [["c", "zz"]]"#);
+    let e = err(&text, Format::Toml);
+    assert_eq!(e.kind, ParseErrorKind::UnknownVariable("zz".into()));
+    let (line, src) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("zz"))
+        .unwrap();
+    assert_eq!(at(&e), (Some(0), line + 1, src.find("\"zz\"").unwrap() + 1));
+}
+
+#[test]
+fn generic_model_consistency_errors_are_located() {
+    // Duplicate label: the second "a".
+    let text = JSON.replace(r#""d"],"#, r#""a"],"#);
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::DuplicateLabel(_))),
+        "{e}"
+    );
+    assert_eq!(
+        (e.line, e.column),
+        (3, text.lines().nth(2).unwrap().rfind("\"a\"").unwrap() + 1)
+    );
+    // Empty row.
+    let text = JSON.replace(r#"[["a", "d"]]"#, "[[]]");
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::EmptyRow { .. })),
+        "{e}"
+    );
+    assert_eq!(e.line, 7);
+    assert_eq!(
+        e.column,
+        text.lines().nth(6).unwrap().find("[]").unwrap() + 1
+    );
+    // Clashing givens: c and d share the row of "second"; point at the second given.
+    let text = JSON.replace(r#""givens": ["d"]"#, r#""givens": ["c", "d"]"#);
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::ClashingGivens { .. })),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (9, 19));
+    // Same in TOML.
+    let text = TOML.replace(r#"givens = ["d"]"#, r#"givens = ["c", "d"]"#);
+    let e = err(&text, Format::Toml);
+    assert_eq!((e.line, e.column), (3, 16), "{e}");
+    // Duplicate in a row.
+    let text = TOML.replace(r#"rows = [["a", "d"]]"#, r#"rows = [["a", "a"]]"#);
+    let e = err(&text, Format::Toml);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::DuplicateInRow { .. })),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (18, 15), "{e}");
+}
+
+#[test]
+fn generic_syntax_errors_are_located() {
+    let e = err("{\n  \"variables\": [\"a\",,]\n}", Format::Json);
+    assert_eq!(e.line, 2);
+    assert!(matches!(e.kind, ParseErrorKind::Syntax(_)));
+    assert!(!e.to_string().contains(" at line "), "{e}");
+    let e = err(&JSON.replace("exactly-one", "exactly-two"), Format::Json);
+    assert_eq!(e.line, 5);
+    let e = err("variables = [\"a\"]\nfamilies = [ { name = \"f\", sense = \"exactly-one\", rows = [[\"a\"]], colour = 1 } ]\n", Format::Toml);
+    assert_eq!(e.line, 2, "{e}");
+    assert!(matches!(e.kind, ParseErrorKind::Syntax(_)));
+}
+
+#[test]
+fn writers_round_trip() {
+    let p = parse_str(HEX3, Format::Hex, "t").unwrap();
+    let Puzzle::Hex(b) = &p[0] else { panic!() };
+    let text = write_hex(b);
+    assert_eq!(text, " A B\nA B C\n C C\n");
+    assert_eq!(parse_str(&text, Format::Hex, "t").unwrap(), p);
+    let bare = HexBoard::geometry(5).unwrap();
+    let text = write_hex(&bare);
+    assert_eq!(
+        parse_str(&text, Format::Hex, "t").unwrap(),
+        vec![Puzzle::Hex(bare)]
+    );
+
+    let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
+    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    let text = write_queens(q);
+    assert_eq!(text, "AABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n");
+    assert_eq!(parse_str(&text, Format::Queens, "t").unwrap(), p);
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        for format in [Format::Hex, Format::Queens, Format::Sudoku, Format::Json, Format::Toml] {
+            let _ = parse_bytes(&bytes, format, "fuzz");
+        }
+    }
+
+    #[test]
+    fn random_grid_text_never_panics(text in "[A-Da-b. #\n0-9:{}\\[\\]\",=]{0,200}") {
+        for format in [Format::Hex, Format::Queens, Format::Sudoku, Format::Json, Format::Toml] {
+            if let Err(e) = parse_str(&text, format, "fuzz") {
+                prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn written_hex_boards_read_back(width in 0usize..6, seed in any::<u64>()) {
+        let width = 2 * width + 1;
+        let mut b = HexBoard::geometry(width).unwrap();
+        // Colour every cell by its row, then shuffle region ids by the seed: still n regions.
+        let perm: Vec<usize> = {
+            let mut p: Vec<usize> = (0..width).collect();
+            let mut s = seed;
+            for i in (1..width).rev() {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                p.swap(i, (s >> 33) as usize % (i + 1));
+            }
+            p
+        };
+        let regions = (0..width).map(|r| vec![perm[r]; b.row_len(r)]).collect();
+        b = HexBoard::coloured(regions).unwrap();
+        let back = parse_str(&write_hex(&b), Format::Hex, "t").unwrap();
+        prop_assert_eq!(back, vec![Puzzle::Hex(b)]);
+    }
+}

@@ -1,0 +1,556 @@
+//! Rendering models and verified outcomes as text and JSON, shared by the CLI and the harness.
+//!
+//! Everything here reads a [`Model`] only (never the puzzle it came from), so any code holding
+//! a model can draw it: hex boards as indented hexagons, Queens as grids (region letters, `*`
+//! for a piece), Sudoku in box drawing, generic answers as lists of labels. JSON records are
+//! plain structs whose field order is the order printed.
+//!
+//! Costs: linear in the size of the model; the 0-1 matrix drawing is `rows x variables`
+//! characters and is only drawn up to [`MATRIX_MAX_VARIABLES`] x [`MATRIX_MAX_ROWS`].
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::backend::{CountOutcome, Outcome, Stats, Status};
+use crate::model::{Coord, Model, ModelSummary, PuzzleKind, Sense, Solution};
+use crate::puzzle::{placements, sudoku_grid};
+
+/// Models with more variables than this are shown without their 0-1 matrix.
+pub const MATRIX_MAX_VARIABLES: usize = 64;
+/// Models with more rows than this are shown without their 0-1 matrix.
+pub const MATRIX_MAX_ROWS: usize = 100;
+
+/// The JSON object of `zeroone show --json`: exactly `variables`, `constraints`, `families`
+/// (rows per family) and `nonzeros`.
+pub fn summary_json(model: &Model) -> String {
+    let s: ModelSummary = model.summary();
+    serde_json::to_string(&s).unwrap_or_default()
+}
+
+/// The letter of colour region `i` as files write it: `A`-`Z`, then `a`-`z`, then `?`.
+pub fn region_letter(i: usize) -> char {
+    match i {
+        0..=25 => (b'A' + i as u8) as char,
+        26..=51 => (b'a' + (i - 26) as u8) as char,
+        _ => '?',
+    }
+}
+
+/// For each variable, the index of the row of family `family` holding it (its region).
+fn region_of(model: &Model, family: &str) -> Option<Vec<Option<usize>>> {
+    let f = model.family_id(family)?;
+    let mut region = vec![None; model.num_variables()];
+    for c in model.family_rows(f) {
+        for &v in &c.vars {
+            region[v] = Some(c.index);
+        }
+    }
+    Some(region)
+}
+
+/// Draws a hex board or Queens grid from its model: region letters (`.` without regions),
+/// `*` for a piece of `solution`. `None` for other kinds.
+pub fn board_text(model: &Model, solution: Option<&Solution>) -> Option<String> {
+    let (n, region_family, hex) = match model.kind() {
+        PuzzleKind::Hex { width } => (width, "colour", true),
+        PuzzleKind::Queens { size } => (size, "region", false),
+        _ => return None,
+    };
+    let region = region_of(model, region_family);
+    let on = solution.map(|s| s.to_bools(model.num_variables()));
+    let mut rows: Vec<Vec<char>> = vec![Vec::new(); n];
+    for (v, var) in model.variables().iter().enumerate() {
+        if let Coord::Cell { row, col } = var.coord {
+            if row < n {
+                if rows[row].len() <= col {
+                    rows[row].resize(col + 1, ' ');
+                }
+                let piece = on.as_ref().is_some_and(|o| o[v]);
+                rows[row][col] = if piece {
+                    '*'
+                } else {
+                    region
+                        .as_ref()
+                        .and_then(|r| r[v])
+                        .map_or('.', region_letter)
+                };
+            }
+        }
+    }
+    let mut out = String::new();
+    for row in &rows {
+        if hex {
+            out.push_str(&" ".repeat(n.saturating_sub(row.len())));
+            let cells: Vec<String> = row.iter().map(|c| c.to_string()).collect();
+            out.push_str(&cells.join(" "));
+        } else {
+            out.extend(row.iter());
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Draws a Sudoku grid (`+-------+` box drawing) with the cells of `solution`, or with the
+/// givens when `solution` is `None`. `None` for other kinds.
+pub fn sudoku_text(model: &Model, solution: Option<&Solution>) -> Option<String> {
+    let PuzzleKind::Sudoku { box_size } = model.kind() else {
+        return None;
+    };
+    let n = box_size * box_size;
+    let givens = Solution::new(model.givens().to_vec());
+    let grid: Vec<char> = sudoku_grid(model, solution.unwrap_or(&givens))?
+        .chars()
+        .collect();
+    let rule = {
+        let mut r = String::new();
+        for _ in 0..box_size {
+            r.push('+');
+            r.push_str(&"-".repeat(2 * box_size + 1));
+        }
+        r.push_str("+\n");
+        r
+    };
+    let mut out = String::new();
+    for r in 0..n {
+        if r % box_size == 0 {
+            out.push_str(&rule);
+        }
+        for c in 0..n {
+            if c % box_size == 0 {
+                out.push_str("| ");
+            }
+            out.push(grid[r * n + c]);
+            out.push(' ');
+        }
+        out.push_str("|\n");
+    }
+    out.push_str(&rule);
+    Some(out)
+}
+
+/// A solution in the most readable form for its kind: the board with its pieces, the filled
+/// Sudoku, or the labels of the variables set to 1.
+pub fn solution_text(model: &Model, solution: &Solution) -> String {
+    if let Some(t) = board_text(model, Some(solution)) {
+        return t;
+    }
+    if let Some(t) = sudoku_text(model, Some(solution)) {
+        return t;
+    }
+    let labels: Vec<&str> = solution
+        .ones
+        .iter()
+        .filter_map(|&v| model.variables().get(v).map(|x| x.label.as_str()))
+        .collect();
+    format!("ones: {}\n", labels.join(" "))
+}
+
+fn kind_text(kind: PuzzleKind) -> String {
+    match kind {
+        PuzzleKind::Hex { width } => format!("hex board, width {width}"),
+        PuzzleKind::Queens { size } => format!("Queens, {size}x{size}"),
+        PuzzleKind::Sudoku { box_size } => {
+            let n = box_size * box_size;
+            format!("Sudoku, {n}x{n}")
+        }
+        PuzzleKind::Generic => "generic model".into(),
+    }
+}
+
+/// The text of `zeroone show`: kind, sizes, rows per family (with sense and row lengths), the
+/// puzzle drawn (generic models: the variable labels and givens), and for small models the 0-1 matrix (one line per row, `1` where the row
+/// holds the variable, columns numbered by variable id).
+pub fn model_text(model: &Model) -> String {
+    let s = model.summary();
+    let mut out = String::new();
+    let eq = model
+        .constraints()
+        .iter()
+        .filter(|c| c.sense == Sense::ExactlyOne)
+        .count();
+    let _ = writeln!(out, "model {} ({})", model.name(), kind_text(model.kind()));
+    let _ = writeln!(out, "variables: {}", s.variables);
+    let _ = writeln!(
+        out,
+        "constraints: {} ({} exactly-one, {} at-most-one)",
+        s.constraints,
+        eq,
+        s.constraints - eq
+    );
+    let _ = writeln!(out, "nonzeros: {}", s.nonzeros);
+    let _ = writeln!(out, "givens: {}", model.givens().len());
+    let _ = writeln!(out, "families:");
+    let width = model
+        .families()
+        .iter()
+        .map(|f| f.name.len())
+        .max()
+        .unwrap_or(0);
+    for (fid, f) in model.families().iter().enumerate() {
+        let rows: Vec<_> = model.family_rows(fid).collect();
+        let sense = rows.first().map_or("", |c| match c.sense {
+            Sense::ExactlyOne => "= 1",
+            Sense::AtMostOne => "<= 1",
+        });
+        let min = rows.iter().map(|c| c.vars.len()).min().unwrap_or(0);
+        let max = rows.iter().map(|c| c.vars.len()).max().unwrap_or(0);
+        let sizes = if min == max {
+            let plural = if min == 1 { "" } else { "s" };
+            format!("{min} variable{plural} each")
+        } else {
+            format!("{min}-{max} variables")
+        };
+        let row_word = if rows.len() == 1 { "row " } else { "rows" };
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>4} {row_word}  {:<4}  {}",
+            f.name,
+            rows.len(),
+            sense,
+            sizes
+        );
+    }
+    if model.kind() == PuzzleKind::Generic && s.variables <= MATRIX_MAX_VARIABLES {
+        let labels: Vec<String> = model
+            .variables()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{i}={}", v.label))
+            .collect();
+        let _ = writeln!(out, "labels: {}", labels.join(" "));
+        if !model.givens().is_empty() {
+            let givens: Vec<&str> = model
+                .givens()
+                .iter()
+                .map(|&g| model.variables()[g].label.as_str())
+                .collect();
+            let _ = writeln!(out, "given: {}", givens.join(" "));
+        }
+    }
+    let drawing = board_text(model, None).or_else(|| sudoku_text(model, None));
+    if let Some(d) = drawing {
+        let _ = writeln!(out, "puzzle:");
+        for line in d.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if s.variables <= MATRIX_MAX_VARIABLES && s.constraints <= MATRIX_MAX_ROWS && s.variables > 0 {
+        let _ = writeln!(
+            out,
+            "matrix ({} rows x {} variables; 1 = the row holds the variable):",
+            s.constraints, s.variables
+        );
+        let label_width = width + 9;
+        if s.variables > 10 {
+            let tens: String = (0..s.variables)
+                .map(|v| {
+                    if v % 10 == 0 {
+                        char::from(b'0' + (v / 10 % 10) as u8)
+                    } else {
+                        ' '
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "  {:label_width$}{}", "", tens.trim_end());
+        }
+        let units: String = (0..s.variables)
+            .map(|v| char::from(b'0' + (v % 10) as u8))
+            .collect();
+        let _ = writeln!(out, "  {:label_width$}{}", "", units);
+        for c in model.constraints() {
+            let mut line = vec!['.'; s.variables];
+            for &v in &c.vars {
+                line[v] = '1';
+            }
+            let sense = match c.sense {
+                Sense::ExactlyOne => "=1",
+                Sense::AtMostOne => "<=1",
+            };
+            let name = &model.families()[c.family].name;
+            let _ = writeln!(
+                out,
+                "  {:<width$} {:>3} {:<3} {}",
+                name,
+                c.index,
+                sense,
+                line.into_iter().collect::<String>()
+            );
+        }
+    } else {
+        let _ = writeln!(
+            out,
+            "matrix: not drawn (drawn up to {MATRIX_MAX_VARIABLES} variables and {MATRIX_MAX_ROWS} rows)"
+        );
+    }
+    out
+}
+
+/// One line of `zeroone solve --json`. The answer field present depends on the kind:
+/// `placements` (hex, Queens), `grid` (Sudoku) or `ones` (generic); it is `null` when there is
+/// no verified solution.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolveRecord {
+    /// 0-based index of the puzzle in its file.
+    pub index: usize,
+    /// `hex`, `queens`, `sudoku` or `model`.
+    pub kind: &'static str,
+    /// Backend name.
+    pub backend: String,
+    /// `solved`, `infeasible`, `unknown` or `error`.
+    pub status: &'static str,
+    /// Hex and Queens: `[row, position-in-row]` of each piece.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placements: Option<Option<Vec<[usize; 2]>>>,
+    /// Sudoku: the filled grid, `n*n` symbols.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Option<String>>,
+    /// Generic models: ids of the variables set to 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ones: Option<Option<Vec<usize>>>,
+    /// Whether the verifier accepted the answer.
+    pub verified: bool,
+    /// Why the status is `unknown` or `error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The backend's statistics.
+    pub stats: Stats,
+}
+
+impl SolveRecord {
+    /// The record of puzzle `index` solved (or not) by `backend`.
+    pub fn new(index: usize, model: &Model, backend: &str, outcome: &Outcome) -> SolveRecord {
+        let solution = outcome
+            .solution
+            .as_ref()
+            .filter(|_| outcome.status == Status::Solved && outcome.verified);
+        let (mut placements_field, mut grid, mut ones) = (None, None, None);
+        match model.kind() {
+            PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. } => {
+                placements_field = Some(solution.and_then(|s| placements(model, s)));
+            }
+            PuzzleKind::Sudoku { .. } => grid = Some(solution.and_then(|s| sudoku_grid(model, s))),
+            PuzzleKind::Generic => ones = Some(solution.map(|s| s.ones.clone())),
+        }
+        SolveRecord {
+            index,
+            kind: model.kind().name(),
+            backend: backend.into(),
+            status: outcome.status.name(),
+            placements: placements_field,
+            grid,
+            ones,
+            verified: outcome.verified,
+            reason: outcome.reason.clone(),
+            stats: outcome.stats.clone(),
+        }
+    }
+
+    /// The record as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// One line of `zeroone count --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountRecord {
+    /// 0-based index of the puzzle in its file.
+    pub index: usize,
+    /// Backend name.
+    pub backend: String,
+    /// `solved` when the count stands (every witness verified), `error` otherwise.
+    pub status: &'static str,
+    /// Solutions counted (exact).
+    pub count: u128,
+    /// Whether the search finished rather than stopping at the limit.
+    pub exhaustive: bool,
+    /// Whether witnesses were checked and all passed the verifier.
+    pub verified: bool,
+    /// Why the status is `error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The backend's statistics.
+    pub stats: Stats,
+}
+
+impl CountRecord {
+    /// The record of puzzle `index` counted by `backend`.
+    pub fn new(index: usize, backend: &str, outcome: &CountOutcome) -> CountRecord {
+        CountRecord {
+            index,
+            backend: backend.into(),
+            status: outcome.status.name(),
+            count: outcome.count,
+            exhaustive: outcome.exhaustive,
+            verified: outcome.verified,
+            reason: outcome.reason.clone(),
+            stats: outcome.stats.clone(),
+        }
+    }
+
+    /// The record as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The human-readable report of one solve: a status line, then the drawn answer when solved.
+pub fn outcome_text(index: usize, model: &Model, backend: &str, outcome: &Outcome) -> String {
+    let mut out = format!(
+        "puzzle {index} ({}): {} by {backend} in {:.3} s",
+        model.name(),
+        outcome.status.name(),
+        outcome.stats.seconds
+    );
+    match (&outcome.solution, outcome.status) {
+        (Some(s), Status::Solved) => {
+            out.push_str(if outcome.verified {
+                ", verified\n"
+            } else {
+                ", NOT verified\n"
+            });
+            out.push_str(&solution_text(model, s));
+        }
+        _ => {
+            if let Some(r) = &outcome.reason {
+                let _ = write!(out, ": {r}");
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The human-readable report of one count.
+pub fn count_text(index: usize, model: &Model, backend: &str, outcome: &CountOutcome) -> String {
+    let name = model.name();
+    if outcome.status != Status::Solved {
+        return format!(
+            "puzzle {index} ({name}): error by {backend}: {}\n",
+            outcome.reason.as_deref().unwrap_or("unknown")
+        );
+    }
+    let plural = if outcome.count == 1 { "" } else { "s" };
+    let how = if outcome.exhaustive {
+        "exhaustive"
+    } else {
+        "stopped early: at least this many"
+    };
+    let checked = if outcome.verified {
+        "witnesses verified"
+    } else {
+        "no witness to verify"
+    };
+    format!(
+        "puzzle {index} ({name}): {} solution{plural} ({how}; {checked}) by {backend} in {:.3} s\n",
+        outcome.count, outcome.stats.seconds
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{CountOutcome, Outcome, Stats, Status};
+    use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+
+    fn solved(solution: Solution) -> Outcome {
+        Outcome {
+            status: Status::Solved,
+            solution: Some(solution),
+            verified: true,
+            reason: None,
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn hex_board_is_drawn_with_its_pieces() {
+        let m = HexBoard::geometry(3).unwrap().to_model("h");
+        // Cells 1 (row 0, k 1), 2 (row 1, k 0), 6 (row 2, k 1): one per row, diag and anti.
+        let s = Solution::new(vec![1, 2, 6]);
+        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert_eq!(board_text(&m, Some(&s)).unwrap(), " . *\n* . .\n . *\n");
+    }
+
+    #[test]
+    fn queens_board_shows_region_letters() {
+        let q = QueensBoard::with_regions(vec![vec![0, 1], vec![1, 1]]).unwrap();
+        let m = q.to_model("q");
+        assert_eq!(board_text(&m, None).unwrap(), "AB\nBB\n");
+    }
+
+    #[test]
+    fn sudoku_is_drawn_in_boxes() {
+        let mut cells = vec![None; 81];
+        cells[0] = Some(4);
+        cells[80] = Some(8);
+        let m = Sudoku::from_cells(3, cells).unwrap().to_model("s").unwrap();
+        let text = sudoku_text(&m, None).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 13);
+        assert_eq!(lines[0], "+-------+-------+-------+");
+        assert_eq!(lines[1], "| 5 . . | . . . | . . . |");
+        assert_eq!(lines[11], "| . . . | . . . | . . 9 |");
+    }
+
+    #[test]
+    fn solve_records_carry_the_answer_field_of_their_kind() {
+        let m = HexBoard::geometry(3).unwrap().to_model("h");
+        let r = SolveRecord::new(2, &m, "brute", &solved(Solution::new(vec![1, 2, 6])));
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["index"], 2);
+        assert_eq!(v["kind"], "hex");
+        assert_eq!(v["placements"], serde_json::json!([[0, 1], [1, 0], [2, 1]]));
+        assert!(v.get("grid").is_none() && v.get("ones").is_none() && v.get("reason").is_none());
+
+        let unknown = Outcome {
+            status: Status::Unknown,
+            solution: None,
+            verified: false,
+            reason: Some("time limit".into()),
+            stats: Stats::default(),
+        };
+        let s = Sudoku::empty(2).to_model("s").unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&SolveRecord::new(0, &s, "x", &unknown).to_json()).unwrap();
+        assert!(v["grid"].is_null() && v.get("grid").is_some());
+        assert_eq!(v["status"], "unknown");
+        assert_eq!(v["reason"], "time limit");
+        // JSON keys come out in the documented order.
+        let text = SolveRecord::new(0, &s, "x", &unknown).to_json();
+        let order: Vec<usize> = [
+            "\"index\"",
+            "\"kind\"",
+            "\"backend\"",
+            "\"status\"",
+            "\"grid\"",
+            "\"verified\"",
+            "\"reason\"",
+            "\"stats\"",
+        ]
+        .iter()
+        .map(|k| text.find(k).unwrap())
+        .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+
+    #[test]
+    fn count_record_shape() {
+        let c = CountOutcome {
+            status: Status::Solved,
+            count: 14,
+            exhaustive: true,
+            verified: true,
+            reason: None,
+            stats: Stats::default(),
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&CountRecord::new(1, "brute", &c).to_json()).unwrap();
+        assert_eq!(v["count"], 14);
+        assert_eq!(v["exhaustive"], true);
+        let m = QueensBoard::bare(5).to_model("q");
+        assert!(count_text(1, &m, "brute", &c).contains("14 solutions (exhaustive"));
+    }
+}

@@ -1,0 +1,915 @@
+//! The search-space table: how many candidate placements each level of modelling leaves, as
+//! exact big integers, for hex boards (the seed's table), square Queens and Sudoku.
+//!
+//! Levels for a hex board of width `n` (`N = 3s(s-1) + 1` cells, `s = (n+1)/2`):
+//! every cell 0/1 (`2^N`), exactly `n` cells (`C(N, n)`), one per row (the product of the row
+//! lengths), the second axis too, all three axes, all three axes up to the 12 rotations and
+//! reflections, and (for a coloured board) the board's own solution count. Queens of size `n`:
+//! `2^(n^2)`, `C(n^2, n)`, `n^n`, `n!`, no touching (OEIS A002464), up to the 8 symmetries of the
+//! square, and a board's count with its regions. Sudoku: `2^(n^3)`, `C(n^3, n^2)`, `n^(n^2)`, the
+//! product of candidate counts after the givens and after naked/hidden singles, and the
+//! solution count.
+//!
+//! Counting methods: the closed forms are computed directly; the constrained levels use the
+//! [`dp`](crate::backend::dp) counter (fast at every width) or the
+//! [`enumerate`](crate::backend::enumerate) backend ([`Method`]); orbits are counted by
+//! canonical forms over the enumerated placements and checked against Burnside's lemma, so they
+//! are limited to widths where enumeration is affordable ([`TableOptions::orbit_limit`]).
+//!
+//! Costs: the closed forms are instant; hex counts by dp take milliseconds up to width 15 and
+//! grow about 5-10x per width step beyond (see `reports/search-space-widths.md`).
+
+use std::ops::ControlFlow;
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use serde_json::json;
+use thiserror::Error;
+
+use crate::backend::dp::{hex_count, LineProblem};
+use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+use crate::model::{Coord, Model};
+use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+use crate::symmetry::{Group, Orbits};
+
+/// Errors of the table layer.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TableError {
+    /// A width or size the table cannot take.
+    #[error("{0}")]
+    BadSize(String),
+    /// A counter failed.
+    #[error("counting failed: {0}")]
+    Count(String),
+    /// Orbit counting by canonical forms disagreed with Burnside's lemma (a bug, never shown
+    /// as a number).
+    #[error("orbit count {canonical} by canonical forms disagrees with Burnside's {burnside}")]
+    Burnside {
+        /// Orbits by canonical forms.
+        canonical: String,
+        /// Orbits by Burnside's lemma.
+        burnside: String,
+    },
+}
+
+/// How the constrained levels are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Dynamic programming over rows (fast; the default).
+    #[default]
+    Dp,
+    /// The enumerator, one placement at a time (for cross-checks; slow past width 15).
+    Enum,
+}
+
+/// What to compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Counting method of the constrained levels.
+    pub method: Method,
+    /// Orbits are counted (by enumerating every placement) only when the placements to
+    /// enumerate number at most this many; above, the cell stays empty.
+    pub orbit_limit: u128,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            method: Method::Dp,
+            orbit_limit: 2_000_000,
+        }
+    }
+}
+
+/// Output format of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Markdown; counts with digit groups (`25,401,600`) and formulas (`2^61 = ...`).
+    Markdown,
+    /// CSV; counts as plain decimal digits.
+    Csv,
+    /// JSON; counts as strings of plain decimal digits (exact in every reader).
+    Json,
+}
+
+/// One cell of a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    /// Text (a label, a scaling law).
+    Text(String),
+    /// An exact count, with the closed form it came from, if any.
+    Count {
+        /// The value.
+        value: BigUint,
+        /// The closed form (`2^61`, `C(61,9)`), if any.
+        formula: Option<String>,
+    },
+    /// Not computed (too large to enumerate, or no board given).
+    Empty,
+}
+
+impl Cell {
+    fn count(value: BigUint) -> Cell {
+        Cell::Count {
+            value,
+            formula: None,
+        }
+    }
+    fn formula(value: BigUint, formula: String) -> Cell {
+        Cell::Count {
+            value,
+            formula: Some(formula),
+        }
+    }
+    fn text(s: impl Into<String>) -> Cell {
+        Cell::Text(s.into())
+    }
+}
+
+/// A table: title, header and rows of cells; rendered with [`Table::render`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// What the table shows.
+    pub title: String,
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows, each as long as the header.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// `x` with a comma every three digits.
+pub fn group_digits(x: &BigUint) -> String {
+    let digits = x.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+impl Table {
+    /// The table as text in `format` (ending with a newline).
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Markdown => {
+                let mut out = format!("### {}\n\n", self.title);
+                out += &format!("| {} |\n", self.header.join(" | "));
+                out += &format!("|{}\n", "---|".repeat(self.header.len()));
+                for row in &self.rows {
+                    let cells: Vec<String> = row
+                        .iter()
+                        .map(|c| match c {
+                            Cell::Text(t) => t.clone(),
+                            Cell::Count {
+                                value,
+                                formula: Some(f),
+                            } => format!("{f} = {}", group_digits(value)),
+                            Cell::Count { value, .. } => group_digits(value),
+                            Cell::Empty => "—".into(),
+                        })
+                        .collect();
+                    out += &format!("| {} |\n", cells.join(" | "));
+                }
+                out
+            }
+            Format::Csv => {
+                let mut out = self
+                    .header
+                    .iter()
+                    .map(|h| csv_field(h))
+                    .collect::<Vec<_>>()
+                    .join(",");
+                out.push('\n');
+                for row in &self.rows {
+                    let cells: Vec<String> = row
+                        .iter()
+                        .map(|c| match c {
+                            Cell::Text(t) => csv_field(t),
+                            Cell::Count { value, .. } => value.to_string(),
+                            Cell::Empty => String::new(),
+                        })
+                        .collect();
+                    out += &cells.join(",");
+                    out.push('\n');
+                }
+                out
+            }
+            Format::Json => {
+                let rows: Vec<serde_json::Value> = self
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        let mut obj = serde_json::Map::new();
+                        for (h, c) in self.header.iter().zip(row) {
+                            let v = match c {
+                                Cell::Text(t) => json!(t),
+                                Cell::Count { value, .. } => json!(value.to_string()),
+                                Cell::Empty => serde_json::Value::Null,
+                            };
+                            obj.insert(h.clone(), v);
+                        }
+                        serde_json::Value::Object(obj)
+                    })
+                    .collect();
+                let doc = json!({ "title": self.title, "columns": self.header, "rows": rows });
+                let mut s = serde_json::to_string_pretty(&doc).expect("plain JSON values");
+                s.push('\n');
+                s
+            }
+        }
+    }
+}
+
+/// `n choose k`, exact.
+pub fn binomial(n: u64, k: u64) -> BigUint {
+    if k > n {
+        return BigUint::zero();
+    }
+    let k = k.min(n - k);
+    let mut acc = BigUint::one();
+    for i in 0..k {
+        acc = acc * BigUint::from(n - i) / BigUint::from(i + 1);
+    }
+    acc
+}
+
+/// `n!`, exact.
+pub fn factorial(n: u64) -> BigUint {
+    (1..=n).fold(BigUint::one(), |acc, i| acc * BigUint::from(i))
+}
+
+fn pow2(e: u64) -> BigUint {
+    BigUint::one() << e
+}
+
+/// The levels of one hex width, each an exact count (orbits: `None` when not computed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HexLevels {
+    /// Board width `n`.
+    pub width: usize,
+    /// Cells `N`.
+    pub cells: u64,
+    /// `2^N`.
+    pub every_cell: BigUint,
+    /// `C(N, n)`.
+    pub choose_n: BigUint,
+    /// Product of the row lengths.
+    pub one_axis: BigUint,
+    /// One per row and per second-axis line.
+    pub two_axes: BigUint,
+    /// One per line of all three axes.
+    pub three_axes: BigUint,
+    /// Three-axis placements up to the 12 symmetries.
+    pub orbits: Option<BigUint>,
+    /// A coloured board's solution count, when a board was given.
+    pub board: Option<BigUint>,
+}
+
+fn enum_count(model: &Model, families: &[&str]) -> Result<u128, TableError> {
+    let settings = EnumSettings {
+        families: Some(families.iter().map(|s| s.to_string()).collect()),
+        parallel: true,
+        ..EnumSettings::default()
+    };
+    let e = Enumerator::new(model, &settings).map_err(|e| TableError::Count(e.to_string()))?;
+    Ok(e.count(None).0)
+}
+
+/// Orbit statistics of the placements of `model` restricted to `families`, as one-per-row
+/// tuples (`column` maps a variable to its tuple column), by streaming every placement.
+pub fn orbit_stats(
+    model: &Model,
+    families: &[&str],
+    group: &Group,
+    column: impl Fn(usize, usize) -> usize,
+) -> Result<Orbits, TableError> {
+    let settings = EnumSettings {
+        families: Some(families.iter().map(|s| s.to_string()).collect()),
+        order: Order::Fixed,
+        ..EnumSettings::default()
+    };
+    let e = Enumerator::new(model, &settings).map_err(|e| TableError::Count(e.to_string()))?;
+    let cells: Vec<(usize, usize)> = model
+        .variables()
+        .iter()
+        .map(|v| match v.coord {
+            Coord::Cell { row, col } => (row, column(row, col)),
+            _ => (0, 0),
+        })
+        .collect();
+    let mut orbits = Orbits::new(group);
+    let mut tuple = vec![0; group.size];
+    let mut scratch = vec![0; group.size];
+    e.for_each_solution(|s| {
+        for &v in &s.ones {
+            let (r, c) = cells[v];
+            tuple[r] = c;
+        }
+        orbits.add(group, &tuple, &mut scratch);
+        ControlFlow::Continue(())
+    });
+    Ok(orbits)
+}
+
+/// Orbits by canonical forms, after checking them against Burnside's lemma.
+fn checked_orbits(orbits: &Orbits) -> Result<BigUint, TableError> {
+    let canonical = BigUint::from(orbits.canonical);
+    match orbits.burnside() {
+        Some(b) if b == canonical => Ok(canonical),
+        b => Err(TableError::Burnside {
+            canonical: canonical.to_string(),
+            burnside: b.map_or("not a whole number".into(), |b| b.to_string()),
+        }),
+    }
+}
+
+/// Computes the hex levels of width `width` (odd, 1..=31).
+pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
+    let board = HexBoard::geometry(width)
+        .filter(|_| width <= 31)
+        .ok_or_else(|| {
+            TableError::BadSize(format!(
+                "hex width {width}: expected an odd width from 1 to 31"
+            ))
+        })?;
+    let cells = board.num_cells() as u64;
+    let one_axis = (0..width).fold(BigUint::one(), |acc, r| {
+        acc * BigUint::from(board.row_len(r))
+    });
+    let (two_axes, three_axes) = match options.method {
+        Method::Dp => {
+            let count = |axes| match hex_count(width, axes) {
+                Some(Ok((c, _))) => Ok(c),
+                Some(Err(e)) => Err(TableError::Count(e.to_string())),
+                None => Err(TableError::BadSize(format!("hex width {width}"))),
+            };
+            let two = count((true, false))?;
+            let three = count((true, true))?;
+            (two, three)
+        }
+        Method::Enum => {
+            let m = board.to_model(format!("hex-{width}"));
+            (
+                enum_count(&m, &["row", "diag"])?,
+                enum_count(&m, &["row", "diag", "anti"])?,
+            )
+        }
+    };
+    let orbits = if three_axes <= options.orbit_limit {
+        let m = board.to_model(format!("hex-{width}"));
+        let stats = orbit_stats(&m, &["row", "diag", "anti"], &Group::hex(width), |r, k| {
+            board.diag(r, k)
+        })?;
+        if stats.placements != three_axes {
+            return Err(TableError::Count(format!(
+                "enumerated {} three-axis placements, counted {three_axes}",
+                stats.placements
+            )));
+        }
+        Some(checked_orbits(&stats)?)
+    } else {
+        None
+    };
+    Ok(HexLevels {
+        width,
+        cells,
+        every_cell: pow2(cells),
+        choose_n: binomial(cells, width as u64),
+        one_axis,
+        two_axes: BigUint::from(two_axes),
+        three_axes: BigUint::from(three_axes),
+        orbits,
+        board: None,
+    })
+}
+
+/// A board's own solution count (with its colours or regions), by the `enum` backend through
+/// [`count_verified`](crate::backend::count_verified): every witness is verified and the count
+/// must be exhaustive.
+pub fn board_count(model: &Model) -> Result<BigUint, TableError> {
+    use crate::backend::{count_verified, make_backend, BackendOptions, Status};
+    let mut backend = make_backend("enum", &BackendOptions::default())
+        .map_err(|e| TableError::Count(e.to_string()))?;
+    let out = count_verified(backend.as_mut(), model, None)
+        .map_err(|e| TableError::Count(e.to_string()))?;
+    if out.status != Status::Solved || !out.exhaustive {
+        return Err(TableError::Count(format!(
+            "{}: {}",
+            model.name(),
+            out.reason
+                .unwrap_or_else(|| "the count did not finish".into())
+        )));
+    }
+    Ok(BigUint::from(out.count))
+}
+
+/// The seed's scaling column, one entry per level.
+const HEX_SCALING: [&str; 7] = [
+    "2^Θ(n²)",
+    "C(Θ(n²), n)",
+    "roughly n! 2^n / √n",
+    "at most O(n!) candidates",
+    "bounded above by O(n!)",
+    "about 1/12 of the line above",
+    "1 for a proper puzzle",
+];
+
+/// The table of one hex width: one row per level, with the seed's scaling column.
+pub fn hex_table(levels: &HexLevels) -> Table {
+    let n = levels.width;
+    let big_n = levels.cells;
+    let mut rows = vec![
+        vec![
+            Cell::text("every cell 0/1"),
+            Cell::formula(levels.every_cell.clone(), format!("2^{big_n}")),
+        ],
+        vec![
+            Cell::text("choose exactly n cells"),
+            Cell::formula(levels.choose_n.clone(), format!("C({big_n},{n})")),
+        ],
+        vec![
+            Cell::text("encode one axis (one per row)"),
+            Cell::count(levels.one_axis.clone()),
+        ],
+        vec![
+            Cell::text("second axis too"),
+            Cell::count(levels.two_axes.clone()),
+        ],
+        vec![
+            Cell::text("all three axes"),
+            Cell::count(levels.three_axes.clone()),
+        ],
+        vec![
+            Cell::text("all three axes, up to rotation and reflection"),
+            levels.orbits.clone().map_or(Cell::Empty, Cell::count),
+        ],
+    ];
+    if let Some(b) = &levels.board {
+        rows.push(vec![
+            Cell::text("with the board's colours"),
+            Cell::count(b.clone()),
+        ]);
+    }
+    for (row, scaling) in rows.iter_mut().zip(HEX_SCALING) {
+        row.push(Cell::text(scaling));
+    }
+    Table {
+        title: format!("Hex board, width {n} ({big_n} cells)"),
+        header: vec!["level".into(), format!("width {n}"), "scaling in n".into()],
+        rows,
+    }
+}
+
+/// One row per width, one column per level.
+pub fn hex_widths_table(all: &[HexLevels]) -> Table {
+    let rows = all
+        .iter()
+        .map(|l| {
+            vec![
+                Cell::text(l.width.to_string()),
+                Cell::text(l.cells.to_string()),
+                Cell::count(l.every_cell.clone()),
+                Cell::count(l.choose_n.clone()),
+                Cell::count(l.one_axis.clone()),
+                Cell::count(l.two_axes.clone()),
+                Cell::count(l.three_axes.clone()),
+                l.orbits.clone().map_or(Cell::Empty, Cell::count),
+            ]
+        })
+        .collect();
+    Table {
+        title: "Hex boards by width".into(),
+        header: [
+            "width",
+            "cells",
+            "every cell 0/1",
+            "choose n cells",
+            "one axis",
+            "two axes",
+            "three axes",
+            "up to symmetry",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// The levels of one Queens size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueensLevels {
+    /// Side `n`.
+    pub size: usize,
+    /// `2^(n^2)`.
+    pub every_cell: BigUint,
+    /// `C(n^2, n)`.
+    pub choose_n: BigUint,
+    /// `n^n`: one per row.
+    pub one_per_row: BigUint,
+    /// `n!`: one per row and column.
+    pub permutations: BigUint,
+    /// No two touching as well (OEIS A002464).
+    pub no_touching: BigUint,
+    /// No-touching placements up to the 8 symmetries of the square.
+    pub orbits: Option<BigUint>,
+    /// A board's solution count with its regions, when a board was given.
+    pub board: Option<BigUint>,
+}
+
+/// Computes the Queens levels of size `size` (1..=32).
+pub fn queens_levels(size: usize, options: &TableOptions) -> Result<QueensLevels, TableError> {
+    if !(1..=32).contains(&size) {
+        return Err(TableError::BadSize(format!(
+            "queens size {size}: expected 1 to 32"
+        )));
+    }
+    let n = size as u64;
+    let model = QueensBoard::bare(size).to_model(format!("queens-{size}"));
+    let no_touching = match options.method {
+        Method::Dp => {
+            LineProblem::from_model(&model, "row")
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .count()
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .0
+        }
+        Method::Enum => enum_count(&model, &["row", "column", "touch"])?,
+    };
+    let orbits = if no_touching <= options.orbit_limit {
+        let stats = orbit_stats(
+            &model,
+            &["row", "column", "touch"],
+            &Group::square(size),
+            |_, c| c,
+        )?;
+        if stats.placements != no_touching {
+            return Err(TableError::Count(format!(
+                "enumerated {} placements, counted {no_touching}",
+                stats.placements
+            )));
+        }
+        Some(checked_orbits(&stats)?)
+    } else {
+        None
+    };
+    Ok(QueensLevels {
+        size,
+        every_cell: pow2(n * n),
+        choose_n: binomial(n * n, n),
+        one_per_row: BigUint::from(n).pow(size as u32),
+        permutations: factorial(n),
+        no_touching: BigUint::from(no_touching),
+        orbits,
+        board: None,
+    })
+}
+
+/// The table of one Queens size: one row per level.
+pub fn queens_table(l: &QueensLevels) -> Table {
+    let n = l.size;
+    let mut rows = vec![
+        vec![
+            Cell::text("every cell 0/1"),
+            Cell::formula(l.every_cell.clone(), format!("2^{}", n * n)),
+        ],
+        vec![
+            Cell::text("choose exactly n cells"),
+            Cell::formula(l.choose_n.clone(), format!("C({},{n})", n * n)),
+        ],
+        vec![
+            Cell::text("one per row"),
+            Cell::formula(l.one_per_row.clone(), format!("{n}^{n}")),
+        ],
+        vec![
+            Cell::text("one per column too"),
+            Cell::formula(l.permutations.clone(), format!("{n}!")),
+        ],
+        vec![
+            Cell::text("no two touching (A002464)"),
+            Cell::count(l.no_touching.clone()),
+        ],
+        vec![
+            Cell::text("no two touching, up to rotation and reflection"),
+            l.orbits.clone().map_or(Cell::Empty, Cell::count),
+        ],
+    ];
+    if let Some(b) = &l.board {
+        rows.push(vec![
+            Cell::text("with the board's regions"),
+            Cell::count(b.clone()),
+        ]);
+    }
+    Table {
+        title: format!("Queens, {n}x{n}"),
+        header: vec!["level".into(), format!("size {n}")],
+        rows,
+    }
+}
+
+/// One row per size, one column per level.
+pub fn queens_sizes_table(all: &[QueensLevels]) -> Table {
+    let rows = all
+        .iter()
+        .map(|l| {
+            vec![
+                Cell::text(l.size.to_string()),
+                Cell::count(l.every_cell.clone()),
+                Cell::count(l.choose_n.clone()),
+                Cell::count(l.one_per_row.clone()),
+                Cell::count(l.permutations.clone()),
+                Cell::count(l.no_touching.clone()),
+                l.orbits.clone().map_or(Cell::Empty, Cell::count),
+            ]
+        })
+        .collect();
+    Table {
+        title: "Queens by size".into(),
+        header: [
+            "size",
+            "every cell 0/1",
+            "choose n cells",
+            "one per row",
+            "one per column too",
+            "no touching",
+            "up to symmetry",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// Candidate digit sets (bit `d` = digit `d` possible) of every cell: the givens alone
+/// (`propagate = false`), or after naked and hidden singles to a fixpoint. `None` when a cell
+/// or a unit runs out of candidates.
+pub fn sudoku_candidates(grid: &Sudoku, propagate: bool) -> Option<Vec<u64>> {
+    let n = grid.size();
+    let b = grid.box_size();
+    let all: u64 = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut cand: Vec<u64> = grid
+        .cells()
+        .iter()
+        .map(|c| c.map_or(all, |d| 1 << d))
+        .collect();
+    let units: Vec<Vec<usize>> = (0..n)
+        .map(|r| (0..n).map(|c| r * n + c).collect())
+        .chain((0..n).map(|c| (0..n).map(|r| r * n + c).collect()))
+        .chain((0..n).map(|bx| {
+            let (r0, c0) = ((bx / b) * b, (bx % b) * b);
+            (0..n).map(|i| (r0 + i / b) * n + c0 + i % b).collect()
+        }))
+        .collect();
+    let mut peers: Vec<Vec<usize>> = vec![Vec::new(); n * n];
+    for u in &units {
+        for &a in u {
+            peers[a].extend(u.iter().copied().filter(|&x| x != a));
+        }
+    }
+    // Givens eliminate from their peers; with propagation, every decided cell does, repeatedly.
+    let mut done = vec![false; n * n];
+    loop {
+        let mut changed = false;
+        for cell in 0..n * n {
+            let decided = if propagate {
+                cand[cell].count_ones() == 1
+            } else {
+                grid.cells()[cell].is_some()
+            };
+            if decided && !done[cell] {
+                done[cell] = true;
+                for &p in &peers[cell] {
+                    if cand[p] & cand[cell] != 0 {
+                        cand[p] &= !cand[cell];
+                        changed = true;
+                        if cand[p] == 0 {
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        if propagate {
+            // Hidden singles: a digit with one place left in a unit goes there.
+            for u in &units {
+                for d in 0..n {
+                    let bit = 1u64 << d;
+                    let mut places = u.iter().filter(|&&c| cand[c] & bit != 0);
+                    match (places.next(), places.next()) {
+                        (None, _) => return None,
+                        (Some(&c), None) if cand[c] != bit => {
+                            cand[c] = bit;
+                            changed = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if !propagate || !changed {
+            break;
+        }
+    }
+    Some(cand)
+}
+
+/// The Sudoku levels of one grid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SudokuLevels {
+    /// Digits `n` (9 for the classic grid).
+    pub size: usize,
+    /// `2^(n^3)`.
+    pub every_variable: BigUint,
+    /// `C(n^3, n^2)`.
+    pub choose_cells: BigUint,
+    /// `n^(n^2)`: one digit per cell.
+    pub one_digit_per_cell: BigUint,
+    /// Product of candidate counts after the givens.
+    pub after_givens: BigUint,
+    /// Product of candidate counts after naked and hidden singles.
+    pub after_propagation: BigUint,
+    /// Solutions.
+    pub solutions: BigUint,
+    /// Whether the solution count finished (false: it stopped at `solution_limit`).
+    pub solutions_exact: bool,
+}
+
+/// Computes the Sudoku levels of `grid`; the solution count stops at `solution_limit`.
+pub fn sudoku_levels(grid: &Sudoku, solution_limit: u64) -> Result<SudokuLevels, TableError> {
+    let n = grid.size() as u64;
+    let product = |c: Option<Vec<u64>>| {
+        c.map_or(BigUint::zero(), |c| {
+            c.iter().fold(BigUint::one(), |acc, &x| {
+                acc * BigUint::from(x.count_ones())
+            })
+        })
+    };
+    let model = grid
+        .to_model("sudoku")
+        .map_err(|e| TableError::Count(e.to_string()))?;
+    let settings = EnumSettings {
+        order: Order::Mrv,
+        parallel: false,
+        ..EnumSettings::default()
+    };
+    let e = Enumerator::new(&model, &settings).map_err(|e| TableError::Count(e.to_string()))?;
+    let (solutions, witnesses, summary) = e.count(Some(solution_limit));
+    let verifier = crate::verify::Verifier::new(&model);
+    if let Some(bad) = witnesses.iter().find(|w| !verifier.accepts(w)) {
+        return Err(TableError::Count(format!(
+            "the enumerator returned a non-solution: {bad:?}"
+        )));
+    }
+    Ok(SudokuLevels {
+        size: grid.size(),
+        every_variable: pow2(n * n * n),
+        choose_cells: binomial(n * n * n, n * n),
+        one_digit_per_cell: BigUint::from(n).pow((n * n) as u32),
+        after_givens: product(sudoku_candidates(grid, false)),
+        after_propagation: product(sudoku_candidates(grid, true)),
+        solutions: BigUint::from(solutions),
+        solutions_exact: summary.finished,
+    })
+}
+
+/// The table of one Sudoku grid.
+pub fn sudoku_table(l: &SudokuLevels) -> Table {
+    let n = l.size;
+    let solutions = if l.solutions_exact {
+        Cell::count(l.solutions.clone())
+    } else {
+        Cell::text(format!("at least {}", group_digits(&l.solutions)))
+    };
+    Table {
+        title: format!("Sudoku {n}x{n}"),
+        header: vec!["level".into(), "count".into()],
+        rows: vec![
+            vec![
+                Cell::text("every (cell, digit) 0/1"),
+                Cell::formula(l.every_variable.clone(), format!("2^{}", n * n * n)),
+            ],
+            vec![
+                Cell::text("choose exactly n² ones"),
+                Cell::formula(
+                    l.choose_cells.clone(),
+                    format!("C({},{})", n * n * n, n * n),
+                ),
+            ],
+            vec![
+                Cell::text("one digit per cell"),
+                Cell::formula(l.one_digit_per_cell.clone(), format!("{n}^{}", n * n)),
+            ],
+            vec![
+                Cell::text("candidates after the givens"),
+                Cell::count(l.after_givens.clone()),
+            ],
+            vec![
+                Cell::text("candidates after naked and hidden singles"),
+                Cell::count(l.after_propagation.clone()),
+            ],
+            vec![Cell::text("solutions"), solutions],
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_nine_matches_the_seed_in_every_level() {
+        for method in [Method::Dp, Method::Enum] {
+            let options = TableOptions {
+                method,
+                ..TableOptions::default()
+            };
+            let l = hex_levels(9, &options).unwrap();
+            assert_eq!(l.every_cell.to_string(), "2305843009213693952");
+            assert_eq!(l.choose_n.to_string(), "17341763505");
+            assert_eq!(l.one_axis, BigUint::from(25_401_600u32));
+            assert_eq!(l.two_axes, BigUint::from(25_231u32));
+            assert_eq!(l.three_axes, BigUint::from(244u32));
+            assert_eq!(l.orbits, Some(BigUint::from(29u32)));
+        }
+    }
+
+    #[test]
+    fn orbits_agree_with_burnside_and_fixed_points_are_sensible() {
+        let board = HexBoard::geometry(11).unwrap();
+        let m = board.to_model("w11");
+        let stats = orbit_stats(&m, &["row", "diag", "anti"], &Group::hex(11), |r, k| {
+            board.diag(r, k)
+        })
+        .unwrap();
+        // The identity fixes every placement; Burnside's mean is a whole number equal to the
+        // canonical-form count.
+        assert_eq!(stats.fixed[0], stats.placements);
+        assert_eq!(
+            stats.burnside(),
+            Some(BigUint::from(stats.canonical)),
+            "{stats:?}"
+        );
+        assert!(stats.canonical * 12 >= stats.placements);
+        let q = QueensBoard::bare(8).to_model("q8");
+        let stats =
+            orbit_stats(&q, &["row", "column", "touch"], &Group::square(8), |_, c| c).unwrap();
+        assert_eq!(stats.placements, 5242);
+        assert_eq!(stats.burnside(), Some(BigUint::from(stats.canonical)));
+    }
+
+    #[test]
+    fn queens_levels_match_closed_forms_and_a002464() {
+        let a002464 = [1u32, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306];
+        for n in 1..=10 {
+            let l = queens_levels(n, &TableOptions::default()).unwrap();
+            assert_eq!(l.no_touching, BigUint::from(a002464[n - 1]), "n = {n}");
+            assert_eq!(l.permutations, factorial(n as u64));
+        }
+        let l = queens_levels(8, &TableOptions::default()).unwrap();
+        assert_eq!(l.choose_n.to_string(), "4426165368");
+        assert_eq!(l.one_per_row, BigUint::from(16_777_216u32));
+    }
+
+    #[test]
+    fn sudoku_levels_of_a_small_grid() {
+        let line = "1...3..2.3..2..4";
+        let cells = line
+            .chars()
+            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .collect();
+        let grid = Sudoku::from_cells(2, cells).unwrap();
+        let l = sudoku_levels(&grid, 1000).unwrap();
+        assert_eq!(l.every_variable, pow2(64));
+        assert_eq!(l.one_digit_per_cell, BigUint::from(4u32).pow(16));
+        assert!(l.after_propagation <= l.after_givens);
+        assert!(l.after_givens < l.one_digit_per_cell);
+        assert_eq!(l.solutions, BigUint::from(1u32));
+        assert!(l.after_propagation >= l.solutions);
+    }
+
+    #[test]
+    fn rendering_groups_digits_only_in_markdown() {
+        let l = hex_levels(9, &TableOptions::default()).unwrap();
+        let t = hex_table(&l);
+        let md = t.render(Format::Markdown);
+        assert!(md.contains("2^61 = 2,305,843,009,213,693,952"));
+        assert!(md.contains("| 25,401,600 |"));
+        let csv = t.render(Format::Csv);
+        assert!(csv.contains(",2305843009213693952,"));
+        assert!(!csv.contains("2,305"));
+        let json: serde_json::Value = serde_json::from_str(&t.render(Format::Json)).unwrap();
+        assert_eq!(json["rows"][4]["width 9"], "244");
+        assert_eq!(group_digits(&BigUint::from(1000u32)), "1,000");
+        assert_eq!(group_digits(&BigUint::from(999u32)), "999");
+    }
+}
