@@ -128,3 +128,25 @@ fn real_puzzles_from_top95_are_solved_by_unitary_vsa() {
         assert_eq!(out.status, Status::Solved, "top95 #{}", i + 1);
     }
 }
+
+#[test]
+fn every_shipped_board_is_solved_by_vsa_and_bitset() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut solved = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            continue;
+        }
+        let models = zeroone::puzzle::parse::load_models(&path).unwrap();
+        for name in ["vsa", "bitset"] {
+            let mut b = make_backend(name, &BackendOptions::default()).unwrap();
+            for m in &models {
+                let out = solve_verified(b.as_mut(), m).unwrap();
+                assert_eq!(out.status, Status::Solved, "{name} on {}", m.name());
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved >= 20, "only {solved} shipped boards found");
+}
