@@ -96,14 +96,20 @@ fn bitset_against_sudoku_crate(file: &str, limit: usize) {
     );
 }
 
+/// A label, a backend name and its parameters.
+type Engine = (
+    &'static str,
+    &'static str,
+    Vec<(&'static str, &'static str)>,
+);
+
 fn levels(c: &mut Criterion) {
     for clues in [45usize, 33, 26] {
         let g = generate::generate(3, clues, 1, 0);
         let model = g.puzzle.to_model(format!("gen-{clues}")).unwrap();
         let line = g.puzzle.to_line();
         let mut group = c.benchmark_group(format!("clues-{clues}"));
-        #[allow(clippy::type_complexity)]
-        let engines: [(&str, &str, Vec<(&str, &str)>); 3] = [
+        let engines: [Engine; 3] = [
             ("bitset", "bitset", vec![]),
             ("vsa-unitary-D9", "vsa", vec![("code", "unitary")]),
             (

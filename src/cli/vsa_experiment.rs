@@ -19,9 +19,9 @@ use std::time::Duration;
 use clap::Args;
 use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome, Status};
 use zeroone::model::Model;
+use zeroone::model::PuzzleKind;
 use zeroone::puzzle::generate;
-use zeroone::puzzle::sudoku::digit_of;
-use zeroone::puzzle::{sudoku_grid, Sudoku};
+use zeroone::puzzle::{parse, sudoku_grid};
 
 use super::CliError;
 
@@ -239,39 +239,19 @@ fn level_name(clues: usize) -> String {
     }
 }
 
-/// Reads a file of 81-character puzzle lines (`.` or `0` for empty cells).
+/// Reads a puzzle file with the shared parser and checks that it holds 9x9 Sudoku only.
 fn read_set(path: &Path) -> Result<Vec<Model>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::BadInput(format!("{}: cannot read: {e}", path.display())))?;
-    let mut models = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |col: usize, what: &str| {
-            CliError::BadInput(format!("{}:{}:{}: {what}", path.display(), i + 1, col + 1))
-        };
-        if line.chars().count() != 81 {
-            return Err(bad(0, &format!("expected 81 cells, found {}", line.len())));
-        }
-        let mut cells = Vec::with_capacity(81);
-        for (col, ch) in line.chars().enumerate() {
-            cells.push(match ch {
-                '.' | '0' => None,
-                _ => {
-                    Some(digit_of(ch, 9).ok_or_else(|| {
-                        bad(col, &format!("expected 1-9, '.' or '0', found '{ch}'"))
-                    })?)
-                }
-            });
-        }
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        let model = Sudoku::from_cells(3, cells)
-            .expect("81 cells of digits below 9")
-            .to_model(format!("{stem}#{}", i + 1))
-            .map_err(|e| bad(0, &e.to_string()))?;
-        models.push(model);
+    let models = parse::load_models(path).map_err(|e| CliError::BadInput(e.to_string()))?;
+    if let Some(m) = models
+        .iter()
+        .find(|m| m.kind() != PuzzleKind::Sudoku { box_size: 3 })
+    {
+        return Err(CliError::BadInput(format!(
+            "{}: expected 9x9 Sudoku puzzles, found {} ({:?})",
+            path.display(),
+            m.name(),
+            m.kind()
+        )));
     }
     Ok(models)
 }
@@ -345,8 +325,17 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
     let cs = args.code_seed;
     let mut csv = vec![CSV_HEADER.to_string()];
     let mut md = String::new();
+    let flags = format!(
+        "{}{}{}",
+        if args.no_sweep { " --no-sweep" } else { "" },
+        if args.no_sets { " --no-sets" } else { "" },
+        args.out
+            .as_ref()
+            .map(|p| format!(" --out {}", p.display()))
+            .unwrap_or_default()
+    );
     let command = format!(
-        "zeroone vsa-experiment --n {} --levels {} --seed {} --code-seed {} --code {} --dim {} --dims {} --code-seeds {} --sweep-n {} --time-limit {}{}",
+        "vsa-experiment --n {} --levels {} --seed {} --code-seed {} --code {} --dim {} --dims {} --code-seeds {} --sweep-n {} --time-limit {}{}",
         args.n,
         args.levels.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
         args.seed,
@@ -357,12 +346,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
         args.code_seeds,
         args.sweep_n,
         args.time_limit,
-        format!(
-            "{}{}{}",
-            if args.no_sweep { " --no-sweep" } else { "" },
-            if args.no_sets { " --no-sets" } else { "" },
-            args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default()
-        )
+        flags
     );
     writeln!(md, "# VSA Sudoku experiment\n\nRegenerate (release build): `cargo run --release -- {command}`\n\nAll timings are wall clock inside the backend on a machine shared with other jobs (2 cores): noisy; ratios are measured in the same run.\n").ok();
 
@@ -485,7 +469,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
                     }
                     write!(
                         line,
-                        " {:.1}% | {} / {} | {:.2} | {:.3} |",
+                        " {:.2}% | {} / {} | {:.2} | {:.3} |",
                         total.rate(),
                         total.unknown,
                         total.error,
@@ -495,7 +479,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
                     .ok();
                     write!(
                         shown,
-                        "  {clues}: {:5.1}% ({} unknown, {} error)",
+                        "  {clues}: {:6.2}% ({} unknown, {} error)",
                         total.rate(),
                         total.unknown,
                         total.error
@@ -599,10 +583,9 @@ mod tests {
         bad.replace_range(10..11, "x");
         std::fs::write(&path, format!("{good}\n{bad}\n")).unwrap();
         match read_set(&path) {
-            Err(CliError::BadInput(m)) => assert!(
-                m.ends_with("bad.txt:2:11: expected 1-9, '.' or '0', found 'x'"),
-                "{m}"
-            ),
+            Err(CliError::BadInput(m)) => {
+                assert!(m.contains("bad.txt:2:11:") && m.contains("'x'"), "{m}")
+            }
             other => panic!("{other:?}"),
         }
     }
