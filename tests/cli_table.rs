@@ -53,10 +53,17 @@ fn widths_and_sizes_give_one_row_each() {
     assert_eq!(code, 0);
     // Header plus widths 1, 3, 5, 7 (even widths skipped).
     assert_eq!(out.lines().count(), 5);
-    assert!(out.lines().nth(4).unwrap().starts_with("7,37,137438953472,"));
+    assert!(out
+        .lines()
+        .nth(4)
+        .unwrap()
+        .starts_with("7,37,137438953472,"));
     let (code, out, _) = zeroone(&["table", "queens", "--sizes", "4-6", "--format", "csv"]);
     assert_eq!(code, 0);
-    assert!(out.contains("\n6,68719476736,1947792,46656,720,90,15\n"), "{out}");
+    assert!(
+        out.contains("\n6,68719476736,1947792,46656,720,90,15\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //! backend (catching panics) and pass every solution it returns through the shared
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
+pub mod bitset;
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
@@ -17,6 +18,8 @@ pub mod gauss;
 pub mod highs;
 pub mod milp;
 pub mod sat;
+pub mod search;
+pub mod vsa;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -268,7 +271,16 @@ pub fn registry() -> Vec<BackendInfo> {
         about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
         make: |o| Ok(Box::new(highs::new(o)?)),
     },
-    ]
+    BackendInfo {
+        name: "bitset",
+        about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
+        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
+    },
+    BackendInfo {
+        name: "vsa",
+        about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
+        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?)),
+    }]
 }
 
 /// Makes the backend called `name`.

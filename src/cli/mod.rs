@@ -11,6 +11,8 @@ mod solve;
 mod table;
 
 use clap::{Parser, Subcommand};
+
+pub mod vsa_experiment;
 use thiserror::Error;
 
 // Used by the subcommands that read files; `backends` alone cannot fail.
@@ -62,6 +64,8 @@ enum Command {
     Table(table::TableArgs),
     /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
     Gauss(gauss::GaussArgs),
+    /// The VSA Sudoku experiment (seed 003): clue levels, dimension sweep, VSA vs bitset.
+    VsaExperiment(vsa_experiment::VsaExperimentArgs),
 }
 
 /// Runs one parsed command line.
@@ -80,6 +84,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Generate(args) => generate::run(args),
         Command::Table(args) => table::run(args),
         Command::Gauss(args) => gauss::run(args),
+        Command::VsaExperiment(args) => vsa_experiment::run(args),
     }
 }
 
