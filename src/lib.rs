@@ -15,11 +15,13 @@
 //! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
+//! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
 #![deny(missing_docs)]
 
 pub mod backend;
 pub mod export;
 pub mod generate;
+pub mod harness;
 pub mod model;
 pub mod puzzle;
 pub mod render;

@@ -6,6 +6,8 @@ mod export;
 mod gauss;
 mod generate;
 mod input;
+mod merge;
+mod run;
 mod show;
 mod solve;
 mod table;
@@ -66,6 +68,10 @@ enum Command {
     Gauss(gauss::GaussArgs),
     /// The VSA Sudoku experiment (seed 003): clue levels, dimension sweep, VSA vs bitset.
     VsaExperiment(vsa_experiment::VsaExperimentArgs),
+    /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
+    Run(run::RunArgs),
+    /// Join the shard record files of an experiment and write its reports.
+    Merge(merge::MergeArgs),
 }
 
 /// Runs one parsed command line.
@@ -85,6 +91,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Table(args) => table::run(args),
         Command::Gauss(args) => gauss::run(args),
         Command::VsaExperiment(args) => vsa_experiment::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -1,0 +1,51 @@
+//! `zeroone merge experiments/NAME.toml`: joins the shard record files of a run spread over
+//! several machines into `reports/NAME.jsonl` and writes the reports.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use zeroone::harness::runner::merge_records;
+use zeroone::harness::Experiment;
+
+use super::run::cli_error;
+use super::CliError;
+
+/// Options of `zeroone merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The experiment file the shards ran.
+    pub experiment: PathBuf,
+    /// Record files to join (default: every `NAME.shard-*.jsonl` in the reports folder).
+    pub files: Vec<PathBuf>,
+    /// Folder for records and reports.
+    #[arg(long, default_value = "reports")]
+    pub reports: PathBuf,
+}
+
+/// Runs `zeroone merge`.
+pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    let command: Vec<String> = std::env::args().collect();
+    let summary = merge_records(&experiment, &args.reports, &args.files, &command.join(" "))
+        .map_err(cli_error)?;
+    eprintln!(
+        "{}: merged {} files into {} ({} of {} runs, {} peer rows)",
+        experiment.name,
+        summary.inputs.len(),
+        summary.merged.display(),
+        summary.records,
+        summary.jobs,
+        summary.peer_records
+    );
+    if summary.records < summary.jobs {
+        eprintln!(
+            "{} runs are missing: run the missing shards, then merge again",
+            summary.jobs - summary.records
+        );
+    }
+    for r in &summary.reports {
+        println!("{}", r.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `zeroone run experiments/NAME.toml`: runs an experiment, appending records to
+//! `reports/NAME.jsonl` and writing its reports.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use zeroone::harness::runner::export_models;
+use zeroone::harness::{run_experiment, Experiment, HarnessError, RunOptions, Shard};
+
+use super::CliError;
+
+/// Options of `zeroone run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The experiment file (TOML).
+    pub experiment: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Continue `reports/NAME.jsonl`, skipping runs already on record.
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Replace an existing `reports/NAME.jsonl` instead of refusing to.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Run one deterministic slice k of N (1-based), writing `NAME.shard-k-of-N.jsonl`.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Folder for records and reports.
+    #[arg(long, default_value = "reports")]
+    pub reports: PathBuf,
+    /// Stop after this many new runs (the record file stays resumable).
+    #[arg(long)]
+    pub max_runs: Option<usize>,
+    /// Write each instance's model as JSON into this folder (for experiments/peers/) and exit
+    /// without running anything.
+    #[arg(long, value_name = "DIR")]
+    pub export_models: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Maps a harness error to the CLI's exit codes: bad input 2, a failed run 1.
+pub fn cli_error(e: HarnessError) -> CliError {
+    if e.is_bad_input() {
+        CliError::BadInput(e.to_string())
+    } else {
+        CliError::Failed(e.to_string())
+    }
+}
+
+/// Runs `zeroone run`.
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    if let Some(dir) = &args.export_models {
+        let n = export_models(&experiment, dir, args.shard).map_err(cli_error)?;
+        eprintln!("{}: wrote {n} models to {}", experiment.name, dir.display());
+        return Ok(());
+    }
+    let command: Vec<String> = std::env::args().collect();
+    let options = RunOptions {
+        jobs: args.jobs,
+        resume: args.resume,
+        fresh: args.fresh,
+        shard: args.shard,
+        reports_dir: args.reports,
+        stop_after: args.max_runs,
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+        command: command.join(" "),
+    };
+    let summary = run_experiment(&experiment, &options).map_err(cli_error)?;
+    eprintln!(
+        "{}: {} runs in this slice, {} already on record, {} run now -> {}",
+        experiment.name,
+        summary.jobs,
+        summary.already_done,
+        summary.ran,
+        summary.records.display()
+    );
+    if summary.stopped {
+        eprintln!("stopped early; continue with --resume");
+    }
+    for r in &summary.reports {
+        println!("{}", r.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,667 @@
+//! The experiment file: what to run, on what, how often, and what to write.
+//!
+//! An experiment is a TOML file read with `deny_unknown_fields`: a misspelt key is an error
+//! naming its line and column, never silently ignored. Every check that can fail before a run
+//! (unknown backend, bad option, missing file, unknown baseline) is done by [`Experiment::load`],
+//! so a malformed file runs nothing and writes nothing.
+//!
+//! ```toml
+//! description = "brute force on tiny boards"
+//! kind = "solve"            # "solve" (default), "count" or "table"
+//! repetitions = 1           # runs of each (instance, backend) pair
+//! time_limit = 10           # seconds per run, handed to backends that can honour it
+//! count_limit = 2           # "count": stop counting after this many solutions
+//! baseline = "brute"        # label the ratios are taken against
+//! outputs = ["markdown", "csv", "time-plot"]
+//!
+//! [[instances]]
+//! file = "../models/sudoku4.txt"        # relative to this file
+//! # data = "sudoku/norvig_top95.txt"    # relative to the shared data folder
+//! # generate = "queens-bare", sizes = [4, 5, 6]   (also "hex", "sudoku-empty")
+//! # generate = "sudoku-random", clues = 26, count = 500, seed = 1   (box size 3 unless sizes = [b])
+//! sample = 100                          # seeded sample of this many (after filters)
+//! seed = 1
+//! first = 10                            # or: the first this many
+//! known_solution = true                 # only puzzles whose file states a solution
+//! sizes = [7, 8]                        # only these sizes (Queens n, Sudoku n, hex width)
+//!
+//! peers = ["cp-sat"]       # labels filled in by experiments/peers/peers.py, not run here
+//!
+//! [[backends]]
+//! name = "brute"            # registry name
+//! label = "brute"           # name in records and reports (default: the name)
+//! seed = 0
+//! params = { key = "value" }
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::backend::{make_backend, BackendError, BackendOptions};
+use crate::harness::source::{BuiltinFamily, Filter, Origin, Source};
+use crate::harness::HarnessError;
+
+/// What an experiment does with each instance.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExperimentKind {
+    /// Look for one solution per (instance, backend) pair.
+    #[default]
+    Solve,
+    /// Count solutions (up to `count_limit`).
+    Count,
+    /// The search-space table: exact counts against board size (see [`TableSpec`]).
+    Table,
+}
+
+/// What one run asks a backend for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Task {
+    /// `Solver::solve`, verified.
+    Solve,
+    /// `Counter::count`, every witness verified.
+    Count,
+}
+
+impl Task {
+    /// The lower-case name used in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Task::Solve => "solve",
+            Task::Count => "count",
+        }
+    }
+}
+
+/// Which report files to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Output {
+    /// `reports/NAME.md`: per-backend table, header with machine, commit and command.
+    Markdown,
+    /// `reports/NAME.csv`: one row per run.
+    Csv,
+    /// `reports/NAME.time.svg`: time distribution per backend, log scale.
+    TimePlot,
+    /// `reports/NAME.size.svg`: search-space size against board size (table experiments).
+    SizePlot,
+}
+
+/// One backend configuration: a registry name with options, under a label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackendConfig {
+    /// Name in records and reports; unique within the experiment.
+    pub label: String,
+    /// Registry name handed to [`make_backend`].
+    pub name: String,
+    /// Options (seed, params, the experiment's time limit).
+    pub options: BackendOptions,
+    /// What this configuration is asked for.
+    pub task: Task,
+}
+
+/// The search-space table experiment: exact counts of placements against board size.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// Hex board widths to count.
+    #[serde(default)]
+    pub hex_widths: Vec<usize>,
+    /// Queens board sizes to count.
+    #[serde(default)]
+    pub queens_sizes: Vec<usize>,
+    /// Hex widths whose rows are marked in the report (the seed's width-9 row).
+    #[serde(default)]
+    pub mark_hex_widths: Vec<usize>,
+}
+
+/// A loaded and checked experiment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Experiment {
+    /// The experiment's name: the file stem; it names the report files.
+    pub name: String,
+    /// The experiment file.
+    pub path: PathBuf,
+    /// One paragraph for the report.
+    pub description: String,
+    /// Solve, count or table.
+    pub kind: ExperimentKind,
+    /// Runs of each (instance, backend) pair.
+    pub repetitions: u32,
+    /// Per-run wall-clock limit, handed to backends with the `TimeLimit` ability.
+    pub time_limit: Option<Duration>,
+    /// For counting: stop after this many solutions.
+    pub count_limit: Option<u64>,
+    /// The label ratios are taken against.
+    pub baseline: Option<String>,
+    /// Where instances come from, in order.
+    pub sources: Vec<Source>,
+    /// Backend configurations, in order.
+    pub backends: Vec<BackendConfig>,
+    /// Report files to write.
+    pub outputs: BTreeSet<Output>,
+    /// The table to compute (`kind = "table"`).
+    pub table: Option<TableSpec>,
+    /// Labels of peer solvers whose records an outside script writes (`experiments/peers/`):
+    /// `zeroone run` does not run them; `zeroone merge` accepts their records and the reports
+    /// show them beside the backends.
+    pub peers: Vec<String>,
+}
+
+impl Experiment {
+    /// Every label the reports show, with its registry name (`peer` for peers): the backends
+    /// in order, then the peers.
+    pub fn labels(&self) -> Vec<(String, String)> {
+        self.backends
+            .iter()
+            .map(|b| (b.label.clone(), b.name.clone()))
+            .chain(self.peers.iter().map(|p| (p.clone(), "peer".to_string())))
+            .collect()
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExperiment {
+    description: Option<String>,
+    #[serde(default)]
+    kind: ExperimentKind,
+    repetitions: Option<Spanned<u32>>,
+    time_limit: Option<Spanned<toml::Value>>,
+    count_limit: Option<u64>,
+    baseline: Option<Spanned<String>>,
+    data_dir: Option<String>,
+    outputs: Option<Vec<Output>>,
+    #[serde(default)]
+    instances: Vec<Spanned<RawSource>>,
+    #[serde(default)]
+    backends: Vec<Spanned<RawBackend>>,
+    table: Option<TableSpec>,
+    #[serde(default)]
+    peers: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSource {
+    file: Option<Spanned<String>>,
+    data: Option<Spanned<String>>,
+    generate: Option<Spanned<String>>,
+    sizes: Option<Vec<usize>>,
+    clues: Option<Spanned<usize>>,
+    count: Option<usize>,
+    sample: Option<usize>,
+    seed: Option<u64>,
+    first: Option<usize>,
+    #[serde(default)]
+    known_solution: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBackend {
+    name: Spanned<String>,
+    label: Option<String>,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    params: BTreeMap<String, Spanned<toml::Value>>,
+    task: Option<Task>,
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+struct Locator<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Locator<'_> {
+    fn at(&self, span: Range<usize>, message: impl Into<String>) -> HarnessError {
+        let (line, column) = line_column(self.text, span.start);
+        HarnessError::Experiment {
+            file: self.path.to_path_buf(),
+            location: format!("{line}:{column}"),
+            message: message.into(),
+        }
+    }
+    fn key(&self, key: &str, message: impl Into<String>) -> HarnessError {
+        HarnessError::Experiment {
+            file: self.path.to_path_buf(),
+            location: key.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+fn seconds(value: &toml::Value) -> Option<f64> {
+    match value {
+        toml::Value::Integer(i) if *i > 0 => Some(*i as f64),
+        toml::Value::Float(f) if f.is_finite() && *f > 0.0 => Some(*f),
+        _ => None,
+    }
+}
+
+fn param_text(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// The shared data folder: `$ZEROONE_DATA`, else `data_dir` from the file (relative to it),
+/// else `../shared/data` beside the checkout holding `experiments/`.
+fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
+    if let Some(d) = data_dir {
+        return dir.join(d);
+    }
+    if let Some(env) = std::env::var_os("ZEROONE_DATA") {
+        return PathBuf::from(env);
+    }
+    dir.join("..").join("..").join("shared").join("data")
+}
+
+impl Experiment {
+    /// Reads and checks the experiment at `path`: schema, files, backends (each is made once
+    /// through the registry, so unknown names and bad options are caught here), baseline.
+    /// Errors name the file and the line and column (or key) at fault.
+    pub fn load(path: &Path) -> Result<Experiment, HarnessError> {
+        let text = std::fs::read_to_string(path).map_err(|e| HarnessError::io(path, e))?;
+        Experiment::from_text(path, &text)
+    }
+
+    /// Parses and checks experiment text as if read from `path` (paths resolve against its
+    /// folder).
+    pub fn from_text(path: &Path, text: &str) -> Result<Experiment, HarnessError> {
+        let at = Locator { path, text };
+        let raw: RawExperiment = toml::from_str(text).map_err(|e| {
+            let message = e.message().to_string();
+            match e.span() {
+                Some(span) => at.at(span, message),
+                None => at.key("(document)", message),
+            }
+        })?;
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "experiment".into());
+        let data = data_root(dir, raw.data_dir.as_deref());
+
+        let repetitions = match &raw.repetitions {
+            None => 1,
+            Some(r) if *r.get_ref() == 0 => {
+                return Err(at.at(r.span(), "repetitions must be at least 1"))
+            }
+            Some(r) => *r.get_ref(),
+        };
+        let time_limit = match &raw.time_limit {
+            None => None,
+            Some(t) => Some(Duration::from_secs_f64(seconds(t.get_ref()).ok_or_else(
+                || {
+                    at.at(
+                        t.span(),
+                        "time_limit: expected a positive number of seconds",
+                    )
+                },
+            )?)),
+        };
+
+        let mut sources = Vec::new();
+        for (i, spanned) in raw.instances.iter().enumerate() {
+            let s = spanned.get_ref();
+            let given: Vec<_> = [&s.file, &s.data, &s.generate]
+                .into_iter()
+                .flatten()
+                .collect();
+            if given.len() != 1 {
+                return Err(at.at(
+                    spanned.span(),
+                    format!(
+                        "instances[{i}]: expected exactly one of `file`, `data` or `generate`, found {}",
+                        given.len()
+                    ),
+                ));
+            }
+            let random = s
+                .generate
+                .as_ref()
+                .filter(|g| g.get_ref() == "sudoku-random");
+            if random.is_none() && (s.clues.is_some() || s.count.is_some()) {
+                return Err(at.at(
+                    spanned.span(),
+                    format!(
+                        "instances[{i}]: `clues` and `count` go with generate = \"sudoku-random\""
+                    ),
+                ));
+            }
+            let origin = if let Some(g) = random {
+                let box_size = match s.sizes.as_deref() {
+                    None => 3,
+                    Some([b]) if (2..=5).contains(b) => *b,
+                    Some(_) => {
+                        return Err(at.at(
+                            g.span(),
+                            format!("instances[{i}].sizes: sudoku-random takes one box size from 2 to 5 (3 for 9x9)"),
+                        ))
+                    }
+                };
+                let cells = box_size.pow(4);
+                let clues = match &s.clues {
+                    Some(c) if *c.get_ref() <= cells => *c.get_ref(),
+                    Some(c) => {
+                        return Err(at.at(
+                            c.span(),
+                            format!(
+                                "instances[{i}].clues: at most {cells} for box size {box_size}"
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(at.at(
+                            g.span(),
+                            format!("instances[{i}]: sudoku-random needs `clues` (and `count`)"),
+                        ))
+                    }
+                };
+                Origin::RandomSudoku {
+                    box_size,
+                    clues,
+                    count: s.count.unwrap_or(1),
+                    seed: s.seed.unwrap_or(0),
+                }
+            } else if let Some(g) = &s.generate {
+                let family = BuiltinFamily::from_name(g.get_ref()).ok_or_else(|| {
+                    at.at(
+                        g.span(),
+                        format!(
+                            "instances[{i}].generate: unknown generator '{}' (known: {}, sudoku-random)",
+                            g.get_ref(),
+                            BuiltinFamily::NAMES.join(", ")
+                        ),
+                    )
+                })?;
+                let sizes = s.sizes.clone().unwrap_or_default();
+                if sizes.is_empty() {
+                    return Err(at.at(
+                        g.span(),
+                        format!("instances[{i}]: `generate` needs a non-empty `sizes` list"),
+                    ));
+                }
+                if let Some(bad) = sizes.iter().find(|&&n| !family.accepts(n)) {
+                    return Err(at.at(
+                        g.span(),
+                        format!(
+                            "instances[{i}].sizes: {bad} is not a valid size for '{}' ({})",
+                            g.get_ref(),
+                            family.valid_sizes()
+                        ),
+                    ));
+                }
+                Origin::Builtin { family, sizes }
+            } else {
+                let (p, root, key) = match (&s.file, &s.data) {
+                    (Some(f), _) => (f, dir.to_path_buf(), "file"),
+                    (_, Some(d)) => (d, data.clone(), "data"),
+                    _ => unreachable!("exactly one origin was checked above"),
+                };
+                let full = if root.as_os_str() == "." {
+                    PathBuf::from(p.get_ref())
+                } else {
+                    root.join(p.get_ref())
+                };
+                if !full.is_file() {
+                    return Err(at.at(
+                        p.span(),
+                        format!(
+                            "instances[{i}].{key}: no such file {} (resolved to {})",
+                            p.get_ref(),
+                            full.display()
+                        ),
+                    ));
+                }
+                Origin::File(full)
+            };
+            let filter = Filter {
+                known_solution: s.known_solution,
+                sizes: if s.generate.is_some() {
+                    None
+                } else {
+                    s.sizes.clone()
+                },
+            };
+            if s.sample.is_some() && s.first.is_some() {
+                return Err(at.at(
+                    spanned.span(),
+                    format!("instances[{i}]: give `sample` or `first`, not both"),
+                ));
+            }
+            sources.push(Source {
+                origin,
+                filter,
+                sample: s.sample,
+                seed: s.seed.unwrap_or(0),
+                first: s.first,
+            });
+        }
+
+        let default_task = match raw.kind {
+            ExperimentKind::Count => Task::Count,
+            _ => Task::Solve,
+        };
+        let mut backends: Vec<BackendConfig> = Vec::new();
+        for (i, spanned) in raw.backends.iter().enumerate() {
+            let b = spanned.get_ref();
+            let name = b.name.get_ref().clone();
+            let label = b.label.clone().unwrap_or_else(|| name.clone());
+            if backends.iter().any(|c| c.label == label) {
+                return Err(at.at(
+                    spanned.span(),
+                    format!("backends[{i}]: the label '{label}' is used twice; give each configuration its own `label`"),
+                ));
+            }
+            let mut params = BTreeMap::new();
+            for (k, v) in &b.params {
+                let text = param_text(v.get_ref()).ok_or_else(|| {
+                    at.at(
+                        v.span(),
+                        format!("backends[{i}].params.{k}: expected a string, number or boolean"),
+                    )
+                })?;
+                params.insert(k.clone(), text);
+            }
+            let options = BackendOptions {
+                time_limit,
+                seed: b.seed,
+                params,
+            };
+            let task = b.task.unwrap_or(default_task);
+            let mut backend = make_backend(&name, &options).map_err(|e| match &e {
+                BackendError::BadOption { key, .. } => match b.params.get(key) {
+                    Some(v) => at.at(v.span(), format!("backends[{i}]: {e}")),
+                    None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                },
+                _ => at.at(b.name.span(), format!("backends[{i}].name: {e}")),
+            })?;
+            let able = match task {
+                Task::Solve => backend.solver().is_some(),
+                Task::Count => backend.counter().is_some(),
+            };
+            if !able {
+                return Err(at.at(
+                    b.name.span(),
+                    format!(
+                        "backends[{i}]: backend '{name}' cannot {}; set `task` for this backend or leave it out",
+                        task.name()
+                    ),
+                ));
+            }
+            backends.push(BackendConfig {
+                label,
+                name,
+                options,
+                task,
+            });
+        }
+
+        let mut peers: Vec<String> = Vec::new();
+        for p in &raw.peers {
+            let label = p.get_ref();
+            if backends.iter().any(|b| &b.label == label) || peers.contains(label) {
+                return Err(at.at(
+                    p.span(),
+                    format!("peers: the label '{label}' is already used"),
+                ));
+            }
+            peers.push(label.clone());
+        }
+
+        let baseline = match &raw.baseline {
+            None => None,
+            Some(b) => {
+                if !backends.iter().any(|c| &c.label == b.get_ref()) && !peers.contains(b.get_ref())
+                {
+                    return Err(at.at(
+                        b.span(),
+                        format!(
+                            "baseline '{}' is not the label of any backend (labels: {})",
+                            b.get_ref(),
+                            backends
+                                .iter()
+                                .map(|c| c.label.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+                Some(b.get_ref().clone())
+            }
+        };
+
+        match raw.kind {
+            ExperimentKind::Table => {
+                let Some(table) = &raw.table else {
+                    return Err(at.key("table", "kind = \"table\" needs a [table] section"));
+                };
+                if table.hex_widths.is_empty() && table.queens_sizes.is_empty() {
+                    return Err(at.key(
+                        "table",
+                        "expected `hex_widths` or `queens_sizes` (non-empty lists)",
+                    ));
+                }
+            }
+            _ => {
+                if raw.table.is_some() {
+                    return Err(at.key("table", "a [table] section needs kind = \"table\""));
+                }
+                if sources.is_empty() {
+                    return Err(at.key("instances", "expected at least one [[instances]] source"));
+                }
+                if backends.is_empty() {
+                    return Err(at.key("backends", "expected at least one [[backends]] entry"));
+                }
+            }
+        }
+
+        let outputs: BTreeSet<Output> = match raw.outputs {
+            Some(o) => o.into_iter().collect(),
+            None => match raw.kind {
+                ExperimentKind::Table => [Output::Markdown, Output::Csv, Output::SizePlot].into(),
+                _ => [Output::Markdown, Output::Csv, Output::TimePlot].into(),
+            },
+        };
+
+        Ok(Experiment {
+            name,
+            path: path.to_path_buf(),
+            description: raw.description.unwrap_or_default(),
+            kind: raw.kind,
+            repetitions,
+            time_limit,
+            count_limit: raw.count_limit,
+            baseline,
+            sources,
+            backends,
+            outputs,
+            table: raw.table,
+            peers,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Experiment, HarnessError> {
+        Experiment::from_text(Path::new("exp/test.toml"), text)
+    }
+
+    #[test]
+    fn a_misspelt_key_is_located_by_line_and_column() {
+        let e = load("repetitions = 1\nrepetition = 2\n").unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("exp/test.toml:2:1: unknown field `repetition`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_backend_is_located_at_its_name() {
+        let e = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n\n[[backends]]\nname = \"nosuch\"\n",
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("exp/test.toml:6:8: backends[0].name: unknown backend 'nosuch'"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_builtin_source_and_brute_load() {
+        let e = load(
+            "time_limit = 2\nbaseline = \"b\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1, 3]\n\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\nparams = { x = 3 }\n",
+        )
+        .unwrap();
+        assert_eq!(e.name, "test");
+        assert_eq!(e.time_limit, Some(Duration::from_secs(2)));
+        assert_eq!(e.backends[0].label, "b");
+        assert_eq!(e.backends[0].options.params["x"], "3");
+        assert_eq!(e.baseline.as_deref(), Some("b"));
+        assert_eq!(e.outputs.len(), 3);
+    }
+
+    #[test]
+    fn a_baseline_that_is_no_label_is_an_error() {
+        let e = load(
+            "baseline = \"milp\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("exp/test.toml:1:12: baseline 'milp'"),
+            "{e}"
+        );
+    }
+}

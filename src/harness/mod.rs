@@ -1,0 +1,118 @@
+//! The experiment harness: an experiment file (TOML) names instance sources, backend
+//! configurations, repetitions and a time limit; the harness runs every (instance, backend)
+//! pair in parallel, appends one JSON line per finished run, and writes Markdown, CSV and SVG
+//! reports from those lines.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | [`experiment`] | the experiment file schema and its located errors |
+//! | [`source`] | instance sources: puzzle files, shared data sets, built-in boards; sampling, filters |
+//! | [`record`] | one finished run as one JSON line; reading, resuming and merging record files |
+//! | [`runner`] | running the jobs in parallel, resumable and shardable |
+//! | [`report`] | Markdown and CSV reports, the machine and commit header |
+//! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
+//! | [`plot`] | SVG plots (time distributions, search-space sizes) |
+//! | [`random_sudoku`] | random Sudoku with a chosen number of clues (the VSA seed's levels) |
+//!
+//! Every answer counted in a record has passed the shared verifier: the runner only calls
+//! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
+
+pub mod experiment;
+pub mod plot;
+pub mod random_sudoku;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod source;
+pub mod table_run;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+pub use experiment::{BackendConfig, Experiment, ExperimentKind, Task};
+pub use record::Record;
+pub use runner::{run_experiment, RunOptions, RunSummary, Shard};
+
+/// Errors of the harness layer. `Experiment` and `Source` errors are bad input (the CLI exits
+/// 2 and nothing is run or written); the others come up while running or writing.
+#[derive(Debug, Error)]
+pub enum HarnessError {
+    /// The experiment file is malformed; the message names file, line and column or key.
+    #[error("{file}:{location}: {message}")]
+    Experiment {
+        /// The experiment file.
+        file: PathBuf,
+        /// `line:column` when known, else the key path (`backends[2].name`).
+        location: String,
+        /// What is wrong and what was expected.
+        message: String,
+    },
+    /// An instance source could not be read or parsed.
+    #[error("{0}")]
+    Source(String),
+    /// A record file is corrupt (a bad line that is not the torn last one), or two shards
+    /// disagree about the same run.
+    #[error("{file}:{line}: {message}")]
+    Records {
+        /// The record file.
+        file: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// Drawing a plot failed.
+    #[error("plot {path}: {message}")]
+    Plot {
+        /// The SVG file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl HarnessError {
+    /// Whether this error is the user's input (exit status 2) rather than a failed run.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            HarnessError::Experiment { .. }
+                | HarnessError::Source(_)
+                | HarnessError::Records { .. }
+        )
+    }
+
+    pub(crate) fn io(path: &Path, source: io::Error) -> HarnessError {
+        HarnessError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file in the same directory and a rename, so
+/// that a reader never sees a half-written report. Cost: one extra rename.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, contents).map_err(|e| HarnessError::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| HarnessError::io(path, e))
+}

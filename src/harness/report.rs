@@ -1,0 +1,663 @@
+//! Reports from records: `NAME.md` (per-backend table, extra figures, disagreements, errors,
+//! and a header with machine, commit and command), `NAME.csv` (one row per run) and the plots.
+//!
+//! Every file is written through a temporary file and a rename. Everything is computed from the
+//! record file alone, so `zeroone merge` and `zeroone run --resume` produce the same reports as
+//! an uninterrupted run.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::backend::{make_backend, Status};
+use crate::harness::experiment::{Experiment, Output};
+use crate::harness::record::{read_records, Record, RunKey};
+use crate::harness::runner::{job_keys, records_path};
+use crate::harness::source::load_instances;
+use crate::harness::{plot, write_atomically, HarnessError};
+
+/// Where and how a report was made: the header of `NAME.md`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    /// Logical cores and CPU model.
+    pub machine: String,
+    /// `git rev-parse HEAD` of the checkout, with a note if it has uncommitted changes.
+    pub commit: String,
+    /// The command that made the records.
+    pub command: String,
+}
+
+impl Provenance {
+    /// Reads the machine from the OS and `/proc/cpuinfo`, and the commit with `git` run in
+    /// `dir`. Cost: two short `git` processes.
+    pub fn detect(dir: &Path, command: &str) -> Provenance {
+        let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown CPU".into());
+        let git = |args: &[&str]| {
+            Command::new("git")
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        };
+        let commit = match git(&["rev-parse", "HEAD"]) {
+            Some(c) => {
+                let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                    .is_some_and(|s| !s.is_empty());
+                if dirty {
+                    format!("{c} (with uncommitted changes)")
+                } else {
+                    c
+                }
+            }
+            None => "unknown (not a git checkout)".into(),
+        };
+        Provenance {
+            machine: format!(
+                "{cores} logical cores, {cpu}, {} {}",
+                std::env::consts::OS,
+                std::env::consts::ARCH
+            ),
+            commit,
+            command: command.to_string(),
+        }
+    }
+}
+
+/// The median of `xs` (mean of the two middle values for an even count); `None` when empty.
+pub fn median(xs: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// The nearest-rank `q` quantile (`0 < q <= 1`) of `xs`; `None` when empty.
+pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
+    let mut v: Vec<f64> = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        return None;
+    }
+    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    Some(v[rank - 1])
+}
+
+/// Per-backend figures of a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackendSummary {
+    /// Label.
+    pub label: String,
+    /// Registry name.
+    pub name: String,
+    /// Runs on record.
+    pub runs: usize,
+    /// Runs per verified status.
+    pub solved: usize,
+    /// Runs that proved infeasibility.
+    pub infeasible: usize,
+    /// Runs without an answer.
+    pub unknown: usize,
+    /// Runs that failed or gave a rejected answer.
+    pub error: usize,
+    /// Runs whose answer passed the verifier.
+    pub verified: usize,
+    /// Median and 90th percentile over instances of the per-instance median time.
+    pub median_seconds: Option<f64>,
+    /// See `median_seconds`.
+    pub p90_seconds: Option<f64>,
+    /// Median search nodes over runs that report nodes.
+    pub median_nodes: Option<f64>,
+    /// Ratio of this backend's median time to the baseline's, over the instances both
+    /// answered, and how many those are.
+    pub ratio: Option<(f64, usize)>,
+}
+
+/// Records of the experiment in job order (instance order, backend order, repetition).
+pub fn in_job_order(experiment: &Experiment, records: Vec<Record>, ids: &[String]) -> Vec<Record> {
+    let order: HashMap<RunKey, usize> = job_keys(experiment, ids)
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| (k, i))
+        .collect();
+    let mut keyed: Vec<(usize, Record)> = records
+        .into_iter()
+        .map(|r| (order.get(&r.key()).copied().unwrap_or(usize::MAX), r))
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.key().cmp(&b.1.key())));
+    keyed.into_iter().map(|(_, r)| r).collect()
+}
+
+fn answered(s: Status) -> bool {
+    matches!(s, Status::Solved | Status::Infeasible)
+}
+
+/// Per-instance median time of `label`'s answered runs.
+fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
+    let mut by_instance: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for r in records
+        .iter()
+        .filter(|r| r.backend == label && answered(r.status))
+    {
+        by_instance
+            .entry(r.instance.clone())
+            .or_default()
+            .push(r.seconds);
+    }
+    by_instance
+        .into_iter()
+        .filter_map(|(k, v)| median(&v).map(|m| (k, m)))
+        .collect()
+}
+
+/// The per-backend summaries of `records`.
+pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSummary> {
+    let baseline = experiment
+        .baseline
+        .as_ref()
+        .map(|b| answered_times(records, b));
+    experiment
+        .labels()
+        .into_iter()
+        .filter(|(label, name)| name != "peer" || records.iter().any(|r| &r.backend == label))
+        .map(|(label, name)| {
+            let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
+            let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
+            let mut per_instance: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+            for r in &mine {
+                per_instance.entry(&r.instance).or_default().push(r.seconds);
+            }
+            let times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
+            let nodes: Vec<f64> = mine
+                .iter()
+                .filter(|r| r.stats.nodes > 0)
+                .map(|r| r.stats.nodes as f64)
+                .collect();
+            let ratio = baseline.as_ref().and_then(|base| {
+                let own = answered_times(records, &label);
+                let common: Vec<(f64, f64)> = own
+                    .iter()
+                    .filter_map(|(k, t)| base.get(k).map(|bt| (*t, *bt)))
+                    .collect();
+                let (a, z): (Vec<f64>, Vec<f64>) = common.iter().copied().unzip();
+                match (median(&a), median(&z)) {
+                    (Some(x), Some(y)) if y > 0.0 => Some((x / y, common.len())),
+                    _ => None,
+                }
+            });
+            BackendSummary {
+                label,
+                name,
+                runs: mine.len(),
+                solved: count(Status::Solved),
+                infeasible: count(Status::Infeasible),
+                unknown: count(Status::Unknown),
+                error: count(Status::Error),
+                verified: mine.iter().filter(|r| r.verified).count(),
+                median_seconds: median(&times),
+                p90_seconds: quantile(&times, 0.9),
+                median_nodes: median(&nodes),
+                ratio,
+            }
+        })
+        .collect()
+}
+
+/// Seconds in a short fixed form (`1.23e-4`).
+pub fn seconds_text(s: Option<f64>) -> String {
+    s.map_or("-".into(), |s| format!("{s:.3e}"))
+}
+
+/// The Markdown report; `groups` maps instance ids to their source (for the per-source
+/// table). With `redact_times`, every timing (and the provenance header) is
+/// replaced by `~`, leaving only the deterministic parts: the form snapshot tests compare.
+pub fn render_markdown(
+    experiment: &Experiment,
+    records: &[Record],
+    groups: &HashMap<String, String>,
+    expected_runs: usize,
+    provenance: &Provenance,
+    redact_times: bool,
+) -> String {
+    let time = |s: Option<f64>| {
+        if redact_times {
+            "~".to_string()
+        } else {
+            seconds_text(s)
+        }
+    };
+    let mut md = String::new();
+    let _ = writeln!(md, "# Experiment `{}`\n", experiment.name);
+    if !experiment.description.is_empty() {
+        let _ = writeln!(md, "{}\n", experiment.description.trim());
+    }
+    let (machine, commit, command) = if redact_times {
+        ("~".into(), "~".into(), "~".into())
+    } else {
+        (
+            provenance.machine.clone(),
+            provenance.commit.clone(),
+            provenance.command.clone(),
+        )
+    };
+    let _ = writeln!(md, "- command: `{command}`");
+    let _ = writeln!(md, "- commit: {commit}");
+    let _ = writeln!(md, "- machine: {machine}");
+    let mut limit = match experiment.time_limit {
+        Some(t) => format!("{} s per run", t.as_secs_f64()),
+        None => "none".into(),
+    };
+    if experiment.time_limit.is_some() {
+        let ignoring: Vec<&str> = experiment
+            .backends
+            .iter()
+            .filter(|b| {
+                make_backend(&b.name, &b.options)
+                    .map(|mut be| be.time_limit().is_none())
+                    .unwrap_or(false)
+            })
+            .map(|b| b.label.as_str())
+            .collect();
+        if !ignoring.is_empty() {
+            let _ = write!(limit, " (not honoured by: {})", ignoring.join(", "));
+        }
+    }
+    let _ = writeln!(md, "- time limit: {limit}");
+    let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
+    let instances: std::collections::BTreeSet<&str> =
+        records.iter().map(|r| r.instance.as_str()).collect();
+    let peer_rows = records
+        .iter()
+        .filter(|r| experiment.peers.contains(&r.backend))
+        .count();
+    let own_rows = records.len() - peer_rows;
+    let _ = write!(
+        md,
+        "- runs on record: {own_rows} of {expected_runs} ({} instances)",
+        instances.len()
+    );
+    if peer_rows > 0 {
+        let _ = write!(md, ", plus {peer_rows} rows from peer solvers");
+    }
+    let _ = writeln!(md);
+    if own_rows < expected_runs {
+        let _ = writeln!(
+            md,
+            "\n**Incomplete:** {} runs are missing; `zeroone run --resume` continues the run.",
+            expected_runs - own_rows
+        );
+    }
+
+    let summaries = summarise(experiment, records);
+    let _ = writeln!(md, "\n## Results per backend\n");
+    let base = experiment.baseline.as_deref().unwrap_or("-");
+    let _ = writeln!(
+        md,
+        "| backend | runs | solved | infeasible | unknown | error | verified | median s | p90 s | median nodes | ratio to `{base}` |"
+    );
+    let _ = writeln!(
+        md,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for s in &summaries {
+        let ratio = match s.ratio {
+            Some((r, n)) if !redact_times => format!("{r:.3} (n={n})"),
+            Some((_, n)) => format!("~ (n={n})"),
+            None => "-".into(),
+        };
+        let label = if s.label == s.name {
+            format!("`{}`", s.label)
+        } else {
+            format!("`{}` ({})", s.label, s.name)
+        };
+        let _ = writeln!(
+            md,
+            "| {label} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} |",
+            s.runs,
+            s.solved,
+            s.infeasible,
+            s.unknown,
+            s.error,
+            s.verified,
+            time(s.median_seconds),
+            time(s.p90_seconds),
+            s.median_nodes.map_or("-".into(), |n| format!("{n:.0}")),
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nTimes are seconds inside the backend: the median over repetitions for each instance, then the median and 90th percentile over instances. \
+         The ratio is this backend's median time over the instances both it and the baseline answered (solved or proved infeasible), \
+         divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact."
+    );
+
+    md.push_str(&group_table(experiment, records, groups, redact_times));
+
+    let counts: Vec<&Record> = records.iter().filter(|r| r.count.is_some()).collect();
+    if !counts.is_empty() {
+        let _ = writeln!(md, "\n## Counts\n");
+        let _ = writeln!(md, "| instance | backend | count | exhaustive |");
+        let _ = writeln!(md, "|---|---|---:|---|");
+        for r in counts.iter().filter(|r| r.repetition == 0).take(200) {
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | {} | {} |",
+                r.instance,
+                r.backend,
+                r.count.as_deref().unwrap_or("-"),
+                r.exhaustive.map_or("-", |e| if e { "yes" } else { "no" })
+            );
+        }
+    }
+
+    let extras = extra_figures(experiment, records);
+    if !extras.is_empty() {
+        let _ = writeln!(md, "\n## Backend figures\n");
+        let _ = writeln!(md, "| backend | figure | value |");
+        let _ = writeln!(md, "|---|---|---|");
+        for (label, key, value) in extras {
+            let _ = writeln!(md, "| `{label}` | {key} | {value} |");
+        }
+    }
+
+    let disagreements = disagreements(records);
+    let _ = writeln!(md, "\n## Disagreements\n");
+    if disagreements.is_empty() {
+        let _ = writeln!(
+            md,
+            "None: every instance answered by two or more backends got the same answer."
+        );
+    } else {
+        for d in disagreements.iter().take(50) {
+            let _ = writeln!(md, "- {d}");
+        }
+        if disagreements.len() > 50 {
+            let _ = writeln!(md, "- ... {} more", disagreements.len() - 50);
+        }
+    }
+
+    let errors: Vec<&Record> = records
+        .iter()
+        .filter(|r| matches!(r.status, Status::Error | Status::Unknown))
+        .collect();
+    if !errors.is_empty() {
+        let _ = writeln!(md, "\n## Unknown and error runs (first 20)\n");
+        let _ = writeln!(md, "| instance | backend | status | reason |");
+        let _ = writeln!(md, "|---|---|---|---|");
+        for r in errors.iter().take(20) {
+            let reason = r.reason.as_deref().unwrap_or("").replace('|', "\\|");
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | {} | {} |",
+                r.instance,
+                r.backend,
+                r.status.name(),
+                reason
+            );
+        }
+    }
+    md
+}
+
+/// Per (group, backend): runs, solved share, median time and steps. Empty when all instances
+/// are in one group.
+fn group_table(
+    experiment: &Experiment,
+    records: &[Record],
+    group_of: &HashMap<String, String>,
+    redact_times: bool,
+) -> String {
+    let group = |id: &str| group_of.get(id).map_or("?", String::as_str);
+    let mut groups: Vec<&str> = Vec::new();
+    for r in records {
+        let g = group(&r.instance);
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    if groups.len() < 2 {
+        return String::new();
+    }
+    let mut md = String::from("\n## Results per source\n\n");
+    md.push_str(
+        "| source | backend | runs | solved | solved % | error | median s | median steps |\n",
+    );
+    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for g in groups {
+        for (label, _) in experiment.labels() {
+            let mine: Vec<&Record> = records
+                .iter()
+                .filter(|r| r.backend == label && group(&r.instance) == g)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let solved = mine.iter().filter(|r| r.status == Status::Solved).count();
+            let errors = mine.iter().filter(|r| r.status == Status::Error).count();
+            let times: Vec<f64> = mine.iter().map(|r| r.seconds).collect();
+            let steps: Vec<f64> = mine
+                .iter()
+                .filter(|r| r.stats.steps > 0)
+                .map(|r| r.stats.steps as f64)
+                .collect();
+            let _ = writeln!(
+                md,
+                "| {g} | `{label}` | {} | {solved} | {:.1} | {errors} | {} | {} |",
+                mine.len(),
+                100.0 * solved as f64 / mine.len() as f64,
+                if redact_times {
+                    "~".to_string()
+                } else {
+                    seconds_text(median(&times))
+                },
+                median(&steps).map_or("-".into(), |m| format!("{m:.0}")),
+            );
+        }
+    }
+    md
+}
+
+/// Backend-specific figures (`stats.extra`): booleans as "true in k of n runs", numbers as a
+/// median. Sorted by backend order, then key.
+fn extra_figures(experiment: &Experiment, records: &[Record]) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for (label, _) in experiment.labels() {
+        let mut keys: BTreeMap<&str, (usize, usize, Vec<f64>)> = BTreeMap::new();
+        for r in records.iter().filter(|r| r.backend == label) {
+            for (k, v) in &r.stats.extra {
+                let e = keys.entry(k.as_str()).or_default();
+                match v {
+                    serde_json::Value::Bool(t) => {
+                        e.0 += *t as usize;
+                        e.1 += 1;
+                    }
+                    serde_json::Value::Number(n) => {
+                        if let Some(x) = n.as_f64() {
+                            e.2.push(x);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (k, (trues, bools, numbers)) in keys {
+            if bools > 0 {
+                out.push((
+                    label.clone(),
+                    k.to_string(),
+                    format!("true in {trues} of {bools} runs"),
+                ));
+            }
+            if let Some(m) = median(&numbers) {
+                out.push((
+                    label.clone(),
+                    k.to_string(),
+                    format!("median {m} over {} runs", numbers.len()),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Instances where two backends answered differently (solved against infeasible, or two
+/// exhaustive counts that differ).
+pub fn disagreements(records: &[Record]) -> Vec<String> {
+    let mut by_instance: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    for r in records {
+        by_instance.entry(&r.instance).or_default().push(r);
+    }
+    let mut out = Vec::new();
+    for (inst, rs) in by_instance {
+        let solved: Vec<&str> = rs
+            .iter()
+            .filter(|r| r.status == Status::Solved && r.count.is_none())
+            .map(|r| r.backend.as_str())
+            .collect();
+        let infeasible: Vec<&str> = rs
+            .iter()
+            .filter(|r| r.status == Status::Infeasible)
+            .map(|r| r.backend.as_str())
+            .collect();
+        if !solved.is_empty() && !infeasible.is_empty() {
+            out.push(format!(
+                "{inst}: solved by {} but called infeasible by {}",
+                solved.join(", "),
+                infeasible.join(", ")
+            ));
+        }
+        let counts: BTreeMap<&str, Vec<&str>> = rs
+            .iter()
+            .filter(|r| r.exhaustive == Some(true))
+            .filter_map(|r| r.count.as_deref().map(|c| (c, r.backend.as_str())))
+            .fold(BTreeMap::new(), |mut m, (c, b)| {
+                m.entry(c).or_insert_with(Vec::new).push(b);
+                m
+            });
+        if counts.len() > 1 {
+            let parts: Vec<String> = counts
+                .iter()
+                .map(|(c, bs)| format!("{c} ({})", bs.join(", ")))
+                .collect();
+            out.push(format!("{inst}: counts differ: {}", parts.join(" vs ")));
+        }
+    }
+    out
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The CSV report: one row per run, in job order.
+pub fn render_csv(records: &[Record]) -> String {
+    let mut out = String::from(
+        "instance,backend,name,task,repetition,status,verified,seconds,nodes,steps,guesses,backtracks,count,exhaustive,variables,rows,reason\n",
+    );
+    for r in records {
+        let fields = [
+            csv_field(&r.instance),
+            csv_field(&r.backend),
+            csv_field(&r.name),
+            r.task.name().to_string(),
+            r.repetition.to_string(),
+            r.status.name().to_string(),
+            r.verified.to_string(),
+            format!("{:e}", r.seconds),
+            r.stats.nodes.to_string(),
+            r.stats.steps.to_string(),
+            r.stats.guesses.to_string(),
+            r.stats.backtracks.to_string(),
+            r.count.clone().unwrap_or_default(),
+            r.exhaustive.map_or(String::new(), |e| e.to_string()),
+            r.variables.to_string(),
+            r.rows.to_string(),
+            csv_field(r.reason.as_deref().unwrap_or("")),
+        ];
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// Reads the experiment's record file from `dir` and writes the reports its `outputs` name.
+/// Returns the files written.
+pub fn write_reports(
+    experiment: &Experiment,
+    dir: &Path,
+    command: &str,
+) -> Result<Vec<PathBuf>, HarnessError> {
+    let path = records_path(dir, experiment, None);
+    let (records, _) = read_records(&path, false)?;
+    let instances = load_instances(&experiment.sources)?;
+    let groups: HashMap<String, String> = instances
+        .iter()
+        .map(|i| (i.id.clone(), i.group.clone()))
+        .collect();
+    let ids: Vec<String> = instances.into_iter().map(|i| i.id).collect();
+    let jobs: std::collections::HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
+    let expected = jobs.len();
+    // Only this experiment's runs (and its peers' rows on its instances): records left over
+    // from an earlier version of the file do not count.
+    let known: std::collections::HashSet<&String> = ids.iter().collect();
+    let records: Vec<Record> = records
+        .into_iter()
+        .filter(|r| {
+            jobs.contains(&r.key())
+                || (experiment.peers.contains(&r.backend) && known.contains(&r.instance))
+        })
+        .collect();
+    let records = in_job_order(experiment, records, &ids);
+    let here = experiment
+        .path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let provenance = Provenance::detect(here, command);
+    let mut written = Vec::new();
+    for output in &experiment.outputs {
+        let (file, contents) = match output {
+            Output::Markdown => (
+                dir.join(format!("{}.md", experiment.name)),
+                render_markdown(experiment, &records, &groups, expected, &provenance, false),
+            ),
+            Output::Csv => (
+                dir.join(format!("{}.csv", experiment.name)),
+                render_csv(&records),
+            ),
+            Output::TimePlot => {
+                let file = dir.join(format!("{}.time.svg", experiment.name));
+                let svg = plot::time_distribution(experiment, &records).map_err(|message| {
+                    HarnessError::Plot {
+                        path: file.clone(),
+                        message,
+                    }
+                })?;
+                (file, svg)
+            }
+            Output::SizePlot => continue,
+        };
+        write_atomically(&file, contents.as_bytes())?;
+        written.push(file);
+    }
+    Ok(written)
+}

@@ -1,0 +1,416 @@
+//! The experiment harness end to end: interrupted and resumed runs, shards and merge, malformed
+//! experiment files, and the deterministic part of a report (snapshot, timings redacted).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use zeroone::harness::record::{read_records, Record, RunKey};
+use zeroone::harness::report::{in_job_order, render_markdown, Provenance};
+use zeroone::harness::runner::{job_keys, merge_records};
+use zeroone::harness::source::load_instances;
+use zeroone::harness::{run_experiment, Experiment, RunOptions, Shard};
+
+fn manifest() -> &'static str {
+    env!("CARGO_MANIFEST_DIR")
+}
+
+/// A small experiment on the shipped 4x4 Sudoku file and bare boards, two brute configurations,
+/// two repetitions: 17 instances x 2 x 2 = 68 runs.
+fn solve_experiment(dir: &Path) -> PathBuf {
+    let text = format!(
+        r#"description = "harness test"
+repetitions = 2
+time_limit = 5
+baseline = "brute"
+
+[[instances]]
+file = "{}/models/sudoku4.txt"
+
+[[instances]]
+generate = "queens-bare"
+sizes = [1, 2, 3, 4, 5]
+
+[[instances]]
+generate = "hex"
+sizes = [1, 3, 5]
+
+[[backends]]
+name = "brute"
+
+[[backends]]
+name = "brute"
+label = "brute-b"
+seed = 7
+"#,
+        manifest()
+    );
+    let path = dir.join("exp.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn options(dir: &Path) -> RunOptions {
+    let mut o = RunOptions::new(dir.join("reports"));
+    o.jobs = Some(2);
+    o
+}
+
+/// The deterministic content of a record file: (instance, backend, repetition) -> (status,
+/// verified, count), failing on duplicate keys.
+/// (status, verified, count) of one run.
+type Answer = (String, bool, Option<String>);
+
+fn rows(path: &Path) -> BTreeMap<RunKey, Answer> {
+    let (records, _) = read_records(path, false).unwrap();
+    let mut out = BTreeMap::new();
+    for r in records {
+        let value = (r.status.name().to_string(), r.verified, r.count.clone());
+        assert!(
+            out.insert(r.key(), value).is_none(),
+            "duplicate record {:?}",
+            r.key()
+        );
+    }
+    out
+}
+
+#[test]
+fn a_run_cut_short_and_resumed_has_the_same_rows_as_an_uninterrupted_one() {
+    let whole_dir = tempfile::tempdir().unwrap();
+    let exp = Experiment::load(&solve_experiment(whole_dir.path())).unwrap();
+    let whole = run_experiment(&exp, &options(whole_dir.path())).unwrap();
+    assert_eq!(whole.jobs, 68);
+    assert_eq!(whole.ran, 68);
+    assert!(!whole.stopped);
+    let expected = rows(&whole.records);
+    assert_eq!(expected.len(), 68);
+    // The reference rows are real answers: solved, infeasible, no errors.
+    let statuses: BTreeSet<&str> = expected.values().map(|v| v.0.as_str()).collect();
+    assert_eq!(statuses, BTreeSet::from(["infeasible", "solved"]));
+
+    let cut_dir = tempfile::tempdir().unwrap();
+    let exp = Experiment::load(&solve_experiment(cut_dir.path())).unwrap();
+    let mut cut = options(cut_dir.path());
+    cut.stop_after = Some(25);
+    let first = run_experiment(&exp, &cut).unwrap();
+    assert!(first.stopped);
+    assert_eq!(first.ran, 25);
+    assert!(first.reports.is_empty(), "no reports from a cut run");
+    // Simulate a kill in the middle of writing a line: tear the last record in half.
+    let text = std::fs::read_to_string(&first.records).unwrap();
+    let keep = text.len() - text.lines().last().unwrap().len() / 2 - 1;
+    std::fs::write(&first.records, &text[..keep]).unwrap();
+    assert_eq!(rows_tolerant(&first.records), 24);
+
+    // Without --resume the existing file is refused, untouched.
+    let refused = run_experiment(&exp, &options(cut_dir.path())).unwrap_err();
+    assert!(refused.to_string().contains("--resume"), "{refused}");
+    assert_eq!(
+        std::fs::read_to_string(&first.records).unwrap(),
+        text[..keep]
+    );
+
+    let mut resume = options(cut_dir.path());
+    resume.resume = true;
+    let second = run_experiment(&exp, &resume).unwrap();
+    assert_eq!(second.already_done, 24);
+    assert_eq!(second.ran, 68 - 24);
+    assert_eq!(rows(&second.records), expected);
+    assert_eq!(second.reports.len(), 3);
+
+    // Resuming a complete run runs nothing and changes no row.
+    let third = run_experiment(&exp, &resume).unwrap();
+    assert_eq!((third.already_done, third.ran), (68, 0));
+    assert_eq!(rows(&third.records), expected);
+}
+
+fn rows_tolerant(path: &Path) -> usize {
+    read_records(path, true).unwrap().0.len()
+}
+
+#[test]
+fn shards_merged_give_the_rows_of_the_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = Experiment::load(&solve_experiment(dir.path())).unwrap();
+    let whole = run_experiment(&exp, &options(dir.path())).unwrap();
+    let expected = rows(&whole.records);
+
+    let shard_dir = tempfile::tempdir().unwrap();
+    let exp = Experiment::load(&solve_experiment(shard_dir.path())).unwrap();
+    let mut seen = 0;
+    for k in 1..=3 {
+        let mut o = options(shard_dir.path());
+        o.shard = Some(Shard { index: k, count: 3 });
+        let s = run_experiment(&exp, &o).unwrap();
+        assert!(s.records.ends_with(format!("exp.shard-{k}-of-3.jsonl")));
+        assert!(s.reports.is_empty());
+        seen += s.ran;
+    }
+    assert_eq!(seen, 68, "the shards cover every job exactly once");
+    let reports = shard_dir.path().join("reports");
+    let merged = merge_records(&exp, &reports, &[], "test").unwrap();
+    assert_eq!((merged.records, merged.jobs), (68, 68));
+    assert_eq!(rows(&merged.merged), expected);
+    // The merged file is in job order, the same order whatever the shards' timing.
+    let (records, _) = read_records(&merged.merged, false).unwrap();
+    let ids: Vec<String> = load_instances(&exp.sources)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
+    let keys: Vec<_> = records.iter().map(Record::key).collect();
+    assert_eq!(keys, job_keys(&exp, &ids));
+    // Merging again (the merged file plus the shards again) changes nothing.
+    let again = merge_records(&exp, &reports, &[], "test").unwrap();
+    assert_eq!(rows(&again.merged), expected);
+
+    // A shard that contradicts another is refused, and the merged file is left as it was.
+    let shard1 = reports.join("exp.shard-1-of-3.jsonl");
+    let before = std::fs::read_to_string(&merged.merged).unwrap();
+    let text = std::fs::read_to_string(&shard1).unwrap();
+    let flipped = text.replacen("\"status\":\"solved\"", "\"status\":\"unknown\"", 1);
+    assert_ne!(flipped, text);
+    std::fs::write(&shard1, flipped).unwrap();
+    let e = merge_records(&exp, &reports, &[], "test").unwrap_err();
+    assert!(e.to_string().contains("here but"), "{e}");
+    assert_eq!(std::fs::read_to_string(&merged.merged).unwrap(), before);
+}
+
+fn zeroone(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn malformed_experiment_files_give_located_errors_and_write_nothing() {
+    let models = format!("{}/models/sudoku4.txt", manifest());
+    let ok_source = format!("[[instances]]\nfile = \"{models}\"\n");
+    let cases: Vec<(String, &str)> = vec![
+        (
+            format!(
+                "repetitions = 1\nrepititions = 2\n{ok_source}[[backends]]\nname = \"brute\"\n"
+            ),
+            "bad.toml:2:1: unknown field `repititions`",
+        ),
+        (
+            format!("repetitions = \"two\"\n{ok_source}[[backends]]\nname = \"brute\"\n"),
+            "bad.toml:1:15: invalid type: string \"two\"",
+        ),
+        (
+            format!("{ok_source}[[backends]]\nname = \"brute\"\n[[backends]]\nname = \"vsa\"\n"),
+            "bad.toml:6:8: backends[1].name: unknown backend 'vsa'",
+        ),
+        (
+            "[[instances]]\ndata = \"sudoku/no_such_set.txt\"\n[[backends]]\nname = \"brute\"\n"
+                .to_string(),
+            "bad.toml:2:8: instances[0].data: no such file sudoku/no_such_set.txt",
+        ),
+        (
+            format!("baseline = \"milp\"\n{ok_source}[[backends]]\nname = \"brute\"\n"),
+            "bad.toml:1:12: baseline 'milp' is not the label of any backend",
+        ),
+        (
+            format!("{ok_source}[[backends]]\nname = \"brute\"\nparams = {{ x = [1] }}\n"),
+            "bad.toml:5:16: backends[0].params.x: expected a string, number or boolean",
+        ),
+        (
+            "[[instances]]\ngenerate = \"hex\"\nsizes = [4]\n[[backends]]\nname = \"brute\"\n"
+                .to_string(),
+            "bad.toml:2:12: instances[0].sizes: 4 is not a valid size for 'hex'",
+        ),
+        (
+            format!("time_limit = -1\n{ok_source}[[backends]]\nname = \"brute\"\n"),
+            "bad.toml:1:14: time_limit: expected a positive number of seconds",
+        ),
+        (
+            format!("{ok_source}[[backends]\nname = \"brute\"\n"),
+            "bad.toml:3:",
+        ),
+        (
+            ok_source.clone(),
+            "bad.toml:backends: expected at least one [[backends]] entry",
+        ),
+    ];
+    for (text, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.toml"), &text).unwrap();
+        let (code, stderr) = zeroone(dir.path(), &["run", "bad.toml", "-q"]);
+        assert_eq!(code, 2, "exit status for:\n{text}\nstderr: {stderr}");
+        assert!(
+            stderr.contains(expected),
+            "expected '{expected}' in:\n{stderr}\nfor:\n{text}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            left,
+            vec![std::ffi::OsString::from("bad.toml")],
+            "nothing written"
+        );
+    }
+}
+
+#[test]
+fn a_puzzle_file_with_a_bad_line_stops_the_run_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.txt"), "1234341221434321\n1234\n").unwrap();
+    std::fs::write(
+        dir.path().join("e.toml"),
+        "[[instances]]\nfile = \"p.txt\"\n[[backends]]\nname = \"brute\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = zeroone(dir.path(), &["run", "e.toml", "-q"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("zeroone: p.txt:2:5: puzzle 1: expected a Sudoku line"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("reports").exists());
+}
+
+#[test]
+fn the_report_counts_and_statuses_are_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("count.toml");
+    std::fs::write(
+        &path,
+        format!(
+            r#"description = "Counting with the brute-force reference, cut at 3 solutions."
+kind = "count"
+count_limit = 3
+baseline = "brute"
+
+[[instances]]
+file = "{}/models/sudoku4.txt"
+first = 4
+
+[[instances]]
+generate = "queens-bare"
+sizes = [3, 4, 5]
+
+[[backends]]
+name = "brute"
+"#,
+            manifest()
+        ),
+    )
+    .unwrap();
+    let exp = Experiment::load(&path).unwrap();
+    let summary = run_experiment(&exp, &options(dir.path())).unwrap();
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    let instances = load_instances(&exp.sources).unwrap();
+    let groups = instances
+        .iter()
+        .map(|i| (i.id.clone(), i.group.clone()))
+        .collect();
+    let ids: Vec<String> = instances.into_iter().map(|i| i.id).collect();
+    let records = in_job_order(&exp, records, &ids);
+    let provenance = Provenance {
+        machine: "m".into(),
+        commit: "c".into(),
+        command: "x".into(),
+    };
+    let md = render_markdown(&exp, &records, &groups, ids.len(), &provenance, true);
+    insta::assert_snapshot!("count_report", md);
+    // The written report has real timings and the provenance header.
+    let written = std::fs::read_to_string(dir.path().join("reports/count.md")).unwrap();
+    assert!(written.contains("logical cores"), "{written}");
+    let csv = std::fs::read_to_string(dir.path().join("reports/count.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 7);
+    let svg = std::fs::read_to_string(dir.path().join("reports/count.time.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
+}
+
+/// Every committed experiment file either loads, or fails only because a backend it names has
+/// not landed yet: never a schema error.
+#[test]
+fn the_committed_experiments_load_or_wait_only_for_missing_backends() {
+    let dir = Path::new(manifest()).join("experiments");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        seen += 1;
+        if let Err(e) = Experiment::load(&path) {
+            let text = e.to_string();
+            assert!(
+                text.contains("unknown backend"),
+                "{}: {text}",
+                path.display()
+            );
+        }
+    }
+    assert!(seen >= 2);
+}
+
+#[test]
+fn resuming_with_changed_backend_settings_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = solve_experiment(dir.path());
+    let exp = Experiment::load(&path).unwrap();
+    let mut o = options(dir.path());
+    o.stop_after = Some(30);
+    run_experiment(&exp, &o).unwrap();
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("seed = 7", "seed = 8");
+    std::fs::write(&path, text).unwrap();
+    let changed = Experiment::load(&path).unwrap();
+    let mut resume = options(dir.path());
+    resume.resume = true;
+    let e = run_experiment(&changed, &resume).unwrap_err().to_string();
+    assert!(
+        e.contains("backend 'brute-b' was run with other settings"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_table_experiment_resumes_and_reports_exact_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("space.toml");
+    std::fs::write(
+        &path,
+        "kind = \"table\"\n[table]\nhex_widths = [1, 3, 5, 7]\nqueens_sizes = [4, 5, 6]\nmark_hex_widths = [5]\n",
+    )
+    .unwrap();
+    let exp = Experiment::load(&path).unwrap();
+    let mut cut = options(dir.path());
+    cut.stop_after = Some(3);
+    let first = run_experiment(&exp, &cut).unwrap();
+    assert_eq!((first.ran, first.stopped), (3, true));
+    let mut resume = options(dir.path());
+    resume.resume = true;
+    let second = run_experiment(&exp, &resume).unwrap();
+    assert_eq!((second.already_done, second.ran), (3, 4));
+    let (records, _) = read_records(&second.records, false).unwrap();
+    assert_eq!(records.len(), 7);
+    let provenance = Provenance {
+        machine: "m".into(),
+        commit: "c".into(),
+        command: "x".into(),
+    };
+    let md = zeroone::harness::table_run::render_table_markdown(&exp, &records, &provenance, true);
+    insta::assert_snapshot!("table_report", md);
+    for file in [
+        "space.md",
+        "space.hex.csv",
+        "space.queens.csv",
+        "space.size.svg",
+    ] {
+        assert!(dir.path().join("reports").join(file).is_file(), "{file}");
+    }
+}
