@@ -53,8 +53,16 @@ impl Provenance {
         };
         let commit = match git(&["rev-parse", "HEAD"]) {
             Some(c) => {
-                let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                    .is_some_and(|s| !s.is_empty());
+                // Reports being rewritten do not make the code that wrote them "changed".
+                let dirty = git(&[
+                    "status",
+                    "--porcelain",
+                    "--untracked-files=no",
+                    "--",
+                    ":(top)",
+                    ":(top,exclude)reports",
+                ])
+                .is_some_and(|s| !s.is_empty());
                 if dirty {
                     format!("{c} (with uncommitted changes)")
                 } else {
