@@ -1,7 +1,8 @@
 //! Times the MILP backends on real puzzle sets: every level of
 //! `../shared/data/queens/capybaradoku_levels.txt` (each must be solved, verified, and match the
 //! file's own solution) and every puzzle of `../shared/data/sudoku/norvig_top95.txt` (each
-//! solved and verified), plus the built-in width-9 hex boards. Prints, per engine and set, the
+//! solved and verified), plus the built-in width-9 hex boards, and counts the bare width-9
+//! board's 244 solutions by no-good cuts. Prints, per engine and set, the
 //! median, 90th percentile and maximum time per puzzle and how many levels finish under 50 ms.
 //!
 //! Run in release: `cargo run --release --example milp_levels` (add `--features highs` for the
@@ -165,5 +166,21 @@ fn main() {
             Some(solutions.as_slice()),
         );
         measure(engine, "norvig top95", &top95, None);
+    }
+    // Counting by no-good cuts, against the seed's 244 solutions of the bare width-9 board.
+    for engine in ["milp", "highs"] {
+        let Ok(mut backend) = make_backend(engine, &BackendOptions::default()) else {
+            continue;
+        };
+        let start = Instant::now();
+        let c = zeroone::backend::count_verified(backend.as_mut(), &hex[0], None).unwrap();
+        println!(
+            "\n{engine}: bare width-9 hex: count {} (exhaustive {}, status {:?}) in {:.0} ms",
+            c.count,
+            c.exhaustive,
+            c.status,
+            start.elapsed().as_secs_f64() * 1e3
+        );
+        assert_eq!(c.count, 244);
     }
 }

@@ -11,12 +11,16 @@
 //! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
+//! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
+//! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
 //! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod export;
+pub mod generate;
 pub mod harness;
 pub mod model;
 pub mod puzzle;

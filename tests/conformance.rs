@@ -228,3 +228,38 @@ fn highs_conforms() {
     };
     conformance("highs", BackendOptions::default(), promise);
 }
+
+#[test]
+fn bitset_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("bitset", BackendOptions::default(), promise);
+}
+
+#[test]
+fn vsa_unitary_conforms() {
+    let mut options = BackendOptions {
+        seed: 5,
+        ..BackendOptions::default()
+    };
+    options.params.insert("code".into(), "unitary".into());
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("vsa", options, promise);
+}
+
+#[test]
+fn sat_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("sat", BackendOptions::default(), promise);
+}

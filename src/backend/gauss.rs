@@ -402,7 +402,17 @@ pub fn analyse(model: &Model) -> GaussReport {
         })
         .collect();
 
-    let least_norm = least_norm_solution(&full, rank);
+    let independent: Vec<&[VarId]> = {
+        let mut dependent = vec![false; equations.len()];
+        for (e, _, _) in &elim.redundant {
+            dependent[*e] = true;
+        }
+        (0..equations.len())
+            .filter(|&e| !dependent[e])
+            .map(|e| equations[e])
+            .collect()
+    };
+    let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
     let ignored: usize = families.iter().map(|f| f.ignored_at_most_one).sum();
 
     let (verdict, solution) = if !consistent {
@@ -490,12 +500,47 @@ fn round_to(x: f64, decimals: i32) -> f64 {
     }
 }
 
-/// The least-norm (least-squares when inconsistent) real solution via `nalgebra`'s SVD.
-fn least_norm_solution(full: &Model, rank: usize) -> LeastNorm {
-    let (a, b) = full.dense_equalities(false);
-    let n = full.num_variables();
+/// The least-norm solution of consistent equations from their independent rows `R` (full row
+/// rank): `x = R^T (R R^T)^-1 1`, with the Gram matrix built from the sparse rows and solved by
+/// nalgebra's Cholesky. Costs `O(rank^3)` instead of the SVD's `O(rank^2 n)` (a 16x16 Sudoku:
+/// well under a second instead of a minute). `None` if Cholesky fails.
+fn gram_least_norm(rows: &[&[VarId]], n: usize) -> Option<nalgebra::DVector<f64>> {
+    let r = rows.len();
+    let mut by_var: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, row) in rows.iter().enumerate() {
+        for &v in row.iter() {
+            by_var[v].push(i);
+        }
+    }
+    let mut gram = nalgebra::DMatrix::<f64>::zeros(r, r);
+    for list in &by_var {
+        for &i in list {
+            for &j in list {
+                gram[(i, j)] += 1.0;
+            }
+        }
+    }
+    let y = gram
+        .cholesky()?
+        .solve(&nalgebra::DVector::from_element(r, 1.0));
     let mut x = nalgebra::DVector::zeros(n);
-    if a.nrows() > 0 && n > 0 && rank > 0 {
+    for (i, row) in rows.iter().enumerate() {
+        for &v in row.iter() {
+            x[v] += y[i];
+        }
+    }
+    Some(x)
+}
+
+/// The least-norm least-squares solution `A^+ b` from nalgebra's SVD, keeping the `rank`
+/// largest singular values. Costs `O(m n min(m, n))`.
+fn svd_least_norm(
+    a: &nalgebra::DMatrix<f64>,
+    b: &nalgebra::DVector<f64>,
+    rank: usize,
+) -> nalgebra::DVector<f64> {
+    let mut x = nalgebra::DVector::zeros(a.ncols());
+    if a.nrows() > 0 && a.ncols() > 0 && rank > 0 {
         // x = V_r S_r^-1 U_r^T b over the `rank` largest singular values: the exact rank decides
         // which singular values are zero, so no tolerance can keep a spurious tiny one. The SVD
         // is taken of A^T (tall): nalgebra's SVD of the wide A converges to a visibly wrong
@@ -507,11 +552,25 @@ fn least_norm_solution(full: &Model, rank: usize) -> LeastNorm {
             let mut order: Vec<usize> = (0..svd.singular_values.len()).collect();
             order.sort_by(|&i, &j| svd.singular_values[j].total_cmp(&svd.singular_values[i]));
             for &k in order.iter().take(rank) {
-                let coef = left_t.row(k).transpose().dot(&b) / svd.singular_values[k];
+                let coef = left_t.row(k).transpose().dot(b) / svd.singular_values[k];
                 x += right.column(k) * coef;
             }
         }
     }
+    x
+}
+
+/// The least-norm real solution (least squares when inconsistent): from the independent rows
+/// by Cholesky when the equations are consistent, else from nalgebra's SVD.
+fn least_norm_solution(full: &Model, rank: usize, independent: Option<&[&[VarId]]>) -> LeastNorm {
+    let (a, b) = full.dense_equalities(false);
+    let n = full.num_variables();
+    let x = match independent {
+        Some(rows) if n > 0 && rank > 0 => {
+            gram_least_norm(rows, n).unwrap_or_else(|| svd_least_norm(&a, &b, rank))
+        }
+        _ => svd_least_norm(&a, &b, rank),
+    };
     let residual = if a.nrows() == 0 {
         0.0
     } else {
@@ -853,6 +912,16 @@ mod tests {
             assert_eq!(r.rank + redundant, r.equations, "{}", m.name());
             // Every model here is consistent, so the least-norm solution solves A x = 1.
             assert!(r.least_norm.residual < 1e-6, "{}: residual", m.name());
+            // The report's Cholesky route agrees with the SVD pseudo-inverse.
+            let (a, b) = m.with_givens_as_rows().dense_equalities(false);
+            let by_svd = svd_least_norm(&a, &b, r.rank);
+            for (v, x) in by_svd.iter().enumerate() {
+                assert!(
+                    (x - r.least_norm.values[v]).abs() < 1e-3,
+                    "{} var {v}",
+                    m.name()
+                );
+            }
         }
     }
 

@@ -9,6 +9,7 @@
 //! backend (catching panics) and pass every solution it returns through the shared
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
+pub mod bitset;
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
@@ -16,6 +17,9 @@ pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod milp;
+pub mod sat;
+pub mod search;
+pub mod vsa;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -256,13 +260,27 @@ pub fn registry() -> Vec<BackendInfo> {
         about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
         make: |o| Ok(Box::new(milp::Milp::new(o)?)),
     },
+    BackendInfo {
+        name: "sat",
+        about: "CNF encoding (pairwise / sequential-counter at-most-one) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
+        make: |o| Ok(Box::new(sat::Sat::new(o)?)),
+    },
     #[cfg(feature = "highs")]
     BackendInfo {
         name: "highs",
         about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
         make: |o| Ok(Box::new(highs::new(o)?)),
     },
-    ]
+    BackendInfo {
+        name: "bitset",
+        about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
+        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
+    },
+    BackendInfo {
+        name: "vsa",
+        about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
+        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?)),
+    }]
 }
 
 /// Makes the backend called `name`.

@@ -2,7 +2,9 @@
 
 mod backend_args;
 mod count;
+mod export;
 mod gauss;
+mod generate;
 mod input;
 mod merge;
 mod run;
@@ -11,6 +13,8 @@ mod solve;
 mod table;
 
 use clap::{Parser, Subcommand};
+
+pub mod vsa_experiment;
 use thiserror::Error;
 
 // Used by the subcommands that read files; `backends` alone cannot fail.
@@ -54,10 +58,16 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
     Count(count::CountArgs),
+    /// Write the 0-1 model of a puzzle as CPLEX LP, free MPS, OPB, DIMACS CNF or JSON.
+    Export(export::ExportArgs),
+    /// Generate hex boards or Queens grids with exactly one solution.
+    Generate(generate::GenerateArgs),
     /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
     Table(table::TableArgs),
     /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
     Gauss(gauss::GaussArgs),
+    /// The VSA Sudoku experiment (seed 003): clue levels, dimension sweep, VSA vs bitset.
+    VsaExperiment(vsa_experiment::VsaExperimentArgs),
     /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
@@ -76,9 +86,25 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Table(args) => table::run(args),
         Command::Gauss(args) => gauss::run(args),
+        Command::VsaExperiment(args) => vsa_experiment::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
+    }
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) ends quietly instead of
+/// panicking, any other write error is a failure.
+pub fn print_stdout(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Failed(format!(
+            "cannot write to standard output: {e}"
+        ))),
+        _ => Ok(()),
     }
 }

@@ -1,6 +1,7 @@
 //! Puzzle families and their builders. Each puzzle turns into a [`Model`]; none of them knows
 //! any backend.
 
+pub mod generate;
 pub mod hex;
 pub mod parse;
 pub mod queens;

@@ -1,0 +1,333 @@
+//! Writing a [`Model`] for other solvers: CPLEX LP ([`lp`]), free MPS ([`mps`]), OPB
+//! ([`opb`]), DIMACS CNF ([`cnf`]) and the generic JSON model ([`json`]). One file per format.
+//!
+//! Every format names variables and rows the same way ([`Names`]): a variable is
+//! `x<id>_<label>` (the label with characters other than letters, digits and `_` turned into
+//! `_`), a row is `<family>_<index>`; OPB and CNF number variables instead and list the labels
+//! and puzzle coordinates in their header comments, so every answer maps back to the puzzle.
+//! Givens are written as one-variable rows of a family `given` (see
+//! [`Model::with_givens_as_rows`]).
+//!
+//! Costs: every writer makes one pass over the nonzeros; the text is built in memory.
+//! [`write_file`] writes through a temporary file in the target folder and renames it, so a
+//! failed export never leaves a partial file.
+
+pub mod cnf;
+pub mod json;
+pub mod lp;
+pub mod mps;
+pub mod opb;
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::model::{Coord, Model, PuzzleKind, Sense};
+
+/// Errors of the export layer.
+#[derive(Debug, Error)]
+pub enum ExportError {
+    /// `--format NAME` names no format.
+    #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json)")]
+    UnknownFormat(String),
+    /// A family mixes "exactly one" and "at most one" rows, which the JSON schema cannot say.
+    #[error(
+        "family '{family}' mixes '= 1' and '<= 1' rows; the JSON model gives one sense per family"
+    )]
+    MixedSenses {
+        /// The family.
+        family: String,
+    },
+    /// Writing the output failed.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The JSON encoder failed.
+    #[error("JSON encoding failed: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// CPLEX LP.
+    Lp,
+    /// Free MPS.
+    Mps,
+    /// OPB, the pseudo-Boolean competition format.
+    Opb,
+    /// DIMACS CNF.
+    Cnf,
+    /// The generic JSON model.
+    Json,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 5] = [
+        Format::Lp,
+        Format::Mps,
+        Format::Opb,
+        Format::Cnf,
+        Format::Json,
+    ];
+
+    /// The name `--format` takes, also the usual file extension.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Lp => "lp",
+            Format::Mps => "mps",
+            Format::Opb => "opb",
+            Format::Cnf => "cnf",
+            Format::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = ExportError;
+    fn from_str(s: &str) -> Result<Format, ExportError> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ExportError::UnknownFormat(s.to_string()))
+    }
+}
+
+/// Renders `model` in `format` (CNF with the default [`cnf::CnfOptions`]).
+pub fn render(model: &Model, format: Format) -> Result<String, ExportError> {
+    Ok(match format {
+        Format::Lp => lp::to_lp(model),
+        Format::Mps => mps::to_mps(model),
+        Format::Opb => opb::to_opb(model),
+        Format::Cnf => cnf::to_dimacs(model, &cnf::CnfOptions::default()),
+        Format::Json => json::to_json(model)?,
+    })
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename, so the
+/// target is either the old file or the complete new one.
+pub fn write_file(path: &Path, text: &str) -> Result<(), ExportError> {
+    let io = |source| ExportError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "export".into());
+    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+/// Solver-safe names of a model's variables and rows, shared by the LP and MPS writers (and the
+/// comment tables of the others). Costs one pass over variables and rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// `x<id>_<label>` per variable.
+    pub variables: Vec<String>,
+    /// `<family>_<index>` per row (in [`Model::constraints`] order).
+    pub rows: Vec<String>,
+}
+
+/// `text` with every character other than an ASCII letter, digit or `_` replaced by `_`.
+pub fn sanitize(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Names {
+    /// The names for `model`. Variable names are unique by their id prefix; row names are
+    /// unique unless two family names sanitize alike, in which case every row name gets the
+    /// family id in front (`f2_row_digit_0`).
+    pub fn of(model: &Model) -> Names {
+        let variables = model
+            .variables()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("x{i}_{}", sanitize(&v.label)))
+            .collect();
+        let families: Vec<String> = model
+            .families()
+            .iter()
+            .map(|f| {
+                let s = sanitize(&f.name);
+                if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+                    format!("f_{s}")
+                } else {
+                    s
+                }
+            })
+            .collect();
+        let mut sorted = families.clone();
+        sorted.sort();
+        sorted.dedup();
+        let clash = sorted.len() != families.len();
+        let rows = model
+            .constraints()
+            .iter()
+            .map(|c| {
+                if clash {
+                    format!("f{}_{}_{}", c.family, families[c.family], c.index)
+                } else {
+                    format!("{}_{}", families[c.family], c.index)
+                }
+            })
+            .collect();
+        Names { variables, rows }
+    }
+}
+
+/// Where a variable sits, in words, for comment tables: `row 3 col 4`, `row 0 col 0 digit 7`.
+pub fn describe_coord(coord: &Coord) -> String {
+    match coord {
+        Coord::Cell { row, col } => format!("row {row} col {col}"),
+        Coord::CellValue { row, col, value } => format!(
+            "row {row} col {col} digit {}",
+            crate::puzzle::sudoku::symbol(*value)
+        ),
+        Coord::Free => "-".into(),
+    }
+}
+
+/// The puzzle kind in words for header comments: `hex width 9`, `queens 8x8`, ...
+pub fn describe_kind(kind: PuzzleKind) -> String {
+    match kind {
+        PuzzleKind::Hex { width } => format!("hex board of width {width}"),
+        PuzzleKind::Queens { size } => format!("queens {size}x{size}"),
+        PuzzleKind::Sudoku { box_size } => {
+            let n = box_size * box_size;
+            format!("sudoku {n}x{n}")
+        }
+        PuzzleKind::Generic => "generic model".into(),
+    }
+}
+
+/// Header lines shared by all text formats (without comment markers): model name, kind, size,
+/// rows per family and how givens are written.
+pub(crate) fn header_lines(model: &Model) -> Vec<String> {
+    let s = model.summary();
+    let families: Vec<String> = model
+        .families()
+        .iter()
+        .map(|f| {
+            let eq = f
+                .rows
+                .iter()
+                .filter(|&&r| model.constraints()[r].sense == Sense::ExactlyOne)
+                .count();
+            let sense = if eq == f.rows.len() {
+                "= 1"
+            } else if eq == 0 {
+                "<= 1"
+            } else {
+                "mixed"
+            };
+            format!("{} {} ({sense})", f.name, f.rows.len())
+        })
+        .collect();
+    let mut lines = vec![
+        format!(
+            "zeroone model '{}': {}",
+            model.name(),
+            describe_kind(model.kind())
+        ),
+        format!(
+            "{} variables, {} rows, {} nonzeros, {} givens",
+            s.variables,
+            s.constraints,
+            s.nonzeros,
+            model.givens().len()
+        ),
+        format!("families: {}", families.join(", ")),
+    ];
+    if !model.givens().is_empty() {
+        lines.push("givens are written as one-variable rows of the family 'given'".into());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Sudoku;
+
+    #[test]
+    fn formats_parse_by_name() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+        }
+        assert!(matches!(
+            "xls".parse::<Format>(),
+            Err(ExportError::UnknownFormat(_))
+        ));
+    }
+
+    #[test]
+    fn sudoku_names_are_safe_and_unique() {
+        let m = Sudoku::empty(2).to_model("s").unwrap();
+        let names = Names::of(&m);
+        assert_eq!(names.variables[0], "x0_r0c0_1");
+        assert_eq!(names.rows[16], "row_digit_0");
+        let mut all = names.variables.clone();
+        all.extend(names.rows.clone());
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n);
+        assert!(all
+            .iter()
+            .all(|s| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')));
+    }
+
+    #[test]
+    fn write_file_replaces_atomically_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.lp");
+        write_file(&path, "first").unwrap();
+        write_file(&path, "second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(entries.len(), 1);
+        let missing = dir.path().join("no-such-dir").join("out.lp");
+        assert!(matches!(
+            write_file(&missing, "x"),
+            Err(ExportError::Io { .. })
+        ));
+        assert!(!missing.exists());
+    }
+}

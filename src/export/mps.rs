@@ -1,0 +1,64 @@
+//! Free MPS: rows `N obj` (all-zero objective), `E` for "exactly one", `L` for "at most one";
+//! every column bounded `BV` (binary); right-hand sides 1. Read by HiGHS, CBC, Gurobi, CPLEX,
+//! SCIP and GLPK (`--freemps`).
+//!
+//! Names carry no spaces (see [`super::Names`]), as free MPS requires. `*` lines hold the same
+//! header and variable table as the LP file. Costs one pass over the nonzeros.
+
+use std::fmt::Write;
+
+use super::{describe_coord, header_lines, Names};
+use crate::model::{Model, Sense};
+
+/// The model in free MPS format.
+pub fn to_mps(model: &Model) -> String {
+    let model = model.with_givens_as_rows();
+    let names = Names::of(&model);
+    let mut out = String::new();
+    for line in header_lines(&model) {
+        let _ = writeln!(out, "* {line}");
+    }
+    out.push_str("* variable, label, coordinate:\n");
+    for (name, v) in names.variables.iter().zip(model.variables()) {
+        let _ = writeln!(out, "*   {name} {} {}", v.label, describe_coord(&v.coord));
+    }
+    let model_name = super::sanitize(model.name());
+    let _ = writeln!(
+        out,
+        "NAME {}",
+        if model_name.is_empty() {
+            "zeroone"
+        } else {
+            &model_name
+        }
+    );
+    out.push_str("ROWS\n N obj\n");
+    for (c, row) in model.constraints().iter().zip(&names.rows) {
+        let t = match c.sense {
+            Sense::ExactlyOne => 'E',
+            Sense::AtMostOne => 'L',
+        };
+        let _ = writeln!(out, " {t} {row}");
+    }
+    out.push_str("COLUMNS\n");
+    for (v, rows) in model.columns().iter().enumerate() {
+        let col = &names.variables[v];
+        if rows.is_empty() {
+            // A variable in no row still needs a column entry to exist.
+            let _ = writeln!(out, " {col} obj 0");
+        }
+        for &r in rows {
+            let _ = writeln!(out, " {col} {} 1", names.rows[r]);
+        }
+    }
+    out.push_str("RHS\n");
+    for row in &names.rows {
+        let _ = writeln!(out, " rhs {row} 1");
+    }
+    out.push_str("BOUNDS\n");
+    for col in &names.variables {
+        let _ = writeln!(out, " BV bnd {col}");
+    }
+    out.push_str("ENDATA\n");
+    out
+}

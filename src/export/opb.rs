@@ -1,0 +1,54 @@
+//! OPB, the input format of the pseudo-Boolean competitions: variables `x1..xN` (model variable
+//! `i` is `x{i+1}`), one constraint per line ending in `;`. "Exactly one" rows are
+//! `+1 x1 +1 x2 = 1 ;`; "at most one" rows use only `>=`, as the format asks:
+//! `-1 x1 -1 x2 >= -1 ;`. Givens are `+1 xi = 1 ;` rows.
+//!
+//! The first line is the required `* #variable= N #constraint= M`; `*` comment lines then give
+//! the model, its families and the table `x<i> label coordinate`. No objective line: a
+//! satisfaction problem. Costs one pass over the nonzeros.
+
+use std::fmt::Write;
+
+use super::{describe_coord, header_lines};
+use crate::model::{Model, Sense};
+
+/// The model in OPB format.
+pub fn to_opb(model: &Model) -> String {
+    let model = model.with_givens_as_rows();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "* #variable= {} #constraint= {}",
+        model.num_variables(),
+        model.constraints().len()
+    );
+    for line in header_lines(&model) {
+        let _ = writeln!(out, "* {line}");
+    }
+    out.push_str("* variable, label, coordinate:\n");
+    for (i, v) in model.variables().iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "*   x{} {} {}",
+            i + 1,
+            v.label,
+            describe_coord(&v.coord)
+        );
+    }
+    let mut family = usize::MAX;
+    for c in model.constraints() {
+        if c.family != family {
+            family = c.family;
+            let _ = writeln!(out, "* family {}", model.families()[family].name);
+        }
+        let (coef, op, rhs) = match c.sense {
+            Sense::ExactlyOne => ("+1", "=", "1"),
+            Sense::AtMostOne => ("-1", ">=", "-1"),
+        };
+        for &v in &c.vars {
+            let _ = write!(out, "{coef} x{} ", v + 1);
+        }
+        let _ = writeln!(out, "{op} {rhs} ;");
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! `zeroone table` end to end: the seed's width-9 table, formats, board files, bad input.
+
+use std::process::Command;
+
+fn zeroone(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn width_nine_csv_has_the_seed_numbers_in_plain_digits() {
+    let (code, out, err) = zeroone(&["table", "hex", "--width", "9", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows[0], "level,width 9,scaling in n");
+    assert_eq!(rows.len(), 7);
+    for (row, count) in rows[1..].iter().zip([
+        "2305843009213693952",
+        "17341763505",
+        "25401600",
+        "25231",
+        "244",
+        "29",
+    ]) {
+        assert!(row.contains(&format!(",{count},")), "{row}");
+    }
+    assert!(!out.contains("2,305"));
+}
+
+#[test]
+fn a_board_file_adds_its_own_count_and_json_is_exact() {
+    let (code, out, err) = zeroone(&["table", "models/hex-9.hex", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[0]["width 9"], "2305843009213693952");
+    assert_eq!(rows[6]["level"], "with the board's colours");
+    assert_eq!(rows[6]["width 9"], "1");
+}
+
+#[test]
+fn widths_and_sizes_give_one_row_each() {
+    let (code, out, _) = zeroone(&["table", "hex", "--widths", "1-7", "--format", "csv"]);
+    assert_eq!(code, 0);
+    // Header plus widths 1, 3, 5, 7 (even widths skipped).
+    assert_eq!(out.lines().count(), 5);
+    assert!(out
+        .lines()
+        .nth(4)
+        .unwrap()
+        .starts_with("7,37,137438953472,"));
+    let (code, out, _) = zeroone(&["table", "queens", "--sizes", "4-6", "--format", "csv"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\n6,68719476736,1947792,46656,720,90,15\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_without_output() {
+    for args in [
+        vec!["table", "hex", "--width", "8"],
+        vec!["table", "hex", "--width", "9", "--format", "xml"],
+        vec!["table", "hex", "--widths", "9-1"],
+        vec!["table", "queens"],
+        vec!["table", "missing-file.hex"],
+        vec!["table", "sudoku", "--grid", "12x"],
+    ] {
+        let (code, out, err) = zeroone(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(!err.is_empty());
+    }
+}
+
+#[test]
+fn output_file_is_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.md");
+    let (code, out, _) = zeroone(&[
+        "table",
+        "queens",
+        "--size",
+        "6",
+        "--output",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.is_empty());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("| no two touching (A002464) | 90 |"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
