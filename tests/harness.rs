@@ -205,10 +205,8 @@ fn malformed_experiment_files_give_located_errors_and_write_nothing() {
             "bad.toml:1:15: invalid type: string \"two\"",
         ),
         (
-            format!(
-                "{ok_source}[[backends]]\nname = \"brute\"\n[[backends]]\nname = \"no-such\"\n"
-            ),
-            "bad.toml:6:8: backends[1].name: unknown backend 'no-such'",
+            format!("{ok_source}[[backends]]\nname = \"brute\"\n[[backends]]\nname = \"nosuch\"\n"),
+            "bad.toml:6:8: backends[1].name: unknown backend 'nosuch'",
         ),
         (
             "[[instances]]\ndata = \"sudoku/no_such_set.txt\"\n[[backends]]\nname = \"brute\"\n"

@@ -26,7 +26,10 @@ pub struct MergeArgs {
 /// Runs `zeroone merge`.
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
-    let command: Vec<String> = std::env::args().collect();
+    // The program as `zeroone`, not the path it was run from (machine-specific).
+    let command: Vec<String> = std::iter::once("zeroone".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
     let summary = merge_records(&experiment, &args.reports, &args.files, &command.join(" "))
         .map_err(cli_error)?;
     eprintln!(

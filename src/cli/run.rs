@@ -60,7 +60,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         eprintln!("{}: wrote {n} models to {}", experiment.name, dir.display());
         return Ok(());
     }
-    let command: Vec<String> = std::env::args().collect();
+    // The program as `zeroone`, not the path it was run from (machine-specific).
+    let command: Vec<String> = std::iter::once("zeroone".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
     let options = RunOptions {
         jobs: args.jobs,
         resume: args.resume,

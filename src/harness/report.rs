@@ -53,8 +53,16 @@ impl Provenance {
         };
         let commit = match git(&["rev-parse", "HEAD"]) {
             Some(c) => {
-                let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                    .is_some_and(|s| !s.is_empty());
+                // Reports being rewritten do not make the code that wrote them "changed".
+                let dirty = git(&[
+                    "status",
+                    "--porcelain",
+                    "--untracked-files=no",
+                    "--",
+                    ":(top)",
+                    ":(top,exclude)reports",
+                ])
+                .is_some_and(|s| !s.is_empty());
                 if dirty {
                     format!("{c} (with uncommitted changes)")
                 } else {
@@ -348,12 +356,15 @@ pub fn render_markdown(
 
     md.push_str(&group_table(experiment, records, groups, redact_times));
 
-    let counts: Vec<&Record> = records.iter().filter(|r| r.count.is_some()).collect();
-    if !counts.is_empty() {
+    let counts: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.count.is_some() && r.repetition == 0)
+        .collect();
+    if !counts.is_empty() && counts.len() <= 60 {
         let _ = writeln!(md, "\n## Counts\n");
         let _ = writeln!(md, "| instance | backend | count | exhaustive |");
         let _ = writeln!(md, "|---|---|---:|---|");
-        for r in counts.iter().filter(|r| r.repetition == 0).take(200) {
+        for r in &counts {
             let _ = writeln!(
                 md,
                 "| {} | `{}` | {} | {} |",
@@ -361,6 +372,34 @@ pub fn render_markdown(
                 r.backend,
                 r.count.as_deref().unwrap_or("-"),
                 r.exhaustive.map_or("-", |e| if e { "yes" } else { "no" })
+            );
+        }
+    } else if !counts.is_empty() {
+        // Too many to list: how many instances got each count (the CSV has every row).
+        // Keyed so counts sort numerically (shorter decimal first).
+        let mut tally: BTreeMap<(&str, bool, usize, &str), usize> = BTreeMap::new();
+        for r in &counts {
+            let count = r.count.as_deref().unwrap_or("-");
+            *tally
+                .entry((
+                    r.backend.as_str(),
+                    r.exhaustive == Some(true),
+                    count.len(),
+                    count,
+                ))
+                .or_default() += 1;
+        }
+        let _ = writeln!(
+            md,
+            "\n## Counts (instances per count; every row is in the CSV)\n"
+        );
+        let _ = writeln!(md, "| backend | count | exhaustive | instances |");
+        let _ = writeln!(md, "|---|---:|---|---:|");
+        for ((backend, exhaustive, _, count), n) in tally.iter().take(100) {
+            let _ = writeln!(
+                md,
+                "| `{backend}` | {count} | {} | {n} |",
+                if *exhaustive { "yes" } else { "no" }
             );
         }
     }
