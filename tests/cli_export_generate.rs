@@ -59,7 +59,7 @@ fn generate_and_check(kind: &str, width: usize, count: usize, seed: u64) -> Stri
         .collect();
     assert_eq!(printed.len(), count);
     assert_eq!(text.matches("# attempts: ").count(), count);
-    let mut backends: Vec<_> = ["sat", "enum", "milp"]
+    let mut backends: Vec<_> = ["sat", "enum", "milp", "vsa"]
         .iter()
         .map(|name| make_backend(name, &BackendOptions::default()).unwrap())
         .collect();
