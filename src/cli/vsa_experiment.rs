@@ -70,7 +70,7 @@ pub struct VsaExperimentArgs {
     /// Skip the real puzzle sets.
     #[arg(long)]
     no_sets: bool,
-    /// Write `PREFIX.md` and `PREFIX.csv` (for example `reports/vsa-sudoku`).
+    /// Write `PREFIX.md` and `PREFIX.csv` (for example `reports/vsa-experiment`; `reports/vsa-sudoku.*` belongs to the harness experiment `experiments/vsa-sudoku.toml`).
     #[arg(long)]
     out: Option<PathBuf>,
 }
