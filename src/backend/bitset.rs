@@ -7,13 +7,8 @@
 //! masks of its rows; undoing restores the saved words. A legality query is free (the bitset is
 //! kept current). Options: none besides the time limit.
 
-use std::time::Duration;
-
-use crate::backend::search::{self, Layout, LayoutCache, LegalityEngine, VarSet};
-use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, SolveReport, Solver, TimeLimit,
-};
-use crate::model::Model;
+use crate::backend::search::{Layout, LegalityEngine, SearchBackend, VarSet};
+use crate::backend::{BackendError, BackendOptions};
 
 /// The legal set as a bitset. Placing a variable clears the bits of every row it sits in (word
 /// masks, so a 9x9 Sudoku placement is about 16 word operations) after saving the previous set;
@@ -59,59 +54,11 @@ impl LegalityEngine for BitsetEngine {
 }
 
 /// The `bitset` backend: the shared search with [`BitsetEngine`]. Solves and counts, exactly.
-#[derive(Debug, Clone, Default)]
-pub struct BitsetBackend {
-    engine: BitsetEngine,
-    time_limit: Option<Duration>,
-    layouts: LayoutCache,
-}
+pub type BitsetBackend = SearchBackend<BitsetEngine>;
 
 impl BitsetBackend {
     /// A bitset backend; reads only the time limit from `options`.
     pub fn new(options: &BackendOptions) -> Self {
-        BitsetBackend {
-            engine: BitsetEngine::default(),
-            time_limit: options.time_limit,
-            layouts: LayoutCache::default(),
-        }
-    }
-}
-
-impl Solver for BitsetBackend {
-    fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        search::solve_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
-    }
-}
-
-impl Counter for BitsetBackend {
-    fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        search::count_report(
-            &mut self.engine,
-            &mut self.layouts,
-            model,
-            limit,
-            self.time_limit,
-        )
-    }
-}
-
-impl TimeLimit for BitsetBackend {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
-    }
-}
-
-impl Backend for BitsetBackend {
-    fn name(&self) -> &'static str {
-        "bitset"
-    }
-    fn solver(&mut self) -> Option<&mut dyn Solver> {
-        Some(self)
-    }
-    fn counter(&mut self) -> Option<&mut dyn Counter> {
-        Some(self)
-    }
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
-        Some(self)
+        SearchBackend::with_engine(BitsetEngine::default(), options)
     }
 }

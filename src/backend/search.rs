@@ -729,3 +729,72 @@ pub(crate) fn count_report(
         stats: out.stats,
     })
 }
+
+/// A backend made of the shared search and one legality engine `E`: solves, counts and honours
+/// a time limit. `bitset` and `vsa` are this struct with their engines, so both run the very
+/// same steps and differ only in how legality is read.
+#[derive(Debug, Clone, Default)]
+pub struct SearchBackend<E> {
+    engine: E,
+    time_limit: Option<Duration>,
+    layouts: LayoutCache,
+}
+
+impl<E: LegalityEngine> SearchBackend<E> {
+    /// The search driving `engine`, with the time limit of `options`.
+    pub fn with_engine(engine: E, options: &crate::backend::BackendOptions) -> Self {
+        SearchBackend {
+            engine,
+            time_limit: options.time_limit,
+            layouts: LayoutCache::default(),
+        }
+    }
+
+    /// The legality engine (for its statistics and settings).
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::Solver for SearchBackend<E> {
+    fn solve(&mut self, model: &Model) -> Result<crate::backend::SolveReport, BackendError> {
+        solve_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::Counter for SearchBackend<E> {
+    fn count(
+        &mut self,
+        model: &Model,
+        limit: Option<u64>,
+    ) -> Result<crate::backend::CountReport, BackendError> {
+        count_report(
+            &mut self.engine,
+            &mut self.layouts,
+            model,
+            limit,
+            self.time_limit,
+        )
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::TimeLimit for SearchBackend<E> {
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
+    }
+}
+
+impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
+    fn name(&self) -> &'static str {
+        self.engine.name()
+    }
+    fn solver(&mut self) -> Option<&mut dyn crate::backend::Solver> {
+        Some(self)
+    }
+    fn counter(&mut self) -> Option<&mut dyn crate::backend::Counter> {
+        Some(self)
+    }
+    fn time_limit(&mut self) -> Option<&mut dyn crate::backend::TimeLimit> {
+        Some(self)
+    }
+}

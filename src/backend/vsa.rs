@@ -53,7 +53,6 @@
 
 use std::f64::consts::PI;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -61,12 +60,8 @@ use rand_distr::StandardNormal;
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
 
-use crate::backend::search::{self, Layout, LayoutCache, LegalityEngine, RowGate, VarSet};
-use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, SolveReport, Solver, Stats,
-    TimeLimit,
-};
-use crate::model::Model;
+use crate::backend::search::{Layout, LegalityEngine, RowGate, SearchBackend, VarSet};
+use crate::backend::{BackendError, BackendOptions, Stats};
 
 /// The kind of base vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -450,60 +445,15 @@ impl LegalityEngine for VsaEngine {
 /// The `vsa` backend: the shared search with [`VsaEngine`]. Solves and counts; answers are
 /// exact with `unitary` codes and `D >= slots`, approximate otherwise (then never `infeasible`
 /// and never an exhaustive count).
-#[derive(Debug)]
-pub struct VsaBackend {
-    engine: VsaEngine,
-    time_limit: Option<Duration>,
-    layouts: LayoutCache,
-}
+pub type VsaBackend = SearchBackend<VsaEngine>;
 
 impl VsaBackend {
     /// A VSA backend from `options` (see the module docs); rejects bad option values.
     pub fn new(options: &BackendOptions) -> Result<Self, BackendError> {
-        Ok(VsaBackend {
-            engine: VsaEngine::new(options)?,
-            time_limit: options.time_limit,
-            layouts: LayoutCache::default(),
-        })
-    }
-}
-
-impl Solver for VsaBackend {
-    fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        search::solve_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
-    }
-}
-
-impl Counter for VsaBackend {
-    fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        search::count_report(
-            &mut self.engine,
-            &mut self.layouts,
-            model,
-            limit,
-            self.time_limit,
-        )
-    }
-}
-
-impl TimeLimit for VsaBackend {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
-    }
-}
-
-impl Backend for VsaBackend {
-    fn name(&self) -> &'static str {
-        "vsa"
-    }
-    fn solver(&mut self) -> Option<&mut dyn Solver> {
-        Some(self)
-    }
-    fn counter(&mut self) -> Option<&mut dyn Counter> {
-        Some(self)
-    }
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
-        Some(self)
+        Ok(SearchBackend::with_engine(
+            VsaEngine::new(options)?,
+            options,
+        ))
     }
 }
 
