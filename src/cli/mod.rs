@@ -17,8 +17,6 @@ use clap::{Parser, Subcommand};
 pub mod vsa_experiment;
 use thiserror::Error;
 
-// Used by the subcommands that read files; `backends` alone cannot fail.
-#[allow(dead_code)]
 /// Errors that end a command. Bad input (files, options) exits 2; a failed run exits 1.
 #[derive(Debug, Error)]
 pub enum CliError {

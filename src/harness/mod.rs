@@ -12,14 +12,12 @@
 //! | [`report`] | Markdown and CSV reports, the machine and commit header |
 //! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
 //! | [`plot`] | SVG plots (time distributions, search-space sizes) |
-//! | [`random_sudoku`] | random Sudoku with a chosen number of clues (the VSA seed's levels) |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
 //! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
 
 pub mod experiment;
 pub mod plot;
-pub mod random_sudoku;
 pub mod record;
 pub mod report;
 pub mod runner;

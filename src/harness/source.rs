@@ -195,14 +195,16 @@ impl Source {
                 count,
                 seed,
             } => {
-                let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+                // The shared seeded generator; puzzle i has its own stream, so any one
+                // instance can be regenerated alone.
                 (0..*count)
                     .map(|i| Instance {
                         id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
                         group: format!("sudoku-random {clues} clues, seed {seed}"),
-                        puzzle: Puzzle::Sudoku(crate::harness::random_sudoku::random_puzzle(
-                            *box_size, *clues, &mut rng,
-                        )),
+                        puzzle: Puzzle::Sudoku(
+                            crate::puzzle::generate::generate(*box_size, *clues, *seed, i as u64)
+                                .puzzle,
+                        ),
                     })
                     .collect()
             }
