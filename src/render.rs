@@ -98,20 +98,20 @@ pub fn sudoku_text(model: &Model, solution: Option<&Solution>) -> Option<String>
     let PuzzleKind::Sudoku { box_size } = model.kind() else {
         return None;
     };
-    let n = box_size * box_size;
     let givens = Solution::new(model.givens().to_vec());
-    let grid: Vec<char> = sudoku_grid(model, solution.unwrap_or(&givens))?
-        .chars()
-        .collect();
-    let rule = {
-        let mut r = String::new();
-        for _ in 0..box_size {
-            r.push('+');
-            r.push_str(&"-".repeat(2 * box_size + 1));
-        }
-        r.push_str("+\n");
-        r
-    };
+    let line = sudoku_grid(model, solution.unwrap_or(&givens))?;
+    Some(sudoku_line_text(&line, box_size))
+}
+
+/// Draws one Sudoku line of `n^2` symbols (`.` for empty, `n = box_size^2`) in the `+-------+`
+/// box drawing, one text line per grid row. Cost: linear in the cells.
+pub fn sudoku_line_text(line: &str, box_size: usize) -> String {
+    let n = box_size * box_size;
+    let grid: Vec<char> = line.chars().collect();
+    let rule = format!(
+        "{}+\n",
+        format!("+{}", "-".repeat(2 * box_size + 1)).repeat(box_size)
+    );
     let mut out = String::new();
     for r in 0..n {
         if r % box_size == 0 {
@@ -121,13 +121,13 @@ pub fn sudoku_text(model: &Model, solution: Option<&Solution>) -> Option<String>
             if c % box_size == 0 {
                 out.push_str("| ");
             }
-            out.push(grid[r * n + c]);
+            out.push(grid.get(r * n + c).copied().unwrap_or('.'));
             out.push(' ');
         }
         out.push_str("|\n");
     }
     out.push_str(&rule);
-    Some(out)
+    out
 }
 
 /// A solution in the most readable form for its kind: the board with its pieces, the filled

@@ -201,32 +201,6 @@ fn run_engine(
     Ok(summary)
 }
 
-/// The seed's box drawing of a 9x9 (or any `b^2 x b^2`) grid line.
-pub fn draw_grid(line: &str, box_size: usize) -> String {
-    let n = box_size * box_size;
-    let chars: Vec<char> = line.chars().collect();
-    let bar = format!(
-        "+{}\n",
-        format!("{}+", "-".repeat(2 * box_size + 1)).repeat(box_size)
-    );
-    let mut s = String::new();
-    for r in 0..n {
-        if r % box_size == 0 {
-            s.push_str(&bar);
-        }
-        for c in 0..n {
-            if c % box_size == 0 {
-                s.push_str("| ");
-            }
-            s.push(chars[r * n + c]);
-            s.push(' ');
-        }
-        s.push_str("|\n");
-    }
-    s.push_str(&bar);
-    s
-}
-
 fn level_name(clues: usize) -> String {
     match clues {
         45 => "Easy".into(),
@@ -401,8 +375,8 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
             write!(
                 block,
                 "\nSample Puzzle:\n{}Sample Solution (verified):\n{}",
-                draw_grid(p, 3),
-                draw_grid(s, 3)
+                zeroone::render::sudoku_line_text(p, 3),
+                zeroone::render::sudoku_line_text(s, 3)
             )
             .ok();
         }
@@ -566,7 +540,7 @@ mod tests {
     #[test]
     fn draws_the_seed_box_layout() {
         let line: String = "3..85..9.".repeat(9);
-        let drawn = draw_grid(&line, 3);
+        let drawn = zeroone::render::sudoku_line_text(&line, 3);
         let lines: Vec<&str> = drawn.lines().collect();
         assert_eq!(lines.len(), 13);
         assert_eq!(lines[0], "+-------+-------+-------+");
