@@ -3,11 +3,9 @@
 //!
 //! Cost: `2^free * rows` word operations (about 30 M assignments for 25 free variables).
 
-use std::time::Instant;
-
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
-    WITNESS_LIMIT,
+    count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
+    Counter, SolveReport, Solver, Stats,
 };
 use crate::model::{Model, Sense, Solution};
 
@@ -59,69 +57,26 @@ impl BruteForce {
                 count += 1;
                 let ones = (0..n).filter(|&i| x >> i & 1 == 1).collect();
                 if !found(reduction.lift(&Solution::new(ones))) {
+                    stats.solutions = count as u64;
                     return Ok((count, false));
                 }
             }
         }
+        stats.solutions = count as u64;
         Ok((count, true))
     }
 }
 
 impl Solver for BruteForce {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        let start = Instant::now();
-        let mut stats = Stats::default();
-        let mut first = None;
-        Self::enumerate(
-            model,
-            |s| {
-                first = Some(s);
-                false
-            },
-            &mut stats,
-        )?;
-        stats.solutions = first.is_some() as u64;
-        stats.seconds = start.elapsed().as_secs_f64();
-        Ok(SolveReport {
-            found: first.map_or(Found::Infeasible, Found::Solution),
-            stats,
-        })
+        solve_by_enumeration(&mut |found, stats| Self::enumerate(model, found, stats))
     }
 }
 
 impl Counter for BruteForce {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        let start = Instant::now();
-        let mut stats = Stats::default();
-        if limit == Some(0) {
-            return Ok(CountReport {
-                count: 0,
-                exhaustive: false,
-                witnesses: Vec::new(),
-                stats,
-            });
-        }
-        let mut witnesses = Vec::new();
-        let mut seen = 0u64;
-        let (count, finished) = Self::enumerate(
-            model,
-            |s| {
-                seen += 1;
-                if witnesses.len() < WITNESS_LIMIT {
-                    witnesses.push(s);
-                }
-                limit.is_none_or(|l| seen < l)
-            },
-            &mut stats,
-        )?;
-        stats.solutions = count as u64;
-        stats.seconds = start.elapsed().as_secs_f64();
-        Ok(CountReport {
-            count,
-            // Stopping exactly at the last solution still means we did not look further.
-            exhaustive: finished,
-            witnesses,
-            stats,
+        count_by_enumeration(limit, &mut |found, stats| {
+            Self::enumerate(model, found, stats)
         })
     }
 }

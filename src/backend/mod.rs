@@ -151,6 +151,71 @@ pub struct CountReport {
 /// How many witnesses a counter should keep.
 pub const WITNESS_LIMIT: usize = 16;
 
+/// A search that calls `found` once per solution (returning `false` stops it), fills `stats`,
+/// and returns how many solutions it met and whether it finished.
+pub(crate) type Enumeration<'a> = dyn FnMut(&mut dyn FnMut(Solution) -> bool, &mut Stats) -> Result<(u128, bool), BackendError>
+    + 'a;
+
+/// Solving on top of an [`Enumeration`]: the first solution met, or `Infeasible` when the
+/// search finishes without one. Shared by the backends that enumerate (brute force, SAT).
+pub(crate) fn solve_by_enumeration(
+    enumerate: &mut Enumeration<'_>,
+) -> Result<SolveReport, BackendError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut first = None;
+    enumerate(
+        &mut |s| {
+            first = Some(s);
+            false
+        },
+        &mut stats,
+    )?;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(SolveReport {
+        found: first.map_or(Found::Infeasible, Found::Solution),
+        stats,
+    })
+}
+
+/// Counting on top of an [`Enumeration`]: stops at `limit`, keeps the first
+/// [`WITNESS_LIMIT`] solutions as witnesses.
+pub(crate) fn count_by_enumeration(
+    limit: Option<u64>,
+    enumerate: &mut Enumeration<'_>,
+) -> Result<CountReport, BackendError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    if limit == Some(0) {
+        return Ok(CountReport {
+            count: 0,
+            exhaustive: false,
+            witnesses: Vec::new(),
+            stats,
+        });
+    }
+    let mut witnesses = Vec::new();
+    let mut seen = 0u64;
+    let (count, finished) = enumerate(
+        &mut |s| {
+            seen += 1;
+            if witnesses.len() < WITNESS_LIMIT {
+                witnesses.push(s);
+            }
+            limit.is_none_or(|l| seen < l)
+        },
+        &mut stats,
+    )?;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(CountReport {
+        count,
+        // Stopping exactly at the last solution still means we did not look further.
+        exhaustive: finished,
+        witnesses,
+        stats,
+    })
+}
+
 /// The ability to look for one solution.
 pub trait Solver {
     /// Looks for a solution of `model` (givens included). Any solution returned is checked by

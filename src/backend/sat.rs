@@ -10,13 +10,11 @@
 //! at-most-one clauses, longer rows the sequential counter. No time limit: varisat cannot be
 //! interrupted from outside.
 
-use std::time::Instant;
-
 use varisat::{ExtendFormula, Lit, Solver as VarisatSolver};
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
-    WITNESS_LIMIT,
+    count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
+    Counter, SolveReport, Solver, Stats,
 };
 use crate::export::cnf::{Cnf, CnfOptions};
 use crate::model::{Model, Solution};
@@ -113,56 +111,14 @@ impl Sat {
 
 impl Solver for Sat {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        let start = Instant::now();
-        let mut stats = Stats::default();
-        let mut first = None;
-        self.enumerate(
-            model,
-            |s| {
-                first = Some(s);
-                false
-            },
-            &mut stats,
-        )?;
-        stats.seconds = start.elapsed().as_secs_f64();
-        Ok(SolveReport {
-            found: first.map_or(Found::Infeasible, Found::Solution),
-            stats,
-        })
+        solve_by_enumeration(&mut |found, stats| self.enumerate(model, found, stats))
     }
 }
 
 impl Counter for Sat {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        let start = Instant::now();
-        let mut stats = Stats::default();
-        if limit == Some(0) {
-            return Ok(CountReport {
-                count: 0,
-                exhaustive: false,
-                witnesses: Vec::new(),
-                stats,
-            });
-        }
-        let mut witnesses = Vec::new();
-        let mut seen = 0u64;
-        let (count, finished) = self.enumerate(
-            model,
-            |s| {
-                seen += 1;
-                if witnesses.len() < WITNESS_LIMIT {
-                    witnesses.push(s);
-                }
-                limit.is_none_or(|l| seen < l)
-            },
-            &mut stats,
-        )?;
-        stats.seconds = start.elapsed().as_secs_f64();
-        Ok(CountReport {
-            count,
-            exhaustive: finished,
-            witnesses,
-            stats,
+        count_by_enumeration(limit, &mut |found, stats| {
+            self.enumerate(model, found, stats)
         })
     }
 }
