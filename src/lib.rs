@@ -23,6 +23,7 @@ pub mod export;
 pub mod generate;
 pub mod harness;
 pub mod model;
+pub mod output;
 pub mod puzzle;
 pub mod render;
 pub mod symmetry;

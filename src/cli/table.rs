@@ -6,7 +6,6 @@
 //! count); `--format md|csv|json`; `--output FILE` writes through a temporary file renamed into
 //! place.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -320,35 +319,6 @@ fn board_tables(
 }
 
 fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let fail = |e: std::io::Error| CliError::Failed(format!("{}: {e}", path.display()));
-    let mut tmp = tempfile_in(dir).map_err(fail)?;
-    tmp.1.write_all(text.as_bytes()).map_err(fail)?;
-    tmp.1.sync_all().map_err(fail)?;
-    std::fs::rename(&tmp.0, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp.0);
-        fail(e)
-    })
-}
-
-fn tempfile_in(dir: &std::path::Path) -> std::io::Result<(PathBuf, std::fs::File)> {
-    for attempt in 0..100u32 {
-        let path = dir.join(format!(
-            ".zeroone-table-{}-{attempt}.tmp",
-            std::process::id()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(f) => return Ok((path, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(std::io::Error::other("no free temporary file name"))
+    zeroone::output::write_atomically(path, text.as_bytes())
+        .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))
 }

@@ -235,9 +235,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
-    let tmp = path.with_extension("tmp-write");
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)
+    zeroone::output::write_atomically(path, text.as_bytes()).map_err(fail)
 }
 
 const CSV_HEADER: &str = "section,set,engine,code,dim,n,solved,unknown,error,infeasible,success_pct,mean_ms,median_ms,mean_steps,mean_guesses,mean_backtracks,us_per_step,mean_fft_batches,misreads";

@@ -19,7 +19,6 @@ pub mod mps;
 pub mod opb;
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -118,33 +117,13 @@ pub fn render(model: &Model, format: Format) -> Result<String, ExportError> {
     })
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename, so the
-/// target is either the old file or the complete new one.
+/// Writes `text` to `path` through [`crate::output::write_atomically`]: the target is either
+/// the old file or the complete new one (a device such as `/dev/null` is written in place).
 pub fn write_file(path: &Path, text: &str) -> Result<(), ExportError> {
-    let io = |source| ExportError::Io {
+    crate::output::write_atomically(path, text.as_bytes()).map_err(|source| ExportError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "export".into());
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    Ok(())
+    })
 }
 
 /// Solver-safe names of a model's variables and rows, shared by the LP and MPS writers (and the

@@ -98,19 +98,14 @@ impl HarnessError {
     }
 }
 
-/// Writes `contents` to `path` through a temporary file in the same directory and a rename, so
-/// that a reader never sees a half-written report. Cost: one extra rename.
+/// Writes `contents` to `path`, creating its folder first, through
+/// [`crate::output::write_atomically`]: a reader never sees a half-written report. Cost: one
+/// extra rename.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, contents).map_err(|e| HarnessError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| HarnessError::io(path, e))
+    crate::output::write_atomically(path, contents).map_err(|e| HarnessError::io(path, e))
 }
