@@ -9,7 +9,7 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(cli::CliError::StdoutClosed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("zeroone: {e}");
             ExitCode::from(e.exit_code())

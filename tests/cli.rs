@@ -296,3 +296,51 @@ fn shared_data_files_load_by_sniffing() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json_lines(&o)[0]["variables"], 49);
 }
+
+/// Runs `zeroone args`, reads a few bytes of its standard output and closes the pipe, like
+/// `zeroone … | head -c 64`; returns the exit status and standard error.
+fn with_closed_stdout(args: &[&str]) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut head = [0u8; 64];
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_exact(&mut head)
+        .expect("some output");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap(), err)
+}
+
+#[test]
+fn a_closed_standard_output_ends_a_command_quietly_without_a_panic() {
+    // Output far larger than a pipe buffer, so the writes after the close do fail.
+    let sets = [
+        vec!["export", "models/sudoku-16x16.sudoku", "--format", "lp"],
+        vec!["solve", "models/sudoku4.txt", "--backend", "bitset"],
+        vec![
+            "solve",
+            "../shared/data/sudoku/magictour_top1465.txt",
+            "--backend",
+            "bitset",
+        ],
+    ];
+    for args in sets {
+        let (status, err) = with_closed_stdout(&args);
+        assert!(status.success(), "{args:?}: {status:?}, stderr {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

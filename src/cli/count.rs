@@ -44,9 +44,12 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
             errors += 1;
         }
         if args.json {
-            println!("{}", CountRecord::new(*index, name, &outcome).to_json());
+            super::print_stdout(&format!(
+                "{}\n",
+                CountRecord::new(*index, name, &outcome).to_json()
+            ))?;
         } else {
-            print!("{}", count_text(*index, model, name, &outcome));
+            super::print_stdout(&count_text(*index, model, name, &outcome))?;
         }
     }
     if errors > 0 {

@@ -48,8 +48,7 @@ pub fn run(args: GaussArgs) -> Result<(), CliError> {
             }
         }
     }
-    print!("{out}");
-    Ok(())
+    super::print_stdout(&out)
 }
 
 fn models(args: &GaussArgs) -> Result<Vec<Model>, CliError> {

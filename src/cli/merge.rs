@@ -47,8 +47,10 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
             summary.jobs - summary.records
         );
     }
-    for r in &summary.reports {
-        println!("{}", r.display());
-    }
-    Ok(())
+    let list: String = summary
+        .reports
+        .iter()
+        .map(|r| format!("{}\n", r.display()))
+        .collect();
+    super::print_progress(&list)
 }

@@ -26,6 +26,10 @@ pub enum CliError {
     /// The command ran but could not finish (I/O while writing, a backend refusing): exit 1.
     #[error("{0}")]
     Failed(String),
+    /// Standard output was closed by its reader (`zeroone solve … | head`): the command stops,
+    /// quietly and with status 0, since nobody reads the rest.
+    #[error("standard output closed")]
+    StdoutClosed,
 }
 
 impl CliError {
@@ -34,6 +38,7 @@ impl CliError {
         match self {
             CliError::BadInput(_) => 2,
             CliError::Failed(_) => 1,
+            CliError::StdoutClosed => 0,
         }
     }
 }
@@ -77,10 +82,11 @@ enum Command {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Backends => {
-            for b in zeroone::backend::registry() {
-                println!("{:<8} {}", b.name, b.about);
-            }
-            Ok(())
+            let list: String = zeroone::backend::registry()
+                .iter()
+                .map(|b| format!("{:<8} {}\n", b.name, b.about))
+                .collect();
+            print_stdout(&list)
         }
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
@@ -95,15 +101,26 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-/// Writes `text` to standard output; a closed pipe (`| head`) ends quietly instead of
-/// panicking, any other write error is a failure.
+/// Writes `text` to standard output and flushes it. A closed pipe (`| head`) is
+/// [`CliError::StdoutClosed`], which ends the command quietly (no panic, status 0); any other
+/// write error is a failure.
 pub fn print_stdout(text: &str) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Failed(format!(
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(CliError::StdoutClosed),
+        Err(e) => Err(CliError::Failed(format!(
             "cannot write to standard output: {e}"
         ))),
-        _ => Ok(()),
+    }
+}
+
+/// Like [`print_stdout`], for commands whose real output is files (reports): a closed standard
+/// output is ignored so the run goes on and writes them.
+pub fn print_progress(text: &str) -> Result<(), CliError> {
+    match print_stdout(text) {
+        Err(CliError::StdoutClosed) => Ok(()),
+        other => other,
     }
 }

@@ -86,8 +86,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if summary.stopped {
         eprintln!("stopped early; continue with --resume");
     }
-    for r in &summary.reports {
-        println!("{}", r.display());
-    }
-    Ok(())
+    let list: String = summary
+        .reports
+        .iter()
+        .map(|r| format!("{}\n", r.display()))
+        .collect();
+    super::print_progress(&list)
 }

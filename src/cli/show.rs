@@ -35,6 +35,5 @@ pub fn run(args: ShowArgs) -> Result<(), CliError> {
             out.push_str(&model_text(model));
         }
     }
-    print!("{out}");
-    Ok(())
+    super::print_stdout(&out)
 }

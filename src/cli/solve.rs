@@ -41,12 +41,12 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
             errors += 1;
         }
         if args.json {
-            println!(
-                "{}",
+            super::print_stdout(&format!(
+                "{}\n",
                 SolveRecord::new(*index, model, name, &outcome).to_json()
-            );
+            ))?;
         } else {
-            print!("{}", outcome_text(*index, model, name, &outcome));
+            super::print_stdout(&outcome_text(*index, model, name, &outcome))?;
         }
     }
     if errors > 0 {

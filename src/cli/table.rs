@@ -231,10 +231,7 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
 
 fn emit(args: &TableArgs, text: &str) -> Result<(), CliError> {
     match &args.output {
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+        None => super::print_stdout(text),
         Some(path) => write_atomically(path, text),
     }
 }

@@ -25,6 +25,13 @@ use zeroone::puzzle::{parse, sudoku_grid};
 
 use super::CliError;
 
+/// Prints a line of progress; a closed standard output is ignored (the reports are the output).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        super::print_progress(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
 /// Options of `zeroone vsa-experiment`.
 #[derive(Debug, Args)]
 pub struct VsaExperimentArgs {
@@ -378,7 +385,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
             )
             .ok();
         }
-        println!("{block}");
+        say!("{block}");
         blocks.push_str(&block);
         blocks.push('\n');
         writeln!(
@@ -401,7 +408,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
     // 2. Success rate against D, over several base vectors.
     if !args.no_sweep && !args.dims.is_empty() {
         let seeds: Vec<u64> = (0..args.code_seeds.max(1)).map(|k| cs + k).collect();
-        println!(
+        say!(
             "=== Success rate against D (first {} puzzles per level, {} base vectors) ===",
             args.sweep_n,
             seeds.len()
@@ -459,7 +466,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
                     .ok();
                     csv.push(csv_row("sweep", &format!("gen-{clues}"), &engine, &total));
                 }
-                println!("{shown}");
+                say!("{shown}");
                 writeln!(md, "{line}").ok();
             }
         }
@@ -477,7 +484,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
             read_set(&args.data.join(name))?,
         ));
     }
-    println!("\n=== Engines on the same puzzles ===");
+    say!("\n=== Engines on the same puzzles ===");
     writeln!(md, "## 3. VSA engine against the bitset engine (same search, same puzzles)\n\nRatios are VSA / bitset, measured in this run.\n").ok();
     writeln!(md, "| set | engine | n | success | mean ms | median ms | mean steps | mean guesses | us/step | FFT batches/puzzle | time ratio | us/step ratio |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").ok();
     for (name, models) in &sets {
@@ -493,7 +500,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
             } else {
                 engine.label()
             };
-            println!(
+            say!(
                 "{name:>22} {label:<22} n={:<5} success {:5.1}%  mean {:8.4} ms  median {:8.4} ms  steps {:8.1}  {:7.3} us/step  x{:.1}",
                 s.n,
                 s.rate(),
@@ -526,7 +533,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
         let csv_path = prefix.with_extension("csv");
         write_atomic(&csv_path, &(csv.join("\n") + "\n"))?;
         write_atomic(&md_path, &md)?;
-        println!("\nwrote {} and {}", md_path.display(), csv_path.display());
+        say!("\nwrote {} and {}", md_path.display(), csv_path.display());
     }
     Ok(())
 }
