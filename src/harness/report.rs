@@ -125,6 +125,9 @@ pub struct BackendSummary {
     pub error: usize,
     /// Runs whose answer passed the verifier.
     pub verified: usize,
+    /// Counting runs that ended `solved` with nothing for the verifier to check (a counter
+    /// such as `dp` returns a number, no witness); never part of `verified`.
+    pub unwitnessed_counts: usize,
     /// Median and 90th percentile over instances of the per-instance median time.
     pub median_seconds: Option<f64>,
     /// See `median_seconds`.
@@ -217,6 +220,14 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
                 unknown: count(Status::Unknown),
                 error: count(Status::Error),
                 verified: mine.iter().filter(|r| r.verified).count(),
+                unwitnessed_counts: mine
+                    .iter()
+                    .filter(|r| {
+                        r.task == crate::harness::experiment::Task::Count
+                            && r.status == Status::Solved
+                            && !r.verified
+                    })
+                    .count(),
                 median_seconds: median(&times),
                 p90_seconds: quantile(&times, 0.9),
                 median_nodes: median(&nodes),
@@ -224,6 +235,54 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
             }
         })
         .collect()
+}
+
+/// The "Count agreement" section: for every instance that two or more backends counted
+/// exhaustively, whether their counts are equal. A counter without witnesses (`dp`) is checked
+/// only this way. Empty when no instance has two exhaustive counts. Cost: one pass.
+fn count_agreement(counts: &[&Record]) -> String {
+    let mut by_instance: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
+    for r in counts.iter().filter(|r| r.exhaustive == Some(true)) {
+        if let Some(c) = r.count.as_deref() {
+            by_instance
+                .entry(r.instance.as_str())
+                .or_default()
+                .push((r.backend.as_str(), c));
+        }
+    }
+    let shared: Vec<(&str, &Vec<(&str, &str)>)> = by_instance
+        .iter()
+        .filter(|(_, v)| v.len() >= 2)
+        .map(|(k, v)| (*k, v))
+        .collect();
+    if shared.is_empty() {
+        return String::new();
+    }
+    let differ: Vec<&(&str, &Vec<(&str, &str)>)> = shared
+        .iter()
+        .filter(|(_, v)| v.iter().any(|(_, c)| *c != v[0].1))
+        .collect();
+    let mut md = String::from("\n## Count agreement\n\n");
+    if differ.is_empty() {
+        let _ = writeln!(
+            md,
+            "All exhaustive counts agree: {} instance(s) counted by two or more backends.",
+            shared.len()
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "**{} of {} instance(s) counted by two or more backends have different counts:**\n",
+            differ.len(),
+            shared.len()
+        );
+        let _ = writeln!(md, "| instance | counts |\n|---|---|");
+        for (instance, v) in differ.iter().take(100) {
+            let list: Vec<String> = v.iter().map(|(b, c)| format!("`{b}` {c}")).collect();
+            let _ = writeln!(md, "| {instance} | {} |", list.join(", "));
+        }
+    }
+    md
 }
 
 /// Seconds in a short fixed form (`1.23e-4`).
@@ -333,15 +392,19 @@ pub fn render_markdown(
         } else {
             format!("`{}` ({})", s.label, s.name)
         };
+        let verified = if s.unwitnessed_counts > 0 {
+            format!("{} ({} counts, no witness)", s.verified, s.unwitnessed_counts)
+        } else {
+            s.verified.to_string()
+        };
         let _ = writeln!(
             md,
-            "| {label} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} |",
+            "| {label} | {} | {} | {} | {} | {} | {verified} | {} | {} | {} | {ratio} |",
             s.runs,
             s.solved,
             s.infeasible,
             s.unknown,
             s.error,
-            s.verified,
             time(s.median_seconds),
             time(s.p90_seconds),
             s.median_nodes.map_or("-".into(), |n| format!("{n:.0}")),
@@ -351,7 +414,9 @@ pub fn render_markdown(
         md,
         "\nTimes are seconds inside the backend: the median over repetitions for each instance, then the median and 90th percentile over instances. \
          The ratio is this backend's median time over the instances both it and the baseline answered (solved or proved infeasible), \
-         divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact."
+         divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact. \
+         A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
+         so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Count agreement\" where two or more counted the same instance."
     );
 
     md.push_str(&group_table(experiment, records, groups, redact_times));
@@ -403,6 +468,8 @@ pub fn render_markdown(
             );
         }
     }
+
+    md.push_str(&count_agreement(&counts));
 
     let extras = extra_figures(experiment, records);
     if !extras.is_empty() {
@@ -699,4 +766,67 @@ pub fn write_reports(
         written.push(file);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Stats;
+    use crate::harness::experiment::Task;
+    use crate::harness::record::RecordOptions;
+
+    fn count(instance: &str, backend: &str, value: &str, exhaustive: bool) -> Record {
+        Record {
+            instance: instance.into(),
+            backend: backend.into(),
+            repetition: 0,
+            name: backend.into(),
+            task: Task::Count,
+            options: RecordOptions::default(),
+            status: Status::Solved,
+            verified: backend != "dp",
+            seconds: 0.1,
+            count: Some(value.into()),
+            exhaustive: Some(exhaustive),
+            reason: None,
+            variables: 4,
+            rows: 3,
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn count_agreement_says_when_counters_agree() {
+        let records = [
+            count("a", "enum", "25231", true),
+            count("a", "dp", "25231", true),
+            count("b", "enum", "7", true),
+        ];
+        let refs: Vec<&Record> = records.iter().collect();
+        let md = count_agreement(&refs);
+        assert!(md.contains("All exhaustive counts agree: 1 instance(s)"), "{md}");
+    }
+
+    #[test]
+    fn count_agreement_lists_a_disagreement_and_ignores_cut_counts() {
+        let records = [
+            count("a", "enum", "25231", true),
+            count("a", "dp", "25230", true),
+            // A count cut by its limit is not a disagreement.
+            count("b", "enum", "10", false),
+            count("b", "dp", "12", true),
+        ];
+        let refs: Vec<&Record> = records.iter().collect();
+        let md = count_agreement(&refs);
+        assert!(md.contains("**1 of 1 instance(s)"), "{md}");
+        assert!(md.contains("| a | `enum` 25231, `dp` 25230 |"), "{md}");
+        assert!(!md.contains("| b |"), "{md}");
+    }
+
+    #[test]
+    fn count_agreement_is_empty_with_one_counter_per_instance() {
+        let records = [count("a", "dp", "1", true), count("b", "dp", "1", true)];
+        let refs: Vec<&Record> = records.iter().collect();
+        assert_eq!(count_agreement(&refs), "");
+    }
 }
