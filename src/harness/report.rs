@@ -393,7 +393,10 @@ pub fn render_markdown(
             format!("`{}` ({})", s.label, s.name)
         };
         let verified = if s.unwitnessed_counts > 0 {
-            format!("{} ({} counts, no witness)", s.verified, s.unwitnessed_counts)
+            format!(
+                "{} ({} counts, no witness)",
+                s.verified, s.unwitnessed_counts
+            )
         } else {
             s.verified.to_string()
         };
@@ -804,7 +807,10 @@ mod tests {
         ];
         let refs: Vec<&Record> = records.iter().collect();
         let md = count_agreement(&refs);
-        assert!(md.contains("All exhaustive counts agree: 1 instance(s)"), "{md}");
+        assert!(
+            md.contains("All exhaustive counts agree: 1 instance(s)"),
+            "{md}"
+        );
     }
 
     #[test]
