@@ -237,54 +237,6 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
         .collect()
 }
 
-/// The "Count agreement" section: for every instance that two or more backends counted
-/// exhaustively, whether their counts are equal. A counter without witnesses (`dp`) is checked
-/// only this way. Empty when no instance has two exhaustive counts. Cost: one pass.
-fn count_agreement(counts: &[&Record]) -> String {
-    let mut by_instance: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
-    for r in counts.iter().filter(|r| r.exhaustive == Some(true)) {
-        if let Some(c) = r.count.as_deref() {
-            by_instance
-                .entry(r.instance.as_str())
-                .or_default()
-                .push((r.backend.as_str(), c));
-        }
-    }
-    let shared: Vec<(&str, &Vec<(&str, &str)>)> = by_instance
-        .iter()
-        .filter(|(_, v)| v.len() >= 2)
-        .map(|(k, v)| (*k, v))
-        .collect();
-    if shared.is_empty() {
-        return String::new();
-    }
-    let differ: Vec<&(&str, &Vec<(&str, &str)>)> = shared
-        .iter()
-        .filter(|(_, v)| v.iter().any(|(_, c)| *c != v[0].1))
-        .collect();
-    let mut md = String::from("\n## Count agreement\n\n");
-    if differ.is_empty() {
-        let _ = writeln!(
-            md,
-            "All exhaustive counts agree: {} instance(s) counted by two or more backends.",
-            shared.len()
-        );
-    } else {
-        let _ = writeln!(
-            md,
-            "**{} of {} instance(s) counted by two or more backends have different counts:**\n",
-            differ.len(),
-            shared.len()
-        );
-        let _ = writeln!(md, "| instance | counts |\n|---|---|");
-        for (instance, v) in differ.iter().take(100) {
-            let list: Vec<String> = v.iter().map(|(b, c)| format!("`{b}` {c}")).collect();
-            let _ = writeln!(md, "| {instance} | {} |", list.join(", "));
-        }
-    }
-    md
-}
-
 /// Seconds in a short fixed form (`1.23e-4`).
 pub fn seconds_text(s: Option<f64>) -> String {
     s.map_or("-".into(), |s| format!("{s:.3e}"))
@@ -419,7 +371,7 @@ pub fn render_markdown(
          The ratio is this backend's median time over the instances both it and the baseline answered (solved or proved infeasible), \
          divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact. \
          A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
-         so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Count agreement\" where two or more counted the same instance."
+         so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\"."
     );
 
     md.push_str(&group_table(experiment, records, groups, redact_times));
@@ -471,8 +423,6 @@ pub fn render_markdown(
             );
         }
     }
-
-    md.push_str(&count_agreement(&counts));
 
     let extras = extra_figures(experiment, records);
     if !extras.is_empty() {
@@ -778,6 +728,7 @@ mod tests {
     use crate::harness::experiment::Task;
     use crate::harness::record::RecordOptions;
 
+    /// A counting run; `dp` (like the real one) returns no witness, so it is never `verified`.
     fn count(instance: &str, backend: &str, value: &str, exhaustive: bool) -> Record {
         Record {
             instance: instance.into(),
@@ -799,40 +750,19 @@ mod tests {
     }
 
     #[test]
-    fn count_agreement_says_when_counters_agree() {
-        let records = [
-            count("a", "enum", "25231", true),
-            count("a", "dp", "25231", true),
-            count("b", "enum", "7", true),
-        ];
-        let refs: Vec<&Record> = records.iter().collect();
-        let md = count_agreement(&refs);
-        assert!(
-            md.contains("All exhaustive counts agree: 1 instance(s)"),
-            "{md}"
-        );
-    }
-
-    #[test]
-    fn count_agreement_lists_a_disagreement_and_ignores_cut_counts() {
+    fn exhaustive_counts_that_differ_are_a_disagreement_and_cut_counts_are_not() {
         let records = [
             count("a", "enum", "25231", true),
             count("a", "dp", "25230", true),
-            // A count cut by its limit is not a disagreement.
-            count("b", "enum", "10", false),
-            count("b", "dp", "12", true),
+            count("b", "enum", "7", true),
+            count("b", "dp", "7", true),
+            // Cut by its limit: not a disagreement.
+            count("c", "enum", "10", false),
+            count("c", "dp", "12", true),
         ];
-        let refs: Vec<&Record> = records.iter().collect();
-        let md = count_agreement(&refs);
-        assert!(md.contains("**1 of 1 instance(s)"), "{md}");
-        assert!(md.contains("| a | `enum` 25231, `dp` 25230 |"), "{md}");
-        assert!(!md.contains("| b |"), "{md}");
-    }
-
-    #[test]
-    fn count_agreement_is_empty_with_one_counter_per_instance() {
-        let records = [count("a", "dp", "1", true), count("b", "dp", "1", true)];
-        let refs: Vec<&Record> = records.iter().collect();
-        assert_eq!(count_agreement(&refs), "");
+        assert_eq!(
+            disagreements(&records),
+            vec!["a: counts differ: 25230 (dp) vs 25231 (enum)".to_string()]
+        );
     }
 }
