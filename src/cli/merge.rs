@@ -47,10 +47,5 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
             summary.jobs - summary.records
         );
     }
-    let list: String = summary
-        .reports
-        .iter()
-        .map(|r| format!("{}\n", r.display()))
-        .collect();
-    super::print_progress(&list)
+    super::print_paths(&summary.reports)
 }

@@ -116,6 +116,12 @@ pub fn print_stdout(text: &str) -> Result<(), CliError> {
     }
 }
 
+/// Prints the paths of the files a command wrote, one per line, through [`print_progress`].
+pub fn print_paths(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
+    let list: String = paths.iter().map(|p| format!("{}\n", p.display())).collect();
+    print_progress(&list)
+}
+
 /// Like [`print_stdout`], for commands whose real output is files (reports): a closed standard
 /// output is ignored so the run goes on and writes them.
 pub fn print_progress(text: &str) -> Result<(), CliError> {

@@ -86,10 +86,5 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if summary.stopped {
         eprintln!("stopped early; continue with --resume");
     }
-    let list: String = summary
-        .reports
-        .iter()
-        .map(|r| format!("{}\n", r.display()))
-        .collect();
-    super::print_progress(&list)
+    super::print_paths(&summary.reports)
 }

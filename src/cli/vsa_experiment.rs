@@ -238,11 +238,8 @@ fn read_set(path: &Path) -> Result<Vec<Model>, CliError> {
 }
 
 fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
-    let fail = |e: std::io::Error| CliError::Failed(format!("{}: {e}", path.display()));
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    zeroone::output::write_atomically(path, text.as_bytes()).map_err(fail)
+    zeroone::harness::write_atomically(path, text.as_bytes())
+        .map_err(|e| CliError::Failed(e.to_string()))
 }
 
 const CSV_HEADER: &str = "section,set,engine,code,dim,n,solved,unknown,error,infeasible,success_pct,mean_ms,median_ms,mean_steps,mean_guesses,mean_backtracks,us_per_step,mean_fft_batches,misreads";
