@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::backend::{make_backend, Status};
-use crate::harness::experiment::{Experiment, Output};
+use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::record::{read_records, Record, RunKey};
 use crate::harness::runner::{job_keys, records_path};
 use crate::harness::source::load_instances;
@@ -222,11 +222,7 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
                 verified: mine.iter().filter(|r| r.verified).count(),
                 unwitnessed_counts: mine
                     .iter()
-                    .filter(|r| {
-                        r.task == crate::harness::experiment::Task::Count
-                            && r.status == Status::Solved
-                            && !r.verified
-                    })
+                    .filter(|r| r.task == Task::Count && r.status == Status::Solved && !r.verified)
                     .count(),
                 median_seconds: median(&times),
                 p90_seconds: quantile(&times, 0.9),
@@ -725,7 +721,6 @@ pub fn write_reports(
 mod tests {
     use super::*;
     use crate::backend::Stats;
-    use crate::harness::experiment::Task;
     use crate::harness::record::RecordOptions;
 
     /// A counting run; `dp` (like the real one) returns no witness, so it is never `verified`.
