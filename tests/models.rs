@@ -189,6 +189,13 @@ fn shipped_small_sudoku_and_generic_models_have_one_solution() {
 }
 
 #[test]
+fn shipped_16x16_sudoku_has_one_solution() {
+    for m in load_models(&models_dir().join("sudoku-16x16.sudoku")).unwrap() {
+        assert_eq!(count(&m), 1, "{}", m.name());
+    }
+}
+
+#[test]
 fn shipped_large_sudoku_are_consistent() {
     // Parsing checks that no clues clash; the 16x16 grid was cut from a full grid.
     for (file, n) in [("sudoku-9x9.sudoku", 9), ("sudoku-16x16.sudoku", 16)] {
