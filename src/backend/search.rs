@@ -395,6 +395,10 @@ impl State<'_> {
     fn sync(&mut self, engine: &mut dyn LegalityEngine) {
         let layout = self.layout;
         let fresh = engine.legal(layout);
+        // Disjoint borrows of the fields, so the hot loop keeps them in registers instead of
+        // reloading them after every queue push.
+        let count = self.count.as_mut_slice();
+        let queue = &mut self.queue;
         for (w, (&new, old)) in fresh
             .words
             .iter()
@@ -412,14 +416,14 @@ impl State<'_> {
                 let v = w * 64 + bit;
                 if new >> bit & 1 == 1 {
                     for &r in layout.rows_of(v) {
-                        self.count[r as usize] += 1;
+                        count[r as usize] += 1;
                     }
                 } else {
                     for &r in layout.rows_of(v) {
-                        let r = r as usize;
-                        self.count[r] -= 1;
-                        if self.count[r] <= 1 {
-                            self.queue.push(r as u32);
+                        let c = &mut count[r as usize];
+                        *c -= 1;
+                        if *c <= 1 {
+                            queue.push(r);
                         }
                     }
                 }
