@@ -227,24 +227,23 @@ fn progress_bar(total: usize, shown: bool) -> ProgressBar {
     bar
 }
 
-/// Runs `experiment`: loads its instances, skips what is on record (with `resume`), runs the
-/// rest in parallel appending one line per run, then (unless sharded or stopped) writes the
-/// reports. Bad input (instances that do not load, an existing record file without `resume`
-/// or `fresh`) is reported before anything is run or written.
-pub fn run_experiment(
-    experiment: &Experiment,
-    options: &RunOptions,
-) -> Result<RunSummary, HarnessError> {
-    if experiment.kind == ExperimentKind::Table {
-        return crate::harness::table_run::run_table(experiment, options);
-    }
-    let instances = load_instances(&experiment.sources)?;
-    let instances: Vec<Instance> = instances
+/// The items of this run's shard (all of them when the run is not sharded), in order.
+pub(crate) fn in_shard<T>(items: Vec<T>, options: &RunOptions) -> Vec<T> {
+    items
         .into_iter()
         .enumerate()
         .filter(|(i, _)| options.shard.is_none_or(|s| s.holds(*i)))
-        .map(|(_, inst)| inst)
-        .collect();
+        .map(|(_, item)| item)
+        .collect()
+}
+
+/// Opens the record file of `experiment` for this run: continued with `resume` (returning the
+/// records already on it), replaced with `fresh`, created when missing; an existing file without
+/// either flag is an error, before anything is run or written.
+pub(crate) fn open_records(
+    experiment: &Experiment,
+    options: &RunOptions,
+) -> Result<(PathBuf, RecordFile, Vec<Record>), HarnessError> {
     let path = records_path(&options.reports_dir, experiment, options.shard);
     if path.exists() && !options.resume && !options.fresh {
         return Err(HarnessError::Source(format!(
@@ -257,6 +256,22 @@ pub fn run_experiment(
     } else {
         (RecordFile::create(&path)?, Vec::new())
     };
+    Ok((path, file, done))
+}
+
+/// Runs `experiment`: loads its instances, skips what is on record (with `resume`), runs the
+/// rest in parallel appending one line per run, then (unless sharded or stopped) writes the
+/// reports. Bad input (instances that do not load, an existing record file without `resume`
+/// or `fresh`) is reported before anything is run or written.
+pub fn run_experiment(
+    experiment: &Experiment,
+    options: &RunOptions,
+) -> Result<RunSummary, HarnessError> {
+    if experiment.kind == ExperimentKind::Table {
+        return crate::harness::table_run::run_table(experiment, options);
+    }
+    let instances: Vec<Instance> = in_shard(load_instances(&experiment.sources)?, options);
+    let (path, file, done) = open_records(experiment, options)?;
     // A record made with other options than the experiment now names is not "done": resuming
     // would silently mix two configurations under one label.
     for (i, r) in done.iter().enumerate() {

@@ -19,9 +19,9 @@ use num_traits::ToPrimitive;
 
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Task};
-use crate::harness::record::{read_records, Record, RecordFile, RecordOptions};
+use crate::harness::record::{read_records, Record, RecordOptions};
 use crate::harness::report::Provenance;
-use crate::harness::runner::{records_path, RunOptions, RunSummary};
+use crate::harness::runner::{in_shard, open_records, records_path, RunOptions, RunSummary};
 use crate::harness::{plot, write_atomically, HarnessError};
 use crate::table::{
     hex_levels, hex_widths_table, queens_levels, queens_sizes_table, Cell, Format, HexLevels,
@@ -125,24 +125,8 @@ pub fn run_table(
     experiment: &Experiment,
     options: &RunOptions,
 ) -> Result<RunSummary, HarnessError> {
-    let rows: Vec<TableRow> = table_rows(experiment)
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| options.shard.is_none_or(|s| s.holds(*i)))
-        .map(|(_, r)| r)
-        .collect();
-    let path = records_path(&options.reports_dir, experiment, options.shard);
-    if path.exists() && !options.resume && !options.fresh {
-        return Err(HarnessError::Source(format!(
-            "{} exists: pass --resume to continue it or --fresh to start over",
-            path.display()
-        )));
-    }
-    let (mut file, done) = if options.resume {
-        RecordFile::open(&path)?
-    } else {
-        (RecordFile::create(&path)?, Vec::new())
-    };
+    let rows: Vec<TableRow> = in_shard(table_rows(experiment), options);
+    let (path, mut file, done) = open_records(experiment, options)?;
     let done: std::collections::HashSet<String> = done.into_iter().map(|r| r.instance).collect();
     let pending: Vec<TableRow> = rows
         .iter()
