@@ -16,6 +16,7 @@
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
 //! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
+//! | [`testing`] | stable, serialisable views of a model and its solutions, for snapshot tests |
 #![deny(missing_docs)]
 
 pub mod backend;
@@ -28,4 +29,5 @@ pub mod puzzle;
 pub mod render;
 pub mod symmetry;
 pub mod table;
+pub mod testing;
 pub mod verify;

@@ -21,11 +21,46 @@ pub const MATRIX_MAX_VARIABLES: usize = 64;
 /// Models with more rows than this are shown without their 0-1 matrix.
 pub const MATRIX_MAX_ROWS: usize = 100;
 
-/// The JSON object of `zeroone show --json`: exactly `variables`, `constraints`, `families`
-/// (rows per family) and `nonzeros`.
+/// The JSON object of a model's summary: exactly `variables`, `constraints`, `families` (rows
+/// per family) and `nonzeros`.
 pub fn summary_json(model: &Model) -> String {
     let s: ModelSummary = model.summary();
     serde_json::to_string(&s).unwrap_or_default()
+}
+
+/// One line of `zeroone show --json`: the puzzle's `index` in its file, then the summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct ShowRecord {
+    /// 0-based index of the puzzle in its file.
+    pub index: usize,
+    /// Sizes and rows per family.
+    #[serde(flatten)]
+    pub summary: ModelSummary,
+}
+
+impl ShowRecord {
+    /// The record of puzzle `index`.
+    pub fn new(index: usize, model: &Model) -> ShowRecord {
+        ShowRecord {
+            index,
+            summary: model.summary(),
+        }
+    }
+
+    /// The record as one line of JSON (no machine-dependent fields: stable as it is).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The variables set to 1 in a generic model's answer: their labels, or their ids (`--ids`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Ones {
+    /// Labels, in variable order (the default).
+    Labels(Vec<String>),
+    /// Variable ids (0-based, in declaration order).
+    Ids(Vec<usize>),
 }
 
 /// The letter of colour region `i` as files write it: `A`-`Z`, then `a`-`z`, then `?`.
@@ -298,6 +333,9 @@ pub struct SolveRecord {
     pub kind: &'static str,
     /// Backend name.
     pub backend: String,
+    /// With `solve --all`: the 0-based number of this solution among the puzzle's solutions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<u64>,
     /// `solved`, `infeasible`, `unknown` or `error`.
     pub status: &'static str,
     /// Hex and Queens: `[row, position-in-row]` of each piece.
@@ -306,16 +344,18 @@ pub struct SolveRecord {
     /// Sudoku: the filled grid, `n*n` symbols.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grid: Option<Option<String>>,
-    /// Generic models: ids of the variables set to 1.
+    /// Generic models: labels (or, after [`SolveRecord::with_ids`], ids) of the variables set
+    /// to 1.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ones: Option<Option<Vec<usize>>>,
+    pub ones: Option<Option<Ones>>,
     /// Whether the verifier accepted the answer.
     pub verified: bool,
     /// Why the status is `unknown` or `error`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The backend's statistics.
-    pub stats: Stats,
+    /// The backend's statistics; `None` (left out) after [`SolveRecord::stable`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
 }
 
 impl SolveRecord {
@@ -331,26 +371,51 @@ impl SolveRecord {
                 placements_field = Some(solution.and_then(|s| placements(model, s)));
             }
             PuzzleKind::Sudoku { .. } => grid = Some(solution.and_then(|s| sudoku_grid(model, s))),
-            PuzzleKind::Generic => ones = Some(solution.map(|s| s.ones.clone())),
+            PuzzleKind::Generic => ones = Some(solution.map(|s| Ones::Labels(labels_of(model, s)))),
         }
         SolveRecord {
             index,
             kind: model.kind().name(),
             backend: backend.into(),
+            solution: None,
             status: outcome.status.name(),
             placements: placements_field,
             grid,
             ones,
             verified: outcome.verified,
             reason: outcome.reason.clone(),
-            stats: outcome.stats.clone(),
+            stats: Some(outcome.stats.clone()),
         }
+    }
+
+    /// The same record with generic answers as variable ids instead of labels (`--ids`).
+    pub fn with_ids(mut self, solution: Option<&Solution>) -> SolveRecord {
+        if let Some(Some(_)) = &self.ones {
+            self.ones = Some(solution.map(|s| Ones::Ids(s.ones.clone())));
+        }
+        self
+    }
+
+    /// The same record without statistics, so it is byte-identical across runs and machines
+    /// (`--stable`): timings and engine figures that depend on threads are dropped.
+    pub fn stable(mut self) -> SolveRecord {
+        self.stats = None;
+        self
     }
 
     /// The record as one line of JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+}
+
+/// The labels of the variables set to 1 in `solution`, in variable order.
+pub fn labels_of(model: &Model, solution: &Solution) -> Vec<String> {
+    solution
+        .ones
+        .iter()
+        .map(|&v| model.variables()[v].label.clone())
+        .collect()
 }
 
 /// One line of `zeroone count --json`.
@@ -371,8 +436,9 @@ pub struct CountRecord {
     /// Why the status is `error`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The backend's statistics.
-    pub stats: Stats,
+    /// The backend's statistics; `None` (left out) after [`CountRecord::stable`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
 }
 
 impl CountRecord {
@@ -386,8 +452,14 @@ impl CountRecord {
             exhaustive: outcome.exhaustive,
             verified: outcome.verified,
             reason: outcome.reason.clone(),
-            stats: outcome.stats.clone(),
+            stats: Some(outcome.stats.clone()),
         }
+    }
+
+    /// The same record without statistics (`--stable`): byte-identical across runs.
+    pub fn stable(mut self) -> CountRecord {
+        self.stats = None;
+        self
     }
 
     /// The record as one line of JSON.
@@ -398,11 +470,40 @@ impl CountRecord {
 
 /// The human-readable report of one solve: a status line, then the drawn answer when solved.
 pub fn outcome_text(index: usize, model: &Model, backend: &str, outcome: &Outcome) -> String {
+    outcome_text_timed(index, model, backend, outcome, true)
+}
+
+/// [`outcome_text`] without the time taken (`--stable`): the same bytes on every run.
+pub fn stable_outcome_text(
+    index: usize,
+    model: &Model,
+    backend: &str,
+    outcome: &Outcome,
+) -> String {
+    outcome_text_timed(index, model, backend, outcome, false)
+}
+
+/// ` in 1.234 s`, or nothing for stable output.
+fn time_text(seconds: f64, timed: bool) -> String {
+    if timed {
+        format!(" in {seconds:.3} s")
+    } else {
+        String::new()
+    }
+}
+
+fn outcome_text_timed(
+    index: usize,
+    model: &Model,
+    backend: &str,
+    outcome: &Outcome,
+    timed: bool,
+) -> String {
     let mut out = format!(
-        "puzzle {index} ({}): {} by {backend} in {:.3} s",
+        "puzzle {index} ({}): {} by {backend}{}",
         model.name(),
         outcome.status.name(),
-        outcome.stats.seconds
+        time_text(outcome.stats.seconds, timed)
     );
     match (&outcome.solution, outcome.status) {
         (Some(s), Status::Solved) => {
@@ -425,6 +526,26 @@ pub fn outcome_text(index: usize, model: &Model, backend: &str, outcome: &Outcom
 
 /// The human-readable report of one count.
 pub fn count_text(index: usize, model: &Model, backend: &str, outcome: &CountOutcome) -> String {
+    count_text_timed(index, model, backend, outcome, true)
+}
+
+/// [`count_text`] without the time taken (`--stable`).
+pub fn stable_count_text(
+    index: usize,
+    model: &Model,
+    backend: &str,
+    outcome: &CountOutcome,
+) -> String {
+    count_text_timed(index, model, backend, outcome, false)
+}
+
+fn count_text_timed(
+    index: usize,
+    model: &Model,
+    backend: &str,
+    outcome: &CountOutcome,
+    timed: bool,
+) -> String {
     let name = model.name();
     if outcome.status != Status::Solved {
         return format!(
@@ -444,8 +565,9 @@ pub fn count_text(index: usize, model: &Model, backend: &str, outcome: &CountOut
         "no witness to verify"
     };
     format!(
-        "puzzle {index} ({name}): {} solution{plural} ({how}; {checked}) by {backend} in {:.3} s\n",
-        outcome.count, outcome.stats.seconds
+        "puzzle {index} ({name}): {} solution{plural} ({how}; {checked}) by {backend}{}\n",
+        outcome.count,
+        time_text(outcome.stats.seconds, timed)
     )
 }
 

@@ -47,7 +47,7 @@ fn show_json_counts_the_seed_sizes() {
     let v = &json_lines(&o)[0];
     assert_eq!(
         keys(v),
-        vec!["constraints", "families", "nonzeros", "variables"]
+        vec!["constraints", "families", "index", "nonzeros", "variables"]
     );
     assert_eq!(v["variables"], 61);
     assert_eq!(v["constraints"], 36);
@@ -150,8 +150,10 @@ fn solve_json_shapes_per_kind() {
     let o = zeroone(&["solve", "--json", "models/exact-cover.json"]);
     let v = &json_lines(&o)[0];
     assert_eq!(v["kind"], "model");
-    // Variables A..F are ids 0..5; the cover is B, D, F.
-    assert_eq!(v["ones"], serde_json::json!([1, 3, 5]));
+    // Generic answers name their variables by label; `--ids` gives ids (A..F are 0..5).
+    assert_eq!(v["ones"], serde_json::json!(["B", "D", "F"]));
+    let o = zeroone(&["solve", "--json", "--ids", "models/exact-cover.json"]);
+    assert_eq!(json_lines(&o)[0]["ones"], serde_json::json!([1, 3, 5]));
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //! Reference answers come from the brute-force backend on models of at most 25 free variables,
 //! and from published counts for larger ones.
 
-use zeroone::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
+use zeroone::backend::{
+    count_verified, make_backend, solutions_verified, solve_verified, BackendOptions, Status,
+};
 use zeroone::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
 use zeroone::puzzle::{HexBoard, QueensBoard, Sudoku};
 
@@ -114,6 +116,9 @@ fn conformance(name: &str, options: BackendOptions, promise: Promise) {
                 (_, s) => panic!("{what}: {s:?} but the model has {expected} solutions"),
             }
         }
+        if backend.streamer().is_some() {
+            check_stream(backend.as_mut(), &model, expected, promise, &what);
+        }
         if has_counter {
             let all = count_verified(backend.as_mut(), &model, None).unwrap();
             assert_eq!(all.status, Status::Solved, "{what}: {:?}", all.reason);
@@ -141,6 +146,42 @@ fn conformance(name: &str, options: BackendOptions, promise: Promise) {
             }
         }
     }
+}
+
+/// A backend that streams solutions hands over every solution once, each verified: as many as
+/// the model has (when it promises complete counts), and no more than a limit asks.
+fn check_stream(
+    backend: &mut dyn zeroone::backend::Backend,
+    model: &Model,
+    expected: u128,
+    promise: Promise,
+    what: &str,
+) {
+    let mut seen = Vec::new();
+    let all = solutions_verified(backend, model, None, &mut |s| seen.push(s.clone())).unwrap();
+    assert_ne!(
+        all.status,
+        Status::Error,
+        "{what}: stream: {:?}",
+        all.reason
+    );
+    assert_eq!(all.count, seen.len() as u128, "{what}: stream count");
+    if promise.counts {
+        assert!(all.exhaustive, "{what}: stream stopped early");
+        assert_eq!(all.count, expected, "{what}: stream count");
+        let status = if expected > 0 {
+            Status::Solved
+        } else {
+            Status::Infeasible
+        };
+        assert_eq!(all.status, status, "{what}: stream status");
+    }
+    let one = solutions_verified(backend, model, Some(1), &mut |_| {}).unwrap();
+    assert_eq!(one.count, expected.min(1), "{what}: stream limit 1");
+    assert!(
+        !one.exhaustive || expected == 0,
+        "{what}: stream limit 1 exhaustive"
+    );
 }
 
 #[test]

@@ -81,6 +81,19 @@ impl Counter for BruteForce {
     }
 }
 
+impl crate::backend::SolutionStream for BruteForce {
+    fn for_each_solution(
+        &mut self,
+        model: &Model,
+        found: &mut dyn FnMut(Solution) -> std::ops::ControlFlow<()>,
+    ) -> Result<crate::backend::StreamReport, BackendError> {
+        crate::backend::stream::stream_by_enumeration(
+            &mut |each, stats| Self::enumerate(model, each, stats),
+            found,
+        )
+    }
+}
+
 impl Backend for BruteForce {
     fn name(&self) -> &'static str {
         "brute"
@@ -89,6 +102,9 @@ impl Backend for BruteForce {
         Some(self)
     }
     fn counter(&mut self) -> Option<&mut dyn Counter> {
+        Some(self)
+    }
+    fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
 }

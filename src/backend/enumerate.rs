@@ -852,6 +852,22 @@ impl Counter for EnumBackend {
     }
 }
 
+impl crate::backend::SolutionStream for EnumBackend {
+    fn for_each_solution(
+        &mut self,
+        model: &Model,
+        found: &mut dyn FnMut(Solution) -> ControlFlow<()>,
+    ) -> Result<crate::backend::StreamReport, BackendError> {
+        let e = Enumerator::new(model, &self.settings)?;
+        let mut summary = e.for_each_solution(|s| found(s.clone()));
+        self.annotate(&mut summary.stats, &e);
+        Ok(crate::backend::StreamReport {
+            exhaustive: summary.finished,
+            stats: summary.stats,
+        })
+    }
+}
+
 impl TimeLimit for EnumBackend {
     fn set_time_limit(&mut self, limit: Option<Duration>) {
         self.settings.time_limit = limit;
@@ -869,6 +885,9 @@ impl Backend for EnumBackend {
         Some(self)
     }
     fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
+        Some(self)
+    }
+    fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
 }

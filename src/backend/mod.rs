@@ -19,6 +19,7 @@ pub mod highs;
 pub mod milp;
 pub mod sat;
 pub mod search;
+pub mod stream;
 pub mod vsa;
 
 use std::collections::BTreeMap;
@@ -30,6 +31,8 @@ use thiserror::Error;
 
 use crate::model::{Model, Solution};
 use crate::verify::Verifier;
+
+pub use stream::{solutions_verified, SolutionStream, StreamOutcome, StreamReport};
 
 /// Errors of the backend layer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -247,6 +250,10 @@ pub trait Backend: Send {
     }
     /// The time-limit ability, if the backend has it.
     fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
+        None
+    }
+    /// The ability to hand over every solution, one at a time, if the backend has it.
+    fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {
         None
     }
 }

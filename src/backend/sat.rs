@@ -123,6 +123,19 @@ impl Counter for Sat {
     }
 }
 
+impl crate::backend::SolutionStream for Sat {
+    fn for_each_solution(
+        &mut self,
+        model: &Model,
+        found: &mut dyn FnMut(Solution) -> std::ops::ControlFlow<()>,
+    ) -> Result<crate::backend::StreamReport, BackendError> {
+        crate::backend::stream::stream_by_enumeration(
+            &mut |each, stats| self.enumerate(model, each, stats),
+            found,
+        )
+    }
+}
+
 impl Backend for Sat {
     fn name(&self) -> &'static str {
         "sat"
@@ -131,6 +144,9 @@ impl Backend for Sat {
         Some(self)
     }
     fn counter(&mut self) -> Option<&mut dyn Counter> {
+        Some(self)
+    }
+    fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
 }

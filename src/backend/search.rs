@@ -27,6 +27,7 @@
 //! batch), then work proportional to the number of variables whose legality changed times the
 //! rows they sit in. A choice point scans the open rows once.
 
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
@@ -546,6 +547,33 @@ pub fn run(
     goal: Goal,
     time_limit: Option<Duration>,
 ) -> Result<SearchOutcome, BackendError> {
+    search(engine, layout, goal, time_limit, None)
+}
+
+/// Runs the search on `layout` handing every solution to `sink` (which may stop it) instead of
+/// keeping witnesses; `outcome.solutions` stays empty. Same steps and limits as [`run`].
+pub fn run_streaming(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    time_limit: Option<Duration>,
+    sink: &mut dyn FnMut(Solution) -> ControlFlow<()>,
+) -> Result<SearchOutcome, BackendError> {
+    search(
+        engine,
+        layout,
+        Goal::Count { limit: None },
+        time_limit,
+        Some(sink),
+    )
+}
+
+fn search(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    goal: Goal,
+    time_limit: Option<Duration>,
+    mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
+) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
     let deadline = time_limit.map(|t| start + t);
     engine.reset(layout)?;
@@ -613,7 +641,11 @@ pub fn run(
         let mut ok = st.propagate(engine);
         if ok && st.open == 0 {
             outcome.count += 1;
-            if outcome.solutions.len() < WITNESS_LIMIT {
+            if let Some(sink) = sink.as_deref_mut() {
+                if sink(st.solution()).is_break() {
+                    return finish(st, outcome, engine);
+                }
+            } else if outcome.solutions.len() < WITNESS_LIMIT {
                 outcome.solutions.push(st.solution());
             }
             if limit.is_some_and(|l| outcome.count >= l as u128) {
@@ -782,6 +814,21 @@ impl<E: LegalityEngine> crate::backend::Counter for SearchBackend<E> {
     }
 }
 
+impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
+    fn for_each_solution(
+        &mut self,
+        model: &Model,
+        found: &mut dyn FnMut(Solution) -> ControlFlow<()>,
+    ) -> Result<crate::backend::StreamReport, BackendError> {
+        let layout = self.layouts.layout(model);
+        let out = run_streaming(&mut self.engine, layout, self.time_limit, found)?;
+        Ok(crate::backend::StreamReport {
+            exhaustive: out.exhausted && out.exact,
+            stats: out.stats,
+        })
+    }
+}
+
 impl<E: LegalityEngine> crate::backend::TimeLimit for SearchBackend<E> {
     fn set_time_limit(&mut self, limit: Option<Duration>) {
         self.time_limit = limit;
@@ -799,6 +846,9 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
         Some(self)
     }
     fn time_limit(&mut self) -> Option<&mut dyn crate::backend::TimeLimit> {
+        Some(self)
+    }
+    fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
 }

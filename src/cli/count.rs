@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use zeroone::backend::{count_verified, Status};
-use zeroone::render::{count_text, CountRecord};
+use zeroone::render::{count_text, stable_count_text, CountRecord};
 
 use super::backend_args::BackendArgs;
 use super::{input, CliError};
@@ -23,6 +23,9 @@ pub struct CountArgs {
     /// One JSON object per puzzle per line.
     #[arg(long)]
     pub json: bool,
+    /// Deterministic output: no timings or statistics, so it can be committed and diffed.
+    #[arg(long)]
+    pub stable: bool,
     #[command(flatten)]
     pub backend: BackendArgs,
 }
@@ -43,14 +46,16 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         if outcome.status == Status::Error {
             errors += 1;
         }
-        if args.json {
-            super::print_stdout(&format!(
+        let text = match (args.json, args.stable) {
+            (true, false) => format!("{}\n", CountRecord::new(*index, name, &outcome).to_json()),
+            (true, true) => format!(
                 "{}\n",
-                CountRecord::new(*index, name, &outcome).to_json()
-            ))?;
-        } else {
-            super::print_stdout(&count_text(*index, model, name, &outcome))?;
-        }
+                CountRecord::new(*index, name, &outcome).stable().to_json()
+            ),
+            (false, false) => count_text(*index, model, name, &outcome),
+            (false, true) => stable_count_text(*index, model, name, &outcome),
+        };
+        super::print_stdout(&text)?;
     }
     if errors > 0 {
         return Err(CliError::Failed(format!(

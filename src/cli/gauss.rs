@@ -26,6 +26,10 @@ pub struct GaussArgs {
     /// One JSON object per puzzle, one per line, instead of Markdown.
     #[arg(long)]
     json: bool,
+    /// Deterministic output: only the exact figures (the floating-point least-norm solution is
+    /// left out), so it can be committed and diffed.
+    #[arg(long)]
+    stable: bool,
 }
 
 /// Runs `zeroone gauss`.
@@ -35,10 +39,21 @@ pub fn run(args: GaussArgs) -> Result<(), CliError> {
     for model in &models {
         let report = analyse(model);
         if args.json {
-            let line = serde_json::to_string(&report)
-                .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
+            let cannot = |e: serde_json::Error| CliError::Failed(format!("cannot write JSON: {e}"));
+            let line = if args.stable {
+                // Keys sorted (a JSON map), the floating-point least-norm solution left out.
+                let mut value = serde_json::to_value(&report).map_err(cannot)?;
+                if let Some(fields) = value.as_object_mut() {
+                    fields.remove("least_norm");
+                }
+                value.to_string()
+            } else {
+                serde_json::to_string(&report).map_err(cannot)?
+            };
             out.push_str(&line);
             out.push('\n');
+        } else if args.stable {
+            out.push_str(&report.exact_markdown());
         } else {
             out.push_str(&report.to_markdown());
             if let Some(grid) = least_norm_grid(model, &report) {

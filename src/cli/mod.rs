@@ -9,6 +9,7 @@ mod input;
 mod merge;
 mod run;
 mod show;
+mod snapshot;
 mod solve;
 mod table;
 
@@ -76,6 +77,8 @@ enum Command {
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
     Merge(merge::MergeArgs),
+    /// Print one stable text per file (model, Gauss relaxation, every verified solution) to diff.
+    Snapshot(snapshot::SnapshotArgs),
 }
 
 /// Runs one parsed command line.
@@ -98,6 +101,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::VsaExperiment(args) => vsa_experiment::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Snapshot(args) => snapshot::run(args),
     }
 }
 

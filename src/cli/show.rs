@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::render::{model_text, summary_json};
+use zeroone::render::{model_text, ShowRecord};
 
 use super::{input, CliError};
 
@@ -15,7 +15,7 @@ pub struct ShowArgs {
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]
     pub index: Option<usize>,
-    /// One JSON object per puzzle per line: variables, constraints, families, nonzeros.
+    /// One JSON object per puzzle per line: index, variables, constraints, families, nonzeros.
     #[arg(long)]
     pub json: bool,
 }
@@ -24,9 +24,9 @@ pub struct ShowArgs {
 pub fn run(args: ShowArgs) -> Result<(), CliError> {
     let models = input::models(&args.file, args.index)?;
     let mut out = String::new();
-    for (i, (_, model)) in models.iter().enumerate() {
+    for (i, (index, model)) in models.iter().enumerate() {
         if args.json {
-            out.push_str(&summary_json(model));
+            out.push_str(&ShowRecord::new(*index, model).to_json());
             out.push('\n');
         } else {
             if i > 0 {
