@@ -11,7 +11,7 @@
 //! by the previous row's queen (that is, the previous row's position).
 //!
 //! When the coordinate lines can be split in two halves that mirror each other (hex boards; any
-//! model whose second half is the first half reflected), [`count_lines`] runs only the first
+//! model whose second half is the first half reflected), `count_lines` runs only the first
 //! half and joins it with its own mirror image at the middle: meet in the middle.
 //!
 //! Costs: time is about `states x line length` hash-map updates per line and memory is 16 bytes

@@ -2,7 +2,7 @@
 //! linear row per model row (`= 1` or `<= 1`), and a zero objective (pure feasibility).
 //!
 //! The default engine is microlp (pure Rust, always built). With the cargo feature `highs` the
-//! same code drives HiGHS (see [`crate::backend::highs`]). Abilities:
+//! same code drives HiGHS (module `backend::highs`, built with that feature). Abilities:
 //! - `solve`: one MILP solve of the model with its givens applied ([`Model::reduce`]);
 //! - `count` up to a limit: after each solution a no-good cut
 //!   `sum_{x_i = 1} x_i - sum_{x_i = 0} x_i <= ones - 1` excludes exactly that solution (the

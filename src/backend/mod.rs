@@ -355,7 +355,22 @@ pub fn registry() -> Vec<BackendInfo> {
     }]
 }
 
-/// Makes the backend called `name`.
+/// Makes the backend called `name` with `options` (see [`registry`] for the names). Cost:
+/// constructing the backend (cheap; the work starts at `solve` or `count`).
+///
+/// ```
+/// use zeroone::backend::{make_backend, solve_verified, BackendOptions, Status};
+/// use zeroone::puzzle::HexBoard;
+///
+/// let model = HexBoard::geometry(5).unwrap().to_model("hex-5");
+/// for name in ["bitset", "sat", "enum"] {
+///     let mut backend = make_backend(name, &BackendOptions::default()).unwrap();
+///     let outcome = solve_verified(backend.as_mut(), &model).unwrap();
+///     assert_eq!(outcome.status, Status::Solved);
+///     assert!(outcome.verified);
+/// }
+/// assert!(make_backend("no-such-backend", &BackendOptions::default()).is_err());
+/// ```
 pub fn make_backend(
     name: &str,
     options: &BackendOptions,
@@ -445,7 +460,21 @@ fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Runs `backend`'s solver on `model` and verifies its answer. Errors and panics inside the
-/// backend become [`Status::Error`]; only a missing ability is returned as `Err`.
+/// backend become [`Status::Error`]; only a missing ability is returned as `Err`. Cost: the
+/// backend's solve plus one verifier pass (linear in the model's nonzeros).
+///
+/// ```
+/// use zeroone::backend::{make_backend, solve_verified, BackendOptions, Status};
+/// use zeroone::puzzle::parse::{parse_str, Format};
+///
+/// let puzzles = parse_str("1.3.3.1.2.4.4.2.\n", Format::Sudoku, "inline").unwrap();
+/// let model = puzzles[0].to_model("4x4").unwrap();
+/// let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
+/// let outcome = solve_verified(backend.as_mut(), &model).unwrap();
+/// assert_eq!(outcome.status, Status::Solved);
+/// // Only a verified solution is ever handed back.
+/// assert!(outcome.verified && outcome.solution.is_some());
+/// ```
 pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
     let name = backend.name();
     let solver = backend.solver().ok_or_else(|| BackendError::Unsupported {
@@ -508,6 +537,18 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
 
 /// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are
 /// distinct). Errors and panics become [`Status::Error`]; only a missing ability is `Err`.
+/// Cost: the backend's count plus one verifier pass per witness (at most [`WITNESS_LIMIT`]).
+///
+/// ```
+/// use zeroone::backend::{count_verified, make_backend, BackendOptions};
+/// use zeroone::puzzle::HexBoard;
+///
+/// // The seed's headline figure: 244 placements obey all three axes on the width-9 board.
+/// let model = HexBoard::geometry(9).unwrap().to_model("hex-9");
+/// let mut dp = make_backend("dp", &BackendOptions::default()).unwrap();
+/// let counted = count_verified(dp.as_mut(), &model, None).unwrap();
+/// assert_eq!((counted.count, counted.exhaustive), (244, true));
+/// ```
 pub fn count_verified(
     backend: &mut dyn Backend,
     model: &Model,
