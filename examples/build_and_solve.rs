@@ -22,11 +22,19 @@ fn rooks() -> Model {
     }
     let rows = b.family("row");
     for row in &var {
-        b.row(rows, row.iter().flatten().copied().collect(), Sense::ExactlyOne);
+        b.row(
+            rows,
+            row.iter().flatten().copied().collect(),
+            Sense::ExactlyOne,
+        );
     }
     let columns = b.family("column");
     for c in 0..N {
-        b.row(columns, (0..N).filter_map(|r| var[r][c]).collect(), Sense::ExactlyOne);
+        b.row(
+            columns,
+            (0..N).filter_map(|r| var[r][c]).collect(),
+            Sense::ExactlyOne,
+        );
     }
     b.build().expect("a well-formed model")
 }
