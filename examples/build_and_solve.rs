@@ -32,7 +32,7 @@ fn rooks() -> Model {
     for c in 0..N {
         b.row(
             columns,
-            (0..N).filter_map(|r| var[r][c]).collect(),
+            var.iter().filter_map(|row| row[c]).collect(),
             Sense::ExactlyOne,
         );
     }

@@ -28,7 +28,7 @@ pub fn corner_free_permutations() -> Model {
     for c in 0..n {
         b.row(
             columns,
-            (0..n).filter_map(|r| var[r][c]).collect(),
+            var.iter().filter_map(|row| row[c]).collect(),
             Sense::ExactlyOne,
         );
     }
