@@ -66,7 +66,7 @@ pub struct VsaExperimentArgs {
     #[arg(long, default_value_t = 1.0)]
     time_limit: f64,
     /// Folder holding the real puzzle sets.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/sudoku"))]
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sudoku"))]
     data: PathBuf,
     /// Real puzzle sets in `--data` (one 81-character puzzle per line; empty to skip).
     #[arg(long, value_delimiter = ',', default_values_t = ["norvig_top95.txt".to_string(), "magictour_top1465.txt".to_string()])]

@@ -16,7 +16,7 @@
 //!
 //! [[instances]]
 //! file = "../models/sudoku4.txt"        # relative to this file
-//! # data = "sudoku/norvig_top95.txt"    # relative to the shared data folder
+//! # data = "sudoku/norvig_top95.txt"    # relative to the data folder (data/)
 //! # generate = "queens-bare", sizes = [4, 5, 6]   (also "hex", "sudoku-empty")
 //! # generate = "sudoku-random", clues = 26, count = 500, seed = 1   (box size 3 unless sizes = [b])
 //! sample = 100                          # seeded sample of this many (after filters)
@@ -264,8 +264,8 @@ fn param_text(value: &toml::Value) -> Option<String> {
     }
 }
 
-/// The shared data folder: `$ZEROONE_DATA`, else `data_dir` from the file (relative to it),
-/// else `../shared/data` beside the checkout holding `experiments/`.
+/// The data folder: `data_dir` from the file (relative to it), else `$ZEROONE_DATA`, else
+/// `data/` of the checkout holding `experiments/` (the folder above the file's).
 fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
     if let Some(d) = data_dir {
         return dir.join(d);
@@ -273,7 +273,7 @@ fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
     if let Some(env) = std::env::var_os("ZEROONE_DATA") {
         return PathBuf::from(env);
     }
-    dir.join("..").join("..").join("shared").join("data")
+    dir.join("..").join("data")
 }
 
 impl Experiment {

@@ -1,11 +1,11 @@
-//! Instance sources: puzzle files (in `models/` or the shared data sets) and built-in boards,
+//! Instance sources: puzzle files (in `models/` or the data sets in `data/`) and built-in boards,
 //! with filters, a seeded sample or the first few.
 //!
 //! Instance ids are stable whatever the filters and sampling: `{file stem}#{index}` with the
 //! 0-based position of the puzzle in its file, or `{generator}-{size}` for built-in boards.
 //! Records are keyed by these ids, so a resumed or sharded run finds its own rows again.
 //!
-//! Cost: a source reads its whole file once (the largest shared set, 49 158 Sudoku lines, takes
+//! Cost: a source reads its whole file once (the largest set in `data/`, 49 158 Sudoku lines, takes
 //! well under a second); models are built later, by the runner, one per instance.
 
 use std::path::{Path, PathBuf};
