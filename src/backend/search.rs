@@ -547,7 +547,7 @@ pub fn run(
     time_limit: Option<Duration>,
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
-    let deadline = time_limit.map(|t| start + t);
+    let deadline = time_limit.and_then(|t| start.checked_add(t));
     engine.reset(layout)?;
     let exact = engine.exact();
     let mut st = State {

@@ -14,7 +14,6 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use clap::Args;
 use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome, Status};
@@ -102,7 +101,7 @@ impl Engine {
     fn options(&self, seed: u64, time_limit: f64) -> BackendOptions {
         let mut o = BackendOptions {
             seed,
-            time_limit: Some(Duration::from_secs_f64(time_limit)),
+            time_limit: zeroone::backend::time_limit_from_seconds(time_limit),
             ..BackendOptions::default()
         };
         if self.backend == "vsa" {
@@ -267,21 +266,61 @@ fn csv_row(section: &str, set: &str, engine: &Engine, s: &Summary) -> String {
     )
 }
 
-/// Runs the experiment.
-pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
-    if args.n == 0 {
-        return Err(CliError::BadInput("--n must be at least 1".into()));
+/// The largest `--n`, `--sweep-n` and `--code-seeds`: far beyond any run worth making, small
+/// enough that the puzzles of one level fit in memory.
+const MAX_COUNT: u64 = 1_000_000;
+/// The largest VSA dimension (the `vsa` backend's own limit).
+const MAX_DIM: usize = 1 << 20;
+
+/// Every number of the command line, range-checked before anything runs (exit 2, with the
+/// allowed range).
+fn check_numbers(args: &VsaExperimentArgs) -> Result<(), CliError> {
+    let bad = |what: String| Err(CliError::BadInput(what));
+    for (flag, value) in [
+        ("--n", args.n as u64),
+        ("--sweep-n", args.sweep_n as u64),
+        ("--code-seeds", args.code_seeds),
+    ] {
+        if !(1..=MAX_COUNT).contains(&value) {
+            return bad(format!("{flag} {value}: expected 1 to {MAX_COUNT}"));
+        }
     }
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        return Err(CliError::BadInput(
-            "--time-limit must be a positive number of seconds".into(),
+    if zeroone::backend::time_limit_from_seconds(args.time_limit).is_none()
+        || args.time_limit <= 0.0
+    {
+        return bad(format!(
+            "--time-limit {}: expected a number of seconds above 0 and at most {}",
+            args.time_limit,
+            zeroone::backend::MAX_TIME_LIMIT.as_secs()
         ));
     }
-    if let Some(&bad) = args.levels.iter().find(|&&c| c > 81) {
-        return Err(CliError::BadInput(format!(
-            "--levels: {bad} clues is more than 81"
-        )));
+    if let Some(&c) = args.levels.iter().find(|&&c| c > 81) {
+        return bad(format!(
+            "--levels: {c} clues is more than 81 (expected 0 to 81)"
+        ));
     }
+    if let Some(&d) = args.dims.iter().find(|&&d| !(1..=MAX_DIM).contains(&d)) {
+        return bad(format!(
+            "--dims: {d}: expected dimensions from 1 to {MAX_DIM}"
+        ));
+    }
+    if args.dim != "auto"
+        && !args
+            .dim
+            .parse()
+            .is_ok_and(|d: usize| (1..=MAX_DIM).contains(&d))
+    {
+        return bad(format!(
+            "--dim {}: expected auto or 1 to {MAX_DIM}",
+            args.dim
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the experiment.
+pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
+    check_numbers(&args)?;
     let main = Engine {
         backend: "vsa",
         code: args.code.clone(),

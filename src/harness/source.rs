@@ -28,6 +28,10 @@ pub enum BuiltinFamily {
     SudokuEmpty,
 }
 
+/// The largest hex width or Queens size a built-in source makes (a guard: such boards already
+/// have about a million variables).
+const MAX_BUILTIN_SIZE: usize = 999;
+
 impl BuiltinFamily {
     /// The names `generate = ...` takes.
     pub const NAMES: [&'static str; 3] = ["hex", "queens-bare", "sudoku-empty"];
@@ -54,8 +58,8 @@ impl BuiltinFamily {
     /// Whether `size` makes a board of this family.
     pub fn accepts(self, size: usize) -> bool {
         match self {
-            BuiltinFamily::Hex => size % 2 == 1,
-            BuiltinFamily::QueensBare => size >= 1,
+            BuiltinFamily::Hex => size % 2 == 1 && size <= MAX_BUILTIN_SIZE,
+            BuiltinFamily::QueensBare => (1..=MAX_BUILTIN_SIZE).contains(&size),
             BuiltinFamily::SudokuEmpty => (1..=6).contains(&size),
         }
     }
@@ -63,8 +67,8 @@ impl BuiltinFamily {
     /// The sizes accepted, in words, for error messages.
     pub fn valid_sizes(self) -> &'static str {
         match self {
-            BuiltinFamily::Hex => "odd widths",
-            BuiltinFamily::QueensBare => "sizes from 1",
+            BuiltinFamily::Hex => "odd widths up to 999",
+            BuiltinFamily::QueensBare => "sizes from 1 to 999",
             BuiltinFamily::SudokuEmpty => "box sizes 1 to 6",
         }
     }
