@@ -354,3 +354,26 @@ fn output_files_get_the_umask_mode_and_an_overwritten_file_keeps_its_mode() {
     export(&lp);
     assert_eq!(mode(&lp), 0o644, "an overwritten file keeps its mode");
 }
+
+#[test]
+fn vsa_experiment_reads_its_sets_from_zeroone_data_when_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args([
+            "vsa-experiment",
+            "--n",
+            "1",
+            "--levels",
+            "45",
+            "--no-sweep",
+            "--sets",
+            "top.txt",
+        ])
+        .env("ZEROONE_DATA", dir.path())
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let wanted = dir.path().join("sudoku").join("top.txt");
+    assert!(err.contains(&*wanted.to_string_lossy()), "{err}");
+}

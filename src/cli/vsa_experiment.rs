@@ -64,9 +64,10 @@ pub struct VsaExperimentArgs {
     /// Per-puzzle time limit in seconds (every run).
     #[arg(long, default_value_t = 1.0)]
     time_limit: f64,
-    /// Folder holding the real puzzle sets.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sudoku"))]
-    data: PathBuf,
+    /// Folder holding the real puzzle sets (default: `$ZEROONE_DATA/sudoku` when that is set,
+    /// else the checkout's `data/sudoku`).
+    #[arg(long)]
+    data: Option<PathBuf>,
     /// Real puzzle sets in `--data` (one 81-character puzzle per line; empty to skip).
     #[arg(long, value_delimiter = ',', default_values_t = ["norvig_top95.txt".to_string(), "magictour_top1465.txt".to_string()])]
     sets: Vec<String>,
@@ -216,6 +217,16 @@ fn level_name(clues: usize) -> String {
         c if c > 33 => "Easy-medium".into(),
         c if c > 26 => "Medium-hard".into(),
         _ => "Very hard".into(),
+    }
+}
+
+/// The folder of the real Sudoku sets: `--data`, else `$ZEROONE_DATA/sudoku`, else the
+/// `data/sudoku` of the checkout this binary was built from.
+fn data_folder(given: Option<&Path>) -> PathBuf {
+    match (given, std::env::var_os("ZEROONE_DATA")) {
+        (Some(dir), _) => dir.to_path_buf(),
+        (None, Some(root)) => PathBuf::from(root).join("sudoku"),
+        (None, None) => Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sudoku"),
     }
 }
 
@@ -517,7 +528,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
     for name in args.sets.iter().filter(|_| !args.no_sets) {
         sets.push((
             name.trim_end_matches(".txt").to_string(),
-            read_set(&args.data.join(name))?,
+            read_set(&data_folder(args.data.as_deref()).join(name))?,
         ));
     }
     say!("\n=== Engines on the same puzzles ===");

@@ -352,7 +352,7 @@ impl Experiment {
                 at.at(
                     t.span(),
                     format!(
-                        "time_limit: expected a number of seconds above 0 and at most {}",
+                        "time_limit: expected a positive number of seconds, at most {}",
                         MAX_TIME_LIMIT.as_secs()
                     ),
                 )
@@ -754,7 +754,7 @@ mod tests {
         let cases = [
             (
                 "time_limit = 1e20\n",
-                "1:14: time_limit: expected a number of seconds above 0 and at most 31536000",
+                "1:14: time_limit: expected a positive number of seconds, at most 31536000",
             ),
             ("time_limit = 1e300\n", "1:14: time_limit"),
             ("time_limit = nan\n", "1:14: time_limit"),
