@@ -31,13 +31,13 @@ fn boards() -> Vec<Model> {
     ]))
     .unwrap()
     .to_model("hex-9-coloured");
-    // capybaradoku level 1 (../shared/data/queens/capybaradoku_levels.txt).
+    // capybaradoku level 1 (data/queens/capybaradoku_levels.txt).
     let queens = QueensBoard::with_regions(letters(&[
         "AAAAAAB", "CAABBBB", "CCCBBBB", "CCBBDBB", "ECCDDBB", "ECFDDBB", "CCFGGGB",
     ]))
     .unwrap()
     .to_model("capybaradoku-1");
-    // norvig_top95 puzzle 1 (../shared/data/sudoku/norvig_top95.txt).
+    // norvig_top95 puzzle 1 (data/sudoku/norvig_top95.txt).
     let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     let cells = line
         .chars()

@@ -7,6 +7,9 @@
 //! `/dev/null`, a FIFO or a terminal would replace the device with a plain file (a replaced
 //! `/dev/null` silently corrupts every later program that reads from it, compilers included).
 //! A symbolic link is followed, so the link stays and its target is replaced.
+//!
+//! Permissions: a new file gets what a plain `File::create` would give (`0666` less the
+//! user's umask), and a replaced file keeps its mode.
 
 use std::fs;
 use std::io::{self, Write};
@@ -19,7 +22,8 @@ use std::path::{Path, PathBuf};
 /// Cost: one extra file creation, one `fsync` and one rename beyond the write itself.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     let target = resolve_links(path)?;
-    if let Ok(meta) = fs::metadata(&target) {
+    let existing = fs::metadata(&target).ok();
+    if let Some(meta) = &existing {
         if !meta.file_type().is_file() && !meta.is_dir() {
             let mut file = fs::OpenOptions::new().write(true).open(&target)?;
             return file.write_all(contents);
@@ -33,14 +37,28 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{file_name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let prefix = format!(".{file_name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    builder.permissions(new_file_permissions());
+    let mut tmp = builder.tempfile_in(dir)?;
+    if let Some(meta) = existing.filter(|m| m.is_file()) {
+        // A replaced file keeps its mode (set explicitly: not reduced by the umask).
+        tmp.as_file().set_permissions(meta.permissions())?;
+    }
     tmp.write_all(contents)?;
     tmp.as_file().sync_all()?;
     tmp.persist(&target).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The mode asked for when creating a file: `0666`, which the kernel reduces by the umask, as
+/// for `File::create` (the temporary-file default would be `0600`).
+#[cfg(unix)]
+fn new_file_permissions() -> fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    fs::Permissions::from_mode(0o666)
 }
 
 /// `path` with every symbolic link on it resolved when it names an existing link; otherwise
@@ -99,6 +117,46 @@ mod tests {
             .is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         assert_eq!(entries(dir.path()), vec!["link.txt", "real.txt"]);
+    }
+
+    /// The umask (inherited by a child shell, which prints it).
+    #[cfg(unix)]
+    fn current_umask() -> u32 {
+        let out = std::process::Command::new("sh")
+            .args(["-c", "umask"])
+            .output()
+            .expect("sh runs");
+        u32::from_str_radix(String::from_utf8_lossy(&out.stdout).trim(), 8).expect("octal umask")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_gets_the_mode_of_a_plain_create_under_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.txt");
+        fs::File::create(&plain).unwrap();
+        let ours = dir.path().join("ours.txt");
+        write_atomically(&ours, b"x").unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&ours), mode(&plain));
+        assert_eq!(mode(&ours), 0o666 & !current_umask());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.md");
+        for wanted in [0o644, 0o640, 0o755] {
+            fs::write(&path, "old").unwrap();
+            fs::set_permissions(&path, fs::Permissions::from_mode(wanted)).unwrap();
+            write_atomically(&path, b"new").unwrap();
+            let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, wanted);
+            assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        }
     }
 
     /// A FIFO stands in for `/dev/null` and other special files: it must still be a FIFO

@@ -16,8 +16,8 @@ struct Level {
 }
 
 fn levels() -> Vec<Level> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/queens/capybaradoku_levels.txt");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/queens/capybaradoku_levels.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = Vec::new();
     for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {

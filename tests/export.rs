@@ -18,7 +18,7 @@ use zeroone::verify::Verifier;
 type Row = (Vec<usize>, Sense);
 
 fn data(path: &str) -> String {
-    let p = format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    let p = format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
 }
 

@@ -10,7 +10,7 @@ use zeroone::puzzle::{placements, Puzzle};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("data")
         .join(path)
 }
 

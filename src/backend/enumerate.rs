@@ -630,7 +630,9 @@ impl Enumerator {
     }
 
     fn deadline(&self) -> Option<Instant> {
-        self.settings.time_limit.map(|t| Instant::now() + t)
+        self.settings
+            .time_limit
+            .and_then(|t| Instant::now().checked_add(t))
     }
 
     fn lift(&self, chosen: &[VarId]) -> Solution {

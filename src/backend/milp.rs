@@ -377,7 +377,7 @@ impl Solver for Milp {
             return self.solve_relaxation(model, start);
         }
         let reduction = model.reduce();
-        let deadline = self.time_limit.map(|t| start + t);
+        let deadline = self.time_limit.and_then(|t| start.checked_add(t));
         let found = match self.solve_reduced(&reduction, &[], deadline)? {
             Ok(Some(s)) => Found::Solution(s),
             Ok(None) => Found::Infeasible,
@@ -400,7 +400,7 @@ impl Counter for Milp {
             });
         }
         let reduction = model.reduce();
-        let deadline = self.time_limit.map(|t| start + t);
+        let deadline = self.time_limit.and_then(|t| start.checked_add(t));
         let verifier = Verifier::new(model);
         let mut cuts: Vec<Vec<usize>> = Vec::new();
         let mut witnesses = Vec::new();

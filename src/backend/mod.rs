@@ -65,6 +65,17 @@ pub enum BackendError {
         /// What would have been accepted.
         expected: String,
     },
+    /// An option (a `params` key, or `time_limit` / `seed`) that this backend does not read:
+    /// refused, so that a misspelt or misplaced setting never measures the wrong configuration.
+    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted})")]
+    UnknownOption {
+        /// Backend name.
+        backend: String,
+        /// The key given.
+        key: String,
+        /// The keys the backend reads, comma-separated (`none` when it reads none).
+        accepted: String,
+    },
     /// The model is beyond what this backend handles.
     #[error("backend '{backend}' cannot take this model: {reason}")]
     TooLarge {
@@ -273,7 +284,45 @@ pub struct BackendOptions {
     pub params: BTreeMap<String, String>,
 }
 
+/// The longest time limit a backend accepts: one year. Longer values are refused (they would
+/// overflow a deadline, and nobody means them); leave the limit out to run without one.
+pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// Converts a time limit in seconds (from a command line or an experiment file) into a
+/// [`Duration`], or `None` when it is not a number from 0 to [`MAX_TIME_LIMIT`] (NaN, negative,
+/// infinite or too large: `Duration::from_secs_f64` would panic on some of those).
+pub fn time_limit_from_seconds(seconds: f64) -> Option<Duration> {
+    (seconds >= 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
+        .then(|| Duration::from_secs_f64(seconds))
+}
+
 impl BackendOptions {
+    /// Checks the options against what `info` declares: every `params` key must be one the
+    /// backend reads, and the time limit must be at most [`MAX_TIME_LIMIT`]. Cost: one pass over
+    /// the keys.
+    pub fn check_against(&self, info: &BackendInfo) -> Result<(), BackendError> {
+        if let Some(key) = self
+            .params
+            .keys()
+            .find(|k| !info.params.contains(&k.as_str()))
+        {
+            return Err(BackendError::UnknownOption {
+                backend: info.name.into(),
+                key: key.clone(),
+                accepted: info.accepted(),
+            });
+        }
+        if let Some(t) = self.time_limit.filter(|t| *t > MAX_TIME_LIMIT) {
+            return Err(BackendError::BadOption {
+                backend: info.name.into(),
+                key: "time_limit".into(),
+                value: format!("{}", t.as_secs_f64()),
+                expected: format!("a number of seconds from 0 to {}", MAX_TIME_LIMIT.as_secs()),
+            });
+        }
+        Ok(())
+    }
+
     /// Reads `params[key]` parsed as `T`, or `default` when absent.
     pub fn param<T: std::str::FromStr>(
         &self,
@@ -303,6 +352,31 @@ pub struct BackendInfo {
     pub about: &'static str,
     /// Constructor.
     pub make: fn(&BackendOptions) -> Result<Box<dyn Backend>, BackendError>,
+    /// The `params` keys the backend reads; [`make_backend`] refuses any other.
+    pub params: &'static [&'static str],
+    /// Whether the backend honours `time_limit` (it has the [`TimeLimit`] ability).
+    pub uses_time_limit: bool,
+    /// Whether the backend reads `seed`.
+    pub uses_seed: bool,
+}
+
+impl BackendInfo {
+    /// Every option the backend reads, for messages: its `params` keys, then `time_limit` and
+    /// `seed` when it uses them; `none` when it reads nothing.
+    pub fn accepted(&self) -> String {
+        let mut all: Vec<&str> = self.params.to_vec();
+        if self.uses_time_limit {
+            all.push("time_limit");
+        }
+        if self.uses_seed {
+            all.push("seed");
+        }
+        if all.is_empty() {
+            "none".into()
+        } else {
+            all.join(", ")
+        }
+    }
 }
 
 /// Every registered backend, in the order `--help` lists them.
@@ -311,52 +385,81 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "brute",
         about: "tries every 0-1 assignment; tiny models only (<= 25 free variables); the reference in tests",
         make: |o| Ok(Box::new(brute::BruteForce::new(o))),
+        params: &[],
+        uses_time_limit: false,
+        uses_seed: false,
     },
     BackendInfo {
         name: "enum",
         about: "coordinate-tuple enumerator: one family gives the lines, the others are bitset distinctness rules; solves, counts, streams",
         make: |o| Ok(Box::new(enumerate::EnumBackend::new(o)?)),
+        params: &["families", "order", "coordinate", "threads"],
+        uses_time_limit: true,
+        uses_seed: false,
     },
     BackendInfo {
         name: "dp",
         about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
         make: |o| Ok(Box::new(dp::DpBackend::new(o))),
+        params: &["coordinate"],
+        uses_time_limit: false,
+        uses_seed: false,
     },
     BackendInfo {
         name: "gauss",
         about: "exact Gaussian elimination of the equality rows over the rationals; solves only when the equations fix every variable (incomplete)",
         make: |o| Ok(Box::new(gauss::Gauss::new(o))),
+        params: &[],
+        uses_time_limit: false,
+        uses_seed: false,
     },
     BackendInfo {
         name: "milp",
         about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
         make: |o| Ok(Box::new(milp::Milp::new(o)?)),
+        params: &["relax"],
+        uses_time_limit: true,
+        uses_seed: false,
     },
     BackendInfo {
         name: "sat",
         about: "CNF encoding (pairwise / sequential-counter at-most-one) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
         make: |o| Ok(Box::new(sat::Sat::new(o)?)),
+        params: &["pairwise-up-to"],
+        uses_time_limit: false,
+        uses_seed: false,
     },
     #[cfg(feature = "highs")]
     BackendInfo {
         name: "highs",
         about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
         make: |o| Ok(Box::new(highs::new(o)?)),
+        params: &["relax"],
+        uses_time_limit: true,
+        uses_seed: false,
     },
     BackendInfo {
         name: "bitset",
         about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
         make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
+        params: &[],
+        uses_time_limit: true,
+        uses_seed: false,
     },
     BackendInfo {
         name: "vsa",
         about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
         make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?)),
+        params: &["code", "dim", "slots", "refresh"],
+        uses_time_limit: true,
+        uses_seed: true,
     }]
 }
 
-/// Makes the backend called `name` with `options` (see [`registry`] for the names). Cost:
-/// constructing the backend (cheap; the work starts at `solve` or `count`).
+/// Makes the backend called `name` with `options` (see [`registry`] for the names). Options it
+/// does not read (see [`BackendInfo::params`]) and a time limit above [`MAX_TIME_LIMIT`] are
+/// refused before the backend is built. Cost: constructing the backend (cheap; the work starts
+/// at `solve` or `count`).
 ///
 /// ```
 /// use zeroone::backend::{make_backend, solve_verified, BackendOptions, Status};
@@ -378,6 +481,7 @@ pub fn make_backend(
     let all = registry();
     match all.iter().find(|b| b.name == name) {
         Some(info) => {
+            options.check_against(info)?;
             let mut backend = (info.make)(options)?;
             if let Some(t) = backend.time_limit() {
                 t.set_time_limit(options.time_limit);
@@ -627,4 +731,86 @@ pub fn count_verified(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_entry_declares_the_time_limit_ability_it_has() {
+        for info in registry() {
+            let mut backend = make_backend(info.name, &BackendOptions::default()).unwrap();
+            assert_eq!(
+                backend.time_limit().is_some(),
+                info.uses_time_limit,
+                "{}",
+                info.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_declared_key_is_accepted_and_any_other_is_refused_by_name() {
+        for info in registry() {
+            for key in info.params {
+                let mut o = BackendOptions::default();
+                o.params.insert((*key).into(), "x".into());
+                // The key passes the strictness check; the constructor may still refuse "x".
+                assert_eq!(o.check_against(&info), Ok(()), "{} {key}", info.name);
+            }
+            let mut o = BackendOptions::default();
+            o.params.insert("no-such-key".into(), "1".into());
+            match make_backend(info.name, &o) {
+                Err(BackendError::UnknownOption {
+                    backend,
+                    key,
+                    accepted,
+                }) => {
+                    assert_eq!((backend.as_str(), key.as_str()), (info.name, "no-such-key"));
+                    assert_eq!(accepted, info.accepted());
+                }
+                Err(e) => panic!("{}: {e}", info.name),
+                Ok(_) => panic!("{}: accepted an unknown key", info.name),
+            }
+        }
+    }
+
+    #[test]
+    fn a_time_limit_beyond_a_year_is_refused_and_the_conversion_never_panics() {
+        let o = BackendOptions {
+            time_limit: Some(Duration::MAX),
+            ..BackendOptions::default()
+        };
+        assert!(matches!(
+            make_backend("bitset", &o),
+            Err(BackendError::BadOption { key, .. }) if key == "time_limit"
+        ));
+        for s in [
+            1e20,
+            1e300,
+            f64::NAN,
+            -1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(time_limit_from_seconds(s), None, "{s}");
+        }
+        assert_eq!(time_limit_from_seconds(0.0), Some(Duration::ZERO));
+        assert_eq!(time_limit_from_seconds(31_536_000.0), Some(MAX_TIME_LIMIT));
+    }
+
+    #[test]
+    fn a_huge_limit_set_directly_on_a_backend_runs_without_overflowing_a_deadline() {
+        let model = crate::puzzle::Sudoku::from_cells(2, vec![None; 16])
+            .unwrap()
+            .to_model("empty 4x4")
+            .unwrap();
+        for name in ["bitset", "enum", "milp"] {
+            let mut b = make_backend(name, &BackendOptions::default()).unwrap();
+            b.time_limit().unwrap().set_time_limit(Some(Duration::MAX));
+            let out = solve_verified(b.as_mut(), &model).unwrap();
+            assert_eq!(out.status, Status::Solved, "{name}: {:?}", out.reason);
+        }
+    }
 }

@@ -575,7 +575,7 @@ fn search(
     mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
-    let deadline = time_limit.map(|t| start + t);
+    let deadline = time_limit.and_then(|t| start.checked_add(t));
     engine.reset(layout)?;
     let exact = engine.exact();
     let mut st = State {

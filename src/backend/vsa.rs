@@ -95,9 +95,12 @@ impl std::str::FromStr for Code {
     }
 }
 
-/// The base vector `b` of dimension `dim` for `code`, from `seed` (unit length).
-/// Cost: one FFT of size `dim` for `unitary`.
+/// The base vector `b` of dimension `dim` for `code`, from `seed` (unit length; empty when
+/// `dim` is 0). Cost: one FFT of size `dim` for `unitary`.
 pub fn base_vector(code: Code, dim: usize, seed: u64) -> Vec<f64> {
+    if dim == 0 {
+        return Vec::new();
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     match code {
         Code::Gaussian => {
@@ -132,8 +135,11 @@ pub fn base_vector(code: Code, dim: usize, seed: u64) -> Vec<f64> {
 /// lag `i - j`). When every row holds at most one variable, a slot read is off from its true
 /// count by at most this much, so a bound below 0.5 means the 0 / 1+ threshold never errs for
 /// that base vector (the engine is then exact on valid states even if it is `gaussian`).
-/// Cost: `slots^2 * D`.
+/// Dimension 0 holds no slot at all: its bound is infinite. Cost: `slots^2 * D`.
 pub fn crosstalk_bound(code: Code, dim: usize, slots: usize, seed: u64) -> f64 {
+    if dim == 0 {
+        return f64::INFINITY;
+    }
     let b = base_vector(code, dim, seed);
     let autocorr = |lag: usize| -> f64 { (0..dim).map(|t| b[t] * b[(t + lag) % dim]).sum() };
     let lags: Vec<f64> = (0..dim).map(autocorr).collect();
@@ -141,7 +147,7 @@ pub fn crosstalk_bound(code: Code, dim: usize, slots: usize, seed: u64) -> f64 {
         .map(|j| {
             (0..slots)
                 .filter(|&i| i != j)
-                .map(|i| lags[(i + dim * slots - j) % dim].abs())
+                .map(|i| lags[(i % dim + dim - j % dim) % dim].abs())
                 .sum::<f64>()
         })
         .fold(0.0, f64::max)
@@ -478,6 +484,14 @@ mod tests {
         let g = base_vector(Code::Gaussian, 16, 7);
         assert!((correlation(&g, &g, 0) - 1.0).abs() < 1e-9);
         assert!((1..16).any(|s| correlation(&g, &g, s).abs() > 1e-3));
+    }
+
+    #[test]
+    fn dimension_zero_gives_an_empty_vector_and_an_infinite_bound_not_a_panic() {
+        for code in [Code::Gaussian, Code::Unitary] {
+            assert!(base_vector(code, 0, 1).is_empty());
+            assert_eq!(crosstalk_bound(code, 0, 9, 1), f64::INFINITY);
+        }
     }
 
     #[test]

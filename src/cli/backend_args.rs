@@ -1,26 +1,32 @@
 //! The backend options shared by every command that runs a backend (flattened into each).
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use clap::Args;
-use zeroone::backend::{make_backend, Backend, BackendOptions};
+use zeroone::backend::{
+    make_backend, registry, time_limit_from_seconds, Backend, BackendError, BackendOptions,
+    MAX_TIME_LIMIT,
+};
 
 use super::CliError;
 
 /// `--backend NAME` and the options handed to it. Backend-specific flags land in
-/// `BackendOptions::params` under their own names; `--param key=value` sets any other key.
+/// `BackendOptions::params` under their own names; `--param key=value` sets any other key. An
+/// option the chosen backend does not read (a `params` key, `--time-limit`, `--seed`) is
+/// refused, never ignored.
 #[derive(Debug, Clone, Args)]
 pub struct BackendArgs {
-    /// Backend to run (see `zeroone backends`).
-    #[arg(long, default_value = "brute")]
+    /// Backend to run (see `zeroone backends`); the default, `bitset`, is exact and takes any
+    /// model.
+    #[arg(long, default_value = "bitset")]
     pub backend: String,
-    /// Wall-clock limit per puzzle, in seconds (backends that can stop early honour it).
+    /// Wall-clock limit per puzzle, in seconds, from 0 to one year (backends that can stop
+    /// early; refused for the others).
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<f64>,
-    /// Seed for any randomness in the backend (VSA codes, tie-breaks).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
+    /// Seed for any randomness in the backend (VSA codes; refused by backends with none).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
     /// Vector dimension (VSA backends): param `dim`.
     #[arg(long, value_name = "D")]
     pub dim: Option<usize>,
@@ -30,7 +36,8 @@ pub struct BackendArgs {
     /// Solve the LP relaxation rather than the 0-1 problem (MILP backends): param `relax`.
     #[arg(long)]
     pub relax: bool,
-    /// Keep only these constraint families, comma-separated: param `families`.
+    /// Keep only these constraint families, comma-separated. The model itself is restricted
+    /// (for every backend, and for the verifier), so this is not a backend parameter.
     #[arg(long, value_name = "A,B,C", value_delimiter = ',')]
     pub families: Option<Vec<String>>,
     /// Branching order (search backends): param `order`.
@@ -54,12 +61,12 @@ impl BackendArgs {
     pub fn options(&self) -> Result<BackendOptions, CliError> {
         let time_limit = match self.time_limit {
             None => None,
-            Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
-            Some(s) => {
-                return Err(CliError::BadInput(format!(
-                    "--time-limit: expected a number of seconds >= 0, found {s}"
-                )))
-            }
+            Some(s) => Some(time_limit_from_seconds(s).ok_or_else(|| {
+                CliError::BadInput(format!(
+                    "--time-limit {s}: expected a number of seconds from 0 to {}",
+                    MAX_TIME_LIMIT.as_secs()
+                ))
+            })?),
         };
         let mut params = BTreeMap::new();
         let mut set = |key: &str, value: String, flag: &str| -> Result<(), CliError> {
@@ -79,9 +86,6 @@ impl BackendArgs {
         if self.relax {
             set("relax", "true".into(), "--relax")?;
         }
-        if let Some(f) = &self.families {
-            set("families", f.join(","), "--families")?;
-        }
         if let Some(o) = &self.order {
             set("order", o.clone(), "--order")?;
         }
@@ -90,15 +94,43 @@ impl BackendArgs {
         }
         Ok(BackendOptions {
             time_limit,
-            seed: self.seed,
+            seed: self.seed.unwrap_or(0),
             params,
         })
     }
 
-    /// Makes the backend; an unknown name or a bad option is bad input (exit 2).
+    /// Makes the backend; an unknown name, an option it does not read or a bad value is bad
+    /// input (exit 2).
     pub fn make(&self) -> Result<Box<dyn Backend>, CliError> {
         let options = self.options()?;
+        self.refuse_unused_flags()?;
         make_backend(&self.backend, &options).map_err(|e| CliError::BadInput(e.to_string()))
+    }
+
+    /// `--time-limit` and `--seed` given to a backend that does not use them. (Unknown
+    /// `params` keys are refused by `make_backend` itself.)
+    fn refuse_unused_flags(&self) -> Result<(), CliError> {
+        let Some(info) = registry().into_iter().find(|b| b.name == self.backend) else {
+            return Ok(()); // make_backend names the known backends
+        };
+        let unused = [
+            (
+                "time_limit",
+                self.time_limit.is_some() && !info.uses_time_limit,
+            ),
+            ("seed", self.seed.is_some() && !info.uses_seed),
+        ];
+        match unused.iter().find(|(_, refused)| *refused) {
+            Some((key, _)) => Err(CliError::BadInput(
+                BackendError::UnknownOption {
+                    backend: info.name.into(),
+                    key: (*key).into(),
+                    accepted: info.accepted(),
+                }
+                .to_string(),
+            )),
+            None => Ok(()),
+        }
     }
 }
 
@@ -139,12 +171,11 @@ mod tests {
             "restarts=3",
         ])
         .unwrap();
-        assert_eq!(o.time_limit, Some(Duration::from_millis(1500)));
+        assert_eq!(o.time_limit, Some(std::time::Duration::from_millis(1500)));
         assert_eq!(o.seed, 7);
         let expected: Vec<(&str, &str)> = vec![
             ("code", "unitary"),
             ("dim", "1024"),
-            ("families", "row,column"),
             ("order", "mrv"),
             ("relax", "true"),
             ("restarts", "3"),
@@ -158,9 +189,9 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_brute_with_no_params() {
+    fn defaults_are_bitset_with_no_params() {
         let w = Wrapper::try_parse_from(["test"]).unwrap();
-        assert_eq!(w.backend.backend, "brute");
+        assert_eq!(w.backend.backend, "bitset");
         let o = w.backend.options().unwrap();
         assert_eq!(o, BackendOptions::default());
     }
@@ -171,5 +202,62 @@ mod tests {
         assert!(options(&["--param", "k=1", "--param", "k=2"]).is_err());
         assert!(Wrapper::try_parse_from(["test", "--code", "binary"]).is_err());
         assert!(Wrapper::try_parse_from(["test", "--param", "=3"]).is_err());
+    }
+
+    #[test]
+    fn time_limits_outside_zero_to_a_year_are_refused_not_a_panic() {
+        for bad in ["1e20", "1e300", "NaN", "-1", "inf", "31536001"] {
+            let flag = format!("--time-limit={bad}");
+            let e = options(&[&flag]).unwrap_err().to_string();
+            assert!(e.contains("from 0 to 31536000"), "{bad}: {e}");
+        }
+        let ok = options(&["--time-limit", "31536000"]).unwrap();
+        assert_eq!(ok.time_limit, Some(MAX_TIME_LIMIT));
+    }
+
+    fn make(args: &[&str]) -> Result<Box<dyn Backend>, CliError> {
+        let mut all = vec!["test"];
+        all.extend_from_slice(args);
+        Wrapper::try_parse_from(all).unwrap().backend.make()
+    }
+
+    #[test]
+    fn options_the_backend_does_not_read_are_refused_with_what_it_takes() {
+        let cases: [(&[&str], &str); 6] = [
+            (
+                &["--backend", "milp", "--param", "relaxx=true"],
+                "'milp' does not take option 'relaxx' (it takes: relax, time_limit)",
+            ),
+            (
+                &["--backend", "enum", "--param", "ordr=mrv"],
+                "'enum' does not take option 'ordr'",
+            ),
+            (
+                &["--backend", "sat", "--relax"],
+                "'sat' does not take option 'relax' (it takes: pairwise-up-to)",
+            ),
+            (
+                &["--backend", "enum", "--relax"],
+                "'enum' does not take option 'relax'",
+            ),
+            (
+                &["--backend", "brute", "--dim", "64"],
+                "'brute' does not take option 'dim' (it takes: none)",
+            ),
+            (
+                &["--backend", "brute", "--time-limit", "1"],
+                "'brute' does not take option 'time_limit'",
+            ),
+        ];
+        for (args, wanted) in cases {
+            match make(args) {
+                Err(CliError::BadInput(m)) => assert!(m.contains(wanted), "{args:?}: {m}"),
+                Err(other) => panic!("{args:?}: {other:?}"),
+                Ok(b) => panic!("{args:?}: accepted by {}", b.name()),
+            }
+        }
+        assert!(make(&["--backend", "bitset", "--seed", "3"]).is_err());
+        assert!(make(&["--backend", "vsa", "--seed", "3", "--dim", "64"]).is_ok());
+        assert!(make(&["--backend", "milp", "--relax", "--time-limit", "2"]).is_ok());
     }
 }

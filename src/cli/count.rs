@@ -17,8 +17,8 @@ pub struct CountArgs {
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]
     pub index: Option<usize>,
-    /// Stop counting after this many solutions.
-    #[arg(long, value_name = "N")]
+    /// Stop counting after this many solutions (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// One JSON object per puzzle per line.
     #[arg(long)]

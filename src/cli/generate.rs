@@ -63,28 +63,46 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         other => CliError::Failed(other.to_string()),
     };
     let (w, seed) = (args.width, args.seed);
-    let (kind, blocks): (&str, Vec<String>) = match args.kind {
-        GenerateKind::Hex => (
-            "hex",
-            generate::generate_hex(&options)
-                .map_err(map_err)?
+    let (kind, blocks, stopped): (&str, Vec<String>, Option<GenerateError>) = match args.kind {
+        GenerateKind::Hex => {
+            let found = generate::generate_hex_partial(&options).map_err(map_err)?;
+            let blocks = found
+                .boards
                 .iter()
                 .map(|g| text::hex_block(w, seed, g))
-                .collect(),
-        ),
-        GenerateKind::Queens => (
-            "queens",
-            generate::generate_queens(&options)
-                .map_err(map_err)?
+                .collect();
+            ("hex", blocks, found.stopped)
+        }
+        GenerateKind::Queens => {
+            let found = generate::generate_queens_partial(&options).map_err(map_err)?;
+            let blocks = found
+                .boards
                 .iter()
                 .map(|g| text::queens_block(w, seed, g))
-                .collect(),
-        ),
+                .collect();
+            ("queens", blocks, found.stopped)
+        }
     };
-    let out = text::file(&blocks);
-    match args.output {
-        Some(path) => zeroone::export::write_file(&path, &out)
-            .map_err(|e| CliError::Failed(format!("generate {kind}: {e}"))),
-        None => super::print_stdout(&out),
+    // Every board found is written, even when the run stopped short of --count.
+    if !blocks.is_empty() || stopped.is_none() {
+        let out = text::file(&blocks);
+        match &args.output {
+            Some(path) => zeroone::export::write_file(path, &out)
+                .map_err(|e| CliError::Failed(format!("generate {kind}: {e}")))?,
+            None => super::print_stdout(&out)?,
+        }
+    }
+    match stopped {
+        None => Ok(()),
+        Some(e) => Err(CliError::Failed(format!(
+            "generate {kind}: found {} of {} boards{}; {}",
+            blocks.len(),
+            args.count,
+            match &args.output {
+                Some(path) => format!(" (written to {})", path.display()),
+                None => String::new(),
+            },
+            map_err(e)
+        ))),
     }
 }

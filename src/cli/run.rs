@@ -16,8 +16,8 @@ use super::CliError;
 pub struct RunArgs {
     /// The experiment file (TOML).
     pub experiment: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
     /// Continue `reports/NAME.jsonl`, skipping runs already on record.
     #[arg(long, conflicts_with = "fresh")]

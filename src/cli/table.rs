@@ -61,10 +61,24 @@ pub struct TableArgs {
     output: Option<PathBuf>,
 }
 
+/// The largest width or size the command line takes: a guard against allocating for absurd
+/// values (the table itself refuses sizes it cannot count, with its own range).
+const MAX_SIZE: usize = 1000;
+
+/// Refuses a `--width` / `--size` above [`MAX_SIZE`].
+fn check_size(value: Option<usize>, what: &str) -> Result<(), CliError> {
+    match value {
+        Some(v) if v > MAX_SIZE => Err(CliError::BadInput(format!(
+            "--{what} {v}: expected at most {MAX_SIZE}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn parse_range(text: &str, what: &str) -> Result<Vec<usize>, CliError> {
     let bad = || {
         CliError::BadInput(format!(
-            "--{what} '{text}': expected a range like 1-19 or a comma list like 5,7,9"
+            "--{what} '{text}': expected a range like 1-19 or a comma list like 5,7,9, values from 0 to {MAX_SIZE}"
         ))
     };
     let mut out = Vec::new();
@@ -76,12 +90,18 @@ fn parse_range(text: &str, what: &str) -> Result<Vec<usize>, CliError> {
                     a.trim().parse().map_err(|_| bad())?,
                     b.trim().parse().map_err(|_| bad())?,
                 );
-                if a > b {
+                if a > b || b > MAX_SIZE {
                     return Err(bad());
                 }
                 out.extend(a..=b);
             }
-            None => out.push(part.parse().map_err(|_| bad())?),
+            None => match part.parse() {
+                Ok(v) if v <= MAX_SIZE => out.push(v),
+                _ => return Err(bad()),
+            },
+        }
+        if out.len() > MAX_SIZE {
+            return Err(bad());
         }
     }
     if out.is_empty() {
@@ -143,6 +163,8 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
             )))
         }
     };
+    check_size(args.width, "width")?;
+    check_size(args.size, "size")?;
     let mut options = TableOptions {
         method,
         ..TableOptions::default()

@@ -14,7 +14,6 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use clap::Args;
 use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome, Status};
@@ -65,9 +64,10 @@ pub struct VsaExperimentArgs {
     /// Per-puzzle time limit in seconds (every run).
     #[arg(long, default_value_t = 1.0)]
     time_limit: f64,
-    /// Folder holding the real puzzle sets.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/sudoku"))]
-    data: PathBuf,
+    /// Folder holding the real puzzle sets (default: `$ZEROONE_DATA/sudoku` when that is set,
+    /// else the checkout's `data/sudoku`).
+    #[arg(long)]
+    data: Option<PathBuf>,
     /// Real puzzle sets in `--data` (one 81-character puzzle per line; empty to skip).
     #[arg(long, value_delimiter = ',', default_values_t = ["norvig_top95.txt".to_string(), "magictour_top1465.txt".to_string()])]
     sets: Vec<String>,
@@ -102,7 +102,7 @@ impl Engine {
     fn options(&self, seed: u64, time_limit: f64) -> BackendOptions {
         let mut o = BackendOptions {
             seed,
-            time_limit: Some(Duration::from_secs_f64(time_limit)),
+            time_limit: zeroone::backend::time_limit_from_seconds(time_limit),
             ..BackendOptions::default()
         };
         if self.backend == "vsa" {
@@ -220,6 +220,16 @@ fn level_name(clues: usize) -> String {
     }
 }
 
+/// The folder of the real Sudoku sets: `--data`, else `$ZEROONE_DATA/sudoku`, else the
+/// `data/sudoku` of the checkout this binary was built from.
+fn data_folder(given: Option<&Path>) -> PathBuf {
+    match (given, std::env::var_os("ZEROONE_DATA")) {
+        (Some(dir), _) => dir.to_path_buf(),
+        (None, Some(root)) => PathBuf::from(root).join("sudoku"),
+        (None, None) => Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sudoku"),
+    }
+}
+
 /// Reads a puzzle file with the shared parser and checks that it holds 9x9 Sudoku only.
 fn read_set(path: &Path) -> Result<Vec<Model>, CliError> {
     let models = parse::load_models(path).map_err(|e| CliError::BadInput(e.to_string()))?;
@@ -267,21 +277,61 @@ fn csv_row(section: &str, set: &str, engine: &Engine, s: &Summary) -> String {
     )
 }
 
-/// Runs the experiment.
-pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
-    if args.n == 0 {
-        return Err(CliError::BadInput("--n must be at least 1".into()));
+/// The largest `--n`, `--sweep-n` and `--code-seeds`: far beyond any run worth making, small
+/// enough that the puzzles of one level fit in memory.
+const MAX_COUNT: u64 = 1_000_000;
+/// The largest VSA dimension (the `vsa` backend's own limit).
+const MAX_DIM: usize = 1 << 20;
+
+/// Every number of the command line, range-checked before anything runs (exit 2, with the
+/// allowed range).
+fn check_numbers(args: &VsaExperimentArgs) -> Result<(), CliError> {
+    let bad = |what: String| Err(CliError::BadInput(what));
+    for (flag, value) in [
+        ("--n", args.n as u64),
+        ("--sweep-n", args.sweep_n as u64),
+        ("--code-seeds", args.code_seeds),
+    ] {
+        if !(1..=MAX_COUNT).contains(&value) {
+            return bad(format!("{flag} {value}: expected 1 to {MAX_COUNT}"));
+        }
     }
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        return Err(CliError::BadInput(
-            "--time-limit must be a positive number of seconds".into(),
+    if zeroone::backend::time_limit_from_seconds(args.time_limit).is_none()
+        || args.time_limit <= 0.0
+    {
+        return bad(format!(
+            "--time-limit {}: expected a number of seconds above 0 and at most {}",
+            args.time_limit,
+            zeroone::backend::MAX_TIME_LIMIT.as_secs()
         ));
     }
-    if let Some(&bad) = args.levels.iter().find(|&&c| c > 81) {
-        return Err(CliError::BadInput(format!(
-            "--levels: {bad} clues is more than 81"
-        )));
+    if let Some(&c) = args.levels.iter().find(|&&c| c > 81) {
+        return bad(format!(
+            "--levels: {c} clues is more than 81 (expected 0 to 81)"
+        ));
     }
+    if let Some(&d) = args.dims.iter().find(|&&d| !(1..=MAX_DIM).contains(&d)) {
+        return bad(format!(
+            "--dims: {d}: expected dimensions from 1 to {MAX_DIM}"
+        ));
+    }
+    if args.dim != "auto"
+        && !args
+            .dim
+            .parse()
+            .is_ok_and(|d: usize| (1..=MAX_DIM).contains(&d))
+    {
+        return bad(format!(
+            "--dim {}: expected auto or 1 to {MAX_DIM}",
+            args.dim
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the experiment.
+pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
+    check_numbers(&args)?;
     let main = Engine {
         backend: "vsa",
         code: args.code.clone(),
@@ -478,7 +528,7 @@ pub fn run(args: VsaExperimentArgs) -> Result<(), CliError> {
     for name in args.sets.iter().filter(|_| !args.no_sets) {
         sets.push((
             name.trim_end_matches(".txt").to_string(),
-            read_set(&args.data.join(name))?,
+            read_set(&data_folder(args.data.as_deref()).join(name))?,
         ));
     }
     say!("\n=== Engines on the same puzzles ===");

@@ -461,14 +461,46 @@ fn confirm(backend: &mut dyn Backend, model: &Model, solution: &Solution) -> Res
     }
 }
 
+/// What a generation run produced: every board found, and why it stopped short of the count
+/// (`None`: all were found).
+#[derive(Debug)]
+pub struct Partial<B> {
+    /// The boards found, in order, each unique and checked.
+    pub boards: Vec<Generated<B>>,
+    /// Why no further board came (the budget ran out, or a check failed); `None` when every
+    /// board asked for was found.
+    pub stopped: Option<GenerateError>,
+}
+
+impl<B> Partial<B> {
+    /// All the boards, or the error that stopped the run (dropping the boards found before it).
+    pub fn into_result(self) -> Result<Vec<Generated<B>>, GenerateError> {
+        match self.stopped {
+            None => Ok(self.boards),
+            Some(e) => Err(e),
+        }
+    }
+}
+
 fn generate_with<S: Shape>(
     shape: &S,
     options: &GenerateOptions,
     key: impl Fn(&S::Board) -> String,
-) -> Result<Vec<Generated<S::Board>>, GenerateError> {
+) -> Partial<S::Board> {
+    let mut boards = Vec::new();
+    let stopped = generate_into(shape, options, key, &mut boards).err();
+    Partial { boards, stopped }
+}
+
+/// Appends boards to `boards` until `options.count` are there or one cannot be found.
+fn generate_into<S: Shape>(
+    shape: &S,
+    options: &GenerateOptions,
+    key: impl Fn(&S::Board) -> String,
+    boards: &mut Vec<Generated<S::Board>>,
+) -> Result<(), GenerateError> {
     let mut checkers = confirming_backends()?;
     let mut seen = BTreeSet::new();
-    let mut boards = Vec::with_capacity(options.count);
     for index in 0..options.count {
         let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
         rng.set_stream(index as u64);
@@ -549,23 +581,41 @@ fn generate_with<S: Shape>(
             checks,
         });
     }
-    Ok(boards)
+    Ok(())
 }
 
 /// Generates `options.count` hex boards of width `options.width`, each with exactly one
 /// solution (checked by the generator's counter and by the `sat` backend, both verified).
+/// All or nothing: see [`generate_hex_partial`] to keep the boards found before a failure.
 pub fn generate_hex(options: &GenerateOptions) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
+    generate_hex_partial(options)?.into_result()
+}
+
+/// Like [`generate_hex`], but keeps the boards found when the run stops short of the count
+/// (small widths have few distinct boards). `Err` only for a width with no boards at all.
+pub fn generate_hex_partial(options: &GenerateOptions) -> Result<Partial<HexBoard>, GenerateError> {
     let shape = HexShape::new(options.width)?;
-    generate_with(&shape, options, |b| format!("{:?}", b.regions()))
+    Ok(generate_with(&shape, options, |b| {
+        format!("{:?}", b.regions())
+    }))
 }
 
 /// Generates `options.count` Queens grids of side `options.width`, each with exactly one
-/// solution (checked as for [`generate_hex`]).
+/// solution (checked as for [`generate_hex`]). All or nothing, like [`generate_hex`].
 pub fn generate_queens(
     options: &GenerateOptions,
 ) -> Result<Vec<Generated<QueensBoard>>, GenerateError> {
+    generate_queens_partial(options)?.into_result()
+}
+
+/// Like [`generate_queens`], but keeps the boards found when the run stops short of the count.
+pub fn generate_queens_partial(
+    options: &GenerateOptions,
+) -> Result<Partial<QueensBoard>, GenerateError> {
     let shape = QueensShape::new(options.width)?;
-    generate_with(&shape, options, |b| format!("{:?}", b.regions()))
+    Ok(generate_with(&shape, options, |b| {
+        format!("{:?}", b.regions())
+    }))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //!
 //! [[instances]]
 //! file = "../models/sudoku4.txt"        # relative to this file
-//! # data = "sudoku/norvig_top95.txt"    # relative to the shared data folder
+//! # data = "sudoku/norvig_top95.txt"    # relative to the data folder (data/)
 //! # generate = "queens-bare", sizes = [4, 5, 6]   (also "hex", "sudoku-empty")
 //! # generate = "sudoku-random", clues = 26, count = 500, seed = 1   (box size 3 unless sizes = [b])
 //! sample = 100                          # seeded sample of this many (after filters)
@@ -42,7 +42,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::backend::{make_backend, BackendError, BackendOptions};
+use crate::backend::{
+    make_backend, time_limit_from_seconds, BackendError, BackendOptions, MAX_TIME_LIMIT,
+};
 use crate::harness::source::{BuiltinFamily, Filter, Origin, Source};
 use crate::harness::HarnessError;
 
@@ -211,7 +213,7 @@ struct RawBackend {
     #[serde(default)]
     seed: u64,
     #[serde(default)]
-    params: BTreeMap<String, Spanned<toml::Value>>,
+    params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     task: Option<Task>,
 }
 
@@ -246,12 +248,39 @@ impl Locator<'_> {
     }
 }
 
-fn seconds(value: &toml::Value) -> Option<f64> {
-    match value {
-        toml::Value::Integer(i) if *i > 0 => Some(*i as f64),
-        toml::Value::Float(f) if f.is_finite() && *f > 0.0 => Some(*f),
-        _ => None,
-    }
+/// A positive time limit of at most [`MAX_TIME_LIMIT`], from a TOML integer or float.
+fn seconds(value: &toml::Value) -> Option<Duration> {
+    let s = match value {
+        toml::Value::Integer(i) => *i as f64,
+        toml::Value::Float(f) => *f,
+        _ => return None,
+    };
+    time_limit_from_seconds(s).filter(|_| s > 0.0)
+}
+
+/// The most repetitions of one (instance, backend) pair an experiment may ask for.
+const MAX_REPETITIONS: u32 = 1000;
+/// The largest hex width or Queens size a `[table]` section may list (a guard against absurd
+/// values; the table refuses sizes it cannot count with its own range).
+const MAX_TABLE_SIZE: usize = 1000;
+/// The most puzzles one `generate = "sudoku-random"` source may make.
+const MAX_RANDOM_COUNT: usize = 1_000_000;
+
+/// Experiment text from file bytes: UTF-8 or an error located at the first bad byte (line and
+/// column of the text before it).
+fn decode(path: &Path, bytes: &[u8]) -> Result<String, HarnessError> {
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let before = std::str::from_utf8(&bytes[..good]).unwrap_or_default();
+        let at = Locator { path, text: before };
+        at.at(
+            good..good,
+            format!(
+                "not UTF-8 text (byte 0x{:02x}); save the file as UTF-8",
+                bytes[good]
+            ),
+        )
+    })
 }
 
 fn param_text(value: &toml::Value) -> Option<String> {
@@ -264,8 +293,8 @@ fn param_text(value: &toml::Value) -> Option<String> {
     }
 }
 
-/// The shared data folder: `$ZEROONE_DATA`, else `data_dir` from the file (relative to it),
-/// else `../shared/data` beside the checkout holding `experiments/`.
+/// The data folder: `data_dir` from the file (relative to it), else `$ZEROONE_DATA`, else
+/// `data/` of the checkout holding `experiments/` (the folder above the file's).
 fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
     if let Some(d) = data_dir {
         return dir.join(d);
@@ -273,7 +302,7 @@ fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
     if let Some(env) = std::env::var_os("ZEROONE_DATA") {
         return PathBuf::from(env);
     }
-    dir.join("..").join("..").join("shared").join("data")
+    dir.join("..").join("data")
 }
 
 impl Experiment {
@@ -281,13 +310,14 @@ impl Experiment {
     /// through the registry, so unknown names and bad options are caught here), baseline.
     /// Errors name the file and the line and column (or key) at fault.
     pub fn load(path: &Path) -> Result<Experiment, HarnessError> {
-        let text = std::fs::read_to_string(path).map_err(|e| HarnessError::io(path, e))?;
-        Experiment::from_text(path, &text)
+        let bytes = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
+        Experiment::from_text(path, &decode(path, &bytes)?)
     }
 
     /// Parses and checks experiment text as if read from `path` (paths resolve against its
-    /// folder).
+    /// folder). A byte-order mark at the start is skipped like whitespace.
     pub fn from_text(path: &Path, text: &str) -> Result<Experiment, HarnessError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let at = Locator { path, text };
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
             let message = e.message().to_string();
@@ -308,21 +338,25 @@ impl Experiment {
 
         let repetitions = match &raw.repetitions {
             None => 1,
-            Some(r) if *r.get_ref() == 0 => {
-                return Err(at.at(r.span(), "repetitions must be at least 1"))
+            Some(r) if !(1..=MAX_REPETITIONS).contains(r.get_ref()) => {
+                return Err(at.at(
+                    r.span(),
+                    format!("repetitions: expected 1 to {MAX_REPETITIONS}"),
+                ))
             }
             Some(r) => *r.get_ref(),
         };
         let time_limit = match &raw.time_limit {
             None => None,
-            Some(t) => Some(Duration::from_secs_f64(seconds(t.get_ref()).ok_or_else(
-                || {
-                    at.at(
-                        t.span(),
-                        "time_limit: expected a positive number of seconds",
-                    )
-                },
-            )?)),
+            Some(t) => Some(seconds(t.get_ref()).ok_or_else(|| {
+                at.at(
+                    t.span(),
+                    format!(
+                        "time_limit: expected a positive number of seconds, at most {}",
+                        MAX_TIME_LIMIT.as_secs()
+                    ),
+                )
+            })?),
         };
 
         let mut sources = Vec::new();
@@ -382,10 +416,17 @@ impl Experiment {
                         ))
                     }
                 };
+                let count = s.count.unwrap_or(1);
+                if !(1..=MAX_RANDOM_COUNT).contains(&count) {
+                    return Err(at.at(
+                        g.span(),
+                        format!("instances[{i}].count: expected 1 to {MAX_RANDOM_COUNT}"),
+                    ));
+                }
                 Origin::RandomSudoku {
                     box_size,
                     clues,
-                    count: s.count.unwrap_or(1),
+                    count,
                     seed: s.seed.unwrap_or(0),
                 }
             } else if let Some(g) = &s.generate {
@@ -480,6 +521,7 @@ impl Experiment {
             }
             let mut params = BTreeMap::new();
             for (k, v) in &b.params {
+                let k = k.get_ref();
                 let text = param_text(v.get_ref()).ok_or_else(|| {
                     at.at(
                         v.span(),
@@ -495,10 +537,16 @@ impl Experiment {
             };
             let task = b.task.unwrap_or(default_task);
             let mut backend = make_backend(&name, &options).map_err(|e| match &e {
-                BackendError::BadOption { key, .. } => match b.params.get(key) {
+                BackendError::BadOption { key, .. } => match b.params.get(key.as_str()) {
                     Some(v) => at.at(v.span(), format!("backends[{i}]: {e}")),
                     None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
                 },
+                BackendError::UnknownOption { key, .. } => {
+                    match b.params.get_key_value(key.as_str()) {
+                        Some((k, _)) => at.at(k.span(), format!("backends[{i}].params: {e}")),
+                        None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                    }
+                }
                 _ => at.at(b.name.span(), format!("backends[{i}].name: {e}")),
             })?;
             let able = match task {
@@ -561,6 +609,18 @@ impl Experiment {
                 let Some(table) = &raw.table else {
                     return Err(at.key("table", "kind = \"table\" needs a [table] section"));
                 };
+                for (key, list) in [
+                    ("table.hex_widths", &table.hex_widths),
+                    ("table.queens_sizes", &table.queens_sizes),
+                    ("table.mark_hex_widths", &table.mark_hex_widths),
+                ] {
+                    if let Some(bad) = list.iter().find(|&&n| n > MAX_TABLE_SIZE) {
+                        return Err(at.key(
+                            key,
+                            format!("{bad}: expected sizes from 0 to {MAX_TABLE_SIZE}"),
+                        ));
+                    }
+                }
                 if table.hex_widths.is_empty() && table.queens_sizes.is_empty() {
                     return Err(at.key(
                         "table",
@@ -641,13 +701,13 @@ mod tests {
     #[test]
     fn a_builtin_source_and_brute_load() {
         let e = load(
-            "time_limit = 2\nbaseline = \"b\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1, 3]\n\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\nparams = { x = 3 }\n",
+            "time_limit = 2\nbaseline = \"b\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1, 3]\n\n[[backends]]\nname = \"sat\"\nlabel = \"b\"\nparams = { pairwise-up-to = 3 }\n",
         )
         .unwrap();
         assert_eq!(e.name, "test");
         assert_eq!(e.time_limit, Some(Duration::from_secs(2)));
         assert_eq!(e.backends[0].label, "b");
-        assert_eq!(e.backends[0].options.params["x"], "3");
+        assert_eq!(e.backends[0].options.params["pairwise-up-to"], "3");
         assert_eq!(e.baseline.as_deref(), Some("b"));
         assert_eq!(e.outputs.len(), 3);
     }
@@ -663,5 +723,93 @@ mod tests {
                 .starts_with("exp/test.toml:1:12: baseline 'milp'"),
             "{e}"
         );
+    }
+
+    const ONE_SOURCE: &str = "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n";
+
+    #[test]
+    fn an_unknown_params_key_is_located_at_the_key() {
+        let text = format!(
+            "{ONE_SOURCE}[[backends]]\nname = \"milp\"\nparams = {{ relax = true, relaxx = true }}\n"
+        );
+        let e = load(&text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("exp/test.toml:6:26: backends[0].params: backend 'milp' does not take option 'relaxx' (it takes: relax, time_limit)"),
+            "{e}"
+        );
+        let table = format!(
+            "{ONE_SOURCE}[[backends]]\nname = \"enum\"\n[backends.params]\nordr = \"mrv\"\n"
+        );
+        let e = load(&table).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "exp/test.toml:7:1: backends[0].params: backend 'enum' does not take option 'ordr'"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_located_errors() {
+        let cases = [
+            (
+                "time_limit = 1e20\n",
+                "1:14: time_limit: expected a positive number of seconds, at most 31536000",
+            ),
+            ("time_limit = 1e300\n", "1:14: time_limit"),
+            ("time_limit = nan\n", "1:14: time_limit"),
+            ("time_limit = -3\n", "1:14: time_limit"),
+            (
+                "repetitions = 100000\n",
+                "1:15: repetitions: expected 1 to 1000",
+            ),
+            ("repetitions = 0\n", "1:15: repetitions"),
+        ];
+        for (head, wanted) in cases {
+            let text = format!("{head}{ONE_SOURCE}[[backends]]\nname = \"bitset\"\n");
+            let e = load(&text).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("exp/test.toml:{wanted}")),
+                "{head}: {e}"
+            );
+        }
+        let e = load("kind = \"table\"\n[table]\nhex_widths = [99999999999]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("table.hex_widths: 99999999999: expected sizes from 0 to 1000"),
+            "{e}"
+        );
+        let e = load("[[instances]]\ngenerate = \"sudoku-random\"\nclues = 30\ncount = 100000000000\n[[backends]]\nname = \"bitset\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("instances[0].count: expected 1 to 1000000"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_a_located_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latin1.toml");
+        std::fs::write(&path, b"description = \"ok\"\n# caf\xe9\n").unwrap();
+        let e = Experiment::load(&path).unwrap_err();
+        assert!(e.is_bad_input(), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.ends_with(": not UTF-8 text (byte 0xe9); save the file as UTF-8"),
+            "{text}"
+        );
+        assert!(text.contains("latin1.toml:2:6:"), "{text}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_whitespace() {
+        let text = format!("\u{feff}{ONE_SOURCE}[[backends]]\nname = \"bitset\"\n");
+        let e = load(&text).unwrap();
+        assert_eq!(e.backends[0].name, "bitset");
+        let bad = load("\u{feff}repetition = 2\n").unwrap_err().to_string();
+        assert!(bad.starts_with("exp/test.toml:1:1: unknown field"), "{bad}");
     }
 }

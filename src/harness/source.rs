@@ -1,11 +1,11 @@
-//! Instance sources: puzzle files (in `models/` or the shared data sets) and built-in boards,
+//! Instance sources: puzzle files (in `models/` or the data sets in `data/`) and built-in boards,
 //! with filters, a seeded sample or the first few.
 //!
 //! Instance ids are stable whatever the filters and sampling: `{file stem}#{index}` with the
 //! 0-based position of the puzzle in its file, or `{generator}-{size}` for built-in boards.
 //! Records are keyed by these ids, so a resumed or sharded run finds its own rows again.
 //!
-//! Cost: a source reads its whole file once (the largest shared set, 49 158 Sudoku lines, takes
+//! Cost: a source reads its whole file once (the largest set in `data/`, 49 158 Sudoku lines, takes
 //! well under a second); models are built later, by the runner, one per instance.
 
 use std::path::{Path, PathBuf};
@@ -27,6 +27,10 @@ pub enum BuiltinFamily {
     /// The empty Sudoku of each box size: `generate = "sudoku-empty"`.
     SudokuEmpty,
 }
+
+/// The largest hex width or Queens size a built-in source makes (a guard: such boards already
+/// have about a million variables).
+const MAX_BUILTIN_SIZE: usize = 999;
 
 impl BuiltinFamily {
     /// The names `generate = ...` takes.
@@ -54,8 +58,8 @@ impl BuiltinFamily {
     /// Whether `size` makes a board of this family.
     pub fn accepts(self, size: usize) -> bool {
         match self {
-            BuiltinFamily::Hex => size % 2 == 1,
-            BuiltinFamily::QueensBare => size >= 1,
+            BuiltinFamily::Hex => size % 2 == 1 && size <= MAX_BUILTIN_SIZE,
+            BuiltinFamily::QueensBare => (1..=MAX_BUILTIN_SIZE).contains(&size),
             BuiltinFamily::SudokuEmpty => (1..=6).contains(&size),
         }
     }
@@ -63,8 +67,8 @@ impl BuiltinFamily {
     /// The sizes accepted, in words, for error messages.
     pub fn valid_sizes(self) -> &'static str {
         match self {
-            BuiltinFamily::Hex => "odd widths",
-            BuiltinFamily::QueensBare => "sizes from 1",
+            BuiltinFamily::Hex => "odd widths up to 999",
+            BuiltinFamily::QueensBare => "sizes from 1 to 999",
             BuiltinFamily::SudokuEmpty => "box sizes 1 to 6",
         }
     }
