@@ -77,7 +77,7 @@ impl<'m> Verifier<'m> {
         }
         if let Some(&g) = self.model.givens().iter().find(|&&g| !value[g]) {
             return Err(Violation::GivenDropped {
-                label: self.model.variables()[g].label.clone(),
+                label: self.model.label(g).into_owned(),
             });
         }
         Ok(())
