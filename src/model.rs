@@ -775,9 +775,22 @@ impl Model {
         }
     }
 
-    /// Refuses two givens in one row. Costs one look at the rows of each given.
+    /// Refuses two givens in one row. Costs one look at the rows of each given (and a sort of
+    /// them, only to name the first clash).
     fn check_givens(&self) -> Result<(), ModelError> {
         if self.givens.len() < 2 {
+            return Ok(());
+        }
+        let mut taken = vec![0u64; self.constraints().len().div_ceil(64)];
+        let mut clash = false;
+        for &g in &self.givens {
+            for &r in self.rows_of(g) {
+                let (word, bit) = (r / 64, 1u64 << (r % 64));
+                clash |= taken[word] & bit != 0;
+                taken[word] |= bit;
+            }
+        }
+        if !clash {
             return Ok(());
         }
         // (row, given) pairs, sorted: two givens of one row end up side by side.
