@@ -6,8 +6,10 @@
 //! nonzeros. The dense view ([`Model::dense_equalities`]) is `rows x variables` floats and is
 //! meant for small and medium models (a 9x9 Sudoku is 324 x 729).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
@@ -109,13 +111,25 @@ impl fmt::Display for Sense {
     }
 }
 
-/// One binary variable.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One binary variable. Its label is not stored here: [`Model::label`] makes it on demand from
+/// the coordinates (puzzle models), or returns the label a generic model declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Variable {
-    /// Human-readable name, unique in the model (`r3c4`, `r1c2d7`, ...).
-    pub label: String,
     /// Position on the puzzle.
     pub coord: Coord,
+}
+
+/// The label a puzzle variable gets from its coordinates: `r3c4` for a cell, `r1c2=7` for a
+/// Sudoku cell-value, `x{id}` for a variable with no coordinates. Costs one small allocation.
+pub fn coord_label(id: VarId, coord: Coord) -> String {
+    match coord {
+        Coord::Cell { row, col } => format!("r{row}c{col}"),
+        Coord::CellValue { row, col, value } if value < 35 => {
+            format!("r{row}c{col}={}", crate::puzzle::sudoku::symbol(value))
+        }
+        Coord::CellValue { row, col, value } => format!("r{row}c{col}=v{value}"),
+        Coord::Free => format!("x{id}"),
+    }
 }
 
 /// One row: a sorted, duplicate-free set of variables with a sense.
@@ -228,6 +242,8 @@ pub struct ModelBuilder {
     name: String,
     kind: PuzzleKind,
     variables: Vec<Variable>,
+    /// Stored labels, once some variable was given an explicit one (see [`Labels`]).
+    labels: Option<Vec<Box<str>>>,
     families: Vec<Family>,
     constraints: Vec<Constraint>,
     givens: Vec<VarId>,
@@ -240,19 +256,43 @@ impl ModelBuilder {
             name: name.into(),
             kind,
             variables: Vec::new(),
+            labels: None,
             families: Vec::new(),
             constraints: Vec::new(),
             givens: Vec::new(),
         }
     }
 
-    /// Adds a variable and returns its id.
+    /// Adds a variable with an explicit label and returns its id. A label equal to the one
+    /// [`coord_label`] makes is not stored.
     pub fn variable(&mut self, label: impl Into<String>, coord: Coord) -> VarId {
-        self.variables.push(Variable {
-            label: label.into(),
-            coord,
+        let id = self.variables.len();
+        let label: String = label.into();
+        if self.labels.is_none() && label == coord_label(id, coord) {
+            return self.coord_variable(coord);
+        }
+        let variables = &self.variables;
+        let labels = self.labels.get_or_insert_with(|| {
+            variables
+                .iter()
+                .enumerate()
+                .map(|(v, x)| coord_label(v, x.coord).into_boxed_str())
+                .collect()
         });
-        self.variables.len() - 1
+        labels.push(label.into_boxed_str());
+        self.variables.push(Variable { coord });
+        id
+    }
+
+    /// Adds a variable labelled by its coordinates ([`coord_label`], made on demand, never
+    /// stored) and returns its id.
+    pub fn coord_variable(&mut self, coord: Coord) -> VarId {
+        let id = self.variables.len();
+        if let Some(labels) = &mut self.labels {
+            labels.push(coord_label(id, coord).into_boxed_str());
+        }
+        self.variables.push(Variable { coord });
+        id
     }
 
     /// Adds a family (initially with no rows) and returns its id.
@@ -284,13 +324,23 @@ impl ModelBuilder {
         self.givens.push(var);
     }
 
-    /// Checks every row and given and returns the model.
-    pub fn build(mut self) -> Result<Model, ModelError> {
+    fn label(&self, v: VarId) -> String {
+        match &self.labels {
+            Some(labels) => labels[v].to_string(),
+            None => coord_label(v, self.variables[v].coord),
+        }
+    }
+
+    /// Checks every row and given and returns the model. Costs one pass over the nonzeros
+    /// plus one hash per stored label and family name.
+    pub fn build(self) -> Result<Model, ModelError> {
         let n = self.variables.len();
-        let mut labels = std::collections::HashSet::new();
-        for v in &self.variables {
-            if !labels.insert(v.label.as_str()) {
-                return Err(ModelError::DuplicateLabel(v.label.clone()));
+        if let Some(labels) = &self.labels {
+            let mut seen = std::collections::HashSet::with_capacity(labels.len());
+            for l in labels {
+                if !seen.insert(&**l) {
+                    return Err(ModelError::DuplicateLabel(l.to_string()));
+                }
             }
         }
         let mut names = std::collections::HashSet::new();
@@ -319,30 +369,87 @@ impl ModelBuilder {
                 return Err(ModelError::DuplicateInRow {
                     family: family(),
                     index: c.index,
-                    label: self.variables[w[0]].label.clone(),
+                    label: self.label(w[0]),
                 });
             }
         }
-        self.givens.sort_unstable();
-        self.givens.dedup();
-        if let Some(&var) = self.givens.iter().find(|&&v| v >= n) {
-            return Err(ModelError::UnknownGiven { var, variables: n });
+        let shape = Shape::new(
+            self.kind,
+            self.variables,
+            self.labels,
+            self.families,
+            self.constraints,
+        );
+        Model {
+            name: String::new(),
+            shape: Arc::new(shape),
+            givens: Vec::new(),
         }
-        let model = Model {
-            name: self.name,
-            kind: self.kind,
-            variables: self.variables,
-            families: self.families,
-            constraints: self.constraints,
-            givens: self.givens,
-        };
-        model.check_givens()?;
-        Ok(model)
+        .with_givens(self.name, self.givens)
     }
 }
 
-/// A 0-1 model: variables, rows in families, givens. Immutable once built; every backend takes
-/// it as it is, and the views (columns, dense `A x = b`, restrictions) are computed on demand.
+/// What models of one shape share: variables, labels, rows and families, and the column view
+/// used to check givens. Built once; every model of the shape holds it by reference.
+#[derive(Debug)]
+struct Shape {
+    kind: PuzzleKind,
+    variables: Vec<Variable>,
+    /// `None`: every label is [`coord_label`] of its variable (made on demand).
+    labels: Option<Vec<Box<str>>>,
+    families: Vec<Family>,
+    constraints: Vec<Constraint>,
+    /// Column view as compressed lists: the rows of variable `v` are
+    /// `col_rows[col_start[v]..col_start[v + 1]]`.
+    col_start: Vec<usize>,
+    col_rows: Vec<RowId>,
+}
+
+impl Shape {
+    fn new(
+        kind: PuzzleKind,
+        variables: Vec<Variable>,
+        labels: Option<Vec<Box<str>>>,
+        families: Vec<Family>,
+        constraints: Vec<Constraint>,
+    ) -> Shape {
+        let n = variables.len();
+        let mut col_start = vec![0usize; n + 1];
+        for c in &constraints {
+            for &v in &c.vars {
+                col_start[v + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            col_start[v + 1] += col_start[v];
+        }
+        let mut fill = col_start.clone();
+        let mut col_rows = vec![0; col_start[n]];
+        for (r, c) in constraints.iter().enumerate() {
+            for &v in &c.vars {
+                col_rows[fill[v]] = r;
+                fill[v] += 1;
+            }
+        }
+        Shape {
+            kind,
+            variables,
+            labels,
+            families,
+            constraints,
+            col_start,
+            col_rows,
+        }
+    }
+
+    fn rows_of(&self, v: VarId) -> &[RowId] {
+        &self.col_rows[self.col_start[v]..self.col_start[v + 1]]
+    }
+}
+
+/// A 0-1 model: variables, rows in families, givens. Immutable once built. The structure
+/// (variables, rows, families) sits behind an [`Arc`]: cloning a model, or making another
+/// puzzle of the same shape with [`Model::with_givens`], copies only the name and the givens.
 ///
 /// ```
 /// use zeroone::puzzle::HexBoard;
@@ -357,14 +464,64 @@ impl ModelBuilder {
 /// let two_axes = model.restricted_to(&["row", "diag"]);
 /// assert_eq!(two_axes.constraints().len(), 18);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Model {
     name: String,
-    kind: PuzzleKind,
-    variables: Vec<Variable>,
-    families: Vec<Family>,
-    constraints: Vec<Constraint>,
+    shape: Arc<Shape>,
     givens: Vec<VarId>,
+}
+
+impl PartialEq for Model {
+    fn eq(&self, other: &Model) -> bool {
+        let (a, b) = (&*self.shape, &*other.shape);
+        let same_shape = Arc::ptr_eq(&self.shape, &other.shape)
+            || (a.kind == b.kind
+                && a.variables == b.variables
+                && a.families == b.families
+                && a.constraints == b.constraints
+                && (0..a.variables.len()).all(|v| self.label(v) == other.label(v)));
+        self.name == other.name && self.givens == other.givens && same_shape
+    }
+}
+
+impl Eq for Model {}
+
+/// A variable as the serialized model shows it: its label and its coordinates.
+#[derive(Serialize)]
+struct LabelledVariable<'a> {
+    label: Cow<'a, str>,
+    coord: Coord,
+}
+
+/// The serialized form of a model (as `zeroone run --export-models` writes it): name, kind,
+/// every variable with its label, families, rows and givens.
+#[derive(Serialize)]
+struct ModelRepr<'a> {
+    name: &'a str,
+    kind: PuzzleKind,
+    variables: Vec<LabelledVariable<'a>>,
+    families: &'a [Family],
+    constraints: &'a [Constraint],
+    givens: &'a [VarId],
+}
+
+impl Serialize for Model {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ModelRepr {
+            name: &self.name,
+            kind: self.kind(),
+            variables: (0..self.num_variables())
+                .map(|v| LabelledVariable {
+                    label: self.label(v),
+                    coord: self.variables()[v].coord,
+                })
+                .collect(),
+            families: self.families(),
+            constraints: self.constraints(),
+            givens: &self.givens,
+        }
+        .serialize(serializer)
+    }
 }
 
 /// The size of a model in the terms `zeroone show` prints.
@@ -392,43 +549,81 @@ impl Model {
         self
     }
 
+    /// A model of the same shape (the structure is shared, not copied) named `name`, with
+    /// `givens` instead of this model's givens. Costs a sort of the givens and one look at
+    /// the rows of each given (to refuse two givens in one row); nothing per variable.
+    pub fn with_givens(
+        &self,
+        name: impl Into<String>,
+        mut givens: Vec<VarId>,
+    ) -> Result<Model, ModelError> {
+        givens.sort_unstable();
+        givens.dedup();
+        let n = self.num_variables();
+        if let Some(&var) = givens.iter().find(|&&v| v >= n) {
+            return Err(ModelError::UnknownGiven { var, variables: n });
+        }
+        let model = Model {
+            name: name.into(),
+            shape: Arc::clone(&self.shape),
+            givens,
+        };
+        model.check_givens()?;
+        Ok(model)
+    }
+
+    /// Whether `other` shares this model's structure by reference (made from one shape with
+    /// [`Model::with_givens`] or `clone`). Constant time; `false` says nothing about equality.
+    pub fn shares_shape_with(&self, other: &Model) -> bool {
+        Arc::ptr_eq(&self.shape, &other.shape)
+    }
+
     /// The puzzle kind, for rendering.
     pub fn kind(&self) -> PuzzleKind {
-        self.kind
+        self.shape.kind
     }
 
     /// All variables, indexed by [`VarId`].
     pub fn variables(&self) -> &[Variable] {
-        &self.variables
+        &self.shape.variables
+    }
+
+    /// The label of variable `v` (`r3c4`, `r1c2=7`, or a generic model's own label): borrowed
+    /// when the model stores it, otherwise made from the coordinates (one small allocation).
+    pub fn label(&self, v: VarId) -> Cow<'_, str> {
+        match &self.shape.labels {
+            Some(labels) => Cow::Borrowed(&labels[v]),
+            None => Cow::Owned(coord_label(v, self.shape.variables[v].coord)),
+        }
     }
 
     /// Number of variables.
     pub fn num_variables(&self) -> usize {
-        self.variables.len()
+        self.shape.variables.len()
     }
 
     /// All families, indexed by [`FamilyId`].
     pub fn families(&self) -> &[Family] {
-        &self.families
+        &self.shape.families
     }
 
     /// The id of the family called `name`, if any.
     pub fn family_id(&self, name: &str) -> Option<FamilyId> {
-        self.families.iter().position(|f| f.name == name)
+        self.families().iter().position(|f| f.name == name)
     }
 
     /// All rows (the sparse view), indexed by [`RowId`]. Givens are not rows; see
     /// [`Model::with_givens_as_rows`].
     pub fn constraints(&self) -> &[Constraint] {
-        &self.constraints
+        &self.shape.constraints
     }
 
     /// The rows of one family.
     pub fn family_rows(&self, family: FamilyId) -> impl Iterator<Item = &Constraint> + '_ {
-        self.families[family]
+        self.families()[family]
             .rows
             .iter()
-            .map(move |&r| &self.constraints[r])
+            .map(move |&r| &self.constraints()[r])
     }
 
     /// Variables fixed to 1, sorted.
@@ -436,30 +631,32 @@ impl Model {
         &self.givens
     }
 
-    /// For every variable, the rows it appears in (the column view). Costs one pass over the
-    /// nonzeros; backends call it once per model.
+    /// The rows variable `v` appears in, in row order. Free: the column view is built once
+    /// per shape.
+    pub fn rows_of(&self, v: VarId) -> &[RowId] {
+        self.shape.rows_of(v)
+    }
+
+    /// For every variable, the rows it appears in (the column view), as owned lists. Costs one
+    /// allocation per variable; [`Model::rows_of`] is free.
     pub fn columns(&self) -> Vec<Vec<RowId>> {
-        let mut cols = vec![Vec::new(); self.variables.len()];
-        for (r, c) in self.constraints.iter().enumerate() {
-            for &v in &c.vars {
-                cols[v].push(r);
-            }
-        }
-        cols
+        (0..self.num_variables())
+            .map(|v| self.rows_of(v).to_vec())
+            .collect()
     }
 
     /// Number of nonzeros of the constraint matrix.
     pub fn nonzeros(&self) -> usize {
-        self.constraints.iter().map(|c| c.vars.len()).sum()
+        self.shape.col_rows.len()
     }
 
     /// Variables, rows per family and nonzeros.
     pub fn summary(&self) -> ModelSummary {
         ModelSummary {
-            variables: self.variables.len(),
-            constraints: self.constraints.len(),
+            variables: self.num_variables(),
+            constraints: self.constraints().len(),
             families: self
-                .families
+                .families()
                 .iter()
                 .map(|f| (f.name.clone(), f.rows.len()))
                 .collect(),
@@ -469,7 +666,7 @@ impl Model {
 
     /// The variable whose label is `label`, if any (linear scan).
     pub fn variable_by_label(&self, label: &str) -> Option<VarId> {
-        self.variables.iter().position(|v| v.label == label)
+        (0..self.num_variables()).find(|&v| self.label(v) == label)
     }
 
     /// The dense view of the equality rows: `A` (one row per "exactly one" row, in row order,
@@ -477,12 +674,12 @@ impl Model {
     /// `rows x variables` floats.
     pub fn dense_equalities(&self, with_givens: bool) -> (DMatrix<f64>, DVector<f64>) {
         let eq: Vec<&Constraint> = self
-            .constraints
+            .constraints()
             .iter()
             .filter(|c| c.sense == Sense::ExactlyOne)
             .collect();
         let rows = eq.len() + if with_givens { self.givens.len() } else { 0 };
-        let mut a = DMatrix::zeros(rows, self.variables.len());
+        let mut a = DMatrix::zeros(rows, self.num_variables());
         for (i, c) in eq.iter().enumerate() {
             for &v in &c.vars {
                 a[(i, v)] = 1.0;
@@ -496,65 +693,73 @@ impl Model {
         (a, DVector::from_element(rows, 1.0))
     }
 
+    /// A builder holding this model's variables (with their labels) and name, and no rows.
+    fn builder_with_variables(&self) -> ModelBuilder {
+        let mut b = ModelBuilder::new(self.name.clone(), self.kind());
+        b.variables = self.shape.variables.clone();
+        b.labels = self.shape.labels.clone();
+        b
+    }
+
+    /// Wraps a builder's parts as a model without the builder's checks (for models derived
+    /// from a checked one).
+    fn from_parts(b: ModelBuilder) -> Model {
+        Model {
+            shape: Arc::new(Shape::new(
+                b.kind,
+                b.variables,
+                b.labels,
+                b.families,
+                b.constraints,
+            )),
+            name: b.name,
+            givens: b.givens,
+        }
+    }
+
     /// The same model with the givens written as rows of a family `given` (one `x = 1` row
     /// each) and no separate givens, for backends that only read rows.
     pub fn with_givens_as_rows(&self) -> Model {
-        let mut m = self.clone();
-        if m.givens.is_empty() {
-            return m;
+        if self.givens.is_empty() {
+            return self.clone();
         }
-        let fam = m.families.len();
-        m.families.push(Family {
-            name: "given".into(),
-            rows: Vec::new(),
-        });
-        for (index, &g) in self.givens.iter().enumerate() {
-            m.families[fam].rows.push(m.constraints.len());
-            m.constraints.push(Constraint {
-                family: fam,
-                index,
-                vars: vec![g],
-                sense: Sense::ExactlyOne,
-            });
+        let mut b = self.builder_with_variables();
+        b.families = self.shape.families.clone();
+        b.constraints = self.shape.constraints.clone();
+        let fam = b.family("given");
+        for &g in &self.givens {
+            b.row(fam, vec![g], Sense::ExactlyOne);
         }
-        m.givens.clear();
-        m
+        Model::from_parts(b)
     }
 
     /// The same model keeping only the families named in `keep` (in their original order).
     /// Unknown names are ignored; givens are kept.
     pub fn restricted_to(&self, keep: &[&str]) -> Model {
-        let mut b = ModelBuilder::new(self.name.clone(), self.kind);
-        b.variables = self.variables.clone();
-        for f in &self.families {
+        let mut b = self.builder_with_variables();
+        for f in self.families() {
             if keep.contains(&f.name.as_str()) {
                 let id = b.family(f.name.clone());
                 for &r in &f.rows {
-                    let c = &self.constraints[r];
+                    let c = &self.constraints()[r];
                     b.row(id, c.vars.clone(), c.sense);
                 }
             }
         }
         b.givens = self.givens.clone();
-        Model {
-            name: b.name,
-            kind: b.kind,
-            variables: b.variables,
-            families: b.families,
-            constraints: b.constraints,
-            givens: b.givens,
-        }
+        Model::from_parts(b)
     }
 
     /// Applies the givens: every given is fixed to 1, every other variable sharing a row with a
     /// given is fixed to 0, satisfied "exactly one" rows and emptied "at most one" rows are
     /// dropped. Returns the smaller model and the map back. Costs one pass over the nonzeros.
     pub fn reduce(&self) -> Reduction {
-        let mut value: Vec<Option<bool>> = vec![None; self.variables.len()];
+        let n = self.num_variables();
+        let mut value: Vec<Option<bool>> = vec![None; n];
         for &g in &self.givens {
             value[g] = Some(true);
         }
-        for c in &self.constraints {
+        for c in self.constraints() {
             if c.vars.iter().any(|&v| value[v] == Some(true)) {
                 for &v in &c.vars {
                     if value[v].is_none() {
@@ -563,20 +768,26 @@ impl Model {
                 }
             }
         }
-        let mut new_id = vec![None; self.variables.len()];
-        let mut b = ModelBuilder::new(self.name.clone(), self.kind);
+        let mut new_id = vec![None; n];
+        let mut b = ModelBuilder::new(self.name.clone(), self.kind());
         let mut original = Vec::new();
-        for (v, var) in self.variables.iter().enumerate() {
+        let stored = self.shape.labels.is_some();
+        for (v, var) in self.variables().iter().enumerate() {
             if value[v].is_none() {
-                new_id[v] = Some(b.variable(var.label.clone(), var.coord));
+                // Reduced ids differ from the original ones, so keep every label as it was.
+                new_id[v] = Some(if stored || var.coord == Coord::Free {
+                    b.variable(self.label(v).into_owned(), var.coord)
+                } else {
+                    b.coord_variable(var.coord)
+                });
                 original.push(v);
             }
         }
         let mut infeasible = false;
-        for f in &self.families {
+        for f in self.families() {
             let id = b.family(f.name.clone());
             for &r in &f.rows {
-                let c = &self.constraints[r];
+                let c = &self.constraints()[r];
                 if c.vars.iter().any(|&v| value[v] == Some(true)) {
                     continue;
                 }
@@ -590,38 +801,51 @@ impl Model {
                 b.row(id, vars, c.sense);
             }
         }
-        let model = Model {
-            name: b.name,
-            kind: b.kind,
-            variables: b.variables,
-            families: b.families,
-            constraints: b.constraints,
-            givens: Vec::new(),
-        };
         Reduction {
-            model,
+            model: Model::from_parts(b),
             original,
             ones: self.givens.clone(),
-            original_variables: self.variables.len(),
+            original_variables: n,
             infeasible,
         }
     }
 
+    /// Refuses two givens in one row. Costs one look at the rows of each given (and a sort of
+    /// them, only to name the first clash).
     fn check_givens(&self) -> Result<(), ModelError> {
-        let mut given = vec![false; self.variables.len()];
-        for &g in &self.givens {
-            given[g] = true;
+        if self.givens.len() < 2 {
+            return Ok(());
         }
-        for c in &self.constraints {
-            let mut it = c.vars.iter().filter(|&&v| given[v]);
-            if let (Some(&a), Some(&b)) = (it.next(), it.next()) {
-                return Err(ModelError::ClashingGivens {
-                    first: self.variables[a].label.clone(),
-                    second: self.variables[b].label.clone(),
-                    family: self.families[c.family].name.clone(),
-                    index: c.index,
-                });
+        let mut taken = vec![0u64; self.constraints().len().div_ceil(64)];
+        let mut clash = false;
+        for &g in &self.givens {
+            for &r in self.rows_of(g) {
+                let (word, bit) = (r / 64, 1u64 << (r % 64));
+                clash |= taken[word] & bit != 0;
+                taken[word] |= bit;
             }
+        }
+        if !clash {
+            return Ok(());
+        }
+        // (row, given) pairs, sorted: two givens of one row end up side by side.
+        let mut hits: Vec<(RowId, VarId)> = Vec::with_capacity(self.givens.len() * 4);
+        for &g in &self.givens {
+            hits.extend(self.rows_of(g).iter().map(|&r| (r, g)));
+        }
+        hits.sort_unstable();
+        let clash = hits
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .min_by_key(|w| w[0].0);
+        if let Some(w) = clash {
+            let c = &self.constraints()[w[0].0];
+            return Err(ModelError::ClashingGivens {
+                first: self.label(w[0].1).into_owned(),
+                second: self.label(w[1].1).into_owned(),
+                family: self.families()[c.family].name.clone(),
+                index: c.index,
+            });
         }
         Ok(())
     }
@@ -758,5 +982,58 @@ mod tests {
         b.given(0);
         b.given(1);
         assert!(matches!(b.build(), Err(ModelError::ClashingGivens { .. })));
+    }
+
+    #[test]
+    fn sudoku_models_share_one_shape_and_make_labels_from_coordinates() {
+        use crate::puzzle::Sudoku;
+        let mut cells = vec![None; 81];
+        cells[0] = Some(4);
+        let a = Sudoku::from_cells(3, cells).unwrap().to_model("a").unwrap();
+        let b = Sudoku::empty(3).to_model("b").unwrap();
+        assert!(a.shares_shape_with(&b));
+        assert_eq!(a.givens(), &[4]);
+        assert!(b.givens().is_empty());
+        assert_eq!(a.label(4), "r0c0=5");
+        assert_eq!(a.label(728), "r8c8=9");
+        assert_eq!(a.variable_by_label("r1c2=3"), Some((9 + 2) * 9 + 2));
+        assert_eq!(a.rows_of(4).len(), 4);
+    }
+
+    #[test]
+    fn with_givens_checks_range_and_clashes_like_the_builder() {
+        let m = tiny();
+        let other = m.with_givens("other", vec![3, 3]).unwrap();
+        assert!(other.shares_shape_with(&m));
+        assert_eq!(other.givens(), &[3]);
+        assert!(matches!(
+            m.with_givens("x", vec![9]),
+            Err(ModelError::UnknownGiven { var: 9, .. })
+        ));
+        // x0 and x2 share the "cross" row, and x2, x3 the second "pair" row.
+        assert_eq!(
+            m.with_givens("x", vec![2, 0, 3]),
+            Err(ModelError::ClashingGivens {
+                first: "x2".into(),
+                second: "x3".into(),
+                family: "pair".into(),
+                index: 1,
+            })
+        );
+    }
+
+    #[test]
+    fn stored_and_derived_labels_mix() {
+        let mut b = ModelBuilder::new("mix", PuzzleKind::Generic);
+        b.coord_variable(Coord::Cell { row: 0, col: 1 });
+        b.variable("named", Coord::Free);
+        b.coord_variable(Coord::Free);
+        let f = b.family("f");
+        b.row(f, vec![0, 1, 2], Sense::ExactlyOne);
+        let m = b.build().unwrap();
+        let labels: Vec<_> = (0..3).map(|v| m.label(v).into_owned()).collect();
+        assert_eq!(labels, ["r0c1", "named", "x2"]);
+        let r = m.reduce();
+        assert_eq!(r.model.label(1), "named");
     }
 }

@@ -174,10 +174,11 @@ pub fn solution_text(model: &Model, solution: &Solution) -> String {
     if let Some(t) = sudoku_text(model, Some(solution)) {
         return t;
     }
-    let labels: Vec<&str> = solution
+    let labels: Vec<_> = solution
         .ones
         .iter()
-        .filter_map(|&v| model.variables().get(v).map(|x| x.label.as_str()))
+        .filter(|&&v| v < model.num_variables())
+        .map(|&v| model.label(v))
         .collect();
     format!("ones: {}\n", labels.join(" "))
 }
@@ -248,19 +249,12 @@ pub fn model_text(model: &Model) -> String {
         );
     }
     if model.kind() == PuzzleKind::Generic && s.variables <= MATRIX_MAX_VARIABLES {
-        let labels: Vec<String> = model
-            .variables()
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!("{i}={}", v.label))
+        let labels: Vec<String> = (0..model.num_variables())
+            .map(|i| format!("{i}={}", model.label(i)))
             .collect();
         let _ = writeln!(out, "labels: {}", labels.join(" "));
         if !model.givens().is_empty() {
-            let givens: Vec<&str> = model
-                .givens()
-                .iter()
-                .map(|&g| model.variables()[g].label.as_str())
-                .collect();
+            let givens: Vec<_> = model.givens().iter().map(|&g| model.label(g)).collect();
             let _ = writeln!(out, "given: {}", givens.join(" "));
         }
     }
@@ -414,7 +408,7 @@ pub fn labels_of(model: &Model, solution: &Solution) -> Vec<String> {
     solution
         .ones
         .iter()
-        .map(|&v| model.variables()[v].label.clone())
+        .map(|&v| model.label(v).into_owned())
         .collect()
 }
 

@@ -75,7 +75,7 @@ fn sense_name(sense: Sense) -> String {
 }
 
 fn label(model: &Model, v: VarId) -> String {
-    model.variables()[v].label.clone()
+    model.label(v).into_owned()
 }
 
 fn labels(model: &Model, vars: &[VarId]) -> Vec<String> {

@@ -38,6 +38,24 @@ fn stable_solve_output_is_byte_identical_and_carries_no_statistics() {
     ];
     let first = zeroone(&args).stdout;
     assert_eq!(first, zeroone(&args).stdout);
+    // The same bytes whatever the number of jobs (one hex board, then a file of many Sudoku).
+    for jobs in ["1", "2"] {
+        let mut with_jobs = args.to_vec();
+        with_jobs.extend(["--jobs", jobs]);
+        assert_eq!(first, zeroone(&with_jobs).stdout, "--jobs {jobs}");
+    }
+    let many = |jobs: &str| {
+        zeroone(&[
+            "solve",
+            "models/sudoku-9x9.sudoku",
+            "--stable",
+            "--json",
+            "--jobs",
+            jobs,
+        ])
+        .stdout
+    };
+    assert_eq!(many("1"), many("2"));
     let v = &lines(&zeroone(&args))[0];
     assert_eq!(v["status"], "solved");
     assert!(v.get("stats").is_none(), "{v}");

@@ -384,7 +384,7 @@ pub fn analyse(model: &Model) -> GaussReport {
         f.independent = f.equations - f.redundant;
     }
 
-    let label = |v: VarId| full.variables()[v].label.clone();
+    let label = |v: VarId| full.label(v).into_owned();
     let is_pivot = {
         let mut p = vec![false; n];
         for &v in &elim.pivots {

@@ -697,29 +697,29 @@ fn search(
 }
 
 /// Keeps the last [`Layout`] and reuses it when the next model has the same rows (only the
-/// givens differ, as for a series of Sudoku puzzles). Checking costs one comparison of the rows.
+/// givens differ, as for a series of Sudoku puzzles). Models that share their structure by
+/// reference (see [`Model::shares_shape_with`]) are recognised in constant time; others cost
+/// one comparison of the rows.
 #[derive(Debug, Clone, Default)]
 pub struct LayoutCache {
-    last: Option<(usize, Vec<crate::model::Constraint>, Layout)>,
+    last: Option<(Model, Layout)>,
 }
 
 impl LayoutCache {
     /// The layout of `model`, rebuilt only when its rows differ from the previous model's.
     pub fn layout(&mut self, model: &Model) -> &Layout {
-        let same = matches!(&self.last, Some((n, rows, _))
-            if *n == model.num_variables() && rows.as_slice() == model.constraints());
+        let same = matches!(&self.last, Some((m, _))
+            if m.shares_shape_with(model)
+                || (m.num_variables() == model.num_variables()
+                    && m.constraints() == model.constraints()));
         if same {
-            let (_, _, layout) = self.last.as_mut().expect("checked above");
+            let (_, layout) = self.last.as_mut().expect("checked above");
             layout.givens.clear();
             layout.givens.extend_from_slice(model.givens());
         } else {
-            self.last = Some((
-                model.num_variables(),
-                model.constraints().to_vec(),
-                Layout::new(model),
-            ));
+            self.last = Some((model.clone(), Layout::new(model)));
         }
-        &self.last.as_ref().expect("set above").2
+        &self.last.as_ref().expect("set above").1
     }
 }
 

@@ -2,24 +2,30 @@
 //! model of a puzzle for other solvers. One puzzle goes to standard output or to `PATH`; a file
 //! of several puzzles needs `--index`, or `--output DIR` (an existing folder) to get one file
 //! per puzzle, `<stem>-<index>.<format>`. Every model is rendered before anything is written,
-//! and each file is written through a temporary file and a rename.
+//! and each file is written through a temporary file and a rename. `--input-format` names the
+//! puzzle file's format when its name does not (`-` reads standard input).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use zeroone::export::cnf::{to_dimacs, CnfOptions};
 use zeroone::export::{render, write_file, Format};
+use zeroone::puzzle::parse::{stem_of, Format as InputFormat};
 
 use super::{input, CliError};
 
 /// Arguments of `zeroone export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml).
+    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
+    /// standard input (with --input-format).
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]
     pub index: Option<usize>,
+    /// The puzzle file's format, when its name does not say it (or for standard input).
+    #[arg(long, value_name = "FORMAT", value_parser = input::parse_format)]
+    pub input_format: Option<InputFormat>,
     /// Output format: lp (CPLEX LP), mps (free MPS), opb (pseudo-Boolean), cnf (DIMACS), json
     /// (the generic model).
     #[arg(long)]
@@ -33,52 +39,76 @@ pub struct ExportArgs {
     pub pairwise_up_to: usize,
 }
 
-/// Exports the selected puzzles.
+/// Exports the selected puzzles. The file is read one puzzle at a time; for a folder it is
+/// read twice (once to render every model, so that a bad puzzle writes nothing, once to
+/// write), except standard input, whose texts are kept between the two steps.
 pub fn run(args: ExportArgs) -> Result<(), CliError> {
     let format: Format = args
         .format
         .parse()
         .map_err(|e| CliError::BadInput(format!("--format: {e}")))?;
-    let models = input::models(&args.file, args.index)?;
-    let mut texts = Vec::with_capacity(models.len());
-    for (index, model) in &models {
+    let folder = args.output.as_deref().filter(|p| p.is_dir());
+    let write = |path: &Path, text: &str| {
+        write_file(path, text).map_err(|e| CliError::Failed(e.to_string()))
+    };
+    if let Some(dir) = folder {
+        let stem = stem_of(&args.file);
+        // Every model is rendered before the first file is written.
+        let kept = rendered(&args, format)?.collect::<Result<Vec<_>, _>>()?;
+        let texts: Texts = if args.file.as_os_str() == "-" {
+            Box::new(kept.into_iter().map(Ok))
+        } else {
+            drop(kept);
+            rendered(&args, format)?
+        };
+        for text in texts {
+            let (index, text) = text?;
+            write(&dir.join(format!("{stem}-{index}.{format}")), &text)?;
+        }
+        return Ok(());
+    }
+    let mut texts = rendered(&args, format)?;
+    let (_, text) = texts.next().unwrap_or_else(|| {
+        Err(CliError::BadInput(format!(
+            "{}: no puzzle",
+            args.file.display()
+        )))
+    })?;
+    if args.index.is_none() {
+        if let Some(second) = texts.next() {
+            second?;
+            let more = 2 + texts.count();
+            return Err(CliError::BadInput(format!(
+                "{} holds {more} puzzles: pick one with --index, or give --output an existing folder for one file each",
+                args.file.display(),
+            )));
+        }
+    }
+    match &args.output {
+        Some(path) => write(path, &text),
+        None => super::print_stdout(&text),
+    }
+}
+
+/// Rendered models, one at a time, with their indices in the file.
+type Texts<'a> = Box<dyn Iterator<Item = Result<(usize, String), CliError>> + 'a>;
+
+/// The selected puzzles' models rendered in `format`, one at a time, with their indices.
+fn rendered(args: &ExportArgs, format: Format) -> Result<Texts<'_>, CliError> {
+    let models = input::models(&args.file, args.input_format, args.index)?;
+    Ok(Box::new(models.map(move |m| {
+        let (index, model) = m?;
         let text = match format {
             Format::Cnf => to_dimacs(
-                model,
+                &model,
                 &CnfOptions {
                     pairwise_up_to: args.pairwise_up_to,
                 },
             ),
-            _ => render(model, format).map_err(|e| {
+            _ => render(&model, format).map_err(|e| {
                 CliError::BadInput(format!("{} puzzle {index}: {e}", args.file.display()))
             })?,
         };
-        texts.push((*index, text));
-    }
-    let folder = args.output.as_deref().filter(|p| p.is_dir());
-    if texts.len() > 1 && folder.is_none() {
-        return Err(CliError::BadInput(format!(
-            "{} holds {} puzzles: pick one with --index, or give --output an existing folder for one file each",
-            args.file.display(),
-            texts.len()
-        )));
-    }
-    let write = |path: &Path, text: &str| {
-        write_file(path, text).map_err(|e| CliError::Failed(e.to_string()))
-    };
-    match (folder, &args.output) {
-        (Some(dir), _) => {
-            let stem = args
-                .file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "model".into());
-            for (index, text) in &texts {
-                write(&dir.join(format!("{stem}-{index}.{format}")), text)?;
-            }
-        }
-        (None, Some(path)) => write(path, &texts[0].1)?,
-        (None, None) => super::print_stdout(&texts[0].1)?,
-    }
-    Ok(())
+        Ok((index, text))
+    })))
 }

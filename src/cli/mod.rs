@@ -7,6 +7,7 @@ mod gauss;
 mod generate;
 mod input;
 mod merge;
+mod parallel;
 mod run;
 mod show;
 mod snapshot;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
+use zeroone::puzzle::parse::Format;
 use zeroone::testing::{snapshot, Snapshot, SnapshotOptions};
 
 use super::{input, CliError};
@@ -12,11 +13,15 @@ use super::{input, CliError};
 /// Arguments of `zeroone snapshot`.
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml).
+    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
+    /// standard input (with --format).
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]
     pub index: Option<usize>,
+    /// The file's format, when its name does not say it (or for standard input).
+    #[arg(long, value_name = "FORMAT", value_parser = input::parse_format)]
+    pub format: Option<Format>,
     /// Backend that enumerates the solutions (exact backends only give a stable text).
     #[arg(long, default_value = "bitset")]
     pub backend: String,
@@ -43,7 +48,8 @@ pub fn run(args: SnapshotArgs) -> Result<(), CliError> {
         limit: Some(args.limit),
     };
     let mut all = Vec::new();
-    for (index, model) in input::models(&args.file, args.index)? {
+    for item in input::models(&args.file, args.format, args.index)? {
+        let (index, model) = item?;
         let snapshot = snapshot(&model, &options).map_err(|e| match e {
             zeroone::testing::TestingError::Failed { .. } => CliError::Failed(e.to_string()),
             _ => CliError::BadInput(e.to_string()),

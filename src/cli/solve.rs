@@ -1,23 +1,31 @@
-//! `zeroone solve FILE`: one verified answer per puzzle, or every solution with `--all`.
+//! `zeroone solve FILE`: one verified answer per puzzle, read and solved one puzzle at a time
+//! (`--jobs` at once), printed in file order.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{solutions_verified, solve_verified, Outcome, Status};
+use zeroone::backend::{solutions_verified, solve_verified, Backend, Outcome, Status};
 use zeroone::model::{Model, Solution};
-use zeroone::render::{outcome_text, stable_outcome_text, SolveRecord};
+use zeroone::puzzle::parse::Format;
+use zeroone::render::{outcome_text, solution_text, stable_outcome_text, SolveRecord};
 
 use super::backend_args::BackendArgs;
-use super::{input, CliError};
+use super::input::{self, JobsArg};
+use super::parallel::{ordered, Printer};
+use super::CliError;
 
 /// Arguments of `zeroone solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml).
+    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
+    /// standard input (with --format).
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]
     pub index: Option<usize>,
+    /// The file's format, when its name does not say it (or for standard input).
+    #[arg(long, value_name = "FORMAT", value_parser = input::parse_format)]
+    pub format: Option<Format>,
     /// One JSON object per puzzle per line.
     #[arg(long)]
     pub json: bool,
@@ -34,44 +42,63 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", requires = "all")]
     pub limit: Option<u64>,
     #[command(flatten)]
+    pub jobs: JobsArg,
+    #[command(flatten)]
     pub backend: BackendArgs,
 }
 
-/// Solves each selected puzzle and prints the verified outcome as it comes. Exits 1 at the end
-/// when some puzzle ended in `error` (a backend failure or a rejected answer).
+/// One puzzle's printed outcome, and whether it ended in `error`.
+type Solved = Result<(String, bool), CliError>;
+
+/// Solves each selected puzzle and prints the verified outcome in file order. Exits 1 at the
+/// end when some puzzle ended in `error` (a backend failure or a rejected answer).
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    let models = input::restrict(
-        input::models(&args.file, args.index)?,
-        args.backend.families.as_deref(),
-    )?;
-    let mut backend = args.backend.make()?;
-    let mut errors = 0;
-    for (index, model) in &models {
-        let status = if args.all {
-            print_all(&args, backend.as_mut(), *index, model)?
-        } else {
-            let outcome = solve_verified(backend.as_mut(), model)
-                .map_err(|e| CliError::BadInput(e.to_string()))?;
-            super::print_stdout(&outcome_line(
-                &args,
-                *index,
-                model,
-                backend.name(),
-                &outcome,
-            ))?;
-            outcome.status
-        };
-        if status == Status::Error {
-            errors += 1;
-        }
-    }
+    let threads = if args.index.is_some() {
+        1
+    } else {
+        args.jobs.threads()
+    };
+    let backends = make_backends(&args.backend, threads)?;
+    let models = input::models(&args.file, args.format, args.index)?;
+    let (mut total, mut errors) = (0usize, 0usize);
+    let mut printer = Printer::new();
+    let result = ordered(
+        models,
+        backends,
+        |backend, (index, model)| solve_one(&args, backend.as_mut(), index, model),
+        |solved: Solved| {
+            let (text, failed) = solved?;
+            total += 1;
+            errors += usize::from(failed);
+            printer.print(&text)
+        },
+    );
+    result.and(printer.flush())?;
     if errors > 0 {
         return Err(CliError::Failed(format!(
-            "{errors} of {} puzzle(s) ended in error",
-            models.len()
+            "{errors} of {total} puzzle(s) ended in error"
         )));
     }
     Ok(())
+}
+
+/// One backend per thread, all from the same options.
+pub fn make_backends(
+    args: &BackendArgs,
+    threads: usize,
+) -> Result<Vec<Box<dyn Backend>>, CliError> {
+    (0..threads).map(|_| args.make()).collect()
+}
+
+/// Restricts, solves, verifies and renders one puzzle (every solution of it with `--all`).
+fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Solved {
+    let model = input::restrict(model, args.backend.families.as_deref())?;
+    if args.all {
+        return solve_all(args, backend, index, &model);
+    }
+    let outcome = solve_verified(backend, &model).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let text = outcome_line(args, index, &model, backend.name(), &outcome);
+    Ok((text, outcome.status == Status::Error))
 }
 
 /// The printed form of one outcome (JSON line or text), as `--stable` and `--ids` ask.
@@ -98,47 +125,39 @@ fn outcome_line(
     }
 }
 
-/// `--all`: streams every verified solution of one puzzle, one line (or drawing) each, then
-/// returns the stream's status. With no solution, one line says why.
-fn print_all(
-    args: &SolveArgs,
-    backend: &mut dyn zeroone::backend::Backend,
-    index: usize,
-    model: &Model,
-) -> Result<Status, CliError> {
+/// `--all`: every verified solution of one puzzle, one line (or drawing) each, in the
+/// backend's search order; with no solution, one line says why.
+fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &Model) -> Solved {
     let name = backend.name();
+    let mut text = String::new();
     let mut number = 0u64;
-    let mut printing: Result<(), CliError> = Ok(());
     let stream = solutions_verified(backend, model, args.limit, &mut |s: &Solution| {
-        if printing.is_ok() {
-            printing = super::print_stdout(&solution_line(args, index, model, name, number, s));
-        }
+        text.push_str(&solution_line(args, index, model, name, number, s));
         number += 1;
     })
     .map_err(|e| CliError::BadInput(e.to_string()))?;
-    printing?;
-    let closing = Outcome {
-        status: stream.status,
-        solution: None,
-        verified: false,
-        reason: stream.reason.clone(),
-        stats: stream.stats.clone(),
-    };
     if stream.count == 0 || stream.status == Status::Error {
-        super::print_stdout(&outcome_line(args, index, model, name, &closing))?;
+        let closing = Outcome {
+            status: stream.status,
+            solution: None,
+            verified: false,
+            reason: stream.reason.clone(),
+            stats: stream.stats.clone(),
+        };
+        text.push_str(&outcome_line(args, index, model, name, &closing));
     } else if !args.json {
         let how = if stream.exhaustive {
             "all of them"
         } else {
             "stopped early"
         };
-        super::print_stdout(&format!(
+        text.push_str(&format!(
             "puzzle {index} ({}): {} solution(s) by {name}, each verified ({how})\n",
             model.name(),
             stream.count
-        ))?;
+        ));
     }
-    Ok(stream.status)
+    Ok((text, stream.status == Status::Error))
 }
 
 /// One solution of `--all`, already verified, as a JSON line or a drawing.
@@ -168,7 +187,7 @@ fn solution_line(
         format!(
             "puzzle {index} ({}) solution {number}:\n{}",
             model.name(),
-            zeroone::render::solution_text(model, solution)
+            solution_text(model, solution)
         )
     }
 }

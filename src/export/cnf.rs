@@ -160,7 +160,7 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> String {
             out,
             "c   {} {} {}",
             i + 1,
-            v.label,
+            model.label(i),
             describe_coord(&v.coord)
         );
     }

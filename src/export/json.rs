@@ -67,7 +67,7 @@ pub struct JsonModel {
 impl JsonModel {
     /// The JSON form of `model`. Fails only when a family mixes senses.
     pub fn from_model(model: &Model) -> Result<JsonModel, ExportError> {
-        let labels: Vec<&str> = model.variables().iter().map(|v| v.label.as_str()).collect();
+        let labels: Vec<_> = (0..model.num_variables()).map(|v| model.label(v)).collect();
         let mut families = Vec::new();
         for (id, f) in model.families().iter().enumerate() {
             let mut rows = Vec::new();
@@ -92,16 +92,17 @@ impl JsonModel {
             variables: model
                 .variables()
                 .iter()
-                .map(|v| match v.coord {
-                    Coord::Free => JsonVariable::Label(v.label.clone()),
+                .zip(&labels)
+                .map(|(v, label)| match v.coord {
+                    Coord::Free => JsonVariable::Label(label.to_string()),
                     Coord::Cell { row, col } => JsonVariable::Placed {
-                        label: v.label.clone(),
+                        label: label.to_string(),
                         row,
                         col,
                         value: None,
                     },
                     Coord::CellValue { row, col, value } => JsonVariable::Placed {
-                        label: v.label.clone(),
+                        label: label.to_string(),
                         row,
                         col,
                         value: Some(value),

@@ -22,8 +22,9 @@ pub fn to_lp(model: &Model) -> String {
         let _ = writeln!(out, "\\ {line}");
     }
     out.push_str("\\ variable, label, coordinate:\n");
-    for (name, v) in names.variables.iter().zip(model.variables()) {
-        let _ = writeln!(out, "\\   {name} {} {}", v.label, describe_coord(&v.coord));
+    for (i, (name, v)) in names.variables.iter().zip(model.variables()).enumerate() {
+        let label = model.label(i);
+        let _ = writeln!(out, "\\   {name} {label} {}", describe_coord(&v.coord));
     }
     out.push_str("Minimize\n obj:");
     if let Some(first) = names.variables.first() {

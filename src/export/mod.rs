@@ -158,7 +158,7 @@ impl Names {
             .variables()
             .iter()
             .enumerate()
-            .map(|(i, v)| format!("x{i}_{}", sanitize(&v.label)))
+            .map(|(i, _)| format!("x{i}_{}", sanitize(&model.label(i))))
             .collect();
         let families: Vec<String> = model
             .families()

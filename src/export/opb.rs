@@ -31,7 +31,7 @@ pub fn to_opb(model: &Model) -> String {
             out,
             "*   x{} {} {}",
             i + 1,
-            v.label,
+            model.label(i),
             describe_coord(&v.coord)
         );
     }

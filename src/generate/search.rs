@@ -107,7 +107,7 @@ impl ExactCounter {
             set(conflict, v);
             if !has(&covered, v) {
                 return Err(UncoveredVariable {
-                    label: model.variables()[v].label.clone(),
+                    label: model.label(v).into_owned(),
                 });
             }
         }

@@ -134,7 +134,7 @@ impl HexBoard {
         let mut by_anti = vec![Vec::new(); n];
         let mut by_region = vec![Vec::new(); n];
         for (r, k) in self.cells() {
-            let v = b.variable(format!("r{r}c{k}"), Coord::Cell { row: r, col: k });
+            let v = b.coord_variable(Coord::Cell { row: r, col: k });
             by_row[r].push(v);
             by_diag[self.diag(r, k)].push(v);
             by_anti[self.anti(r, k)].push(v);

@@ -25,6 +25,9 @@
 //! Costs: one pass over the text; the Queens solution check builds the board's model once.
 
 pub mod generic;
+mod stream;
+
+pub use stream::{gunzip_if_needed, open, stem_of, InputReader, PuzzleStream, STDIN_NAME};
 
 use std::fmt;
 use std::path::Path;
@@ -78,8 +81,11 @@ pub enum ParseErrorKind {
     #[error("expected UTF-8 text, found a byte sequence that is not")]
     NotText,
     /// The file name does not say which format it is in.
-    #[error("expected a file ending in .hex, .queens, .sudoku, .txt, .json or .toml, found '{0}'")]
+    #[error("expected a file ending in .hex, .queens, .sudoku, .txt, .json or .toml (optionally .gz), or --format, found '{0}'")]
     UnknownFormat(String),
+    /// Standard input was named (`-`) without saying its format.
+    #[error("expected --format hex|queens|sudoku|json|toml to read standard input, found none")]
+    FormatNeeded,
     /// The file holds no puzzle at all.
     #[error("expected at least one {0}, found none")]
     NoPuzzle(&'static str),
@@ -160,6 +166,15 @@ pub enum ParseErrorKind {
     /// JSON or TOML that is not well formed or does not have the model's shape.
     #[error("expected a generic model (JSON/TOML), found an error: {0}")]
     Syntax(String),
+    /// A label or family name holding a control character (newline, tab, ...), which would
+    /// break the line-based formats zeroone writes.
+    #[error("expected a {what} without control characters (newline, tab, ...), found {found:?}")]
+    ControlChar {
+        /// `variable label` or `family name`.
+        what: &'static str,
+        /// The text as read.
+        found: String,
+    },
     /// A generic-model row or given naming a variable that was not declared.
     #[error("expected the label of a declared variable, found '{0}'")]
     UnknownVariable(String),
@@ -185,6 +200,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order of [`Format::name`]'s list.
+    pub const ALL: [Format; 5] = [
+        Format::Hex,
+        Format::Queens,
+        Format::Sudoku,
+        Format::Json,
+        Format::Toml,
+    ];
+
     /// A short lower-case name (`hex`, `queens`, `sudoku`, `json`, `toml`).
     pub fn name(self) -> &'static str {
         match self {
@@ -197,121 +221,100 @@ impl Format {
     }
 }
 
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    /// Reads a format name as `--format` takes it.
+    fn from_str(name: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| {
+                format!("expected one of hex, queens, sudoku, json, toml, found '{name}'")
+            })
+    }
+}
+
 const SUDOKU_SIZES: [usize; 4] = [16, 81, 256, 625];
 
-/// The format of a file, from its extension. A `.txt` file is sniffed: when its first
-/// non-blank, non-comment line is a Sudoku line (16, 81, 256 or 625 characters of digits,
-/// letters, `.` or `0`, with at least one digit, `.` or `0`) it is Sudoku, otherwise Queens.
-/// Returns `None` for other extensions.
+/// The format of a file, from its extension (a final `.gz` is skipped: `x.txt.gz` is a
+/// `.txt`). A `.txt` file is sniffed: when its first non-blank, non-comment line is a Sudoku
+/// line (16, 81, 256 or 625 characters of digits, letters, `.` or `0`, with at least one digit,
+/// `.` or `0`) it is Sudoku, otherwise Queens. Returns `None` for other extensions.
 pub fn format_of(path: &Path, text: &str) -> Option<Format> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
+    match format_of_name(path)? {
+        Some(format) => Some(format),
+        None => {
+            let first = text
+                .lines()
+                .map(|l| l.trim_matches(is_blank))
+                .find(|l| !l.is_empty() && !l.starts_with('#'))
+                .unwrap_or("");
+            Some(sniff_txt(first))
+        }
+    }
+}
+
+/// The format named by a file's extension: `Some(None)` for `.txt` (to be sniffed), `None`
+/// for an unknown extension. A final `.gz` is skipped.
+pub(crate) fn format_of_name(path: &Path) -> Option<Option<Format>> {
+    let mut path = path;
+    if extension(path).as_deref() == Some("gz") {
+        path = Path::new(path.file_stem()?);
+    }
+    Some(Some(match extension(path)?.as_str() {
         "hex" => Format::Hex,
         "queens" => Format::Queens,
         "sudoku" => Format::Sudoku,
         "json" => Format::Json,
         "toml" => Format::Toml,
-        "txt" => {
-            let first = text
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty() && !l.starts_with('#'))
-                .unwrap_or("");
-            let sudoku_like = SUDOKU_SIZES.contains(&first.chars().count())
-                && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
-                && first.chars().any(|c| c.is_ascii_digit() || c == '.');
-            if sudoku_like {
-                Format::Sudoku
-            } else {
-                Format::Queens
-            }
-        }
+        "txt" => return Some(None),
         _ => return None,
-    })
+    }))
+}
+
+fn extension(path: &Path) -> Option<String> {
+    Some(path.extension()?.to_str()?.to_ascii_lowercase())
+}
+
+/// Sudoku when `first` (the first non-blank, non-comment line, trimmed) looks like a Sudoku
+/// line, otherwise Queens.
+pub(crate) fn sniff_txt(first: &str) -> Format {
+    let sudoku_like = SUDOKU_SIZES.contains(&first.chars().count())
+        && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+        && first.chars().any(|c| c.is_ascii_digit() || c == '.');
+    if sudoku_like {
+        Format::Sudoku
+    } else {
+        Format::Queens
+    }
 }
 
 /// Parses the text of a file in `format`; `file` names it in errors. Returns every puzzle in
-/// file order, or the first error.
+/// file order, or the first error. The same code as the streaming reader ([`PuzzleStream`]).
 pub fn parse_str(text: &str, format: Format, file: &str) -> Result<Vec<Puzzle>, ParseError> {
-    let at = Locator { file };
-    let puzzles = match format {
-        Format::Hex => parse_hex(text, &at)?,
-        Format::Queens => parse_queens(text, &at)?,
-        Format::Sudoku => parse_sudoku(text, &at)?,
-        Format::Json => vec![Puzzle::Model(generic::parse_json(text, file)?)],
-        Format::Toml => vec![Puzzle::Model(generic::parse_toml(text, file)?)],
-    };
-    if puzzles.is_empty() {
-        let what = match format {
-            Format::Hex => "hex board",
-            Format::Queens => "Queens grid",
-            _ => "Sudoku line",
-        };
-        return Err(at.error(None, 1, 1, ParseErrorKind::NoPuzzle(what)));
-    }
-    Ok(puzzles)
+    PuzzleStream::new(text.as_bytes(), Some(format), file).collect()
 }
 
 /// Parses raw bytes: like [`parse_str`], after checking the bytes are UTF-8 (a bad byte is
 /// reported with its line and column).
 pub fn parse_bytes(bytes: &[u8], format: Format, file: &str) -> Result<Vec<Puzzle>, ParseError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse_str(text, format, file),
-        Err(e) => {
-            let good = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or("");
-            let (line, column) = line_col(good, good.len());
-            Err(ParseError {
-                file: file.into(),
-                puzzle: None,
-                line,
-                column,
-                kind: ParseErrorKind::NotText,
-            })
-        }
-    }
+    PuzzleStream::new(bytes, Some(format), file).collect()
 }
 
-/// Reads and parses a puzzle file, choosing the format with [`format_of`]. An unreadable file
-/// or an unknown extension is a [`ParseError`] with line 0.
+/// Reads and parses a puzzle file, choosing the format with [`format_of`]; `.gz` files are
+/// read through gzip. An unreadable file or an unknown extension is a [`ParseError`] with
+/// line 0. Holds every puzzle of the file: use [`open`] to read one at a time.
 pub fn load(path: &Path) -> Result<Vec<Puzzle>, ParseError> {
-    let file = path.display().to_string();
-    let whole_file = |kind| ParseError {
-        file: file.clone(),
-        puzzle: None,
-        line: 0,
-        column: 0,
-        kind,
-    };
-    let bytes = std::fs::read(path).map_err(|e| whole_file(ParseErrorKind::Io(e.to_string())))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let ext = path
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_else(|| "no extension".into());
-    let format =
-        format_of(path, &text).ok_or_else(|| whole_file(ParseErrorKind::UnknownFormat(ext)))?;
-    parse_bytes(&bytes, format, &file)
+    open(path, None)?.collect()
 }
 
 /// Reads a puzzle file and builds the model of every puzzle, named `"{file_stem}#{index}"`.
+/// Holds every model of the file: use [`open`] and [`PuzzleStream::models`] to stream.
 pub fn load_models(path: &Path) -> Result<Vec<Model>, ParseError> {
-    let puzzles = load(path)?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    puzzles
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            p.to_model(format!("{stem}#{i}")).map_err(|e| ParseError {
-                file: path.display().to_string(),
-                puzzle: Some(i),
-                line: 0,
-                column: 0,
-                kind: ParseErrorKind::Model(Box::new(e)),
-            })
-        })
+    open(path, None)?
+        .models()
+        .map(|m| m.map(|(_, m)| m))
         .collect()
 }
 
@@ -327,12 +330,12 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, before[start..].chars().count() + 1)
 }
 
-struct Locator<'a> {
-    file: &'a str,
+pub(crate) struct Locator<'a> {
+    pub(crate) file: &'a str,
 }
 
 impl Locator<'_> {
-    fn error(
+    pub(crate) fn error(
         &self,
         puzzle: Option<usize>,
         line: usize,
@@ -351,7 +354,7 @@ impl Locator<'_> {
 
 /// One non-blank, non-comment line of a grid block: its line number and its cells with their
 /// 1-based columns (whitespace skipped).
-struct GridLine {
+pub(crate) struct GridLine {
     line: usize,
     cells: Vec<(usize, char)>,
     /// Column just past the last character of the line.
@@ -359,52 +362,56 @@ struct GridLine {
 }
 
 /// A block of consecutive non-blank lines: grid lines and comments.
-struct Block<'a> {
+#[derive(Default)]
+pub(crate) struct Block {
     rows: Vec<GridLine>,
-    comments: Vec<(usize, &'a str)>,
+    comments: Vec<(usize, String)>,
 }
 
-fn blocks(text: &str) -> Vec<Block<'_>> {
-    let mut out = Vec::new();
-    let mut current = Block {
-        rows: Vec::new(),
-        comments: Vec::new(),
-    };
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
+/// Whitespace in every format: Unicode whitespace and the byte-order mark U+FEFF (which
+/// editors put at the start of a file, and which is no puzzle cell).
+pub(crate) fn is_blank(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+/// Gathers the lines of a hex or Queens file into blocks, one line at a time: a blank line
+/// ends a block; comments before a block's first grid line are dropped at a blank line.
+#[derive(Default)]
+pub(crate) struct BlockReader {
+    current: Block,
+}
+
+impl BlockReader {
+    /// Takes line `line` (1-based, without its line break); returns the block it completes.
+    pub(crate) fn push(&mut self, line: usize, raw: &str) -> Option<Block> {
+        let trimmed = raw.trim_matches(is_blank);
         if trimmed.is_empty() {
-            if !current.rows.is_empty() {
-                out.push(std::mem::replace(
-                    &mut current,
-                    Block {
-                        rows: Vec::new(),
-                        comments: Vec::new(),
-                    },
-                ));
-            } else {
-                current.comments.clear();
+            if !self.current.rows.is_empty() {
+                return Some(std::mem::take(&mut self.current));
             }
+            self.current.comments.clear();
         } else if trimmed.starts_with('#') {
-            current.comments.push((line, trimmed));
+            self.current.comments.push((line, trimmed.to_string()));
         } else {
             let cells = raw
                 .chars()
                 .enumerate()
-                .filter(|(_, c)| !c.is_whitespace())
+                .filter(|&(_, c)| !is_blank(c))
                 .map(|(col, c)| (col + 1, c))
                 .collect();
-            current.rows.push(GridLine {
+            self.current.rows.push(GridLine {
                 line,
                 cells,
                 end: raw.chars().count() + 1,
             });
         }
+        None
     }
-    if !current.rows.is_empty() {
-        out.push(current);
+
+    /// The last block, at the end of the file.
+    pub(crate) fn finish(&mut self) -> Option<Block> {
+        (!self.current.rows.is_empty()).then(|| std::mem::take(&mut self.current))
     }
-    out
 }
 
 /// Cells of a grid block as region indices (`None` for a bare grid), after checking the
@@ -508,95 +515,86 @@ fn letters_text(rows: &[GridLine]) -> String {
     sorted_letters(rows).into_iter().collect()
 }
 
-fn parse_hex(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
-    let mut out = Vec::new();
-    for (p, block) in blocks(text).into_iter().enumerate() {
-        let rows = &block.rows;
-        let n = rows.len();
-        if n % 2 == 0 {
-            let last = &rows[n - 1];
+/// Reads block `p` of a hex file as a board.
+pub(crate) fn hex_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle, ParseError> {
+    let rows = &block.rows;
+    let n = rows.len();
+    if n % 2 == 0 {
+        let last = &rows[n - 1];
+        return Err(at.error(
+            Some(p),
+            last.line,
+            last.cells[0].0,
+            ParseErrorKind::EvenWidth(n),
+        ));
+    }
+    let geometry = HexBoard::geometry(n)
+        .ok_or_else(|| at.error(Some(p), rows[0].line, 1, ParseErrorKind::EvenWidth(n)))?;
+    for (r, row) in rows.iter().enumerate() {
+        let expected = geometry.row_len(r);
+        let found = row.cells.len();
+        if found != expected {
+            let column = if found > expected {
+                row.cells[expected].0
+            } else {
+                row.end
+            };
             return Err(at.error(
                 Some(p),
-                last.line,
-                last.cells[0].0,
-                ParseErrorKind::EvenWidth(n),
+                row.line,
+                column,
+                ParseErrorKind::HexRowLength {
+                    row: r,
+                    width: n,
+                    expected,
+                    found,
+                },
             ));
         }
-        let geometry = HexBoard::geometry(n)
-            .ok_or_else(|| at.error(Some(p), rows[0].line, 1, ParseErrorKind::EvenWidth(n)))?;
-        for (r, row) in rows.iter().enumerate() {
-            let expected = geometry.row_len(r);
-            let found = row.cells.len();
-            if found != expected {
-                let column = if found > expected {
-                    row.cells[expected].0
-                } else {
-                    row.end
-                };
-                return Err(at.error(
-                    Some(p),
-                    row.line,
-                    column,
-                    ParseErrorKind::HexRowLength {
-                        row: r,
-                        width: n,
-                        expected,
-                        found,
-                    },
-                ));
-            }
-        }
-        let board = match regions_of(rows, n, p, at)? {
-            None => geometry,
-            Some(regions) => HexBoard::coloured(regions).unwrap_or(geometry),
-        };
-        out.push(Puzzle::Hex(board));
     }
-    Ok(out)
+    Ok(Puzzle::Hex(match regions_of(rows, n, p, at)? {
+        None => geometry,
+        Some(regions) => HexBoard::coloured(regions).unwrap_or(geometry),
+    }))
 }
 
-fn parse_queens(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
-    let mut out = Vec::new();
-    for (p, block) in blocks(text).into_iter().enumerate() {
-        let rows = &block.rows;
-        let n = rows.len();
-        for (r, row) in rows.iter().enumerate() {
-            let found = row.cells.len();
-            if found != n {
-                let column = if found > n { row.cells[n].0 } else { row.end };
-                return Err(at.error(
-                    Some(p),
-                    row.line,
-                    column,
-                    ParseErrorKind::QueensRowLength {
-                        row: r,
-                        size: n,
-                        found,
-                    },
-                ));
-            }
+/// Reads block `p` of a Queens file as a grid, with its `# solution:` comment if any.
+pub(crate) fn queens_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle, ParseError> {
+    let rows = &block.rows;
+    let n = rows.len();
+    for (r, row) in rows.iter().enumerate() {
+        let found = row.cells.len();
+        if found != n {
+            let column = if found > n { row.cells[n].0 } else { row.end };
+            return Err(at.error(
+                Some(p),
+                row.line,
+                column,
+                ParseErrorKind::QueensRowLength {
+                    row: r,
+                    size: n,
+                    found,
+                },
+            ));
         }
-        let mut board = match regions_of(rows, n, p, at)? {
-            None => QueensBoard::bare(n),
-            Some(regions) => {
-                QueensBoard::with_regions(regions).unwrap_or_else(|| QueensBoard::bare(n))
-            }
-        };
-        for &(line, comment) in &block.comments {
-            let body = comment.trim_start_matches('#').trim_start();
-            let rest = body
-                .strip_prefix("solution-computed:")
-                .or_else(|| body.strip_prefix("solution:"));
-            if let Some(rest) = rest {
-                // Column of `rest` within the original line, for pointing at tokens.
-                let offset = comment.chars().count() - rest.chars().count();
-                board.known_solution = Some(parse_solution(&board, rest, line, offset, p, at)?);
-                break;
-            }
-        }
-        out.push(Puzzle::Queens(board));
     }
-    Ok(out)
+    let mut board = match regions_of(rows, n, p, at)? {
+        None => QueensBoard::bare(n),
+        Some(regions) => QueensBoard::with_regions(regions).unwrap_or_else(|| QueensBoard::bare(n)),
+    };
+    for (line, comment) in &block.comments {
+        let body = comment.trim_start_matches('#').trim_start_matches(is_blank);
+        let rest = body
+            .strip_prefix("solution-computed:")
+            .or_else(|| body.strip_prefix("solution:"));
+        if let Some(rest) = rest {
+            // Column of `rest` within the original line, for pointing at tokens.
+            let offset = comment.chars().count() - rest.chars().count();
+            board.known_solution = Some(parse_solution(&board, rest, *line, offset, p, at)?);
+            break;
+        }
+    }
+    Ok(Puzzle::Queens(board))
 }
 
 /// Reads the columns of a `# solution:` line and checks them against the board's rules.
@@ -671,87 +669,102 @@ fn parse_solution(
     Ok(cols)
 }
 
-fn parse_sudoku(text: &str, at: &Locator) -> Result<Vec<Puzzle>, ParseError> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let p = out.len();
-        let lead = raw.chars().take_while(|c| c.is_whitespace()).count();
-        let chars: Vec<char> = trimmed.chars().collect();
-        let len = chars.len();
-        let Some(box_size) = SUDOKU_SIZES.iter().position(|&s| s == len).map(|i| i + 2) else {
-            let nearest = *SUDOKU_SIZES
-                .iter()
-                .min_by_key(|&&s| s.abs_diff(len))
-                .unwrap_or(&81);
-            let column = lead + nearest.min(len) + 1;
-            return Err(at.error(Some(p), line, column, ParseErrorKind::SudokuLength(len)));
-        };
-        let n = box_size * box_size;
-        let mut cells = Vec::with_capacity(len);
-        for (k, &c) in chars.iter().enumerate() {
-            let cell = match c {
-                '.' | '0' => None,
-                _ => match sudoku::digit_of(c, n) {
-                    Some(d) => Some(d),
-                    None => {
-                        let expected = if n <= 9 {
-                            format!("a digit 1-{n}, '.' or '0'")
-                        } else {
-                            format!(
-                                "a digit 1-9, a letter A-{} (either case), '.' or '0'",
-                                sudoku::symbol(n - 1)
-                            )
-                        };
-                        return Err(at.error(
-                            Some(p),
-                            line,
-                            lead + k + 1,
-                            ParseErrorKind::UnknownChar { expected, found: c },
-                        ));
-                    }
-                },
-            };
-            cells.push(cell);
-        }
-        let grid =
-            Sudoku::from_cells(box_size, cells.clone()).unwrap_or_else(|| Sudoku::empty(box_size));
-        // Clashing clues: point at the second clue of the first clashing pair in reading order.
-        let mut first_at: Vec<Vec<Option<usize>>> = vec![vec![None; 3 * n]; n];
-        for (k, cell) in cells.iter().enumerate() {
-            let Some(d) = *cell else { continue };
-            let (r, c) = (k / n, k % n);
-            let units = [
-                ("row", r),
-                ("column", n + c),
-                ("box", 2 * n + grid.box_of(r, c)),
-            ];
-            for (unit, u) in units {
-                if let Some(prev) = first_at[d][u] {
+/// Reads line `line` of a Sudoku file as puzzle `p`; `None` for a blank or comment line.
+pub(crate) fn sudoku_line(
+    raw: &str,
+    line: usize,
+    p: usize,
+    at: &Locator,
+) -> Result<Option<Puzzle>, ParseError> {
+    let trimmed = raw.trim_matches(is_blank);
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    let lead = raw.chars().take_while(|&c| is_blank(c)).count();
+    let len = trimmed.chars().count();
+    let Some(box_size) = SUDOKU_SIZES.iter().position(|&s| s == len).map(|i| i + 2) else {
+        let nearest = *SUDOKU_SIZES
+            .iter()
+            .min_by_key(|&&s| s.abs_diff(len))
+            .unwrap_or(&81);
+        let column = lead + nearest.min(len) + 1;
+        return Err(at.error(Some(p), line, column, ParseErrorKind::SudokuLength(len)));
+    };
+    let n = box_size * box_size;
+    let mut cells = Vec::with_capacity(len);
+    for (k, c) in trimmed.chars().enumerate() {
+        cells.push(match c {
+            '.' | '0' => None,
+            _ => match sudoku::digit_of(c, n) {
+                Some(d) => Some(d),
+                None => {
+                    let expected = if n <= 9 {
+                        format!("a digit 1-{n}, '.' or '0'")
+                    } else {
+                        format!(
+                            "a digit 1-9, a letter A-{} (either case), '.' or '0'",
+                            sudoku::symbol(n - 1)
+                        )
+                    };
                     return Err(at.error(
                         Some(p),
                         line,
                         lead + k + 1,
-                        ParseErrorKind::ClashingClue {
-                            symbol: chars[k],
-                            unit,
-                            first_row: prev / n,
-                            first_col: prev % n,
-                        },
+                        ParseErrorKind::UnknownChar { expected, found: c },
                     ));
                 }
-            }
-            for (_, u) in units {
-                first_at[d][u] = Some(k);
+            },
+        });
+    }
+    check_clues(&cells, box_size, trimmed, line, lead, p, at)?;
+    let grid = Sudoku::from_cells(box_size, cells).unwrap_or_else(|| Sudoku::empty(box_size));
+    Ok(Some(Puzzle::Sudoku(grid)))
+}
+
+/// Refuses a clue repeating a digit in its row, column or box, pointing at the second clue of
+/// the first clashing pair in reading order. Costs one pass and `3 n` bits per digit.
+fn check_clues(
+    cells: &[Option<usize>],
+    box_size: usize,
+    text: &str,
+    line: usize,
+    lead: usize,
+    p: usize,
+    at: &Locator,
+) -> Result<(), ParseError> {
+    let n = box_size * box_size;
+    // Per (digit, unit): the cell of its first clue, unit = row, n + column, 2n + box.
+    let mut first_at: Vec<u32> = vec![u32::MAX; 3 * n * n];
+    for (k, cell) in cells.iter().enumerate() {
+        let Some(d) = *cell else { continue };
+        let (r, c) = (k / n, k % n);
+        let units = [
+            ("row", r),
+            ("column", n + c),
+            ("box", 2 * n + (r / box_size) * box_size + c / box_size),
+        ];
+        for (unit, u) in units {
+            let prev = first_at[d * 3 * n + u];
+            if prev != u32::MAX {
+                let prev = prev as usize;
+                return Err(at.error(
+                    Some(p),
+                    line,
+                    lead + k + 1,
+                    ParseErrorKind::ClashingClue {
+                        symbol: text.chars().nth(k).unwrap_or('?'),
+                        unit,
+                        first_row: prev / n,
+                        first_col: prev % n,
+                    },
+                ));
             }
         }
-        out.push(Puzzle::Sudoku(grid));
+        for (_, u) in units {
+            first_at[d * 3 * n + u] = k as u32;
+        }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A hex board as an indented hexagon drawing (one cell letter per position, cells separated by

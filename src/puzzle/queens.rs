@@ -59,7 +59,7 @@ impl QueensBoard {
         let mut b = ModelBuilder::new(name, PuzzleKind::Queens { size: n });
         for r in 0..n {
             for c in 0..n {
-                b.variable(format!("r{r}c{c}"), Coord::Cell { row: r, col: c });
+                b.coord_variable(Coord::Cell { row: r, col: c });
             }
         }
         let f = b.family("row");

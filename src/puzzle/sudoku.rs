@@ -82,64 +82,88 @@ impl Sudoku {
     }
 
     /// The 0-1 model with the clues as givens. Fails only when two clues clash (then the error
-    /// names them).
+    /// names them). The structure (variables, rows, families) is built once per box size and
+    /// shared by every Sudoku model of that size; a puzzle adds only its name and givens.
     pub fn to_model(&self, name: impl Into<String>) -> Result<Model, crate::model::ModelError> {
         let n = self.size();
-        let id = |r: usize, c: usize, d: usize| (r * n + c) * n + d;
-        let mut b = ModelBuilder::new(
-            name,
-            PuzzleKind::Sudoku {
-                box_size: self.box_size,
-            },
-        );
-        for r in 0..n {
-            for c in 0..n {
-                for d in 0..n {
-                    b.variable(
-                        format!("r{r}c{c}={}", symbol(d)),
-                        Coord::CellValue {
-                            row: r,
-                            col: c,
-                            value: d,
-                        },
-                    );
-                }
-            }
-        }
-        let f = b.family("cell");
-        for r in 0..n {
-            for c in 0..n {
-                b.row(f, (0..n).map(|d| id(r, c, d)).collect(), Sense::ExactlyOne);
-            }
-        }
-        let f = b.family("row-digit");
-        for r in 0..n {
-            for d in 0..n {
-                b.row(f, (0..n).map(|c| id(r, c, d)).collect(), Sense::ExactlyOne);
-            }
-        }
-        let f = b.family("column-digit");
+        let givens = self
+            .cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, cell)| cell.map(|d| i * n + d))
+            .collect();
+        shape_of(self.box_size).with_givens(name, givens)
+    }
+}
+
+/// Box sizes whose shape is kept for the life of the process (4x4 up to 64x64 grids).
+const CACHED_BOX_SIZES: usize = 8;
+
+/// The empty Sudoku model of box size `box_size`: from the process-wide cache for small sizes
+/// (built on first use, then shared by reference), built afresh for larger ones.
+fn shape_of(box_size: usize) -> Model {
+    use std::sync::{Mutex, OnceLock};
+    static SHAPES: OnceLock<Mutex<Vec<Option<Model>>>> = OnceLock::new();
+    if box_size >= CACHED_BOX_SIZES {
+        return empty_model(box_size);
+    }
+    let cache = SHAPES.get_or_init(|| Mutex::new(vec![None; CACHED_BOX_SIZES]));
+    let mut cache = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    cache[box_size]
+        .get_or_insert_with(|| empty_model(box_size))
+        .clone()
+}
+
+/// Builds the Sudoku structure with no clues: `n^3` variables labelled from their
+/// coordinates, `4 n^2` exactly-one rows.
+fn empty_model(box_size: usize) -> Model {
+    let n = box_size * box_size;
+    let id = |r: usize, c: usize, d: usize| (r * n + c) * n + d;
+    let mut b = ModelBuilder::new("", PuzzleKind::Sudoku { box_size });
+    for r in 0..n {
         for c in 0..n {
             for d in 0..n {
-                b.row(f, (0..n).map(|r| id(r, c, d)).collect(), Sense::ExactlyOne);
+                b.coord_variable(Coord::CellValue {
+                    row: r,
+                    col: c,
+                    value: d,
+                });
             }
         }
-        let f = b.family("box-digit");
-        let bs = self.box_size;
-        for bx in 0..n {
-            let (r0, c0) = ((bx / bs) * bs, (bx % bs) * bs);
-            for d in 0..n {
-                let vars = (0..n).map(|i| id(r0 + i / bs, c0 + i % bs, d)).collect();
-                b.row(f, vars, Sense::ExactlyOne);
-            }
-        }
-        for (i, cell) in self.cells.iter().enumerate() {
-            if let Some(d) = cell {
-                b.given(i * n + d);
-            }
-        }
-        b.build()
     }
+    let f = b.family("cell");
+    for r in 0..n {
+        for c in 0..n {
+            b.row(f, (0..n).map(|d| id(r, c, d)).collect(), Sense::ExactlyOne);
+        }
+    }
+    let f = b.family("row-digit");
+    for r in 0..n {
+        for d in 0..n {
+            b.row(f, (0..n).map(|c| id(r, c, d)).collect(), Sense::ExactlyOne);
+        }
+    }
+    let f = b.family("column-digit");
+    for c in 0..n {
+        for d in 0..n {
+            b.row(f, (0..n).map(|r| id(r, c, d)).collect(), Sense::ExactlyOne);
+        }
+    }
+    let f = b.family("box-digit");
+    for bx in 0..n {
+        let (r0, c0) = ((bx / box_size) * box_size, (bx % box_size) * box_size);
+        for d in 0..n {
+            let vars = (0..n)
+                .map(|i| id(r0 + i / box_size, c0 + i % box_size, d))
+                .collect();
+            b.row(f, vars, Sense::ExactlyOne);
+        }
+    }
+    // A model without givens always builds: rows are non-empty, in range, duplicate-free.
+    b.build()
+        .unwrap_or_else(|e| unreachable!("empty Sudoku model: {e}"))
 }
 
 #[cfg(test)]

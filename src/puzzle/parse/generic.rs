@@ -26,7 +26,7 @@
 //! Costs: one pass to read, one to check; a second read only for a bad file.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -167,10 +167,27 @@ fn quoted(label: &str, occurrence: usize) -> Option<(String, usize)> {
     Some((format!("\"{label}\""), occurrence))
 }
 
+/// A label or family name with a control character (a newline, a tab, ...), which would break
+/// the line-based formats zeroone writes (LP, MPS, OPB and CNF comment headers, tables).
+fn control_char(what: &'static str, seq: usize, text: &str) -> Option<Problem> {
+    text.chars().any(char::is_control).then(|| {
+        problem(
+            seq,
+            ParseErrorKind::ControlChar {
+                what,
+                found: text.to_string(),
+            },
+            None,
+        )
+    })
+}
+
 /// Builds the model, or finds the first problem (in the order: variables, families, givens).
+/// Costs one pass over the file's elements (one hash per label and per row entry): linear in
+/// the size of the file.
 fn build(file: ModelFile) -> Result<Model, Problem> {
-    let mut b = ModelBuilder::new(file.name.unwrap_or_default(), PuzzleKind::Generic);
-    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut b = ModelBuilder::new(file.name.clone().unwrap_or_default(), PuzzleKind::Generic);
+    let mut ids: HashMap<&str, usize> = HashMap::with_capacity(file.variables.len());
     if file.variables.is_empty() {
         return Err(problem(
             usize::MAX,
@@ -179,7 +196,10 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
         ));
     }
     for v in &file.variables {
-        if ids.contains_key(&v.label.value) {
+        if let Some(p) = control_char("variable label", v.label.seq, &v.label.value) {
+            return Err(p);
+        }
+        if ids.contains_key(v.label.value.as_str()) {
             return Err(problem(
                 v.label.seq,
                 model_error(ModelError::DuplicateLabel(v.label.value.clone())),
@@ -187,10 +207,10 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
             ));
         }
         let id = b.variable(v.label.value.clone(), v.coord);
-        ids.insert(v.label.value.clone(), id);
+        ids.insert(&v.label.value, id);
     }
     let lookup = |l: &Located<String>| {
-        ids.get(&l.value).copied().ok_or_else(|| {
+        ids.get(l.value.as_str()).copied().ok_or_else(|| {
             problem(
                 l.seq,
                 ParseErrorKind::UnknownVariable(l.value.clone()),
@@ -198,18 +218,24 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
             )
         })
     };
-    let mut family_names: Vec<&str> = Vec::new();
-    // For each variable, the rows (family, index) it lies in: used to find clashing givens.
-    let mut rows_of: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ids.len()];
+    let mut family_names: HashSet<&str> = HashSet::new();
+    // For each variable, the rows (numbered across families) it lies in; for each row, its
+    // family and index. Used to find clashing givens.
+    let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    let mut row_at: Vec<(usize, usize)> = Vec::new();
+    // The last row each variable was seen in, to spot a variable listed twice in one row.
+    let mut last_row: Vec<usize> = vec![usize::MAX; ids.len()];
     for (fi, fam) in file.families.iter().enumerate() {
-        if family_names.contains(&fam.name.value.as_str()) {
+        if let Some(p) = control_char("family name", fam.name.seq, &fam.name.value) {
+            return Err(p);
+        }
+        if !family_names.insert(&fam.name.value) {
             return Err(problem(
                 fam.name.seq,
                 model_error(ModelError::DuplicateFamily(fam.name.value.clone())),
                 None,
             ));
         }
-        family_names.push(&fam.name.value);
         let f = b.family(fam.name.value.clone());
         for (index, row) in fam.rows.iter().enumerate() {
             if row.value.is_empty() {
@@ -222,10 +248,12 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
                     Some(("[]".into(), 1)),
                 ));
             }
+            let global = row_at.len();
+            row_at.push((fi, index));
             let mut vars = Vec::with_capacity(row.value.len());
             for l in &row.value {
                 let v = lookup(l)?;
-                if vars.contains(&v) {
+                if last_row[v] == global {
                     return Err(problem(
                         l.seq,
                         model_error(ModelError::DuplicateInRow {
@@ -236,38 +264,62 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
                         quoted(&l.value, 2),
                     ));
                 }
+                last_row[v] = global;
                 vars.push(v);
-                rows_of[v].push((fi, index));
+                rows_of[v].push(global);
             }
             b.row(f, vars, fam.sense);
         }
     }
-    let mut given_so_far: Vec<usize> = Vec::new();
-    for g in &file.givens {
-        let v = lookup(g)?;
-        if given_so_far.contains(&v) {
-            continue; // listed twice: still one given
-        }
-        for &other in &given_so_far {
-            if let Some(&(fi, index)) = rows_of[v].iter().find(|row| rows_of[other].contains(row)) {
-                return Err(problem(
-                    g.seq,
-                    model_error(ModelError::ClashingGivens {
-                        first: file.variables[other].label.value.clone(),
-                        second: g.value.clone(),
-                        family: file.families[fi].name.value.clone(),
-                        index,
-                    }),
-                    quoted(&g.value, 1),
-                ));
-            }
-        }
-        given_so_far.push(v);
-        b.given(v);
-    }
+    givens(&file, &lookup, &rows_of, &row_at, &mut b)?;
     // Every check the builder makes was made above with a position; keep its answer anyway.
     b.build()
         .map_err(|e| problem(usize::MAX, model_error(e), None))
+}
+
+/// Adds the givens to `b`, refusing two givens in one row: the error names the earliest given
+/// the new one clashes with, and their first shared row. Linear in the givens' rows.
+fn givens(
+    file: &ModelFile,
+    lookup: &dyn Fn(&Located<String>) -> Result<usize, Problem>,
+    rows_of: &[Vec<usize>],
+    row_at: &[(usize, usize)],
+    b: &mut ModelBuilder,
+) -> Result<(), Problem> {
+    // For each row, the position (in `given_vars`) of the given it holds.
+    let mut owner: Vec<Option<usize>> = vec![None; row_at.len()];
+    let mut is_given = vec![false; rows_of.len()];
+    let mut given_vars: Vec<usize> = Vec::new();
+    for g in &file.givens {
+        let v = lookup(g)?;
+        if is_given[v] {
+            continue; // listed twice: still one given
+        }
+        let clash = rows_of[v]
+            .iter()
+            .filter_map(|&r| owner[r].map(|o| (o, r)))
+            .min_by_key(|&(o, _)| o);
+        if let Some((o, r)) = clash {
+            let (fi, index) = row_at[r];
+            return Err(problem(
+                g.seq,
+                model_error(ModelError::ClashingGivens {
+                    first: file.variables[given_vars[o]].label.value.clone(),
+                    second: g.value.clone(),
+                    family: file.families[fi].name.value.clone(),
+                    index,
+                }),
+                quoted(&g.value, 1),
+            ));
+        }
+        for &r in &rows_of[v] {
+            owner[r] = Some(given_vars.len());
+        }
+        is_given[v] = true;
+        given_vars.push(v);
+        b.given(v);
+    }
+    Ok(())
 }
 
 /// Runs `read` with a fresh element counter, stopping with `stop_at` when given.

@@ -545,3 +545,125 @@ proptest! {
         prop_assert_eq!(back, vec![Puzzle::Hex(b)]);
     }
 }
+
+#[test]
+fn a_byte_order_mark_is_whitespace_in_every_format() {
+    // A BOM'd .txt of Sudoku lines was sniffed as Queens (the BOM made the line 82 characters).
+    let line = format!("\u{feff}{}\n", ".".repeat(81));
+    assert_eq!(format_of(Path::new("a.txt"), &line), Some(Format::Sudoku));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bom.txt");
+    std::fs::write(&p, &line).unwrap();
+    assert!(matches!(&load(&p).unwrap()[..], [Puzzle::Sudoku(_)]));
+    // Grid formats: the BOM counts as a blank column before the first cell.
+    let q = parse_str(&format!("\u{feff}{QUEENS4}"), Format::Queens, "t").unwrap();
+    assert_eq!(q.len(), 1);
+    let h = parse_str(&format!("\u{feff}{HEX3}"), Format::Hex, "t").unwrap();
+    assert_eq!(h.len(), 1);
+    let e = err("\u{feff}ABC\nAB\n", Format::Queens);
+    assert_eq!(at(&e), (Some(0), 1, 4));
+    // Generic models.
+    let json = "\u{feff}{\"variables\": [\"a\"], \"families\": [{\"name\": \"f\", \"sense\": \"exactly-one\", \"rows\": [[\"a\"]]}]}";
+    assert!(parse_str(json, Format::Json, "t").is_ok());
+    let toml = "\u{feff}variables = [\"a\"]\n[[families]]\nname = \"f\"\nsense = \"exactly-one\"\nrows = [[\"a\"]]\n";
+    assert!(parse_str(toml, Format::Toml, "t").is_ok());
+}
+
+#[test]
+fn control_characters_in_labels_and_family_names_are_refused_where_they_are() {
+    let json = "{\"variables\": [\"a\", \"b\\nc\"],\n \"families\": [{\"name\": \"f\", \"sense\": \"exactly-one\", \"rows\": [[\"a\"]]}]}";
+    let e = err(json, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::ControlChar { what: "variable label", found } if found == "b\nc"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (1, 21));
+    let toml = "variables = [\"a\"]\n[[families]]\nname = \"f\\tg\"\nsense = \"exactly-one\"\nrows = [[\"a\"]]\n";
+    let e = err(toml, Format::Toml);
+    assert!(
+        matches!(
+            &e.kind,
+            ParseErrorKind::ControlChar {
+                what: "family name",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.line, 3);
+}
+
+#[test]
+fn the_stream_reads_one_puzzle_at_a_time_and_stops_at_the_first_error() {
+    let text = format!("{}\nnot a sudoku\n{}\n", ".".repeat(81), ".".repeat(81));
+    let mut stream = PuzzleStream::new(text.as_bytes(), Some(Format::Sudoku), "t");
+    assert!(matches!(stream.next(), Some(Ok(Puzzle::Sudoku(_)))));
+    let e = stream.next().unwrap().unwrap_err();
+    assert_eq!(at(&e), (Some(1), 2, 13));
+    assert!(stream.next().is_none());
+}
+
+#[test]
+fn gzip_files_read_like_plain_ones_and_name_models_without_gz() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "# two\n{}\n{}\n",
+        ".".repeat(81),
+        "1".to_string() + &".".repeat(80)
+    );
+    let p = dir.path().join("two.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(text.as_bytes()).unwrap();
+    std::fs::write(&p, gz.finish().unwrap()).unwrap();
+    let models = load_models(&p).unwrap();
+    let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["two#0", "two#1"]);
+    assert_eq!(models[1].givens(), &[0]);
+    // A gzip stream that breaks off is a read error, not a panic.
+    let bytes = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(matches!(load(&p).unwrap_err().kind, ParseErrorKind::Io(_)));
+}
+
+#[test]
+fn an_unknown_extension_can_be_named_and_standard_input_needs_a_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("puzzles.dat");
+    std::fs::write(&p, ".".repeat(16)).unwrap();
+    assert!(matches!(
+        open(&p, None).err().unwrap().kind,
+        ParseErrorKind::UnknownFormat(_)
+    ));
+    let puzzles: Vec<_> = open(&p, Some(Format::Sudoku)).unwrap().collect();
+    assert!(matches!(&puzzles[..], [Ok(Puzzle::Sudoku(s))] if s.size() == 4));
+    assert_eq!(
+        open(Path::new("-"), None).err().unwrap().kind,
+        ParseErrorKind::FormatNeeded
+    );
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_through_the_stream_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..400),
+        gzip in any::<bool>(),
+    ) {
+        use std::io::Write;
+        let bytes = if gzip {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(&bytes).unwrap();
+            gz.finish().unwrap()
+        } else {
+            bytes
+        };
+        for format in [None, Some(Format::Hex), Some(Format::Queens), Some(Format::Sudoku), Some(Format::Json), Some(Format::Toml)] {
+            let reader = gunzip_if_needed(std::io::Cursor::new(bytes.clone())).unwrap();
+            for item in PuzzleStream::new(reader, format, "fuzz").models() {
+                if let Err(e) = item {
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+    }
+}
