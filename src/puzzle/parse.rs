@@ -292,6 +292,16 @@ pub(crate) fn sniff_txt(first: &str) -> Format {
 
 /// Parses the text of a file in `format`; `file` names it in errors. Returns every puzzle in
 /// file order, or the first error. The same code as the streaming reader ([`PuzzleStream`]).
+///
+/// ```
+/// use zeroone::puzzle::parse::{parse_str, Format};
+///
+/// let puzzles = parse_str("1.3.3.1.2.4.4.2.\n", Format::Sudoku, "mine.sudoku").unwrap();
+/// assert_eq!(puzzles[0].to_model("4x4").unwrap().num_variables(), 64);
+/// // A bad puzzle is a located error: file, line, column, what was expected.
+/// let err = parse_str("1.3.\n1.3.3.1.2.4.4.2.\n", Format::Sudoku, "mine.sudoku").unwrap_err();
+/// assert!(err.to_string().starts_with("mine.sudoku:1:"), "{err}");
+/// ```
 pub fn parse_str(text: &str, format: Format, file: &str) -> Result<Vec<Puzzle>, ParseError> {
     PuzzleStream::new(text.as_bytes(), Some(format), file).collect()
 }
@@ -311,6 +321,23 @@ pub fn load(path: &Path) -> Result<Vec<Puzzle>, ParseError> {
 
 /// Reads a puzzle file and builds the model of every puzzle, named `"{file_stem}#{index}"`.
 /// Holds every model of the file: use [`open`] and [`PuzzleStream::models`] to stream.
+///
+/// ```
+/// use std::path::Path;
+/// use zeroone::puzzle::parse::{load_models, open};
+///
+/// let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hex-bare.hex");
+/// let models = load_models(&file).unwrap();
+/// assert_eq!(models[0].name(), "hex-bare#0");
+/// // The same file one puzzle at a time: memory does not grow with the file.
+/// let mut streamed = 0;
+/// for item in open(&file, None).unwrap().models() {
+///     let (index, model) = item.unwrap();
+///     assert_eq!(model.num_variables(), models[index].num_variables());
+///     streamed += 1;
+/// }
+/// assert_eq!(streamed, models.len());
+/// ```
 pub fn load_models(path: &Path) -> Result<Vec<Model>, ParseError> {
     open(path, None)?
         .models()
