@@ -99,7 +99,7 @@ impl EnumSettings {
             families,
             order,
             coordinate: options.params.get("coordinate").cloned(),
-            time_limit: options.time_limit,
+            time_limit: options.checked_time_limit(NAME)?,
             parallel: threads != 1,
         })
     }

@@ -301,7 +301,7 @@ impl Milp {
         Ok(Milp {
             engine,
             relax: options.param(name, "relax", false, "true or false")?,
-            time_limit: options.time_limit,
+            time_limit: options.checked_time_limit(name)?,
             registry_name: name,
         })
     }

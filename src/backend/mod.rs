@@ -312,15 +312,22 @@ impl BackendOptions {
                 accepted: info.accepted(),
             });
         }
-        if let Some(t) = self.time_limit.filter(|t| *t > MAX_TIME_LIMIT) {
-            return Err(BackendError::BadOption {
-                backend: info.name.into(),
+        self.checked_time_limit(info.name)?;
+        Ok(())
+    }
+
+    /// The time limit, refused with [`BackendError::BadOption`] when above [`MAX_TIME_LIMIT`]:
+    /// for constructors, since library users may bypass [`make_backend`].
+    pub fn checked_time_limit(&self, backend: &str) -> Result<Option<Duration>, BackendError> {
+        match self.time_limit {
+            Some(t) if t > MAX_TIME_LIMIT => Err(BackendError::BadOption {
+                backend: backend.into(),
                 key: "time_limit".into(),
                 value: format!("{}", t.as_secs_f64()),
                 expected: format!("a number of seconds from 0 to {}", MAX_TIME_LIMIT.as_secs()),
-            });
+            }),
+            other => Ok(other),
         }
-        Ok(())
     }
 
     /// Reads `params[key]` parsed as `T`, or `default` when absent.
@@ -798,6 +805,19 @@ mod tests {
         }
         assert_eq!(time_limit_from_seconds(0.0), Some(Duration::ZERO));
         assert_eq!(time_limit_from_seconds(31_536_000.0), Some(MAX_TIME_LIMIT));
+    }
+
+    #[test]
+    fn constructors_refuse_a_time_limit_beyond_a_year_themselves() {
+        let o = BackendOptions {
+            time_limit: Some(MAX_TIME_LIMIT + Duration::from_secs(1)),
+            ..BackendOptions::default()
+        };
+        let refused = |r: Result<(), BackendError>| matches!(r, Err(BackendError::BadOption { key, .. }) if key == "time_limit");
+        assert!(refused(milp::Milp::new(&o).map(|_| ())));
+        assert!(refused(
+            enumerate::EnumSettings::from_options(&o).map(|_| ())
+        ));
     }
 
     #[test]
