@@ -27,8 +27,8 @@ pub struct CountArgs {
     /// The file's format, when its name does not say it (or for standard input).
     #[arg(long, value_name = "FORMAT", value_parser = input::parse_format)]
     pub format: Option<Format>,
-    /// Stop counting after this many solutions.
-    #[arg(long, value_name = "N")]
+    /// Stop counting after this many solutions (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// One JSON object per puzzle per line.
     #[arg(long)]

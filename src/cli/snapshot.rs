@@ -26,7 +26,7 @@ pub struct SnapshotArgs {
     #[arg(long, default_value = "bitset")]
     pub backend: String,
     /// List at most this many solutions per puzzle.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
     /// Write the text to this file (atomically) instead of standard output.
     #[arg(long, value_name = "FILE")]

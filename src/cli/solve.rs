@@ -38,8 +38,8 @@ pub struct SolveArgs {
     /// Print every solution (each verified), one per line, instead of the first.
     #[arg(long)]
     pub all: bool,
-    /// With `--all`: stop after this many solutions per puzzle.
-    #[arg(long, value_name = "N", requires = "all")]
+    /// With `--all`: stop after this many solutions per puzzle (at least 1).
+    #[arg(long, value_name = "N", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub jobs: JobsArg,
