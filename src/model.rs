@@ -403,6 +403,8 @@ struct Shape {
     /// `col_rows[col_start[v]..col_start[v + 1]]`.
     col_start: Vec<usize>,
     col_rows: Vec<RowId>,
+    /// The sense of each row, packed (the verifier's per-row pass reads only these).
+    senses: Vec<Sense>,
 }
 
 impl Shape {
@@ -431,6 +433,7 @@ impl Shape {
                 fill[v] += 1;
             }
         }
+        let senses = constraints.iter().map(|c| c.sense).collect();
         Shape {
             kind,
             variables,
@@ -439,6 +442,7 @@ impl Shape {
             constraints,
             col_start,
             col_rows,
+            senses,
         }
     }
 
@@ -635,6 +639,11 @@ impl Model {
     /// per shape.
     pub fn rows_of(&self, v: VarId) -> &[RowId] {
         self.shape.rows_of(v)
+    }
+
+    /// The sense of every row, in row order (one byte each: cheaper to scan than the rows).
+    pub fn row_senses(&self) -> &[Sense] {
+        &self.shape.senses
     }
 
     /// For every variable, the rows it appears in (the column view), as owned lists. Costs one

@@ -72,16 +72,19 @@ impl<'m> Verifier<'m> {
                 ones_in_row[r] += 1;
             }
         }
-        for (c, &ones) in rows.iter().zip(&ones_in_row) {
-            let ones = ones as usize;
-            if !c.sense.holds(ones) {
-                return Err(Violation::Row {
-                    family: self.model.families()[c.family].name.clone(),
-                    index: c.index,
-                    ones,
-                    sense: c.sense.to_string(),
-                });
-            }
+        let senses = self.model.row_senses();
+        let broken = senses
+            .iter()
+            .zip(&ones_in_row)
+            .position(|(sense, &ones)| !sense.holds(ones as usize));
+        if let Some(r) = broken {
+            let c = &rows[r];
+            return Err(Violation::Row {
+                family: self.model.families()[c.family].name.clone(),
+                index: c.index,
+                ones: ones_in_row[r] as usize,
+                sense: c.sense.to_string(),
+            });
         }
         if let Some(&g) = self
             .model

@@ -8,8 +8,8 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use super::CliError;
 
@@ -112,49 +112,99 @@ fn run_window<T: Send, R: Send, W: Send>(
     results.into_iter().flatten().collect()
 }
 
-/// Standard output in large writes: text is gathered and written when 64 KiB have piled up
-/// or a tenth of a second has passed since the last write, and by [`Printer::flush`]. A closed
-/// pipe is [`CliError::StdoutClosed`], as for [`super::print_stdout`].
+/// Standard output in large writes: text is gathered and written when 64 KiB have piled up,
+/// by a background thread every 50 ms (so an answer is never held back while a slow puzzle is
+/// being solved), and by [`Printer::flush`]. A closed pipe is [`CliError::StdoutClosed`], as
+/// for [`super::print_stdout`]; an error met in the background is returned by the next call.
 pub struct Printer {
-    buffer: String,
-    last: Instant,
+    shared: Arc<(Mutex<Pending>, Condvar)>,
+    flusher: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What the printer and its background thread share.
+#[derive(Default)]
+struct Pending {
+    text: String,
+    error: Option<CliError>,
+    stop: bool,
+}
+
+impl Pending {
+    /// Writes the gathered text; keeps the first error.
+    fn write(&mut self) {
+        if self.text.is_empty() || self.error.is_some() {
+            self.text.clear();
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        let written = out
+            .write_all(self.text.as_bytes())
+            .and_then(|()| out.flush());
+        self.text.clear();
+        self.error = match written {
+            Ok(()) => None,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Some(CliError::StdoutClosed),
+            Err(e) => Some(CliError::Failed(format!(
+                "cannot write to standard output: {e}"
+            ))),
+        };
+    }
 }
 
 impl Printer {
-    /// An empty printer.
+    /// An empty printer and its background writer.
     pub fn new() -> Printer {
+        let shared = Arc::new((Mutex::new(Pending::default()), Condvar::new()));
+        let background = Arc::clone(&shared);
+        let flusher = std::thread::spawn(move || {
+            let (lock, wake) = &*background;
+            let mut pending = lock.lock().unwrap_or_else(|p| p.into_inner());
+            while !pending.stop {
+                pending = wake
+                    .wait_timeout(pending, Duration::from_millis(50))
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+                pending.write();
+            }
+        });
         Printer {
-            buffer: String::new(),
-            last: Instant::now(),
+            shared,
+            flusher: Some(flusher),
         }
     }
 
-    /// Adds `text`; writes the pile when it is large or old.
+    fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
+        self.shared.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Adds `text`; writes the pile when it is large.
     pub fn print(&mut self, text: &str) -> Result<(), CliError> {
-        self.buffer.push_str(text);
-        if self.buffer.len() >= 1 << 16 || self.last.elapsed() >= Duration::from_millis(100) {
-            self.flush()?;
+        let mut pending = self.pending();
+        if let Some(e) = pending.error.take() {
+            return Err(e);
+        }
+        pending.text.push_str(text);
+        if pending.text.len() >= 1 << 16 {
+            pending.write();
         }
         Ok(())
     }
 
-    /// Writes everything gathered so far.
+    /// Writes everything gathered so far and stops the background writer.
     pub fn flush(&mut self) -> Result<(), CliError> {
-        self.last = Instant::now();
-        if self.buffer.is_empty() {
-            return Ok(());
+        self.pending().stop = true;
+        self.shared.1.notify_all();
+        if let Some(flusher) = self.flusher.take() {
+            let _ = flusher.join();
         }
-        let mut out = std::io::stdout().lock();
-        let written = out
-            .write_all(self.buffer.as_bytes())
-            .and_then(|()| out.flush());
-        self.buffer.clear();
-        match written {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(CliError::StdoutClosed),
-            Err(e) => Err(CliError::Failed(format!(
-                "cannot write to standard output: {e}"
-            ))),
-        }
+        let mut pending = self.pending();
+        pending.write();
+        pending.error.take().map_or(Ok(()), Err)
+    }
+}
+
+impl Drop for Printer {
+    fn drop(&mut self) {
+        let _ = self.flush();
     }
 }

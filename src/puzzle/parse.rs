@@ -749,7 +749,8 @@ pub(crate) fn sudoku_line(
 }
 
 /// Refuses a clue repeating a digit in its row, column or box, pointing at the second clue of
-/// the first clashing pair in reading order. Costs one pass and `3 n` bits per digit.
+/// the first clashing pair in reading order. Costs one pass with a digit mask per unit (`3 n`
+/// words); the first clue of a clash is looked up only when there is one.
 fn check_clues(
     cells: &[Option<usize>],
     box_size: usize,
@@ -760,35 +761,35 @@ fn check_clues(
     at: &Locator,
 ) -> Result<(), ParseError> {
     let n = box_size * box_size;
-    // Per (digit, unit): the cell of its first clue, unit = row, n + column, 2n + box.
-    let mut first_at: Vec<u32> = vec![u32::MAX; 3 * n * n];
+    let unit_of = |k: usize| {
+        let (r, c) = (k / n, k % n);
+        [r, n + c, 2 * n + (r / box_size) * box_size + c / box_size]
+    };
+    // Per unit (row, n + column, 2n + box): the digits already given in it.
+    let mut seen = vec![0u32; 3 * n];
     for (k, cell) in cells.iter().enumerate() {
         let Some(d) = *cell else { continue };
-        let (r, c) = (k / n, k % n);
-        let units = [
-            ("row", r),
-            ("column", n + c),
-            ("box", 2 * n + (r / box_size) * box_size + c / box_size),
-        ];
-        for (unit, u) in units {
-            let prev = first_at[d * 3 * n + u];
-            if prev != u32::MAX {
-                let prev = prev as usize;
+        let units = unit_of(k);
+        for (which, &u) in units.iter().enumerate() {
+            if seen[u] & (1 << d) != 0 {
+                let prev = (0..k)
+                    .find(|&j| cells[j] == Some(d) && unit_of(j)[which] == u)
+                    .unwrap_or(k);
                 return Err(at.error(
                     Some(p),
                     line,
                     lead + k + 1,
                     ParseErrorKind::ClashingClue {
                         symbol: text.chars().nth(k).unwrap_or('?'),
-                        unit,
+                        unit: ["row", "column", "box"][which],
                         first_row: prev / n,
                         first_col: prev % n,
                     },
                 ));
             }
         }
-        for (_, u) in units {
-            first_at[d * 3 * n + u] = k as u32;
+        for u in units {
+            seen[u] |= 1 << d;
         }
     }
     Ok(())
