@@ -15,10 +15,13 @@
 //! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
+//! | [`worker`] | isolated runs: worker processes with hard time and memory limits, measured |
 //! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
+//! | [`build_info`] | the version and commit this binary was built from |
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod build_info;
 pub mod export;
 pub mod generate;
 pub mod harness;
@@ -29,3 +32,4 @@ pub mod render;
 pub mod symmetry;
 pub mod table;
 pub mod verify;
+pub mod worker;

@@ -298,7 +298,8 @@ pub struct SolveRecord {
     pub kind: &'static str,
     /// Backend name.
     pub backend: String,
-    /// `solved`, `infeasible`, `unknown` or `error`.
+    /// `solved`, `infeasible`, `unknown`, `timeout`, `memout`, `crash`, `unsupported` or
+    /// `error`.
     pub status: &'static str,
     /// Hex and Queens: `[row, position-in-row]` of each piece.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,7 +361,9 @@ pub struct CountRecord {
     pub index: usize,
     /// Backend name.
     pub backend: String,
-    /// `solved` when the count stands (every witness verified), `error` otherwise.
+    /// `solved` when the count is complete (every witness verified), `limit` when it stopped at
+    /// `--limit` or the time limit (the partial count stands), else `timeout`, `memout`,
+    /// `crash`, `unsupported` or `error`.
     pub status: &'static str,
     /// Solutions counted (exact).
     pub count: u128,
@@ -426,10 +429,11 @@ pub fn outcome_text(index: usize, model: &Model, backend: &str, outcome: &Outcom
 /// The human-readable report of one count.
 pub fn count_text(index: usize, model: &Model, backend: &str, outcome: &CountOutcome) -> String {
     let name = model.name();
-    if outcome.status != Status::Solved {
+    if !matches!(outcome.status, Status::Solved | Status::Limit) {
         return format!(
-            "puzzle {index} ({name}): error by {backend}: {}\n",
-            outcome.reason.as_deref().unwrap_or("unknown")
+            "puzzle {index} ({name}): {} by {backend}: {}\n",
+            outcome.status.name(),
+            outcome.reason.as_deref().unwrap_or("no reason given")
         );
     }
     let plural = if outcome.count == 1 { "" } else { "s" };

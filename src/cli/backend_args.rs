@@ -15,9 +15,13 @@ pub struct BackendArgs {
     /// Backend to run (see `zeroone backends`).
     #[arg(long, default_value = "brute")]
     pub backend: String,
-    /// Wall-clock limit per puzzle, in seconds (backends that can stop early honour it).
+    /// Wall-clock limit per puzzle, in seconds: the puzzle runs in a worker process, which is
+    /// killed after the limit (plus a grace) when the backend cannot stop itself.
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<f64>,
+    /// Memory limit per puzzle, in MB (address space of the worker process running it).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_limit: Option<u64>,
     /// Seed for any randomness in the backend (VSA codes, tie-breaks).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,

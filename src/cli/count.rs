@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{count_verified, Status};
 use zeroone::render::{count_text, CountRecord};
 
 use super::backend_args::BackendArgs;
@@ -38,9 +37,8 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
     let name = backend.name();
     let mut errors = 0;
     for (index, model) in &models {
-        let outcome = count_verified(backend.as_mut(), model, args.limit)
-            .map_err(|e| CliError::BadInput(e.to_string()))?;
-        if outcome.status == Status::Error {
+        let outcome = super::isolated::count(&args.backend, backend.as_mut(), model, args.limit)?;
+        if outcome.status.is_failure() {
             errors += 1;
         }
         if args.json {

@@ -6,7 +6,9 @@ mod export;
 mod gauss;
 mod generate;
 mod input;
+mod isolated;
 mod merge;
+mod report;
 mod run;
 mod show;
 mod solve;
@@ -76,6 +78,11 @@ enum Command {
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
     Merge(merge::MergeArgs),
+    /// Rewrite an experiment's reports from its records alone, running nothing.
+    Report(report::ReportArgs),
+    /// Run jobs sent on standard input, one JSON line each (started by `run`, `solve`, `count`).
+    #[command(hide = true)]
+    Worker,
 }
 
 /// Runs one parsed command line.
@@ -98,6 +105,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::VsaExperiment(args) => vsa_experiment::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Worker => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            zeroone::worker::serve(stdin, stdout)
+                .map_err(|e| CliError::Failed(format!("worker: {e}")))
+        }
     }
 }
 

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{solve_verified, Status};
 use zeroone::render::{outcome_text, SolveRecord};
 
 use super::backend_args::BackendArgs;
@@ -35,9 +34,8 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     let name = backend.name();
     let mut errors = 0;
     for (index, model) in &models {
-        let outcome = solve_verified(backend.as_mut(), model)
-            .map_err(|e| CliError::BadInput(e.to_string()))?;
-        if outcome.status == Status::Error {
+        let outcome = super::isolated::solve(&args.backend, backend.as_mut(), model)?;
+        if outcome.status.is_failure() {
             errors += 1;
         }
         if args.json {
