@@ -443,10 +443,10 @@ impl Status {
         )
     }
 
-    /// Whether the run failed in a way that makes the command's exit status 1 (`error`,
-    /// `crash`).
+    /// Whether the run ended without running to an outcome, which makes `solve` and `count`
+    /// exit with status 1: `error`, `crash`, `unsupported`.
     pub fn is_failure(self) -> bool {
-        matches!(self, Status::Error | Status::Crash)
+        matches!(self, Status::Error | Status::Crash | Status::Unsupported)
     }
 }
 

@@ -169,6 +169,27 @@ impl Record {
         }
     }
 
+    /// A record of the first format (no recorded build) read with today's statuses: a count
+    /// that stopped before it was complete is `limit` (it was written `solved`), and a backend
+    /// refusing a model as too large is `unsupported` (it was written `error`). Records with a
+    /// recorded build are returned as they are.
+    pub fn migrated(mut self) -> Record {
+        if self.version.is_some() {
+            return self;
+        }
+        if self.status == Status::Solved && self.exhaustive == Some(false) {
+            self.status = Status::Limit;
+        }
+        let too_large = self
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("cannot take this model"));
+        if self.status == Status::Error && too_large {
+            self.status = Status::Unsupported;
+        }
+        self
+    }
+
     /// This record's key.
     pub fn key(&self) -> RunKey {
         (self.instance.clone(), self.backend.clone(), self.repetition)
@@ -210,7 +231,7 @@ pub fn read_records(path: &Path, tolerate_torn: bool) -> Result<(Vec<Record>, u6
             continue;
         }
         match serde_json::from_slice::<Record>(line) {
-            Ok(r) => records.push(r),
+            Ok(r) => records.push(r.migrated()),
             Err(e) => {
                 if !complete && tolerate_torn {
                     return Ok((records, offset as u64));
@@ -517,6 +538,22 @@ mod tests {
             (None, None, None)
         );
         assert_eq!(r.group_name(), "hex-5");
+        // The first format wrote a count cut short as `solved` and "too large" as `error`.
+        let cut = r#"{"instance":"q#0","backend":"enum","repetition":0,"name":"enum","task":"count","options":{"seed":0},"status":"solved","verified":true,"seconds":1.0,"count":"0","exhaustive":false,"stats":{}}"#;
+        let big = r#"{"instance":"q#1","backend":"dp","repetition":0,"name":"dp","task":"count","options":{"seed":0},"status":"error","verified":false,"seconds":1.0,"reason":"backend 'dp' cannot take this model: 40 open rows","stats":{}}"#;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("old.jsonl");
+        std::fs::write(&p, format!("{cut}\n{big}\n{line}\n")).unwrap();
+        let statuses: Vec<Status> = read_records(&p, false)
+            .unwrap()
+            .0
+            .iter()
+            .map(|r| r.status)
+            .collect();
+        assert_eq!(
+            statuses,
+            vec![Status::Limit, Status::Unsupported, Status::Solved]
+        );
     }
 
     #[test]

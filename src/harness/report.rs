@@ -868,6 +868,42 @@ mod tests {
         }
     }
 
+    fn run(backend: &str, instance: &str, status: Status, seconds: f64) -> Record {
+        Record {
+            status,
+            seconds,
+            ..Record::new(instance, backend, backend, Task::Solve, 0)
+        }
+    }
+
+    #[test]
+    fn only_answers_enter_ratios_and_par2_charges_twice_the_limit() {
+        let exp = Experiment::from_text(
+            Path::new("e.toml"),
+            "time_limit = 10
+baseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n",
+        )
+        .unwrap();
+        let records = [
+            run("a", "x", Status::Solved, 1.0),
+            run("a", "y", Status::Solved, 2.0),
+            run("a", "z", Status::Infeasible, 3.0),
+            run("b", "x", Status::Solved, 2.0),
+            // Killed at the limit: not a time for the ratio, twice the limit for PAR-2.
+            run("b", "y", Status::Timeout, 11.0),
+            run("b", "z", Status::Memout, 0.5),
+            run("b", "w", Status::Unknown, 0.1),
+        ];
+        let s = summarise(&exp, &records);
+        assert_eq!(s[0].par2, Some(2.0));
+        assert_eq!((s[1].timeout, s[1].memout, s[1].unknown), (1, 1, 1));
+        // b answered only x: 2.0 against a's 1.0 on the same instance.
+        assert_eq!(s[1].ratio, Some((2.0, 1)));
+        assert_eq!(s[1].median_seconds, Some(2.0));
+        // (2 + 20 + 20) / 3; the unknown run is left out.
+        assert_eq!(s[1].par2, Some(14.0));
+    }
+
     #[test]
     fn exhaustive_counts_that_differ_are_a_disagreement_and_cut_counts_are_not() {
         let records = [

@@ -143,7 +143,12 @@ fn check_settings(
 ) -> Result<(), HarnessError> {
     for (i, r) in done.iter().enumerate() {
         if let Some(config) = experiment.backends.iter().find(|b| b.label == r.backend) {
-            let now = record_options(experiment, config, memory_limit);
+            let mut now = record_options(experiment, config, memory_limit);
+            if r.version.is_none() {
+                // The first record format kept no memory or count limit: compare the rest.
+                now.memory_limit = None;
+                now.count_limit = None;
+            }
             if r.name != config.name || r.options != now || r.task != config.task {
                 return Err(HarnessError::Records {
                     file: path.to_path_buf(),
