@@ -67,6 +67,16 @@ pub struct Job {
     pub model: Option<Model>,
 }
 
+/// A [`Job`] as the parent writes it: borrowed, so the model is not copied to be sent.
+#[derive(Serialize)]
+struct JobRef<'a> {
+    backend: &'a str,
+    options: &'a BackendOptions,
+    task: JobTask,
+    model_key: &'a str,
+    model: Option<&'a Model>,
+}
+
 /// Who enforces a run's time limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -317,7 +327,9 @@ fn keep_tail(mut from: impl Read, tail: Arc<Mutex<Vec<u8>>>) {
 
 impl Worker {
     /// Starts `exe worker` with `limits` (the address-space limit is set in the child before
-    /// it runs). Cost: one process start (a few milliseconds).
+    /// it runs). On Linux the worker is killed when the thread that started it ends
+    /// (`PR_SET_PDEATHSIG`), so a worker never outlives its run: start workers from threads that
+    /// live as long as the jobs they serve. Cost: one process start (a few milliseconds).
     pub fn spawn(exe: &Path, limits: Limits) -> io::Result<Worker> {
         let mut command = Command::new(exe);
         command
@@ -400,11 +412,13 @@ impl Worker {
     ) -> (RunResult, bool) {
         let send_model = self.model_key.as_deref() != Some(job.model_key.as_str());
         let start = Instant::now();
-        let line = {
-            let mut j = job.clone();
-            j.model = send_model.then(|| model.clone());
-            serde_json::to_string(&j)
-        };
+        let line = serde_json::to_string(&JobRef {
+            backend: &job.backend,
+            options: &job.options,
+            task: job.task,
+            model_key: &job.model_key,
+            model: send_model.then_some(model),
+        });
         let sent = match (line, self.stdin.as_mut()) {
             (Ok(text), Some(stdin)) => writeln!(stdin, "{text}")
                 .and_then(|()| stdin.flush())
@@ -524,6 +538,21 @@ impl Worker {
         r.cpu_seconds = (exit.cpu_seconds - self.cpu_so_far).max(0.0);
         r.peak_rss_mb = exit.peak_rss_mb;
         r.stats.seconds = wall;
+    }
+
+    /// Whether an idle worker is still running (one that died while idle is reaped here and
+    /// must not be handed a job: the job would be charged a death it did not cause).
+    fn is_alive(&mut self) -> bool {
+        if self.reaped {
+            return false;
+        }
+        match self.child.try_wait() {
+            Ok(None) => true,
+            _ => {
+                self.reaped = true;
+                false
+            }
+        }
     }
 
     /// Kills the worker (if still running) and reaps it with `wait4`.
@@ -648,6 +677,9 @@ impl WorkerPool {
                 None => idle.pop(),
             }
         };
+        if worker.as_mut().is_some_and(|w| !w.is_alive()) {
+            worker = None;
+        }
         if worker.is_none() {
             match Worker::spawn(&self.exe, self.limits) {
                 Ok(w) => worker = Some(w),

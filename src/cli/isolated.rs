@@ -4,6 +4,7 @@
 //! grace, and the outcome says so (`timeout`, with the reason). Without either limit the puzzle
 //! runs in this process, as before.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use zeroone::backend::{
@@ -53,11 +54,14 @@ fn run(
     model: &Model,
     task: JobTask,
 ) -> Result<RunResult, CliError> {
+    // A fresh key per puzzle: puzzles of one file may share a name, and a worker reuses the
+    // model of a key it has seen.
+    static SENT: AtomicUsize = AtomicUsize::new(0);
     let job = Job {
         backend: backend.name().to_string(),
         options: args.options()?,
         task,
-        model_key: model.name().to_string(),
+        model_key: format!("{}:{}", SENT.fetch_add(1, Ordering::Relaxed), model.name()),
         model: None,
     };
     Ok(pool(args)?.run(&job, model))
