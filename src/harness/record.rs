@@ -120,6 +120,9 @@ pub struct Record {
     /// The run's `--jobs` (worker processes at once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobs: Option<usize>,
+    /// The machine that made the record (logical cores, CPU model, OS, architecture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
 }
 
 /// The key that identifies a run: (instance, backend label, repetition).
@@ -157,6 +160,7 @@ impl Record {
             version: Some(crate::build_info::VERSION.into()),
             commit: Some(crate::build_info::COMMIT.into()),
             jobs: None,
+            machine: None,
         }
     }
 
@@ -405,6 +409,26 @@ impl RecordFile {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// This machine as records and reports name it: logical cores, CPU model (from
+/// `/proc/cpuinfo`), OS and architecture. Cost: reading one small file.
+pub fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    format!(
+        "{cores} logical cores, {cpu}, {} {}",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
 }
 
 /// The median of `xs` (mean of the two middle values for an even count); `None` when empty.

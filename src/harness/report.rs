@@ -31,44 +31,41 @@ pub struct Provenance {
 }
 
 impl Provenance {
-    /// The machine from the OS and `/proc/cpuinfo`, and the zeroone builds named by `records`
-    /// (each record carries the version and commit of the binary that made it; records of the
-    /// first format carry none). Starts no program.
+    /// The machines and zeroone builds (version and commit) named by `records`: each record
+    /// carries them; records of the first format carry none, and then the machine writing the
+    /// report is named as such. Starts no program.
     pub fn of(records: &[Record], command: &str) -> Provenance {
-        let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-        let cpu = std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|t| {
-                t.lines()
-                    .find(|l| l.starts_with("model name"))
-                    .and_then(|l| l.split_once(':'))
-                    .map(|(_, v)| v.trim().to_string())
-            })
-            .unwrap_or_else(|| "unknown CPU".into());
-        let mut builds: BTreeSet<String> = BTreeSet::new();
-        let mut unrecorded = 0;
-        for r in records {
-            match (&r.version, &r.commit) {
-                (Some(v), Some(c)) => {
-                    builds.insert(format!("zeroone {v} ({c})"));
-                }
-                _ => unrecorded += 1,
+        let list = |items: BTreeSet<String>, unrecorded: usize| {
+            let mut out: Vec<String> = items.into_iter().collect();
+            if unrecorded > 0 {
+                out.push(format!("not recorded in {unrecorded} records"));
             }
-        }
-        let mut commit: Vec<String> = builds.into_iter().collect();
-        if unrecorded > 0 {
-            commit.push(format!("{unrecorded} records without a recorded build"));
-        }
+            out.join("; ")
+        };
+        let builds: BTreeSet<String> = records
+            .iter()
+            .filter_map(|r| match (&r.version, &r.commit) {
+                (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
+                _ => None,
+            })
+            .collect();
+        let no_build = records.iter().filter(|r| r.commit.is_none()).count();
+        let machines: BTreeSet<String> = records.iter().filter_map(|r| r.machine.clone()).collect();
+        let no_machine = records.iter().filter(|r| r.machine.is_none()).count();
+        let machine = if machines.is_empty() {
+            format!(
+                "not recorded (this report was written on {})",
+                crate::harness::record::machine()
+            )
+        } else {
+            list(machines, no_machine)
+        };
         Provenance {
-            machine: format!(
-                "{cores} logical cores, {cpu}, {} {}",
-                std::env::consts::OS,
-                std::env::consts::ARCH
-            ),
-            commit: if commit.is_empty() {
-                "no records".into()
+            machine,
+            commit: if builds.is_empty() {
+                "not recorded".into()
             } else {
-                commit.join("; ")
+                list(builds, no_build)
             },
             command: command.to_string(),
         }

@@ -56,6 +56,7 @@ struct RunContext<'a> {
     memory_limit: Option<u64>,
     instances: usize,
     workers: usize,
+    machine: String,
 }
 
 /// Runs one job in a worker and returns its record. Never panics on backend failure: errors,
@@ -80,6 +81,7 @@ fn run_job(
     record.position = Some(position);
     record.instances = Some(run.instances);
     record.jobs = Some(run.workers);
+    record.machine = Some(run.machine.clone());
     let model = match model {
         Ok(m) => m,
         Err(reason) => {
@@ -205,6 +207,7 @@ pub fn run_experiment(
         memory_limit,
         instances: total,
         workers: options.workers(),
+        machine: crate::harness::record::machine(),
     };
     let bar = progress_bar(pending, options.progress);
     bar.set_message(experiment.name.clone());

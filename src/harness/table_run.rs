@@ -116,6 +116,7 @@ fn compute(row: TableRow) -> Record {
             TableRow::Hex(w) => w,
             TableRow::Queens(n) => n,
         }),
+        machine: Some(crate::harness::record::machine()),
         ..Record::new(&row.id(), "table", "table", Task::Count, 0)
     }
 }
