@@ -308,6 +308,31 @@ fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
         let _ = writeln!(md, "- worker processes (`--jobs`): {}", list.join(", "));
     }
     let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
+    let options: Vec<String> = experiment
+        .backends
+        .iter()
+        .filter_map(|b| records.iter().find(|r| r.backend == b.label))
+        .map(|r| {
+            let params: Vec<String> = r
+                .options
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            let params = if params.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", params.join(", "))
+            };
+            format!(
+                "`{}` ({} seed {}{params})",
+                r.backend, r.name, r.options.seed
+            )
+        })
+        .collect();
+    if !options.is_empty() {
+        let _ = writeln!(md, "- backend options on record: {}", options.join("; "));
+    }
     md
 }
 
