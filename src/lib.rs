@@ -15,11 +15,14 @@
 //! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
+//! | [`worker`] | isolated runs: worker processes with hard time and memory limits, measured |
 //! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
 //! | [`testing`] | stable, serialisable views of a model and its solutions, for snapshot tests |
+//! | [`build_info`] | the version and commit this binary was built from |
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod build_info;
 pub mod export;
 pub mod generate;
 pub mod harness;
@@ -31,3 +34,4 @@ pub mod symmetry;
 pub mod table;
 pub mod testing;
 pub mod verify;
+pub mod worker;

@@ -528,6 +528,56 @@ impl Serialize for Model {
     }
 }
 
+/// The serialized form read back (worker processes receive their models this way): the same
+/// fields as [`ModelRepr`], owned.
+#[derive(Deserialize)]
+struct OwnedModelRepr {
+    name: String,
+    kind: PuzzleKind,
+    variables: Vec<OwnedVariable>,
+    families: Vec<Family>,
+    constraints: Vec<Constraint>,
+    givens: Vec<VarId>,
+}
+
+#[derive(Deserialize)]
+struct OwnedVariable {
+    label: String,
+    coord: Coord,
+}
+
+/// Rebuilds the model through [`ModelBuilder`], so a serialized model passes the same checks as
+/// one built in code (rows, givens, labels). Cost: one [`ModelBuilder::build`]; the structure is
+/// not shared with other models of its shape.
+impl<'de> Deserialize<'de> for Model {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Model, D::Error> {
+        use serde::de::Error;
+        let repr = OwnedModelRepr::deserialize(deserializer)?;
+        let mut b = ModelBuilder::new(repr.name, repr.kind);
+        for v in repr.variables {
+            b.variable(v.label, v.coord);
+        }
+        for f in &repr.families {
+            b.family(f.name.clone());
+        }
+        for c in repr.constraints {
+            if c.family >= repr.families.len() {
+                return Err(D::Error::custom(format!(
+                    "row {} names family {}, but the model has {}",
+                    c.index,
+                    c.family,
+                    repr.families.len()
+                )));
+            }
+            b.row(c.family, c.vars, c.sense);
+        }
+        for g in repr.givens {
+            b.given(g);
+        }
+        b.build().map_err(D::Error::custom)
+    }
+}
+
 /// The size of a model in the terms `zeroone show` prints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelSummary {
@@ -924,6 +974,18 @@ impl Solution {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_serialized_model_reads_back_equal_and_a_bad_one_is_refused() {
+        let hex = crate::puzzle::HexBoard::geometry(5).unwrap().to_model("w5");
+        let text = serde_json::to_string(&hex).unwrap();
+        let back: Model = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        assert_eq!((back.name(), back.label(3)), (hex.name(), hex.label(3)));
+        // A row naming a family that is not there is an error, not a panic.
+        let bad = text.replacen("\"family\":0", "\"family\":9", 1);
+        assert!(serde_json::from_str::<Model>(&bad).is_err());
+    }
+
     use super::*;
 
     fn tiny() -> Model {

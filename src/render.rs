@@ -330,7 +330,8 @@ pub struct SolveRecord {
     /// With `solve --all`: the 0-based number of this solution among the puzzle's solutions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<u64>,
-    /// `solved`, `infeasible`, `unknown` or `error`.
+    /// `solved`, `infeasible`, `unknown`, `timeout`, `memout`, `crash`, `unsupported` or
+    /// `error`.
     pub status: &'static str,
     /// Hex and Queens: `[row, position-in-row]` of each piece.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -419,7 +420,9 @@ pub struct CountRecord {
     pub index: usize,
     /// Backend name.
     pub backend: String,
-    /// `solved` when the count stands (every witness verified), `error` otherwise.
+    /// `solved` when the count is complete (every witness verified), `limit` when it stopped at
+    /// `--limit` or the time limit (the partial count stands), else `timeout`, `memout`,
+    /// `crash`, `unsupported` or `error`.
     pub status: &'static str,
     /// Solutions counted (exact).
     pub count: u128,
@@ -541,10 +544,11 @@ fn count_text_timed(
     timed: bool,
 ) -> String {
     let name = model.name();
-    if outcome.status != Status::Solved {
+    if !matches!(outcome.status, Status::Solved | Status::Limit) {
         return format!(
-            "puzzle {index} ({name}): error by {backend}: {}\n",
-            outcome.reason.as_deref().unwrap_or("unknown")
+            "puzzle {index} ({name}): {} by {backend}: {}\n",
+            outcome.status.name(),
+            outcome.reason.as_deref().unwrap_or("no reason given")
         );
     }
     let plural = if outcome.count == 1 { "" } else { "s" };

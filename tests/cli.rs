@@ -157,12 +157,13 @@ fn solve_json_shapes_per_kind() {
 }
 
 #[test]
-fn solve_reports_errors_with_reason_and_exit_1() {
-    // Brute force refuses 37 free variables: status error, a reason, exit status 1.
+fn solve_reports_a_refused_model_as_unsupported_with_reason_and_exit_1() {
+    // Brute force refuses 37 free variables: status unsupported (not error: nothing failed),
+    // a reason, exit status 1.
     let o = zeroone(&["solve", "--json", "models/hex-7.hex", "--backend", "brute"]);
     assert_eq!(o.status.code(), Some(1));
     let v = &json_lines(&o)[0];
-    assert_eq!(v["status"], "error");
+    assert_eq!(v["status"], "unsupported");
     assert_eq!(v["verified"], false);
     assert!(v["reason"].as_str().unwrap().contains("at most 25"));
     assert!(v["placements"].is_null());
@@ -204,6 +205,7 @@ fn count_json_and_limit() {
         ]
     );
     assert_eq!(v["count"], 2);
+    assert_eq!(v["status"], "solved");
     assert_eq!(v["exhaustive"], true);
     assert_eq!(v["verified"], true);
     let o = zeroone(&[
@@ -216,6 +218,8 @@ fn count_json_and_limit() {
         "0",
     ]);
     let v = &json_lines(&o)[0];
+    // Cut at the limit: `limit` (it used to read `solved`), the partial count kept.
+    assert_eq!(v["status"], "limit");
     assert_eq!(v["count"], 1);
     assert_eq!(v["exhaustive"], false);
 }

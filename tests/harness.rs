@@ -53,6 +53,8 @@ seed = 7
 fn options(dir: &Path) -> RunOptions {
     let mut o = RunOptions::new(dir.join("reports"));
     o.jobs = Some(2);
+    // The workers are the zeroone binary, not this test binary.
+    o.worker_exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_zeroone")));
     o
 }
 
@@ -310,10 +312,6 @@ name = "brute"
     let summary = run_experiment(&exp, &options(dir.path())).unwrap();
     let (records, _) = read_records(&summary.records, false).unwrap();
     let instances = load_instances(&exp.sources).unwrap();
-    let groups = instances
-        .iter()
-        .map(|i| (i.id.clone(), i.group.clone()))
-        .collect();
     let ids: Vec<String> = instances.into_iter().map(|i| i.id).collect();
     let records = in_job_order(&exp, records, &ids);
     let provenance = Provenance {
@@ -321,7 +319,7 @@ name = "brute"
         commit: "c".into(),
         command: "x".into(),
     };
-    let md = render_markdown(&exp, &records, &groups, ids.len(), &provenance, true);
+    let md = render_markdown(&exp, &records, ids.len(), &provenance, true);
     insta::assert_snapshot!("count_report", md);
     // The written report has real timings and the provenance header.
     let written = std::fs::read_to_string(dir.path().join("reports/count.md")).unwrap();
@@ -413,4 +411,55 @@ fn a_table_experiment_resumes_and_reports_exact_counts() {
     ] {
         assert!(dir.path().join("reports").join(file).is_file(), "{file}");
     }
+}
+
+/// The report's lines without the command line (which names the command that wrote it).
+fn without_command(md: &str) -> String {
+    md.lines()
+        .filter(|l| !l.starts_with("- command:") && !l.starts_with("- machine:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn zeroone_report_rewrites_the_reports_from_the_records_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("p.txt"),
+        "1234341221434321\n1...........4321\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("e.toml"),
+        "time_limit = 5\n[[instances]]\nfile = \"p.txt\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [3, 5]\n[[backends]]\nname = \"brute\"\n[[backends]]\nname = \"gauss\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = zeroone(dir.path(), &["run", "e.toml", "-q", "--jobs", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    let md = std::fs::read_to_string(dir.path().join("reports/e.md")).unwrap();
+    let csv = std::fs::read_to_string(dir.path().join("reports/e.csv")).unwrap();
+    assert!(
+        md.contains("- runs on record: 8 of 8 (4 instances)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| p | `brute` |"),
+        "the source group is on record: {md}"
+    );
+    // The puzzles are no longer readable: the report must not need them.
+    std::fs::write(dir.path().join("p.txt"), "not a puzzle\n").unwrap();
+    std::fs::remove_file(dir.path().join("reports/e.md")).unwrap();
+    let (code, stderr) = zeroone(dir.path(), &["report", "e.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let again = std::fs::read_to_string(dir.path().join("reports/e.md")).unwrap();
+    assert_eq!(without_command(&again), without_command(&md));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("reports/e.csv")).unwrap(),
+        csv
+    );
+    assert!(again.contains(&format!("zeroone {}", env!("CARGO_PKG_VERSION"))));
+    // Without records there is nothing to report: bad input, nothing written.
+    let (code, stderr) = zeroone(dir.path(), &["report", "e.toml", "--reports", "none"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!dir.path().join("none").exists());
 }

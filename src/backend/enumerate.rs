@@ -721,16 +721,19 @@ impl Enumerator {
     /// from a separate sequential run stopped after [`WITNESS_LIMIT`] solutions.
     fn count_parallel(&self) -> (u128, Vec<Solution>, SearchSummary) {
         let start = Instant::now();
+        // One deadline for both passes: the witness pass gets what is left of it, not a
+        // fresh limit of its own (which made a time limit T last 2T).
+        let deadline = self.deadline();
         let (_, witnesses, _) = Enumerator {
             settings: EnumSettings {
                 parallel: false,
+                time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
                 ..self.settings.clone()
             },
             ..self.clone()
         }
         .count(Some(WITNESS_LIMIT as u64));
         let stop = AtomicBool::new(false);
-        let deadline = self.deadline();
         let order = self.settings.order;
         let mut summary = with_plan!(&self.plan, plan => {
             // Cut where there are at least 64 subtrees per thread, or give up cutting deeper
@@ -1030,6 +1033,53 @@ mod tests {
         let (_, _, summary) = Enumerator::new(&m, &settings).unwrap().count(None);
         assert!(!summary.finished);
         assert!(summary.timed_out);
+    }
+
+    /// `pigeons` pigeons in `holes` holes, each pigeon in exactly one hole, each hole holding
+    /// at most one: no solution when pigeons > holes, and a search tree of about
+    /// holes! / (holes - pigeons + 1)! leaves to learn it.
+    fn pigeonhole(pigeons: usize, holes: usize) -> Model {
+        let var = |p: usize, h: usize| format!("\"p{p}h{h}\"");
+        let vars: Vec<String> = (0..pigeons)
+            .flat_map(|p| (0..holes).map(move |h| var(p, h)))
+            .collect();
+        let rows = |outer: usize, inner: usize, name: &dyn Fn(usize, usize) -> String| {
+            (0..outer)
+                .map(|o| {
+                    let r: Vec<String> = (0..inner).map(|i| name(o, i)).collect();
+                    format!("[{}]", r.join(","))
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let text = format!(
+            r#"{{"variables": [{}], "families": [
+                {{"name": "pigeon", "sense": "exactly-one", "rows": [{}]}},
+                {{"name": "hole", "sense": "at-most-one", "rows": [{}]}}]}}"#,
+            vars.join(","),
+            rows(pigeons, holes, &|p, h| var(p, h)),
+            rows(holes, pigeons, &|h, p| var(p, h)),
+        );
+        crate::puzzle::parse::generic::parse_json(&text, "pigeons.json").unwrap()
+    }
+
+    #[test]
+    fn a_parallel_count_spends_one_time_limit_not_two() {
+        // The witness pass finds nothing before the deadline (there is no solution), so
+        // before the fix it spent the whole limit and the parallel count then got a fresh one.
+        let m = pigeonhole(13, 12);
+        let limit = Duration::from_millis(500);
+        let settings = EnumSettings {
+            time_limit: Some(limit),
+            parallel: true,
+            ..EnumSettings::default()
+        };
+        let start = Instant::now();
+        let (count, _, summary) = Enumerator::new(&m, &settings).unwrap().count(None);
+        let took = start.elapsed();
+        assert_eq!(count, 0);
+        assert!(summary.timed_out && !summary.finished);
+        assert!(took < limit * 17 / 10, "a limit of {limit:?} took {took:?}");
     }
 
     #[test]

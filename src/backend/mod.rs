@@ -503,28 +503,83 @@ pub fn make_backend(
 }
 
 /// The verified status of a run.
+///
+/// Only `Solved` and `Infeasible` are answers (they enter time ratios); `Limit`, `Timeout`,
+/// `Memout` and `Crash` count as twice the time limit in PAR-2; `Unknown`, `Unsupported` and
+/// `Error` are neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
-    /// A solution was found and the verifier accepted it.
+    /// A solution was found and the verifier accepted it; for a count: the count is complete
+    /// and every witness passed the verifier.
     Solved,
     /// The backend proved there is no solution.
     Infeasible,
-    /// No answer (time limit, incomplete method).
+    /// A sound backend stopped without deciding (an incomplete method, a search it gave up).
     Unknown,
+    /// A count or search stopped by a limit (`--limit`, `count_limit`, or the time limit
+    /// honoured by the backend itself); a count keeps its partial value.
+    Limit,
+    /// The run reached its time limit without an answer (stopped by the backend at the limit,
+    /// or killed by the parent process after the limit and a grace period).
+    Timeout,
+    /// The run's process ran out of its memory limit.
+    Memout,
+    /// The run's process died (a signal, an abort) without a result.
+    Crash,
+    /// The backend refuses this model or task (too large for it, an ability it lacks); the
+    /// reason says why.
+    Unsupported,
     /// The backend failed, panicked, or returned an answer the verifier rejected.
     Error,
 }
 
 impl Status {
+    /// Every status, in the order reports list them.
+    pub const ALL: [Status; 9] = [
+        Status::Solved,
+        Status::Infeasible,
+        Status::Unknown,
+        Status::Limit,
+        Status::Timeout,
+        Status::Memout,
+        Status::Crash,
+        Status::Unsupported,
+        Status::Error,
+    ];
+
     /// The lower-case name used in JSON and reports.
     pub fn name(self) -> &'static str {
         match self {
             Status::Solved => "solved",
             Status::Infeasible => "infeasible",
             Status::Unknown => "unknown",
+            Status::Limit => "limit",
+            Status::Timeout => "timeout",
+            Status::Memout => "memout",
+            Status::Crash => "crash",
+            Status::Unsupported => "unsupported",
             Status::Error => "error",
         }
+    }
+
+    /// Whether this is an answer (`solved` or `infeasible`): only these enter time ratios.
+    pub fn is_answer(self) -> bool {
+        matches!(self, Status::Solved | Status::Infeasible)
+    }
+
+    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died).
+    pub fn is_par2_penalty(self) -> bool {
+        matches!(
+            self,
+            Status::Limit | Status::Timeout | Status::Memout | Status::Crash
+        )
+    }
+
+    /// Whether the run ended without running to an outcome, which makes `solve` and `count`
+    /// exit with status 1: `error`, `crash`, `unsupported`.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Status::Error | Status::Crash | Status::Unsupported)
     }
 }
 
@@ -537,7 +592,7 @@ pub struct Outcome {
     pub solution: Option<Solution>,
     /// Whether the verifier accepted a solution.
     pub verified: bool,
-    /// Why the status is `unknown` or `error`.
+    /// Why the status is not `solved` or `infeasible`.
     pub reason: Option<String>,
     /// The backend's statistics (time measured here when the backend left it zero).
     pub stats: Stats,
@@ -546,7 +601,8 @@ pub struct Outcome {
 /// A verified count result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CountOutcome {
-    /// `Solved` when the count was produced and every witness verified; `Error` otherwise.
+    /// `Solved` when the count is complete and every witness verified; `Limit` when it stopped
+    /// at a limit (the partial count is kept); `Unsupported` or `Error` otherwise.
     pub status: Status,
     /// Solutions counted.
     pub count: u128,
@@ -554,10 +610,19 @@ pub struct CountOutcome {
     pub exhaustive: bool,
     /// Whether at least one witness was checked and all witnesses passed the verifier.
     pub verified: bool,
-    /// Why the status is `error`.
+    /// Why the status is not `solved`.
     pub reason: Option<String>,
     /// The backend's statistics.
     pub stats: Stats,
+}
+
+/// The status of a backend that returned `e`: `unsupported` when it refuses the model (too
+/// large for it), `error` otherwise.
+fn status_of_error(e: &BackendError) -> Status {
+    match e {
+        BackendError::TooLarge { .. } | BackendError::Unsupported { .. } => Status::Unsupported,
+        _ => Status::Error,
+    }
 }
 
 fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
@@ -571,8 +636,9 @@ fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Runs `backend`'s solver on `model` and verifies its answer. Errors and panics inside the
-/// backend become [`Status::Error`]; only a missing ability is returned as `Err`. Cost: the
-/// backend's solve plus one verifier pass (linear in the model's nonzeros).
+/// backend become [`Status::Error`] (a model too large for the backend: [`Status::Unsupported`]);
+/// only a missing ability is returned as `Err`. Cost: the backend's solve plus one verifier
+/// pass (linear in the model's nonzeros).
 ///
 /// ```
 /// use zeroone::backend::{make_backend, solve_verified, BackendOptions, Status};
@@ -613,7 +679,10 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
             format!("backend '{name}' panicked: {}", panic_text(p)),
             stats_with_time(Stats::default()),
         ),
-        Ok(Err(e)) => error(e.to_string(), stats_with_time(Stats::default())),
+        Ok(Err(e)) => Outcome {
+            status: status_of_error(&e),
+            ..error(e.to_string(), stats_with_time(Stats::default()))
+        },
         Ok(Ok(report)) => {
             let stats = stats_with_time(report.stats);
             match report.found {
@@ -647,7 +716,9 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
 }
 
 /// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are
-/// distinct). Errors and panics become [`Status::Error`]; only a missing ability is `Err`.
+/// distinct). A count that stopped at `limit` or at the backend's time limit is
+/// [`Status::Limit`] with its partial count. Errors and panics become [`Status::Error`] (too
+/// large for the backend: [`Status::Unsupported`]); only a missing ability is `Err`.
 /// Cost: the backend's count plus one verifier pass per witness (at most [`WITNESS_LIMIT`]).
 ///
 /// ```
@@ -690,7 +761,10 @@ pub fn count_verified(
             format!("backend '{name}' panicked: {}", panic_text(p)),
             time,
         ),
-        Ok(Err(e)) => error(e.to_string(), time),
+        Ok(Err(e)) => CountOutcome {
+            status: status_of_error(&e),
+            ..error(e.to_string(), time)
+        },
         Ok(Ok(report)) => {
             let mut stats = report.stats;
             if stats.seconds == 0.0 {
@@ -728,12 +802,21 @@ pub fn count_verified(
                 }
             }
             time = stats;
+            let (status, reason) = if report.exhaustive {
+                (Status::Solved, None)
+            } else {
+                let why = match limit {
+                    Some(l) if report.count >= l as u128 => format!("stopped at the limit of {l}"),
+                    _ => "stopped before the count was complete (time limit)".to_string(),
+                };
+                (Status::Limit, Some(why))
+            };
             CountOutcome {
-                status: Status::Solved,
+                status,
                 count: report.count,
                 exhaustive: report.exhaustive,
                 verified: !report.witnesses.is_empty(),
-                reason: None,
+                reason,
                 stats: time,
             }
         }

@@ -12,18 +12,22 @@ use super::CliError;
 
 /// `--backend NAME` and the options handed to it. Backend-specific flags land in
 /// `BackendOptions::params` under their own names; `--param key=value` sets any other key. An
-/// option the chosen backend does not read (a `params` key, `--time-limit`, `--seed`) is
-/// refused, never ignored.
+/// option the chosen backend does not read (a `params` key, `--seed`) is refused, never
+/// ignored; `--time-limit` and `--memory-limit` hold for every backend (see `isolated.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct BackendArgs {
     /// Backend to run (see `zeroone backends`); the default, `bitset`, is exact and takes any
     /// model.
     #[arg(long, default_value = "bitset")]
     pub backend: String,
-    /// Wall-clock limit per puzzle, in seconds, from 0 to one year (backends that can stop
-    /// early; refused for the others).
+    /// Wall-clock limit per puzzle, in seconds, from 0 to one year. A backend that can stop
+    /// itself does so; any other runs the puzzle in a worker process, killed after the limit
+    /// (plus a grace) and reported as `timeout`.
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<f64>,
+    /// Memory limit per puzzle, in MB (address space of the worker process running it).
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_limit: Option<u64>,
     /// Seed for any randomness in the backend (VSA codes; refused by backends with none).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
@@ -107,19 +111,15 @@ impl BackendArgs {
         make_backend(&self.backend, &options).map_err(|e| CliError::BadInput(e.to_string()))
     }
 
-    /// `--time-limit` and `--seed` given to a backend that does not use them. (Unknown
-    /// `params` keys are refused by `make_backend` itself.)
+    /// `--seed` given to a backend that does not use it. (Unknown `params` keys are refused by
+    /// `make_backend` itself.)
     fn refuse_unused_flags(&self) -> Result<(), CliError> {
         let Some(info) = registry().into_iter().find(|b| b.name == self.backend) else {
             return Ok(()); // make_backend names the known backends
         };
-        let unused = [
-            (
-                "time_limit",
-                self.time_limit.is_some() && !info.uses_time_limit,
-            ),
-            ("seed", self.seed.is_some() && !info.uses_seed),
-        ];
+        // Every backend takes --time-limit: one that cannot stop itself runs in a worker
+        // process that is killed at the limit (see isolated.rs).
+        let unused = [("seed", self.seed.is_some() && !info.uses_seed)];
         match unused.iter().find(|(_, refused)| *refused) {
             Some((key, _)) => Err(CliError::BadInput(
                 BackendError::UnknownOption {
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn options_the_backend_does_not_read_are_refused_with_what_it_takes() {
-        let cases: [(&[&str], &str); 6] = [
+        let cases: [(&[&str], &str); 5] = [
             (
                 &["--backend", "milp", "--param", "relaxx=true"],
                 "'milp' does not take option 'relaxx' (it takes: relax, time_limit)",
@@ -244,10 +244,6 @@ mod tests {
                 &["--backend", "brute", "--dim", "64"],
                 "'brute' does not take option 'dim' (it takes: none)",
             ),
-            (
-                &["--backend", "brute", "--time-limit", "1"],
-                "'brute' does not take option 'time_limit'",
-            ),
         ];
         for (args, wanted) in cases {
             match make(args) {
@@ -259,5 +255,7 @@ mod tests {
         assert!(make(&["--backend", "bitset", "--seed", "3"]).is_err());
         assert!(make(&["--backend", "vsa", "--seed", "3", "--dim", "64"]).is_ok());
         assert!(make(&["--backend", "milp", "--relax", "--time-limit", "2"]).is_ok());
+        // Every backend takes a time limit: one that cannot stop itself runs in a worker.
+        assert!(make(&["--backend", "brute", "--time-limit", "1"]).is_ok());
     }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{count_verified, Backend, Status};
+use zeroone::backend::Backend;
 use zeroone::model::Model;
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{count_text, stable_count_text, CountRecord};
@@ -80,8 +80,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
 /// Restricts, counts, verifies the witnesses of and renders one puzzle.
 fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Counted {
     let model = input::restrict(model, args.backend.families.as_deref())?;
-    let outcome = count_verified(backend, &model, args.limit)
-        .map_err(|e| CliError::BadInput(e.to_string()))?;
+    let outcome = super::isolated::count(&args.backend, backend, &model, args.limit)?;
     let name = backend.name();
     let text = match (args.json, args.stable) {
         (true, false) => format!("{}\n", CountRecord::new(index, name, &outcome).to_json()),
@@ -92,5 +91,5 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         (false, false) => count_text(index, &model, name, &outcome),
         (false, true) => stable_count_text(index, &model, name, &outcome),
     };
-    Ok((text, outcome.status == Status::Error))
+    Ok((text, outcome.status.is_failure()))
 }

@@ -6,8 +6,10 @@ mod export;
 mod gauss;
 mod generate;
 mod input;
+mod isolated;
 mod merge;
 mod parallel;
+mod report;
 mod run;
 mod show;
 mod snapshot;
@@ -80,6 +82,11 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Print one stable text per file (model, Gauss relaxation, every verified solution) to diff.
     Snapshot(snapshot::SnapshotArgs),
+    /// Rewrite an experiment's reports from its records alone, running nothing.
+    Report(report::ReportArgs),
+    /// Run jobs sent on standard input, one JSON line each (started by `run`, `solve`, `count`).
+    #[command(hide = true)]
+    Worker,
 }
 
 /// Runs one parsed command line.
@@ -103,6 +110,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Snapshot(args) => snapshot::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Worker => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            zeroone::worker::serve(stdin, stdout)
+                .map_err(|e| CliError::Failed(format!("worker: {e}")))
+        }
     }
 }
 

@@ -16,9 +16,13 @@ use super::CliError;
 pub struct RunArgs {
     /// The experiment file (TOML).
     pub experiment: PathBuf,
-    /// Worker threads, 1 to 1024 (default: one per core).
+    /// Worker processes at once, 1 to 1024 (default: one per core); each run has its own process.
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
+    /// Memory limit per run in MB (address space of its worker); overrides the experiment's
+    /// `memory_limit`.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_limit: Option<u64>,
     /// Continue `reports/NAME.jsonl`, skipping runs already on record.
     #[arg(long, conflicts_with = "fresh")]
     pub resume: bool,
@@ -73,6 +77,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         stop_after: args.max_runs,
         progress: !args.quiet && std::io::stderr().is_terminal(),
         command: command.join(" "),
+        memory_limit: args.memory_limit,
+        worker_exe: None,
     };
     let summary = run_experiment(&experiment, &options).map_err(cli_error)?;
     eprintln!(

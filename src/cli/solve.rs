@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{solutions_verified, solve_verified, Backend, Outcome, Status};
+use zeroone::backend::{solutions_verified, Backend, Outcome, Status};
 use zeroone::model::{Model, Solution};
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{outcome_text, solution_text, stable_outcome_text, SolveRecord};
@@ -96,9 +96,9 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
     if args.all {
         return solve_all(args, backend, index, &model);
     }
-    let outcome = solve_verified(backend, &model).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let outcome = super::isolated::solve(&args.backend, backend, &model)?;
     let text = outcome_line(args, index, &model, backend.name(), &outcome);
-    Ok((text, outcome.status == Status::Error))
+    Ok((text, outcome.status.is_failure()))
 }
 
 /// The printed form of one outcome (JSON line or text), as `--stable` and `--ids` ask.
@@ -157,7 +157,7 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
             stream.count
         ));
     }
-    Ok((text, stream.status == Status::Error))
+    Ok((text, stream.status.is_failure()))
 }
 
 /// One solution of `--all`, already verified, as a JSON line or a drawing.

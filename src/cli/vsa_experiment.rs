@@ -135,9 +135,9 @@ impl Summary {
         self.n += 1;
         match out.status {
             Status::Solved => self.solved += 1,
-            Status::Unknown => self.unknown += 1,
-            Status::Error => self.error += 1,
+            Status::Unknown | Status::Limit | Status::Timeout => self.unknown += 1,
             Status::Infeasible => self.infeasible += 1,
+            Status::Error | Status::Memout | Status::Crash | Status::Unsupported => self.error += 1,
         }
         let s = &out.stats;
         self.seconds.push(s.seconds);

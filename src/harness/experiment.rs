@@ -9,7 +9,8 @@
 //! description = "brute force on tiny boards"
 //! kind = "solve"            # "solve" (default), "count" or "table"
 //! repetitions = 1           # runs of each (instance, backend) pair
-//! time_limit = 10           # seconds per run, handed to backends that can honour it
+//! time_limit = 10           # seconds per run: the backend stops itself, or its worker is killed
+//! memory_limit = 2000       # MB of address space per run (its worker process); beyond: memout
 //! count_limit = 2           # "count": stop counting after this many solutions
 //! baseline = "brute"        # label the ratios are taken against
 //! outputs = ["markdown", "csv", "time-plot"]
@@ -136,8 +137,11 @@ pub struct Experiment {
     pub kind: ExperimentKind,
     /// Runs of each (instance, backend) pair.
     pub repetitions: u32,
-    /// Per-run wall-clock limit, handed to backends with the `TimeLimit` ability.
+    /// Per-run wall-clock limit, handed to backends with the `TimeLimit` ability and enforced
+    /// on every run by killing its worker after the limit and a grace.
     pub time_limit: Option<Duration>,
+    /// Per-run memory limit in MB (the address space of the run's worker process).
+    pub memory_limit: Option<u64>,
     /// For counting: stop after this many solutions.
     pub count_limit: Option<u64>,
     /// The label ratios are taken against.
@@ -176,6 +180,7 @@ struct RawExperiment {
     kind: ExperimentKind,
     repetitions: Option<Spanned<u32>>,
     time_limit: Option<Spanned<toml::Value>>,
+    memory_limit: Option<Spanned<toml::Value>>,
     count_limit: Option<u64>,
     baseline: Option<Spanned<String>>,
     data_dir: Option<String>,
@@ -357,6 +362,18 @@ impl Experiment {
                     ),
                 )
             })?),
+        };
+        let memory_limit = match &raw.memory_limit {
+            None => None,
+            Some(m) => match m.get_ref() {
+                toml::Value::Integer(mb) if *mb > 0 => Some(*mb as u64),
+                _ => {
+                    return Err(at.at(
+                        m.span(),
+                        "memory_limit: expected a positive whole number of MB",
+                    ))
+                }
+            },
         };
 
         let mut sources = Vec::new();
@@ -656,6 +673,7 @@ impl Experiment {
             kind: raw.kind,
             repetitions,
             time_limit,
+            memory_limit,
             count_limit: raw.count_limit,
             baseline,
             sources,

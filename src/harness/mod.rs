@@ -1,27 +1,34 @@
 //! The experiment harness: an experiment file (TOML) names instance sources, backend
-//! configurations, repetitions and a time limit; the harness runs every (instance, backend)
-//! pair in parallel, appends one JSON line per finished run, and writes Markdown, CSV and SVG
-//! reports from those lines.
+//! configurations, repetitions and time and memory limits; the harness runs every (instance,
+//! backend, repetition) job in a worker process ([`crate::worker`]), appends one JSON line per
+//! finished run, and writes Markdown, CSV and SVG reports from those lines alone.
+//!
+//! Data flows one way: experiment -> jobs -> workers -> store -> report. The modules, from the
+//! bottom up (each uses only those above it in this table):
 //!
 //! | file | what it holds |
 //! |---|---|
 //! | [`experiment`] | the experiment file schema and its located errors |
 //! | [`source`] | instance sources: puzzle files, shared data sets, built-in boards; sampling, filters |
-//! | [`record`] | one finished run as one JSON line; reading, resuming and merging record files |
-//! | [`runner`] | running the jobs in parallel, resumable and shardable |
-//! | [`report`] | Markdown and CSV reports, the machine and commit header |
-//! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
+//! | [`record`] | one finished run as one JSON line; the record file, its lock, merging; medians |
+//! | [`plan`] | the options of a run, shards, job keys |
+//! | [`store`] | where records live; opening them for a run (resume, fresh, the lock) |
 //! | [`plot`] | SVG plots (time distributions, search-space sizes) |
+//! | [`report`] | Markdown and CSV reports from records alone (`zeroone report`) |
+//! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
+//! | [`runner`] | running the jobs in worker processes, resumable and shardable; merging shards |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
 //! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
 
 pub mod experiment;
+pub mod plan;
 pub mod plot;
 pub mod record;
 pub mod report;
 pub mod runner;
 pub mod source;
+pub mod store;
 pub mod table_run;
 
 use std::io;
@@ -30,8 +37,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub use experiment::{BackendConfig, Experiment, ExperimentKind, Task};
+pub use plan::{RunOptions, RunSummary, Shard};
 pub use record::Record;
-pub use runner::{run_experiment, RunOptions, RunSummary, Shard};
+pub use runner::run_experiment;
 
 /// Errors of the harness layer. `Experiment` and `Source` errors are bad input (the CLI exits
 /// 2 and nothing is run or written); the others come up while running or writing.
@@ -61,6 +69,14 @@ pub enum HarnessError {
         /// What is wrong.
         message: String,
     },
+    /// Another run holds the lock of this record file (one writer per record file).
+    #[error("{file} is being written by another run ({holder}); wait for it to finish, or use another --reports folder or --shard")]
+    Busy {
+        /// The record file.
+        file: PathBuf,
+        /// Who holds the lock (pid, host, since when), as its lock file says.
+        holder: String,
+    },
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {
@@ -87,6 +103,7 @@ impl HarnessError {
             HarnessError::Experiment { .. }
                 | HarnessError::Source(_)
                 | HarnessError::Records { .. }
+                | HarnessError::Busy { .. }
         )
     }
 

@@ -10,8 +10,8 @@ use plotters::prelude::*;
 
 use crate::backend::Status;
 use crate::harness::experiment::Experiment;
+use crate::harness::record::median;
 use crate::harness::record::Record;
-use crate::harness::report::median;
 
 const SIZE: (u32, u32) = (900, 560);
 

@@ -7,6 +7,15 @@
 //!
 //! Records are keyed by (instance, backend label, repetition); [`merge`] joins shard files,
 //! dropping exact repeats and refusing two records of the same key that disagree.
+//!
+//! One writer: a [`RecordFile`] holds an exclusive lock ([`RecordLock`], on `NAME.jsonl.lock`
+//! beside the records) for as long as it is open. A second run on the same records is refused
+//! with a message naming the holder (pid, host, start time); the first run's records are
+//! untouched. Shards have their own files and locks, so they run at once.
+//!
+//! A record holds everything the reports need (source group, puzzle size, position of its
+//! instance, measurements, limits, provenance), so reports are computed from records alone.
+//! Fields added after the first record format are optional: old record files still load.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -18,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::Task;
 use crate::harness::HarnessError;
+use crate::worker::LimitBy;
 
 /// The options a run was made with, as recorded.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -30,6 +40,12 @@ pub struct RecordOptions {
     /// The per-run time limit in seconds, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit: Option<f64>,
+    /// The per-run memory limit (worker address space) in MB, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit: Option<u64>,
+    /// The count limit of a counting run, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count_limit: Option<u64>,
 }
 
 /// One finished run: a JSON line in `reports/NAME.jsonl`.
@@ -71,12 +87,113 @@ pub struct Record {
     pub rows: usize,
     /// The backend's statistics (nodes, steps, guesses, backtracks, extra figures).
     pub stats: Stats,
+    /// The instance's source group (file stem, generator), for the per-source table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The puzzle's size (hex width, Queens n, Sudoku n).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// 0-based position of the instance in the experiment (job order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<usize>,
+    /// Instances in the whole experiment (all shards), for "runs on record: k of n".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<usize>,
+    /// Wall-clock seconds of the run seen by the parent (worker transport included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_seconds: Option<f64>,
+    /// CPU seconds (user + system) of the worker during the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
+    /// Peak resident set of the worker during the run, MB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss_mb: Option<f64>,
+    /// Who enforced the time limit: the backend itself or the parent (killing the worker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_by: Option<LimitBy>,
+    /// zeroone's version that made the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The commit that binary was built from (`-dirty`: with uncommitted changes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The run's `--jobs` (worker processes at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobs: Option<usize>,
+    /// The machine that made the record (logical cores, CPU model, OS, architecture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
 }
 
 /// The key that identifies a run: (instance, backend label, repetition).
 pub type RunKey = (String, String, u32);
 
 impl Record {
+    /// A record of `instance` under `backend` (label, registry name), repetition `repetition`,
+    /// with everything else empty: status `error` until filled in. Stamped with this binary's
+    /// version and commit.
+    pub fn new(instance: &str, backend: &str, name: &str, task: Task, repetition: u32) -> Record {
+        Record {
+            instance: instance.into(),
+            backend: backend.into(),
+            repetition,
+            name: name.into(),
+            task,
+            options: RecordOptions::default(),
+            status: Status::Error,
+            verified: false,
+            seconds: 0.0,
+            count: None,
+            exhaustive: None,
+            reason: None,
+            variables: 0,
+            rows: 0,
+            stats: Stats::default(),
+            group: None,
+            size: None,
+            position: None,
+            instances: None,
+            wall_seconds: None,
+            cpu_seconds: None,
+            peak_rss_mb: None,
+            limit_by: None,
+            version: Some(crate::build_info::VERSION.into()),
+            commit: Some(crate::build_info::COMMIT.into()),
+            jobs: None,
+            machine: None,
+        }
+    }
+
+    /// The source group: the recorded one, or (records made before it was recorded) the
+    /// instance id up to `#` (`{file stem}#{index}`), or the id itself (`{generator}-{size}`).
+    pub fn group_name(&self) -> &str {
+        match &self.group {
+            Some(g) => g,
+            None => self.instance.split('#').next().unwrap_or(&self.instance),
+        }
+    }
+
+    /// A record of the first format (no recorded build) read with today's statuses: a count
+    /// that stopped before it was complete is `limit` (it was written `solved`), and a backend
+    /// refusing a model as too large is `unsupported` (it was written `error`). Records with a
+    /// recorded build are returned as they are.
+    pub fn migrated(mut self) -> Record {
+        if self.version.is_some() {
+            return self;
+        }
+        if self.status == Status::Solved && self.exhaustive == Some(false) {
+            self.status = Status::Limit;
+        }
+        let too_large = self
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("cannot take this model"));
+        if self.status == Status::Error && too_large {
+            self.status = Status::Unsupported;
+        }
+        self
+    }
+
     /// This record's key.
     pub fn key(&self) -> RunKey {
         (self.instance.clone(), self.backend.clone(), self.repetition)
@@ -118,7 +235,7 @@ pub fn read_records(path: &Path, tolerate_torn: bool) -> Result<(Vec<Record>, u6
             continue;
         }
         match serde_json::from_slice::<Record>(line) {
-            Ok(r) => records.push(r),
+            Ok(r) => records.push(r.migrated()),
             Err(e) => {
                 if !complete && tolerate_torn {
                     return Ok((records, offset as u64));
@@ -135,31 +252,118 @@ pub fn read_records(path: &Path, tolerate_torn: bool) -> Result<(Vec<Record>, u6
     Ok((records, text.len() as u64))
 }
 
-/// An open record file, appended to one flushed line per record.
+/// The exclusive right to write one record file: a lock on `FILE.lock` (an exclusive `flock`,
+/// released when this is dropped, also when the process dies), whose text names the holder.
+#[derive(Debug)]
+pub struct RecordLock {
+    _file: File,
+}
+
+impl RecordLock {
+    /// The lock file of the record file `records`.
+    pub fn path_of(records: &Path) -> PathBuf {
+        let mut name = records.as_os_str().to_os_string();
+        name.push(".lock");
+        PathBuf::from(name)
+    }
+
+    /// Takes the lock of `records` (creating its folder and lock file), or fails at once with
+    /// [`HarnessError::Busy`] naming the holder. Cost: one small file, one `flock`.
+    pub fn acquire(records: &Path) -> Result<RecordLock, HarnessError> {
+        if let Some(dir) = records.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+        }
+        let path = RecordLock::path_of(records);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| HarnessError::io(&path, e))?;
+        if let Err(e) = try_lock(&file) {
+            if e.kind() != std::io::ErrorKind::WouldBlock {
+                return Err(HarnessError::io(&path, e));
+            }
+            let holder = std::fs::read_to_string(&path).unwrap_or_default();
+            let holder = holder.trim();
+            return Err(HarnessError::Busy {
+                file: records.to_path_buf(),
+                holder: if holder.is_empty() {
+                    "another process".into()
+                } else {
+                    holder.to_string()
+                },
+            });
+        }
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim().to_string())
+            .unwrap_or_else(|_| "this host".into());
+        let since = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let text = format!(
+            "pid {} on {host}, since {since} (seconds since 1970)\n",
+            std::process::id()
+        );
+        file.set_len(0)
+            .and_then(|()| file.write_all(text.as_bytes()))
+            .and_then(|()| file.flush())
+            .map_err(|e| HarnessError::io(&path, e))?;
+        Ok(RecordLock { _file: file })
+    }
+}
+
+/// An exclusive, non-blocking `flock` on `file` (what `File::try_lock` does; that needs Rust
+/// 1.89 and the crate supports 1.85). Held until the file is closed, also if the process dies.
+fn try_lock(file: &File) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor we own, open for the duration of the call.
+    let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// An open record file, appended to one flushed line per record; it holds the file's
+/// [`RecordLock`] while open.
 #[derive(Debug)]
 pub struct RecordFile {
     path: PathBuf,
     file: File,
+    _lock: RecordLock,
 }
 
 impl RecordFile {
-    /// Creates `path` empty (replacing any old file).
+    /// Takes the lock of `path`, then creates it empty (replacing any old file). A file locked
+    /// by another run is left untouched and the error names the holder.
     pub fn create(path: &Path) -> Result<RecordFile, HarnessError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-        }
+        let lock = RecordLock::acquire(path)?;
         let file = File::create(path).map_err(|e| HarnessError::io(path, e))?;
         Ok(RecordFile {
             path: path.to_path_buf(),
             file,
+            _lock: lock,
         })
     }
 
-    /// Opens `path` to continue it: reads its records, drops a torn last line, and returns
-    /// them with the file positioned for appending. A missing file is created empty.
+    /// Takes the lock of `path`, then opens it to continue it: reads its records, drops a torn
+    /// last line, and returns them with the file positioned for appending. A missing file is
+    /// created empty.
     pub fn open(path: &Path) -> Result<(RecordFile, Vec<Record>), HarnessError> {
+        let lock = RecordLock::acquire(path)?;
         if !path.exists() {
-            return Ok((RecordFile::create(path)?, Vec::new()));
+            let file = File::create(path).map_err(|e| HarnessError::io(path, e))?;
+            return Ok((
+                RecordFile {
+                    path: path.to_path_buf(),
+                    file,
+                    _lock: lock,
+                },
+                Vec::new(),
+            ));
         }
         let (records, good) = read_records(path, true)?;
         let file = OpenOptions::new()
@@ -171,6 +375,7 @@ impl RecordFile {
         let mut rf = RecordFile {
             path: path.to_path_buf(),
             file,
+            _lock: lock,
         };
         // Re-open in append mode so every write lands at the end.
         rf.file = OpenOptions::new()
@@ -204,6 +409,49 @@ impl RecordFile {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// This machine as records and reports name it: logical cores, CPU model (from
+/// `/proc/cpuinfo`), OS and architecture. Cost: reading one small file.
+pub fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    format!(
+        "{cores} logical cores, {cpu}, {} {}",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
+/// The median of `xs` (mean of the two middle values for an even count); `None` when empty.
+pub fn median(xs: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// The nearest-rank `q` quantile (`0 < q <= 1`) of `xs`; `None` when empty.
+pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
+    let mut v: Vec<f64> = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        return None;
+    }
+    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    Some(v[rank - 1])
 }
 
 /// Joins record files: exact repeats of a key (same answer) are kept once, the first one; two
@@ -252,21 +500,13 @@ mod tests {
 
     fn record(instance: &str, status: Status) -> Record {
         Record {
-            instance: instance.into(),
-            backend: "brute".into(),
-            repetition: 0,
-            name: "brute".into(),
-            task: Task::Solve,
-            options: RecordOptions::default(),
             status,
             verified: status == Status::Solved,
             seconds: 0.5,
             count: Some("340282366920938463463374607431768211455".into()),
-            exhaustive: None,
-            reason: None,
             variables: 4,
             rows: 3,
-            stats: Stats::default(),
+            ..Record::new(instance, "brute", "brute", Task::Solve, 0)
         }
     }
 
@@ -284,6 +524,60 @@ mod tests {
         file.append(&b).unwrap();
         let (all, _) = read_records(&p, false).unwrap();
         assert_eq!(all, vec![a, b]);
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_with_the_holder_named_until_the_first_is_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.jsonl");
+        let a = record("a", Status::Solved);
+        let mut first = RecordFile::create(&p).unwrap();
+        first.append(&a).unwrap();
+        for second in [
+            RecordFile::create(&p).map(|_| ()),
+            RecordFile::open(&p).map(|_| ()),
+        ] {
+            let e = second.unwrap_err();
+            assert!(matches!(e, HarnessError::Busy { .. }), "{e}");
+            let text = e.to_string();
+            assert!(
+                text.contains(&format!("pid {}", std::process::id())),
+                "{text}"
+            );
+        }
+        // The refused `create` did not truncate the first run's records.
+        assert_eq!(read_records(&p, false).unwrap().0, vec![a.clone()]);
+        drop(first);
+        let (_again, done) = RecordFile::open(&p).unwrap();
+        assert_eq!(done, vec![a]);
+    }
+
+    #[test]
+    fn a_record_of_the_first_format_still_loads() {
+        let line = r#"{"instance":"hex-5#0","backend":"enum","repetition":0,"name":"enum","task":"solve","options":{"seed":0,"time_limit":30.0},"status":"solved","verified":true,"seconds":7.458e-6,"variables":19,"rows":20,"stats":{"nodes":5,"seconds":7.458e-6}}"#;
+        let r: Record = serde_json::from_str(line).unwrap();
+        assert_eq!(r.status, Status::Solved);
+        assert_eq!(
+            (r.wall_seconds, r.commit.as_deref(), r.group.as_deref()),
+            (None, None, None)
+        );
+        assert_eq!(r.group_name(), "hex-5");
+        // The first format wrote a count cut short as `solved` and "too large" as `error`.
+        let cut = r#"{"instance":"q#0","backend":"enum","repetition":0,"name":"enum","task":"count","options":{"seed":0},"status":"solved","verified":true,"seconds":1.0,"count":"0","exhaustive":false,"stats":{}}"#;
+        let big = r#"{"instance":"q#1","backend":"dp","repetition":0,"name":"dp","task":"count","options":{"seed":0},"status":"error","verified":false,"seconds":1.0,"reason":"backend 'dp' cannot take this model: 40 open rows","stats":{}}"#;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("old.jsonl");
+        std::fs::write(&p, format!("{cut}\n{big}\n{line}\n")).unwrap();
+        let statuses: Vec<Status> = read_records(&p, false)
+            .unwrap()
+            .0
+            .iter()
+            .map(|r| r.status)
+            .collect();
+        assert_eq!(
+            statuses,
+            vec![Status::Limit, Status::Unsupported, Status::Solved]
+        );
     }
 
     #[test]

@@ -5,105 +5,71 @@
 //! record file alone, so `zeroone merge` and `zeroone run --resume` produce the same reports as
 //! an uninterrupted run.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::backend::{make_backend, Status};
+use crate::backend::Status;
 use crate::harness::experiment::{Experiment, Output, Task};
+use crate::harness::plan::job_keys;
 use crate::harness::record::{read_records, Record, RunKey};
-use crate::harness::runner::{job_keys, records_path};
-use crate::harness::source::load_instances;
+use crate::harness::store::records_path;
 use crate::harness::{plot, write_atomically, HarnessError};
+use crate::worker::LimitBy;
+
+pub use crate::harness::record::{median, quantile};
 
 /// Where and how a report was made: the header of `NAME.md`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Provenance {
-    /// Logical cores and CPU model.
+    /// Logical cores and CPU model of the machine that wrote the report.
     pub machine: String,
-    /// `git rev-parse HEAD` of the checkout, with a note if it has uncommitted changes.
+    /// The zeroone builds (version and commit, from the records) that made the records.
     pub commit: String,
-    /// The command that made the records.
+    /// The command that made the records (or rewrote the report).
     pub command: String,
 }
 
 impl Provenance {
-    /// Reads the machine from the OS and `/proc/cpuinfo`, and the commit with `git` run in
-    /// `dir`. Cost: two short `git` processes.
-    pub fn detect(dir: &Path, command: &str) -> Provenance {
-        let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-        let cpu = std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|t| {
-                t.lines()
-                    .find(|l| l.starts_with("model name"))
-                    .and_then(|l| l.split_once(':'))
-                    .map(|(_, v)| v.trim().to_string())
-            })
-            .unwrap_or_else(|| "unknown CPU".into());
-        let git = |args: &[&str]| {
-            Command::new("git")
-                .args(args)
-                .current_dir(dir)
-                .output()
-                .ok()
-                .filter(|o| o.status.success())
-                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        };
-        let commit = match git(&["rev-parse", "HEAD"]) {
-            Some(c) => {
-                // Reports being rewritten do not make the code that wrote them "changed".
-                let dirty = git(&[
-                    "status",
-                    "--porcelain",
-                    "--untracked-files=no",
-                    "--",
-                    ":(top)",
-                    ":(top,exclude)reports",
-                ])
-                .is_some_and(|s| !s.is_empty());
-                if dirty {
-                    format!("{c} (with uncommitted changes)")
-                } else {
-                    c
-                }
+    /// The machines and zeroone builds (version and commit) named by `records`: each record
+    /// carries them; records of the first format carry none, and then the machine writing the
+    /// report is named as such. Starts no program.
+    pub fn of(records: &[Record], command: &str) -> Provenance {
+        let list = |items: BTreeSet<String>, unrecorded: usize| {
+            let mut out: Vec<String> = items.into_iter().collect();
+            if unrecorded > 0 {
+                out.push(format!("not recorded in {unrecorded} records"));
             }
-            None => "unknown (not a git checkout)".into(),
+            out.join("; ")
+        };
+        let builds: BTreeSet<String> = records
+            .iter()
+            .filter_map(|r| match (&r.version, &r.commit) {
+                (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
+                _ => None,
+            })
+            .collect();
+        let no_build = records.iter().filter(|r| r.commit.is_none()).count();
+        let machines: BTreeSet<String> = records.iter().filter_map(|r| r.machine.clone()).collect();
+        let no_machine = records.iter().filter(|r| r.machine.is_none()).count();
+        let machine = if machines.is_empty() {
+            format!(
+                "not recorded (this report was written on {})",
+                crate::harness::record::machine()
+            )
+        } else {
+            list(machines, no_machine)
         };
         Provenance {
-            machine: format!(
-                "{cores} logical cores, {cpu}, {} {}",
-                std::env::consts::OS,
-                std::env::consts::ARCH
-            ),
-            commit,
+            machine,
+            commit: if builds.is_empty() {
+                "not recorded".into()
+            } else {
+                list(builds, no_build)
+            },
             command: command.to_string(),
         }
     }
-}
-
-/// The median of `xs` (mean of the two middle values for an even count); `None` when empty.
-pub fn median(xs: &[f64]) -> Option<f64> {
-    let mut v: Vec<f64> = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(v[n / 2]),
-        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
-    }
-}
-
-/// The nearest-rank `q` quantile (`0 < q <= 1`) of `xs`; `None` when empty.
-pub fn quantile(xs: &[f64], q: f64) -> Option<f64> {
-    let mut v: Vec<f64> = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        return None;
-    }
-    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    Some(v[rank - 1])
 }
 
 /// Per-backend figures of a report.
@@ -119,8 +85,18 @@ pub struct BackendSummary {
     pub solved: usize,
     /// Runs that proved infeasibility.
     pub infeasible: usize,
-    /// Runs without an answer.
+    /// Runs a sound backend could not decide.
     pub unknown: usize,
+    /// Runs stopped by a limit (count limit, or the time limit the backend honours itself).
+    pub limit: usize,
+    /// Runs out of time.
+    pub timeout: usize,
+    /// Runs out of memory.
+    pub memout: usize,
+    /// Runs whose worker died.
+    pub crash: usize,
+    /// Runs the backend refused (model too large for it, ability missing).
+    pub unsupported: usize,
     /// Runs that failed or gave a rejected answer.
     pub error: usize,
     /// Runs whose answer passed the verifier.
@@ -128,7 +104,8 @@ pub struct BackendSummary {
     /// Counting runs that ended `solved` with nothing for the verifier to check (a counter
     /// such as `dp` returns a number, no witness); never part of `verified`.
     pub unwitnessed_counts: usize,
-    /// Median and 90th percentile over instances of the per-instance median time.
+    /// Median and 90th percentile over instances of the per-instance median time of the
+    /// answered (solved or infeasible) runs.
     pub median_seconds: Option<f64>,
     /// See `median_seconds`.
     pub p90_seconds: Option<f64>,
@@ -137,6 +114,14 @@ pub struct BackendSummary {
     /// Ratio of this backend's median time to the baseline's, over the instances both
     /// answered, and how many those are.
     pub ratio: Option<(f64, usize)>,
+    /// PAR-2 score: the mean over runs of the time of an answered run and twice the time limit
+    /// for a run that ended `limit`, `timeout`, `memout` or `crash` (runs ending `unknown`,
+    /// `unsupported` or `error` are left out). `None` without a time limit.
+    pub par2: Option<f64>,
+    /// Median CPU seconds (user + system of the worker) over runs that measured it.
+    pub median_cpu_seconds: Option<f64>,
+    /// Largest peak resident set (MB) over runs that measured it.
+    pub max_rss_mb: Option<f64>,
 }
 
 /// Records of the experiment in job order (instance order, backend order, repetition).
@@ -154,16 +139,12 @@ pub fn in_job_order(experiment: &Experiment, records: Vec<Record>, ids: &[String
     keyed.into_iter().map(|(_, r)| r).collect()
 }
 
-fn answered(s: Status) -> bool {
-    matches!(s, Status::Solved | Status::Infeasible)
-}
-
 /// Per-instance median time of `label`'s answered runs.
 fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
     let mut by_instance: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for r in records
         .iter()
-        .filter(|r| r.backend == label && answered(r.status))
+        .filter(|r| r.backend == label && r.status.is_answer())
     {
         by_instance
             .entry(r.instance.clone())
@@ -176,6 +157,86 @@ fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
         .collect()
 }
 
+/// The PAR-2 score of `runs` under a time limit of `limit` seconds (see
+/// [`BackendSummary::par2`]).
+pub fn par2(runs: &[&Record], limit: f64) -> Option<f64> {
+    let scores: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| {
+            if r.status.is_answer() {
+                Some(r.seconds.min(limit))
+            } else if r.status.is_par2_penalty() {
+                Some(2.0 * limit)
+            } else {
+                None
+            }
+        })
+        .collect();
+    (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
+}
+
+fn ratio_to(base: &BTreeMap<String, f64>, own: &BTreeMap<String, f64>) -> Option<(f64, usize)> {
+    let common: Vec<(f64, f64)> = own
+        .iter()
+        .filter_map(|(k, t)| base.get(k).map(|bt| (*t, *bt)))
+        .collect();
+    let (a, z): (Vec<f64>, Vec<f64>) = common.iter().copied().unzip();
+    match (median(&a), median(&z)) {
+        (Some(x), Some(y)) if y > 0.0 => Some((x / y, common.len())),
+        _ => None,
+    }
+}
+
+fn summary_of(
+    experiment: &Experiment,
+    records: &[Record],
+    (label, name): (String, String),
+    baseline: Option<&BTreeMap<String, f64>>,
+) -> BackendSummary {
+    let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
+    let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
+    let own = answered_times(records, &label);
+    let times: Vec<f64> = own.values().copied().collect();
+    let nodes: Vec<f64> = mine
+        .iter()
+        .filter(|r| r.stats.nodes > 0)
+        .map(|r| r.stats.nodes as f64)
+        .collect();
+    let cpu: Vec<f64> = mine.iter().filter_map(|r| r.cpu_seconds).collect();
+    let rss = mine
+        .iter()
+        .filter_map(|r| r.peak_rss_mb)
+        .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+    BackendSummary {
+        runs: mine.len(),
+        solved: count(Status::Solved),
+        infeasible: count(Status::Infeasible),
+        unknown: count(Status::Unknown),
+        limit: count(Status::Limit),
+        timeout: count(Status::Timeout),
+        memout: count(Status::Memout),
+        crash: count(Status::Crash),
+        unsupported: count(Status::Unsupported),
+        error: count(Status::Error),
+        verified: mine.iter().filter(|r| r.verified).count(),
+        unwitnessed_counts: mine
+            .iter()
+            .filter(|r| r.task == Task::Count && r.status == Status::Solved && !r.verified)
+            .count(),
+        median_seconds: median(&times),
+        p90_seconds: quantile(&times, 0.9),
+        median_nodes: median(&nodes),
+        ratio: baseline.and_then(|base| ratio_to(base, &own)),
+        par2: experiment
+            .time_limit
+            .and_then(|t| par2(&mine, t.as_secs_f64())),
+        median_cpu_seconds: median(&cpu),
+        max_rss_mb: rss,
+        label,
+        name,
+    }
+}
+
 /// The per-backend summaries of `records`.
 pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSummary> {
     let baseline = experiment
@@ -186,50 +247,7 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
         .labels()
         .into_iter()
         .filter(|(label, name)| name != "peer" || records.iter().any(|r| &r.backend == label))
-        .map(|(label, name)| {
-            let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
-            let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
-            let mut per_instance: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-            for r in &mine {
-                per_instance.entry(&r.instance).or_default().push(r.seconds);
-            }
-            let times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
-            let nodes: Vec<f64> = mine
-                .iter()
-                .filter(|r| r.stats.nodes > 0)
-                .map(|r| r.stats.nodes as f64)
-                .collect();
-            let ratio = baseline.as_ref().and_then(|base| {
-                let own = answered_times(records, &label);
-                let common: Vec<(f64, f64)> = own
-                    .iter()
-                    .filter_map(|(k, t)| base.get(k).map(|bt| (*t, *bt)))
-                    .collect();
-                let (a, z): (Vec<f64>, Vec<f64>) = common.iter().copied().unzip();
-                match (median(&a), median(&z)) {
-                    (Some(x), Some(y)) if y > 0.0 => Some((x / y, common.len())),
-                    _ => None,
-                }
-            });
-            BackendSummary {
-                label,
-                name,
-                runs: mine.len(),
-                solved: count(Status::Solved),
-                infeasible: count(Status::Infeasible),
-                unknown: count(Status::Unknown),
-                error: count(Status::Error),
-                verified: mine.iter().filter(|r| r.verified).count(),
-                unwitnessed_counts: mine
-                    .iter()
-                    .filter(|r| r.task == Task::Count && r.status == Status::Solved && !r.verified)
-                    .count(),
-                median_seconds: median(&times),
-                p90_seconds: quantile(&times, 0.9),
-                median_nodes: median(&nodes),
-                ratio,
-            }
-        })
+        .map(|pair| summary_of(experiment, records, pair, baseline.as_ref()))
         .collect()
 }
 
@@ -238,24 +256,94 @@ pub fn seconds_text(s: Option<f64>) -> String {
     s.map_or("-".into(), |s| format!("{s:.3e}"))
 }
 
-/// The Markdown report; `groups` maps instance ids to their source (for the per-source
-/// table). With `redact_times`, every timing (and the provenance header) is
-/// replaced by `~`, leaving only the deterministic parts: the form snapshot tests compare.
-pub fn render_markdown(
+/// The header lines about limits, workers and repetitions, from the records: who enforced
+/// the time limit (the backend itself, or the parent killing its worker), the memory limit,
+/// and `--jobs`.
+fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
+    let mut md = String::new();
+    let mut limit = match experiment.time_limit {
+        Some(t) => format!("{} s per run", t.as_secs_f64()),
+        None => "none".into(),
+    };
+    let by = |who: LimitBy| -> Vec<&str> {
+        experiment
+            .backends
+            .iter()
+            .filter(|b| {
+                records
+                    .iter()
+                    .any(|r| r.backend == b.label && r.limit_by == Some(who))
+            })
+            .map(|b| b.label.as_str())
+            .collect()
+    };
+    let (own, parent) = (by(LimitBy::Backend), by(LimitBy::Parent));
+    if !own.is_empty() {
+        let _ = write!(limit, "; stopped by the backend itself: {}", own.join(", "));
+    }
+    if !parent.is_empty() {
+        let _ = write!(
+            limit,
+            "; enforced by killing the worker (the backend cannot stop itself): {}",
+            parent.join(", ")
+        );
+    }
+    let _ = writeln!(md, "- time limit: {limit}");
+    let memory: BTreeSet<u64> = records
+        .iter()
+        .filter_map(|r| r.options.memory_limit)
+        .collect();
+    let memory = if memory.is_empty() {
+        experiment
+            .memory_limit
+            .map_or("none".into(), |m| format!("{m} MB per run"))
+    } else {
+        let list: Vec<String> = memory.iter().map(|m| format!("{m} MB")).collect();
+        format!("{} per run (address space of its worker)", list.join(", "))
+    };
+    let _ = writeln!(md, "- memory limit: {memory}");
+    let jobs: BTreeSet<usize> = records.iter().filter_map(|r| r.jobs).collect();
+    if !jobs.is_empty() {
+        let list: Vec<String> = jobs.iter().map(usize::to_string).collect();
+        let _ = writeln!(md, "- worker processes (`--jobs`): {}", list.join(", "));
+    }
+    let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
+    let options: Vec<String> = experiment
+        .backends
+        .iter()
+        .filter_map(|b| records.iter().find(|r| r.backend == b.label))
+        .map(|r| {
+            let params: Vec<String> = r
+                .options
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            let params = if params.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", params.join(", "))
+            };
+            format!(
+                "`{}` ({} seed {}{params})",
+                r.backend, r.name, r.options.seed
+            )
+        })
+        .collect();
+    if !options.is_empty() {
+        let _ = writeln!(md, "- backend options on record: {}", options.join("; "));
+    }
+    md
+}
+
+/// The header: command, builds, machine, limits, runs on record.
+fn header(
     experiment: &Experiment,
     records: &[Record],
-    groups: &HashMap<String, String>,
     expected_runs: usize,
     provenance: &Provenance,
     redact_times: bool,
 ) -> String {
-    let time = |s: Option<f64>| {
-        if redact_times {
-            "~".to_string()
-        } else {
-            seconds_text(s)
-        }
-    };
     let mut md = String::new();
     let _ = writeln!(md, "# Experiment `{}`\n", experiment.name);
     if !experiment.description.is_empty() {
@@ -271,31 +359,10 @@ pub fn render_markdown(
         )
     };
     let _ = writeln!(md, "- command: `{command}`");
-    let _ = writeln!(md, "- commit: {commit}");
+    let _ = writeln!(md, "- zeroone: {commit}");
     let _ = writeln!(md, "- machine: {machine}");
-    let mut limit = match experiment.time_limit {
-        Some(t) => format!("{} s per run", t.as_secs_f64()),
-        None => "none".into(),
-    };
-    if experiment.time_limit.is_some() {
-        let ignoring: Vec<&str> = experiment
-            .backends
-            .iter()
-            .filter(|b| {
-                make_backend(&b.name, &b.options)
-                    .map(|mut be| be.time_limit().is_none())
-                    .unwrap_or(false)
-            })
-            .map(|b| b.label.as_str())
-            .collect();
-        if !ignoring.is_empty() {
-            let _ = write!(limit, " (not honoured by: {})", ignoring.join(", "));
-        }
-    }
-    let _ = writeln!(md, "- time limit: {limit}");
-    let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
-    let instances: std::collections::BTreeSet<&str> =
-        records.iter().map(|r| r.instance.as_str()).collect();
+    md.push_str(&limits_header(experiment, records));
+    let instances: BTreeSet<&str> = records.iter().map(|r| r.instance.as_str()).collect();
     let peer_rows = records
         .iter()
         .filter(|r| experiment.peers.contains(&r.backend))
@@ -317,17 +384,26 @@ pub fn render_markdown(
             expected_runs - own_rows
         );
     }
+    md
+}
 
+/// The per-backend table and its note.
+fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
+    let time = |s: Option<f64>| match s {
+        Some(_) if redact_times => "~".to_string(),
+        _ => seconds_text(s),
+    };
+    let mut md = String::new();
     let summaries = summarise(experiment, records);
     let _ = writeln!(md, "\n## Results per backend\n");
     let base = experiment.baseline.as_deref().unwrap_or("-");
     let _ = writeln!(
         md,
-        "| backend | runs | solved | infeasible | unknown | error | verified | median s | p90 s | median nodes | ratio to `{base}` |"
+        "| backend | runs | solved | infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified | median s | p90 s | PAR-2 s | median cpu s | peak MB | median nodes | ratio to `{base}` |"
     );
     let _ = writeln!(
         md,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for s in &summaries {
         let ratio = match s.ratio {
@@ -348,29 +424,65 @@ pub fn render_markdown(
         } else {
             s.verified.to_string()
         };
+        let rss = match s.max_rss_mb {
+            Some(_) if redact_times => "~".to_string(),
+            Some(m) => format!("{m:.0}"),
+            None => "-".into(),
+        };
         let _ = writeln!(
             md,
-            "| {label} | {} | {} | {} | {} | {} | {verified} | {} | {} | {} | {ratio} |",
+            "| {label} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {verified} | {} | {} | {} | {} | {rss} | {} | {ratio} |",
             s.runs,
             s.solved,
             s.infeasible,
             s.unknown,
+            s.limit,
+            s.timeout,
+            s.memout,
+            s.crash,
+            s.unsupported,
             s.error,
             time(s.median_seconds),
             time(s.p90_seconds),
+            time(s.par2),
+            time(s.median_cpu_seconds),
             s.median_nodes.map_or("-".into(), |n| format!("{n:.0}")),
         );
     }
     let _ = writeln!(
         md,
-        "\nTimes are seconds inside the backend: the median over repetitions for each instance, then the median and 90th percentile over instances. \
-         The ratio is this backend's median time over the instances both it and the baseline answered (solved or proved infeasible), \
-         divided by the baseline's median on the same instances; below 1 is faster. Timings on a shared machine are noisy; counts and statuses are exact. \
-         A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
+        "\nTimes are seconds inside the backend, over the answered runs (solved or proved infeasible): the median over repetitions for each instance, then the median and 90th percentile over instances. \
+         The ratio is this backend's median time over the instances both it and the baseline answered, \
+         divided by the baseline's median on the same instances; below 1 is faster. \
+         PAR-2 is the mean over runs of the answered runs' times and twice the time limit for each `limit`, `timeout`, `memout` or `crash` (`unknown`, `unsupported` and `error` runs are left out). \
+         Runs execute in worker processes: cpu s is the median of a worker's user + system time during a run, peak MB the largest peak resident set of any run. \
+         Timings on a shared machine are noisy; counts and statuses are exact. \
+         A counting run is `solved` when its count is complete and `limit` when it stopped at the count limit or the time limit (the partial count is kept); `verified` counts the runs whose answer or count witnesses passed the verifier, \
          so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\"."
     );
+    md
+}
 
-    md.push_str(&group_table(experiment, records, groups, redact_times));
+/// The Markdown report, from the records alone (`expected_runs`: the runs the whole experiment
+/// has). With `redact_times`, every timing (and the provenance header) is replaced by `~`,
+/// leaving only the deterministic parts: the form snapshot tests compare.
+pub fn render_markdown(
+    experiment: &Experiment,
+    records: &[Record],
+    expected_runs: usize,
+    provenance: &Provenance,
+    redact_times: bool,
+) -> String {
+    let mut md = header(experiment, records, expected_runs, provenance, redact_times);
+    md.push_str(&backend_table(experiment, records, redact_times));
+    md.push_str(&group_table(experiment, records, redact_times));
+    md.push_str(&rest_of_report(experiment, records));
+    md
+}
+
+/// Counts, backend figures, disagreements and the runs without an answer.
+fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
+    let mut md = String::new();
 
     let counts: Vec<&Record> = records
         .iter()
@@ -448,10 +560,10 @@ pub fn render_markdown(
 
     let errors: Vec<&Record> = records
         .iter()
-        .filter(|r| matches!(r.status, Status::Error | Status::Unknown))
+        .filter(|r| !r.status.is_answer() && r.status != Status::Limit)
         .collect();
     if !errors.is_empty() {
-        let _ = writeln!(md, "\n## Unknown and error runs (first 20)\n");
+        let _ = writeln!(md, "\n## Runs without an answer (first 20)\n");
         let _ = writeln!(md, "| instance | backend | status | reason |");
         let _ = writeln!(md, "|---|---|---|---|");
         for r in errors.iter().take(20) {
@@ -471,16 +583,10 @@ pub fn render_markdown(
 
 /// Per (group, backend): runs, solved share, median time and steps. Empty when all instances
 /// are in one group.
-fn group_table(
-    experiment: &Experiment,
-    records: &[Record],
-    group_of: &HashMap<String, String>,
-    redact_times: bool,
-) -> String {
-    let group = |id: &str| group_of.get(id).map_or("?", String::as_str);
+fn group_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
     let mut groups: Vec<&str> = Vec::new();
     for r in records {
-        let g = group(&r.instance);
+        let g = r.group_name();
         if !groups.contains(&g) {
             groups.push(g);
         }
@@ -497,7 +603,7 @@ fn group_table(
         for (label, _) in experiment.labels() {
             let mine: Vec<&Record> = records
                 .iter()
-                .filter(|r| r.backend == label && group(&r.instance) == g)
+                .filter(|r| r.backend == label && r.group_name() == g)
                 .collect();
             if mine.is_empty() {
                 continue;
@@ -626,7 +732,7 @@ fn csv_field(s: &str) -> String {
 /// The CSV report: one row per run, in job order.
 pub fn render_csv(records: &[Record]) -> String {
     let mut out = String::from(
-        "instance,backend,name,task,repetition,status,verified,seconds,nodes,steps,guesses,backtracks,count,exhaustive,variables,rows,reason\n",
+        "instance,backend,name,task,repetition,status,verified,seconds,nodes,steps,guesses,backtracks,count,exhaustive,variables,rows,reason,wall_seconds,cpu_seconds,peak_rss_mb,limit_by,group,size\n",
     );
     for r in records {
         let fields = [
@@ -647,6 +753,17 @@ pub fn render_csv(records: &[Record]) -> String {
             r.variables.to_string(),
             r.rows.to_string(),
             csv_field(r.reason.as_deref().unwrap_or("")),
+            r.wall_seconds.map_or(String::new(), |x| format!("{x:e}")),
+            r.cpu_seconds.map_or(String::new(), |x| format!("{x:e}")),
+            r.peak_rss_mb.map_or(String::new(), |x| format!("{x:.1}")),
+            r.limit_by
+                .map_or("", |l| match l {
+                    LimitBy::Backend => "backend",
+                    LimitBy::Parent => "parent",
+                })
+                .to_string(),
+            csv_field(r.group_name()),
+            r.size.map_or(String::new(), |x| x.to_string()),
         ];
         out.push_str(&fields.join(","));
         out.push('\n');
@@ -654,7 +771,64 @@ pub fn render_csv(records: &[Record]) -> String {
     out
 }
 
-/// Reads the experiment's record file from `dir` and writes the reports its `outputs` name.
+/// The records of `experiment` among `records`, in job order, and the runs the whole
+/// experiment has, computed from the records alone: a record counts when its label is one of
+/// the experiment's (a peer's label included), its repetition is below `repetitions`, and its
+/// instance position (when recorded) is within the recorded instance count. Records of the
+/// first format carry no positions: they keep their file order, and the instances on record
+/// stand for the experiment's.
+pub fn experiment_records(experiment: &Experiment, records: Vec<Record>) -> (Vec<Record>, usize) {
+    let labels: Vec<String> = experiment.labels().into_iter().map(|(l, _)| l).collect();
+    let records: Vec<Record> = records
+        .into_iter()
+        .filter(|r| {
+            let peer = experiment.peers.contains(&r.backend);
+            labels.contains(&r.backend)
+                && (peer || r.repetition < experiment.repetitions)
+                && match (r.position, r.instances) {
+                    (Some(p), Some(n)) => p < n,
+                    _ => true,
+                }
+        })
+        .collect();
+    let instances = records
+        .iter()
+        .filter_map(|r| r.instances)
+        .max()
+        .unwrap_or_else(|| {
+            records
+                .iter()
+                .map(|r| r.instance.as_str())
+                .collect::<BTreeSet<_>>()
+                .len()
+        });
+    let expected = instances * experiment.backends.len() * experiment.repetitions as usize;
+    // Job order: instance position (or, without one, where the instance first appears), then
+    // the label's place in the experiment, then the repetition.
+    let mut first_seen: HashMap<String, usize> = HashMap::new();
+    for (i, r) in records.iter().enumerate() {
+        first_seen.entry(r.instance.clone()).or_insert(i);
+    }
+    let mut keyed: Vec<((usize, usize, usize, u32), Record)> = records
+        .into_iter()
+        .map(|r| {
+            let (has, at) = match r.position {
+                Some(p) => (0, p),
+                None => (1, first_seen[&r.instance]),
+            };
+            let label = labels
+                .iter()
+                .position(|l| *l == r.backend)
+                .unwrap_or(usize::MAX);
+            ((has, at, label, r.repetition), r)
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    (keyed.into_iter().map(|(_, r)| r).collect(), expected)
+}
+
+/// Reads the experiment's record file from `dir` and writes the reports its `outputs` name,
+/// from the records alone: no puzzle source is read, no backend made, no program started.
 /// Returns the files written.
 pub fn write_reports(
     experiment: &Experiment,
@@ -663,37 +837,14 @@ pub fn write_reports(
 ) -> Result<Vec<PathBuf>, HarnessError> {
     let path = records_path(dir, experiment, None);
     let (records, _) = read_records(&path, false)?;
-    let instances = load_instances(&experiment.sources)?;
-    let groups: HashMap<String, String> = instances
-        .iter()
-        .map(|i| (i.id.clone(), i.group.clone()))
-        .collect();
-    let ids: Vec<String> = instances.into_iter().map(|i| i.id).collect();
-    let jobs: std::collections::HashSet<RunKey> = job_keys(experiment, &ids).into_iter().collect();
-    let expected = jobs.len();
-    // Only this experiment's runs (and its peers' rows on its instances): records left over
-    // from an earlier version of the file do not count.
-    let known: std::collections::HashSet<&String> = ids.iter().collect();
-    let records: Vec<Record> = records
-        .into_iter()
-        .filter(|r| {
-            jobs.contains(&r.key())
-                || (experiment.peers.contains(&r.backend) && known.contains(&r.instance))
-        })
-        .collect();
-    let records = in_job_order(experiment, records, &ids);
-    let here = experiment
-        .path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let provenance = Provenance::detect(here, command);
+    let (records, expected) = experiment_records(experiment, records);
+    let provenance = Provenance::of(&records, command);
     let mut written = Vec::new();
     for output in &experiment.outputs {
         let (file, contents) = match output {
             Output::Markdown => (
                 dir.join(format!("{}.md", experiment.name)),
-                render_markdown(experiment, &records, &groups, expected, &provenance, false),
+                render_markdown(experiment, &records, expected, &provenance, false),
             ),
             Output::Csv => (
                 dir.join(format!("{}.csv", experiment.name)),
@@ -720,28 +871,59 @@ pub fn write_reports(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::Stats;
-    use crate::harness::record::RecordOptions;
 
     /// A counting run; `dp` (like the real one) returns no witness, so it is never `verified`.
     fn count(instance: &str, backend: &str, value: &str, exhaustive: bool) -> Record {
         Record {
-            instance: instance.into(),
-            backend: backend.into(),
-            repetition: 0,
-            name: backend.into(),
-            task: Task::Count,
-            options: RecordOptions::default(),
-            status: Status::Solved,
+            status: if exhaustive {
+                Status::Solved
+            } else {
+                Status::Limit
+            },
             verified: backend != "dp",
             seconds: 0.1,
             count: Some(value.into()),
             exhaustive: Some(exhaustive),
-            reason: None,
             variables: 4,
             rows: 3,
-            stats: Stats::default(),
+            ..Record::new(instance, backend, backend, Task::Count, 0)
         }
+    }
+
+    fn run(backend: &str, instance: &str, status: Status, seconds: f64) -> Record {
+        Record {
+            status,
+            seconds,
+            ..Record::new(instance, backend, backend, Task::Solve, 0)
+        }
+    }
+
+    #[test]
+    fn only_answers_enter_ratios_and_par2_charges_twice_the_limit() {
+        let exp = Experiment::from_text(
+            Path::new("e.toml"),
+            "time_limit = 10
+baseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n",
+        )
+        .unwrap();
+        let records = [
+            run("a", "x", Status::Solved, 1.0),
+            run("a", "y", Status::Solved, 2.0),
+            run("a", "z", Status::Infeasible, 3.0),
+            run("b", "x", Status::Solved, 2.0),
+            // Killed at the limit: not a time for the ratio, twice the limit for PAR-2.
+            run("b", "y", Status::Timeout, 11.0),
+            run("b", "z", Status::Memout, 0.5),
+            run("b", "w", Status::Unknown, 0.1),
+        ];
+        let s = summarise(&exp, &records);
+        assert_eq!(s[0].par2, Some(2.0));
+        assert_eq!((s[1].timeout, s[1].memout, s[1].unknown), (1, 1, 1));
+        // b answered only x: 2.0 against a's 1.0 on the same instance.
+        assert_eq!(s[1].ratio, Some((2.0, 1)));
+        assert_eq!(s[1].median_seconds, Some(2.0));
+        // (2 + 20 + 20) / 3; the unknown run is left out.
+        assert_eq!(s[1].par2, Some(14.0));
     }
 
     #[test]

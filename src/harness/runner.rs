@@ -1,170 +1,87 @@
-//! Running an experiment: every (instance, backend, repetition) job not yet on record, in
-//! parallel across instances, each result verified and appended as one flushed JSON line.
+//! Running an experiment: every (instance, backend, repetition) job not yet on record, each in
+//! a worker process under the experiment's time and memory limits ([`crate::worker`]), each
+//! result verified (in the worker) and appended as one flushed JSON line.
 //!
-//! Jobs of one instance run one after another on one thread (its model is built once and its
-//! backends meet the same machine load); instances run in parallel on `--jobs` threads.
+//! The flow is one way: experiment -> jobs -> workers -> store -> report. Jobs of one instance
+//! run one after another on one thread (its model is built once and sent to a worker once, and
+//! its backends meet the same machine load); instances run in parallel on `--jobs` threads,
+//! each driving one worker process at a time. A worker that is killed (time limit), runs out
+//! of memory or crashes costs its own run only: the run is recorded `timeout`, `memout` or
+//! `crash` and the next job starts a new worker.
 //! `--shard k/N` keeps the instances whose position `i` (0-based, in experiment order) has
 //! `i mod N = k - 1`: a deterministic slice, so N machines running shards 1..N cover every job
 //! once and `zeroone merge` joins them.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::backend::{count_verified, make_backend, solve_verified, Stats, Status};
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
 use crate::harness::source::{load_instances, Instance};
+use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
+use crate::model::Model;
+use crate::worker::{Job, JobTask, Limits, WorkerPool};
 
-/// One slice of a sharded run: shard `index` (1-based) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// Which slice, from 1.
-    pub index: usize,
-    /// How many slices.
-    pub count: usize,
-}
+pub use crate::harness::plan::{job_keys, RunOptions, RunSummary, Shard};
+pub use crate::harness::store::{records_path, shard_files};
 
-impl FromStr for Shard {
-    type Err = String;
-    /// Parses `k/N` with `1 <= k <= N`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("expected k/N with 1 <= k <= N (like 2/8), found '{s}'");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: usize = k.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl Shard {
-    /// Whether the instance at `position` belongs to this shard.
-    pub fn holds(&self, position: usize) -> bool {
-        position % self.count == self.index - 1
-    }
-}
-
-/// How to run an experiment.
-#[derive(Debug, Clone)]
-pub struct RunOptions {
-    /// Worker threads (`None`: one per core).
-    pub jobs: Option<usize>,
-    /// Continue the record file, skipping jobs already on record.
-    pub resume: bool,
-    /// Replace an existing record file.
-    pub fresh: bool,
-    /// Run only this slice (writes `NAME.shard-k-of-N.jsonl`, no reports).
-    pub shard: Option<Shard>,
-    /// Folder for records and reports.
-    pub reports_dir: PathBuf,
-    /// Stop after this many new records (for tests that simulate a killed run).
-    pub stop_after: Option<usize>,
-    /// Draw a progress bar on stderr (it stays hidden when stderr is not a terminal).
-    pub progress: bool,
-    /// The command line, for the report header.
-    pub command: String,
-}
-
-impl RunOptions {
-    /// Defaults: all cores, fresh run refused if records exist, reports in `reports/`.
-    pub fn new(reports_dir: impl Into<PathBuf>) -> RunOptions {
-        RunOptions {
-            jobs: None,
-            resume: false,
-            fresh: false,
-            shard: None,
-            reports_dir: reports_dir.into(),
-            stop_after: None,
-            progress: false,
-            command: String::new(),
-        }
-    }
-}
-
-/// What a run did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunSummary {
-    /// Jobs in this run's slice.
-    pub jobs: usize,
-    /// Jobs already on record (skipped by `--resume`).
-    pub already_done: usize,
-    /// Jobs run now.
-    pub ran: usize,
-    /// Whether `stop_after` cut the run short.
-    pub stopped: bool,
-    /// The record file.
-    pub records: PathBuf,
-    /// Report files written.
-    pub reports: Vec<PathBuf>,
-}
-
-/// The record file of `experiment` (or of one shard) in `dir`.
-pub fn records_path(dir: &Path, experiment: &Experiment, shard: Option<Shard>) -> PathBuf {
-    match shard {
-        None => dir.join(format!("{}.jsonl", experiment.name)),
-        Some(s) => dir.join(format!(
-            "{}.shard-{}-of-{}.jsonl",
-            experiment.name, s.index, s.count
-        )),
-    }
-}
-
-/// Every job key of the experiment for `instances`, in experiment order.
-pub fn job_keys(experiment: &Experiment, instances: &[String]) -> Vec<RunKey> {
-    let mut keys = Vec::new();
-    for inst in instances {
-        for b in &experiment.backends {
-            for rep in 0..experiment.repetitions {
-                keys.push((inst.clone(), b.label.clone(), rep));
-            }
-        }
-    }
-    keys
-}
-
-fn record_options(config: &BackendConfig) -> RecordOptions {
+/// The options a configuration runs with in this experiment, as records keep them.
+fn record_options(
+    experiment: &Experiment,
+    config: &BackendConfig,
+    memory_limit: Option<u64>,
+) -> RecordOptions {
     RecordOptions {
         seed: config.options.seed,
         params: config.options.params.clone(),
         time_limit: config.options.time_limit.map(|d| d.as_secs_f64()),
+        memory_limit,
+        count_limit: match config.task {
+            Task::Count => experiment.count_limit,
+            Task::Solve => None,
+        },
     }
 }
 
-/// Runs one job and returns its record. Never panics on backend failure: errors and panics
-/// inside the backend are `error` records (the runner in `backend` catches them).
+/// What every job of a run shares.
+struct RunContext<'a> {
+    experiment: &'a Experiment,
+    pool: WorkerPool,
+    memory_limit: Option<u64>,
+    instances: usize,
+    workers: usize,
+    machine: String,
+}
+
+/// Runs one job in a worker and returns its record. Never panics on backend failure: errors,
+/// panics, time-outs, memory-outs and crashes are records with those statuses.
 fn run_job(
-    experiment: &Experiment,
-    instance: &Instance,
-    model: &Result<crate::model::Model, String>,
+    run: &RunContext<'_>,
+    (position, instance): (usize, &Instance),
+    model: &Result<Model, String>,
     config: &BackendConfig,
     repetition: u32,
 ) -> Record {
-    let mut record = Record {
-        instance: instance.id.clone(),
-        backend: config.label.clone(),
+    let mut record = Record::new(
+        &instance.id,
+        &config.label,
+        &config.name,
+        config.task,
         repetition,
-        name: config.name.clone(),
-        task: config.task,
-        options: record_options(config),
-        status: Status::Error,
-        verified: false,
-        seconds: 0.0,
-        count: None,
-        exhaustive: None,
-        reason: None,
-        variables: 0,
-        rows: 0,
-        stats: Stats::default(),
-    };
+    );
+    record.options = record_options(run.experiment, config, run.memory_limit);
+    record.group = Some(instance.group.clone());
+    record.size = Some(instance.size());
+    record.position = Some(position);
+    record.instances = Some(run.instances);
+    record.jobs = Some(run.workers);
+    record.machine = Some(run.machine.clone());
     let model = match model {
         Ok(m) => m,
         Err(reason) => {
@@ -174,39 +91,30 @@ fn run_job(
     };
     record.variables = model.num_variables();
     record.rows = model.constraints().len();
-    let mut backend = match make_backend(&config.name, &config.options) {
-        Ok(b) => b,
-        Err(e) => {
-            record.reason = Some(e.to_string());
-            return record;
-        }
+    let job = Job {
+        backend: config.name.clone(),
+        options: config.options.clone(),
+        task: match config.task {
+            Task::Solve => JobTask::Solve,
+            Task::Count => JobTask::Count {
+                limit: run.experiment.count_limit,
+            },
+        },
+        model_key: instance.id.clone(),
+        model: None,
     };
-    match config.task {
-        Task::Solve => match solve_verified(backend.as_mut(), model) {
-            Ok(o) => {
-                record.status = o.status;
-                record.verified = o.verified;
-                record.reason = o.reason;
-                record.seconds = o.stats.seconds;
-                record.stats = o.stats;
-            }
-            Err(e) => record.reason = Some(e.to_string()),
-        },
-        Task::Count => match count_verified(backend.as_mut(), model, experiment.count_limit) {
-            Ok(o) => {
-                record.status = o.status;
-                record.verified = o.verified;
-                record.reason = o.reason;
-                record.seconds = o.stats.seconds;
-                if o.status == Status::Solved {
-                    record.count = Some(o.count.to_string());
-                    record.exhaustive = Some(o.exhaustive);
-                }
-                record.stats = o.stats;
-            }
-            Err(e) => record.reason = Some(e.to_string()),
-        },
-    }
+    let r = run.pool.run(&job, model);
+    record.status = r.status;
+    record.verified = r.verified;
+    record.reason = r.reason;
+    record.seconds = r.stats.seconds;
+    record.count = r.count;
+    record.exhaustive = r.exhaustive;
+    record.stats = r.stats;
+    record.wall_seconds = Some(r.wall_seconds);
+    record.cpu_seconds = Some(r.cpu_seconds);
+    record.peak_rss_mb = Some(r.peak_rss_mb);
+    record.limit_by = r.limit_by;
     record
 }
 
@@ -227,59 +135,25 @@ fn progress_bar(total: usize, shown: bool) -> ProgressBar {
     bar
 }
 
-/// The items of this run's shard (all of them when the run is not sharded), in order.
-pub(crate) fn in_shard<T>(items: Vec<T>, options: &RunOptions) -> Vec<T> {
-    items
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| options.shard.is_none_or(|s| s.holds(*i)))
-        .map(|(_, item)| item)
-        .collect()
-}
-
-/// Opens the record file of `experiment` for this run: continued with `resume` (returning the
-/// records already on it), replaced with `fresh`, created when missing; an existing file without
-/// either flag is an error, before anything is run or written.
-pub(crate) fn open_records(
+/// Refuses records made with other settings than the experiment now gives: resuming would
+/// silently mix two configurations under one label.
+fn check_settings(
     experiment: &Experiment,
-    options: &RunOptions,
-) -> Result<(PathBuf, RecordFile, Vec<Record>), HarnessError> {
-    let path = records_path(&options.reports_dir, experiment, options.shard);
-    if path.exists() && !options.resume && !options.fresh {
-        return Err(HarnessError::Source(format!(
-            "{} exists: pass --resume to continue it or --fresh to start over",
-            path.display()
-        )));
-    }
-    let (file, done) = if options.resume {
-        RecordFile::open(&path)?
-    } else {
-        (RecordFile::create(&path)?, Vec::new())
-    };
-    Ok((path, file, done))
-}
-
-/// Runs `experiment`: loads its instances, skips what is on record (with `resume`), runs the
-/// rest in parallel appending one line per run, then (unless sharded or stopped) writes the
-/// reports. Bad input (instances that do not load, an existing record file without `resume`
-/// or `fresh`) is reported before anything is run or written.
-pub fn run_experiment(
-    experiment: &Experiment,
-    options: &RunOptions,
-) -> Result<RunSummary, HarnessError> {
-    if experiment.kind == ExperimentKind::Table {
-        return crate::harness::table_run::run_table(experiment, options);
-    }
-    let instances: Vec<Instance> = in_shard(load_instances(&experiment.sources)?, options);
-    let (path, file, done) = open_records(experiment, options)?;
-    // A record made with other options than the experiment now names is not "done": resuming
-    // would silently mix two configurations under one label.
+    path: &Path,
+    done: &[Record],
+    memory_limit: Option<u64>,
+) -> Result<(), HarnessError> {
     for (i, r) in done.iter().enumerate() {
         if let Some(config) = experiment.backends.iter().find(|b| b.label == r.backend) {
-            let now = record_options(config);
+            let mut now = record_options(experiment, config, memory_limit);
+            if r.version.is_none() {
+                // The first record format kept no memory or count limit: compare the rest.
+                now.memory_limit = None;
+                now.count_limit = None;
+            }
             if r.name != config.name || r.options != now || r.task != config.task {
                 return Err(HarnessError::Records {
-                    file: path.clone(),
+                    file: path.to_path_buf(),
                     line: i + 1,
                     message: format!(
                         "backend '{}' was run with other settings ({} {:?}) than the experiment now gives ({} {:?}); use --fresh or another label",
@@ -289,22 +163,88 @@ pub fn run_experiment(
             }
         }
     }
+    Ok(())
+}
+
+/// Runs `experiment`: loads its instances, skips what is on record (with `resume`), runs the
+/// rest in worker processes appending one line per run, then (unless sharded or stopped)
+/// writes the reports. Bad input (instances that do not load, an existing record file without
+/// `resume` or `fresh`, records another run is writing) is reported before anything is run or
+/// written.
+pub fn run_experiment(
+    experiment: &Experiment,
+    options: &RunOptions,
+) -> Result<RunSummary, HarnessError> {
+    if experiment.kind == ExperimentKind::Table {
+        return crate::harness::table_run::run_table(experiment, options);
+    }
+    let all = load_instances(&experiment.sources)?;
+    let total = all.len();
+    let instances = crate::harness::plan::in_shard(all, options.shard);
+    let (path, file, done) = open_records(experiment, options)?;
+    let memory_limit = options.memory_limit.or(experiment.memory_limit);
+    check_settings(experiment, &path, &done, memory_limit)?;
     let done: HashSet<RunKey> = done.iter().map(Record::key).collect();
 
-    let ids: Vec<String> = instances.iter().map(|i| i.id.clone()).collect();
+    let ids: Vec<String> = instances.iter().map(|(_, i)| i.id.clone()).collect();
     let all_jobs = job_keys(experiment, &ids);
     let already_done = all_jobs.iter().filter(|k| done.contains(*k)).count();
     let pending = all_jobs.len() - already_done;
 
+    let exe = match &options.worker_exe {
+        Some(p) => p.clone(),
+        None => std::env::current_exe()
+            .map_err(|e| HarnessError::Source(format!("cannot find the zeroone binary: {e}")))?,
+    };
+    let run = RunContext {
+        experiment,
+        pool: WorkerPool::new(
+            exe,
+            Limits {
+                memory_mb: memory_limit,
+            },
+        ),
+        memory_limit,
+        instances: total,
+        workers: options.workers(),
+        machine: crate::harness::record::machine(),
+    };
     let bar = progress_bar(pending, options.progress);
     bar.set_message(experiment.name.clone());
+    let ran = run_pending(&run, &instances, &done, file, options, &bar)?;
+    bar.finish_and_clear();
+    let stopped = ran < pending;
+    let mut reports = Vec::new();
+    if options.shard.is_none() && !stopped {
+        reports = report::write_reports(experiment, &options.reports_dir, &options.command)?;
+    }
+    Ok(RunSummary {
+        jobs: all_jobs.len(),
+        already_done,
+        ran,
+        stopped,
+        records: path,
+        reports,
+    })
+}
+
+/// Runs every job not in `done` on `run.workers` threads, appending each record; returns how
+/// many ran.
+fn run_pending(
+    run: &RunContext<'_>,
+    instances: &[(usize, Instance)],
+    done: &HashSet<RunKey>,
+    file: RecordFile,
+    options: &RunOptions,
+    bar: &ProgressBar,
+) -> Result<usize, HarnessError> {
+    let experiment = run.experiment;
     let file = Mutex::new(file);
     let started = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let failure: Mutex<Option<HarnessError>> = Mutex::new(None);
-
     let work = || {
-        instances.par_iter().for_each(|inst| {
+        instances.par_iter().for_each(|(position, inst)| {
             let todo: Vec<(&BackendConfig, u32)> = experiment
                 .backends
                 .iter()
@@ -324,7 +264,7 @@ pub fn run_experiment(
                         return;
                     }
                 }
-                let record = run_job(experiment, inst, &model, config, rep);
+                let record = run_job(run, (*position, inst), &model, config, rep);
                 let written = file
                     .lock()
                     .map_err(|_| HarnessError::Source("record file lock poisoned".into()))
@@ -340,32 +280,15 @@ pub fn run_experiment(
             }
         });
     };
-    match options.jobs {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| HarnessError::Source(format!("cannot start {n} worker threads: {e}")))?
-            .install(work),
-        None => work(),
-    }
-    bar.finish_and_clear();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(run.workers)
+        .build()
+        .map_err(|e| HarnessError::Source(format!("cannot start {} threads: {e}", run.workers)))?
+        .install(work);
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
-    let ran = finished.into_inner();
-    let stopped = ran < pending;
-    let mut reports = Vec::new();
-    if options.shard.is_none() && !stopped {
-        reports = report::write_reports(experiment, &options.reports_dir, &options.command)?;
-    }
-    Ok(RunSummary {
-        jobs: all_jobs.len(),
-        already_done,
-        ran,
-        stopped,
-        records: path,
-        reports,
-    })
+    Ok(finished.into_inner())
 }
 
 /// What `zeroone merge` did.
@@ -385,22 +308,6 @@ pub struct MergeSummary {
     pub reports: Vec<PathBuf>,
 }
 
-/// The shard record files of `experiment` in `dir` (`NAME.shard-k-of-N.jsonl`), sorted.
-pub fn shard_files(dir: &Path, experiment: &Experiment) -> Result<Vec<PathBuf>, HarnessError> {
-    let prefix = format!("{}.shard-", experiment.name);
-    let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| HarnessError::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| HarnessError::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&prefix) && name.ends_with(".jsonl") {
-            out.push(entry.path());
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// Joins record files (the shards in `dir` when `inputs` is empty, plus an existing
 /// `NAME.jsonl`) into `NAME.jsonl`, in job order, and writes the reports. Repeats of a run are
 /// kept once; two records of one run with different answers, or a record of a run the
@@ -412,6 +319,8 @@ pub fn merge_records(
     command: &str,
 ) -> Result<MergeSummary, HarnessError> {
     let merged_path = records_path(dir, experiment, None);
+    // The merged file has one writer too: not while a run appends to it.
+    let _lock = crate::harness::record::RecordLock::acquire(&merged_path)?;
     let mut files = Vec::new();
     if merged_path.exists() {
         files.push(merged_path.clone());
@@ -535,4 +444,27 @@ pub fn export_models(
         written += 1;
     }
     Ok(written)
+}
+
+/// Rewrites the reports of `experiment` from its record file in `dir` (`zeroone report`):
+/// nothing is run, no puzzle source is read. Cost: reading the records and writing the
+/// reports.
+pub fn rewrite_reports(
+    experiment: &Experiment,
+    dir: &Path,
+    command: &str,
+) -> Result<Vec<PathBuf>, HarnessError> {
+    let path = records_path(dir, experiment, None);
+    if !path.is_file() {
+        return Err(HarnessError::Source(format!(
+            "{} does not exist: run the experiment (or merge its shards) first",
+            path.display()
+        )));
+    }
+    match experiment.kind {
+        ExperimentKind::Table => {
+            crate::harness::table_run::write_table_reports(experiment, dir, command)
+        }
+        _ => report::write_reports(experiment, dir, command),
+    }
 }

@@ -19,9 +19,10 @@ use num_traits::ToPrimitive;
 
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Task};
-use crate::harness::record::{read_records, Record, RecordOptions};
+use crate::harness::plan::{in_shard, RunOptions, RunSummary};
+use crate::harness::record::{read_records, Record};
 use crate::harness::report::Provenance;
-use crate::harness::runner::{in_shard, open_records, records_path, RunOptions, RunSummary};
+use crate::harness::store::{open_records, records_path};
 use crate::harness::{plot, write_atomically, HarnessError};
 use crate::table::{
     hex_levels, hex_widths_table, queens_levels, queens_sizes_table, Cell, Format, HexLevels,
@@ -97,25 +98,26 @@ fn compute(row: TableRow) -> Record {
         Err(e) => (Status::Error, None, Some(e.to_string())),
     };
     Record {
-        instance: row.id(),
-        backend: "table".into(),
-        repetition: 0,
-        name: "table".into(),
-        task: Task::Count,
-        options: RecordOptions::default(),
         status,
-        verified: false,
         seconds,
         exhaustive: count.as_ref().map(|_| true),
         count,
         reason,
-        variables: 0,
-        rows: 0,
         stats: Stats {
             seconds,
             extra,
             ..Stats::default()
         },
+        group: Some(match row {
+            TableRow::Hex(_) => "hex".into(),
+            TableRow::Queens(_) => "queens".into(),
+        }),
+        size: Some(match row {
+            TableRow::Hex(w) => w,
+            TableRow::Queens(n) => n,
+        }),
+        machine: Some(crate::harness::record::machine()),
+        ..Record::new(&row.id(), "table", "table", Task::Count, 0)
     }
 }
 
@@ -125,7 +127,10 @@ pub fn run_table(
     experiment: &Experiment,
     options: &RunOptions,
 ) -> Result<RunSummary, HarnessError> {
-    let rows: Vec<TableRow> = in_shard(table_rows(experiment), options);
+    let rows: Vec<TableRow> = in_shard(table_rows(experiment), options.shard)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
     let (path, mut file, done) = open_records(experiment, options)?;
     let done: std::collections::HashSet<String> = done.into_iter().map(|r| r.instance).collect();
     let pending: Vec<TableRow> = rows
@@ -254,7 +259,7 @@ pub fn render_table_markdown(
         }
     };
     md += &format!("- command: `{}`\n", r(&provenance.command));
-    md += &format!("- commit: {}\n", r(&provenance.commit));
+    md += &format!("- zeroone: {}\n", r(&provenance.commit));
     md += &format!("- machine: {}\n", r(&provenance.machine));
     let total: f64 = records.iter().map(|x| x.seconds).sum();
     md += &format!(
@@ -308,12 +313,7 @@ pub fn write_table_reports(
 ) -> Result<Vec<PathBuf>, HarnessError> {
     let path = records_path(dir, experiment, None);
     let (records, _) = read_records(&path, false)?;
-    let here = experiment
-        .path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let provenance = Provenance::detect(here, command);
+    let provenance = Provenance::of(&records, command);
     let (hex, queens, _) = levels_on_record(experiment, &records);
     let mut written = Vec::new();
     let mut put = |file: PathBuf, contents: String| -> Result<(), HarnessError> {

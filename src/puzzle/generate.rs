@@ -119,7 +119,8 @@ pub fn unique(puzzle: &Sudoku) -> Result<bool, BackendError> {
         })?;
     let mut backend = make_backend("bitset", &BackendOptions::default())?;
     let out = count_verified(backend.as_mut(), &model, Some(2))?;
-    if out.status != Status::Solved {
+    // Two solutions stop the count at its limit: `limit`, still an answer to "unique?".
+    if !matches!(out.status, Status::Solved | Status::Limit) {
         return Err(BackendError::Failed {
             backend: "bitset".into(),
             reason: out.reason.unwrap_or_default(),

@@ -1,0 +1,704 @@
+//! Isolated runs: each job runs in a worker process, under hard limits, and is measured.
+//!
+//! A worker is the `zeroone` binary started as `zeroone worker` (a hidden subcommand). It reads
+//! one [`Job`] per line (JSON) on standard input, runs it through the shared verified runner
+//! ([`solve_verified`] / [`count_verified`]), and writes one [`RunResult`] per line on standard
+//! output. It keeps the last model it was sent, so the jobs of one instance send the model once.
+//!
+//! The parent ([`Worker`], [`WorkerPool`]) enforces what the worker cannot promise:
+//!
+//! - **time**: with a time limit `T` the parent waits `T` plus a grace of 1 s + `T`/10 for the
+//!   result, then kills the worker (SIGKILL): the run is `timeout`, whether or not the backend
+//!   can stop itself. A backend that honours the limit stops at `T` (`limit_by = backend`);
+//!   one that cannot is stopped by the parent (`limit_by = parent`).
+//! - **memory**: `RLIMIT_AS` (address space, in MB) is set in the worker before it starts; an
+//!   allocation past it aborts the worker with "memory allocation of N bytes failed", which the
+//!   parent reads on the worker's standard error: the run is `memout`.
+//! - **faults**: a worker that dies (signal, abort) is reaped, the run is `crash`, and the next
+//!   job gets a new worker; nothing else is lost.
+//!
+//! Every result carries `wall_seconds` (the parent's clock, from sending the job to reading the
+//! result, transport included), `cpu_seconds` (user + system time of the worker during the
+//! job, from `getrusage`) and `peak_rss_mb` (the worker's peak resident set during the job:
+//! `/proc/self/clear_refs` resets it before each job where Linux allows, else the worker's
+//! lifetime peak). For a killed worker they come from `wait4`'s resource usage.
+//!
+//! Cost per job: one JSON line each way (the model on the first job of an instance), about a
+//! few tens of microseconds for small models; one process start per worker, not per job.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Stats, Status};
+use crate::model::{Model, Solution};
+
+/// What one job asks a backend for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobTask {
+    /// One verified solution.
+    Solve,
+    /// A verified count, stopped after `limit` solutions when given.
+    Count {
+        /// The count limit (`--limit`, `count_limit`).
+        limit: Option<u64>,
+    },
+}
+
+/// One job for a worker: a backend, its options, a task and a model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Job {
+    /// Registry name of the backend.
+    pub backend: String,
+    /// Its options (the time limit among them).
+    pub options: BackendOptions,
+    /// Solve or count.
+    pub task: JobTask,
+    /// A name for the model; a job without `model` reuses the worker's last model, which must
+    /// have this key.
+    pub model_key: String,
+    /// The model, or `None` to reuse the worker's last one.
+    pub model: Option<Model>,
+}
+
+/// A [`Job`] as the parent writes it: borrowed, so the model is not copied to be sent.
+#[derive(Serialize)]
+struct JobRef<'a> {
+    backend: &'a str,
+    options: &'a BackendOptions,
+    task: JobTask,
+    model_key: &'a str,
+    model: Option<&'a Model>,
+}
+
+/// Who enforces a run's time limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LimitBy {
+    /// The backend stops itself at the limit (it has the `TimeLimit` ability).
+    Backend,
+    /// The backend cannot stop itself; the parent kills its worker after the limit and grace.
+    Parent,
+}
+
+/// The result of one job: the verified outcome and what the run cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// Verified status.
+    pub status: Status,
+    /// Whether the verifier accepted the answer (a solution, or every count witness).
+    pub verified: bool,
+    /// Why the status is not an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The verified solution of a solve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<Solution>,
+    /// Solutions counted (decimal, exact) for a count that produced one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<String>,
+    /// Whether the count is complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exhaustive: Option<bool>,
+    /// The backend's statistics (`seconds`: its own clock).
+    pub stats: Stats,
+    /// Wall-clock seconds seen by the parent.
+    pub wall_seconds: f64,
+    /// CPU seconds (user + system) of the worker during the job.
+    pub cpu_seconds: f64,
+    /// Peak resident set of the worker during the job, in MB.
+    pub peak_rss_mb: f64,
+    /// Who enforces the time limit, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_by: Option<LimitBy>,
+}
+
+impl RunResult {
+    fn failed(status: Status, reason: String) -> RunResult {
+        RunResult {
+            status,
+            verified: false,
+            reason: Some(reason),
+            solution: None,
+            count: None,
+            exhaustive: None,
+            stats: Stats::default(),
+            wall_seconds: 0.0,
+            cpu_seconds: 0.0,
+            peak_rss_mb: 0.0,
+            limit_by: None,
+        }
+    }
+}
+
+/// The hard limits of the workers of one pool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Address-space limit of each worker, in MB (`RLIMIT_AS`).
+    pub memory_mb: Option<u64>,
+}
+
+/// The grace the parent gives a worker past a time limit `t` before killing it: 1 s + t/10.
+pub fn grace(t: Duration) -> Duration {
+    Duration::from_secs(1) + t / 10
+}
+
+// ---------------------------------------------------------------------------------------
+// The worker side.
+
+/// CPU seconds (user + system) and the peak resident set (MB) of this process so far.
+fn own_usage() -> (f64, f64) {
+    // SAFETY: getrusage writes into the zeroed struct we own.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    (cpu_of(&ru), ru.ru_maxrss as f64 / 1024.0)
+}
+
+fn cpu_of(ru: &libc::rusage) -> f64 {
+    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    t(ru.ru_utime) + t(ru.ru_stime)
+}
+
+/// Resets the kernel's peak-RSS mark of this process (Linux `clear_refs` 5). Returns whether
+/// it could; when not, the peak reported is the process's lifetime peak.
+fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The peak resident set (`VmHWM`) in MB, if `/proc` has it.
+fn peak_rss_since_reset() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Runs one job in this process: the worker's body, also what [`run_in_process`] does.
+fn execute(job: &Job, model: &Model) -> RunResult {
+    let mut backend = match make_backend(&job.backend, &job.options) {
+        Ok(b) => b,
+        Err(e) => return RunResult::failed(Status::Error, e.to_string()),
+    };
+    let limit_by = job.options.time_limit.map(|_| {
+        if backend.time_limit().is_some() {
+            LimitBy::Backend
+        } else {
+            LimitBy::Parent
+        }
+    });
+    let started = Instant::now();
+    let mut result = match job.task {
+        JobTask::Solve => match solve_verified(backend.as_mut(), model) {
+            Ok(o) => RunResult {
+                status: o.status,
+                verified: o.verified,
+                reason: o.reason,
+                solution: o.solution,
+                stats: o.stats,
+                ..RunResult::failed(Status::Error, String::new())
+            },
+            Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
+        },
+        JobTask::Count { limit } => match count_verified(backend.as_mut(), model, limit) {
+            Ok(o) => {
+                let counted = matches!(o.status, Status::Solved | Status::Limit);
+                RunResult {
+                    status: o.status,
+                    verified: o.verified,
+                    reason: o.reason,
+                    count: counted.then(|| o.count.to_string()),
+                    exhaustive: counted.then_some(o.exhaustive),
+                    stats: o.stats,
+                    ..RunResult::failed(Status::Error, String::new())
+                }
+            }
+            Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
+        },
+    };
+    // A solve the backend itself stopped at its time limit ran out of time: `timeout`.
+    if let Some(t) = job.options.time_limit {
+        if result.status == Status::Unknown && started.elapsed() >= t.mul_f64(0.99) {
+            result.status = Status::Timeout;
+        }
+    }
+    result.limit_by = limit_by;
+    result
+}
+
+/// Runs `job` in this process, measuring its CPU time and (where the kernel allows) its peak
+/// resident set like a worker does; no limit is enforced beyond what the backend honours.
+pub fn run_in_process(job: &Job, model: &Model) -> RunResult {
+    let reset = reset_peak_rss();
+    let (cpu0, _) = own_usage();
+    let start = Instant::now();
+    let mut result = execute(job, model);
+    result.wall_seconds = start.elapsed().as_secs_f64();
+    let (cpu1, lifetime_peak) = own_usage();
+    result.cpu_seconds = cpu1 - cpu0;
+    result.peak_rss_mb = if reset {
+        peak_rss_since_reset().unwrap_or(lifetime_peak)
+    } else {
+        lifetime_peak
+    };
+    result
+}
+
+/// The worker's main loop (`zeroone worker`): one [`Job`] per line in, one [`RunResult`] per
+/// line out, until standard input closes. A line that is not a job gets an `error` result.
+pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut cached: Option<(String, Model)> = None;
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = match serde_json::from_str::<Job>(&line) {
+            Err(e) => RunResult::failed(Status::Error, format!("worker: not a job: {e}")),
+            Ok(mut job) => {
+                if let Some(model) = job.model.take() {
+                    cached = Some((job.model_key.clone(), model));
+                }
+                match &cached {
+                    Some((key, model)) if *key == job.model_key => run_in_process(&job, model),
+                    _ => RunResult::failed(
+                        Status::Error,
+                        format!("worker: no model '{}' was sent", job.model_key),
+                    ),
+                }
+            }
+        };
+        let text = serde_json::to_string(&result).map_err(io::Error::other)?;
+        writeln!(output, "{text}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// The parent side.
+
+/// How a worker left: its wait status and resource usage.
+struct Exit {
+    /// The signal that ended it, if any.
+    signal: Option<i32>,
+    /// Its exit code, if it exited.
+    code: Option<i32>,
+    /// CPU seconds over its whole life.
+    cpu_seconds: f64,
+    /// Peak resident set over its whole life, MB.
+    peak_rss_mb: f64,
+}
+
+/// One worker process and the pipes to it.
+pub struct Worker {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    results: Receiver<String>,
+    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    model_key: Option<String>,
+    /// CPU seconds the worker had used when it last answered (to charge a killed job only its
+    /// own share).
+    cpu_so_far: f64,
+    limits: Limits,
+    reaped: bool,
+}
+
+const STDERR_TAIL: usize = 4096;
+
+fn keep_tail(mut from: impl Read, tail: Arc<Mutex<Vec<u8>>>) {
+    let mut buf = [0u8; 1024];
+    while let Ok(n) = from.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        if let Ok(mut t) = tail.lock() {
+            t.extend_from_slice(&buf[..n]);
+            let excess = t.len().saturating_sub(STDERR_TAIL);
+            t.drain(..excess);
+        }
+    }
+}
+
+impl Worker {
+    /// Starts `exe worker` with `limits` (the address-space limit is set in the child before
+    /// it runs). On Linux the worker is killed when the thread that started it ends
+    /// (`PR_SET_PDEATHSIG`), so a worker never outlives its run: start workers from threads that
+    /// live as long as the jobs they serve. Cost: one process start (a few milliseconds).
+    pub fn spawn(exe: &Path, limits: Limits) -> io::Result<Worker> {
+        let mut command = Command::new(exe);
+        command
+            .arg("worker")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let memory = limits.memory_mb.map(|mb| mb.saturating_mul(1 << 20));
+        {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+            // (setrlimit, prctl) and allocates nothing.
+            unsafe {
+                command.pre_exec(move || {
+                    #[cfg(target_os = "linux")]
+                    {
+                        // The worker dies with the parent instead of running on, orphaned.
+                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    }
+                    if let Some(bytes) = memory {
+                        let limit = libc::rlimit {
+                            rlim_cur: bytes as libc::rlim_t,
+                            rlim_max: bytes as libc::rlim_t,
+                        };
+                        if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                            return Err(io::Error::last_os_error());
+                        }
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command.spawn()?;
+        let stdin = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout"))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| io::Error::other("no stderr"))?;
+        let (send, results) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if send.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+        let tail = Arc::clone(&stderr_tail);
+        std::thread::spawn(move || keep_tail(stderr, tail));
+        Ok(Worker {
+            child,
+            stdin,
+            results,
+            stderr_tail,
+            model_key: None,
+            cpu_so_far: 0.0,
+            limits,
+            reaped: false,
+        })
+    }
+
+    /// Runs `job` on `model` in this worker. Returns the result and whether the worker is
+    /// still alive (a worker that was killed, crashed or ran out of memory is gone; the result
+    /// says which). `time_limit` is the job's limit; the worker is killed after it plus
+    /// [`grace`].
+    pub fn run(
+        &mut self,
+        job: &Job,
+        model: &Model,
+        time_limit: Option<Duration>,
+    ) -> (RunResult, bool) {
+        let send_model = self.model_key.as_deref() != Some(job.model_key.as_str());
+        let start = Instant::now();
+        let line = serde_json::to_string(&JobRef {
+            backend: &job.backend,
+            options: &job.options,
+            task: job.task,
+            model_key: &job.model_key,
+            model: send_model.then_some(model),
+        });
+        let sent = match (line, self.stdin.as_mut()) {
+            (Ok(text), Some(stdin)) => writeln!(stdin, "{text}")
+                .and_then(|()| stdin.flush())
+                .is_ok(),
+            _ => false,
+        };
+        self.model_key = None;
+        let answer = if sent {
+            match time_limit {
+                Some(t) => self.results.recv_timeout(t + grace(t)),
+                None => self
+                    .results
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            }
+        } else {
+            Err(RecvTimeoutError::Disconnected)
+        };
+        let wall = start.elapsed().as_secs_f64();
+        match answer {
+            Ok(text) => match serde_json::from_str::<RunResult>(&text) {
+                Ok(mut result) => {
+                    self.model_key = Some(job.model_key.clone());
+                    self.cpu_so_far = own_cpu_total(result.cpu_seconds, self.cpu_so_far);
+                    result.wall_seconds = wall;
+                    (result, true)
+                }
+                Err(e) => {
+                    let exit = self.kill();
+                    let mut r =
+                        RunResult::failed(Status::Crash, format!("worker answered '{text}': {e}"));
+                    self.charge(&mut r, &exit, wall);
+                    (r, false)
+                }
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                let exit = self.kill();
+                let t = time_limit.unwrap_or_default();
+                let limit_by = job.options.time_limit.map(|_| {
+                    if backend_stops_itself(&job.backend, &job.options) {
+                        LimitBy::Backend
+                    } else {
+                        LimitBy::Parent
+                    }
+                });
+                let why = match limit_by {
+                    Some(LimitBy::Backend) => "the backend did not stop at its time limit",
+                    _ => "the backend cannot stop itself",
+                };
+                let mut r = RunResult::failed(
+                    Status::Timeout,
+                    format!(
+                        "killed after {:.1} s (time limit {} s + grace; {why})",
+                        wall,
+                        t.as_secs_f64()
+                    ),
+                );
+                r.limit_by = limit_by;
+                self.charge(&mut r, &exit, wall);
+                (r, false)
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let exit = self.kill();
+                let mut r = self.death(&exit);
+                r.limit_by = job.options.time_limit.map(|_| {
+                    if backend_stops_itself(&job.backend, &job.options) {
+                        LimitBy::Backend
+                    } else {
+                        LimitBy::Parent
+                    }
+                });
+                self.charge(&mut r, &exit, wall);
+                (r, false)
+            }
+        }
+    }
+
+    /// The result of a worker that died on its own: `memout` when it aborted on a failed
+    /// allocation (or peaked at its memory limit), else `crash`.
+    fn death(&self, exit: &Exit) -> RunResult {
+        let tail = self
+            .stderr_tail
+            .lock()
+            .map(|t| String::from_utf8_lossy(&t).into_owned())
+            .unwrap_or_default();
+        let last = tail.trim().lines().last().unwrap_or("").to_string();
+        let how = match (exit.signal, exit.code) {
+            (Some(s), _) => format!("signal {s}{}", signal_name(s)),
+            (None, Some(c)) => format!("exit status {c}"),
+            _ => "unknown end".into(),
+        };
+        let near_limit = self
+            .limits
+            .memory_mb
+            .is_some_and(|mb| exit.peak_rss_mb >= 0.9 * mb as f64);
+        if tail.contains("memory allocation of") || near_limit {
+            let limit = self
+                .limits
+                .memory_mb
+                .map_or("no limit".into(), |mb| format!("limit {mb} MB"));
+            return RunResult::failed(
+                Status::Memout,
+                format!("out of memory ({limit}): {how}; {last}"),
+            );
+        }
+        let said = if last.is_empty() {
+            String::new()
+        } else {
+            format!("; stderr: {last}")
+        };
+        RunResult::failed(Status::Crash, format!("the worker died: {how}{said}"))
+    }
+
+    /// Fills the measurements of a run whose worker is gone, from `wait4`'s usage.
+    fn charge(&self, r: &mut RunResult, exit: &Exit, wall: f64) {
+        r.wall_seconds = wall;
+        r.cpu_seconds = (exit.cpu_seconds - self.cpu_so_far).max(0.0);
+        r.peak_rss_mb = exit.peak_rss_mb;
+        r.stats.seconds = wall;
+    }
+
+    /// Whether an idle worker is still running (one that died while idle is reaped here and
+    /// must not be handed a job: the job would be charged a death it did not cause).
+    fn is_alive(&mut self) -> bool {
+        if self.reaped {
+            return false;
+        }
+        match self.child.try_wait() {
+            Ok(None) => true,
+            _ => {
+                self.reaped = true;
+                false
+            }
+        }
+    }
+
+    /// Kills the worker (if still running) and reaps it with `wait4`.
+    fn kill(&mut self) -> Exit {
+        self.stdin = None;
+        let pid = self.child.id() as libc::pid_t;
+        if !self.reaped {
+            // SAFETY: signalling and reaping our own child, whose pid we hold and have not
+            // reaped yet (so the pid cannot have been reused).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        self.reap()
+    }
+
+    fn reap(&mut self) -> Exit {
+        let mut status = 0;
+        // SAFETY: zeroed rusage filled by wait4 for our own child.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        let pid = self.child.id() as libc::pid_t;
+        if self.reaped {
+            return Exit {
+                signal: None,
+                code: None,
+                cpu_seconds: 0.0,
+                peak_rss_mb: 0.0,
+            };
+        }
+        let got = loop {
+            let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+            if r == -1 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            break r;
+        };
+        self.reaped = true;
+        if got != pid {
+            return Exit {
+                signal: None,
+                code: None,
+                cpu_seconds: 0.0,
+                peak_rss_mb: 0.0,
+            };
+        }
+        // Give the stderr reader a moment to take the worker's last words.
+        std::thread::sleep(Duration::from_millis(20));
+        Exit {
+            signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+            code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+            cpu_seconds: cpu_of(&ru),
+            peak_rss_mb: ru.ru_maxrss as f64 / 1024.0,
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if !self.reaped {
+            // Closing stdin ends an idle worker; a busy one is killed.
+            self.stdin = None;
+            let _ = self.kill();
+        }
+    }
+}
+
+/// The worker's cumulative CPU after a job: what it had before plus the job's share.
+fn own_cpu_total(job_cpu: f64, before: f64) -> f64 {
+    before + job_cpu
+}
+
+fn signal_name(s: i32) -> &'static str {
+    match s {
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGTERM => " (SIGTERM)",
+        _ => "",
+    }
+}
+
+/// Whether the backend `name` has the time-limit ability (it stops itself at the limit).
+pub fn backend_stops_itself(name: &str, options: &BackendOptions) -> bool {
+    make_backend(name, options).is_ok_and(|mut b| b.time_limit().is_some())
+}
+
+/// Idle workers shared by the threads of a run: a thread takes one (or starts one), runs a
+/// job, and gives it back if it is still alive. A dead worker is simply not given back; the
+/// next job starts a new one.
+pub struct WorkerPool {
+    exe: PathBuf,
+    limits: Limits,
+    idle: Mutex<Vec<Worker>>,
+}
+
+impl WorkerPool {
+    /// A pool of workers started from `exe` (the `zeroone` binary) with `limits`. Starts no
+    /// process until the first job.
+    pub fn new(exe: PathBuf, limits: Limits) -> WorkerPool {
+        WorkerPool {
+            exe,
+            limits,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The pool's limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Runs `job` on `model` in a worker (an idle one holding this model if there is one),
+    /// killing it after `job.options.time_limit` plus [`grace`]. A worker that cannot be
+    /// started gives a `crash` result naming why.
+    pub fn run(&self, job: &Job, model: &Model) -> RunResult {
+        let mut worker = {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            let holding = idle
+                .iter()
+                .position(|w| w.model_key.as_deref() == Some(job.model_key.as_str()));
+            match holding {
+                Some(i) => Some(idle.swap_remove(i)),
+                None => idle.pop(),
+            }
+        };
+        if worker.as_mut().is_some_and(|w| !w.is_alive()) {
+            worker = None;
+        }
+        if worker.is_none() {
+            match Worker::spawn(&self.exe, self.limits) {
+                Ok(w) => worker = Some(w),
+                Err(e) => {
+                    return RunResult::failed(
+                        Status::Crash,
+                        format!("cannot start a worker ({}): {e}", self.exe.display()),
+                    )
+                }
+            }
+        }
+        let mut worker = worker.expect("a worker was taken or started");
+        let (result, alive) = worker.run(job, model, job.options.time_limit);
+        if alive {
+            self.idle
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(worker);
+        }
+        result
+    }
+}
