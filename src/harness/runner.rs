@@ -171,6 +171,24 @@ fn check_settings(
 /// writes the reports. Bad input (instances that do not load, an existing record file without
 /// `resume` or `fresh`, records another run is writing) is reported before anything is run or
 /// written.
+///
+/// A program of your own that runs solve or count experiments names the `zeroone` binary in
+/// [`RunOptions::worker_exe`] (see `examples/run_experiment.rs`); table experiments run in this
+/// process:
+///
+/// ```
+/// use zeroone::harness::record::read_records;
+/// use zeroone::harness::{run_experiment, Experiment, RunOptions};
+///
+/// let folder = tempfile::tempdir().unwrap();
+/// let file = folder.path().join("widths.toml");
+/// let text = "description = \"hex widths 1-7\"\nkind = \"table\"\n[table]\nhex_widths = [1, 3, 5, 7]\n";
+/// std::fs::write(&file, text).unwrap();
+/// let experiment = Experiment::load(&file).unwrap();
+/// let summary = run_experiment(&experiment, &RunOptions::new(folder.path())).unwrap();
+/// let (records, _) = read_records(&summary.records, false).unwrap();
+/// assert_eq!(records.len(), 4); // one record per width, each with its exact counts
+/// ```
 pub fn run_experiment(
     experiment: &Experiment,
     options: &RunOptions,
