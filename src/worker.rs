@@ -300,7 +300,8 @@ pub struct Worker {
     child: Child,
     stdin: Option<ChildStdin>,
     results: Receiver<String>,
-    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    stderr_log: Arc<Mutex<StderrLog>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     model_key: Option<String>,
     /// CPU seconds the worker had used when it last answered (to charge a killed job only its
     /// own share).
@@ -309,18 +310,51 @@ pub struct Worker {
     reaped: bool,
 }
 
-const STDERR_TAIL: usize = 4096;
+/// What a worker said on standard error during its current job: the lines that tell how it
+/// died (a failed allocation, a panic, a fatal runtime error) and the last line that is not
+/// part of a backtrace.
+#[derive(Debug, Default)]
+struct StderrLog {
+    notable: Vec<String>,
+    last: String,
+}
 
-fn keep_tail(mut from: impl Read, tail: Arc<Mutex<Vec<u8>>>) {
-    let mut buf = [0u8; 1024];
-    while let Ok(n) = from.read(&mut buf) {
-        if n == 0 {
-            break;
+impl StderrLog {
+    fn add(&mut self, line: &str) {
+        let line: String = line.trim_end().chars().take(300).collect();
+        let telling = ["memory allocation of", "panicked at", "fatal runtime error"];
+        if telling.iter().any(|t| line.contains(t)) && self.notable.len() < 4 {
+            self.notable.push(line.clone());
         }
-        if let Ok(mut t) = tail.lock() {
-            t.extend_from_slice(&buf[..n]);
-            let excess = t.len().saturating_sub(STDERR_TAIL);
-            t.drain(..excess);
+        let backtrace = line.starts_with(char::is_whitespace)
+            || line.starts_with("stack backtrace")
+            || line.starts_with("note:");
+        if !line.is_empty() && !backtrace {
+            self.last = line;
+        }
+    }
+
+    fn out_of_memory(&self) -> Option<&str> {
+        self.notable
+            .iter()
+            .find(|l| l.contains("memory allocation of"))
+            .map(String::as_str)
+    }
+
+    fn summary(&self) -> String {
+        if self.notable.is_empty() {
+            self.last.clone()
+        } else {
+            self.notable.join(" / ")
+        }
+    }
+}
+
+fn keep_log(from: impl Read, log: Arc<Mutex<StderrLog>>) {
+    for line in BufReader::new(from).split(b'\n') {
+        let Ok(bytes) = line else { break };
+        if let Ok(mut l) = log.lock() {
+            l.add(&String::from_utf8_lossy(&bytes));
         }
     }
 }
@@ -385,14 +419,15 @@ impl Worker {
                 }
             }
         });
-        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
-        let tail = Arc::clone(&stderr_tail);
-        std::thread::spawn(move || keep_tail(stderr, tail));
+        let stderr_log = Arc::new(Mutex::new(StderrLog::default()));
+        let log = Arc::clone(&stderr_log);
+        let stderr_reader = Some(std::thread::spawn(move || keep_log(stderr, log)));
         Ok(Worker {
             child,
             stdin,
             results,
-            stderr_tail,
+            stderr_log,
+            stderr_reader,
             model_key: None,
             cpu_so_far: 0.0,
             limits,
@@ -411,6 +446,10 @@ impl Worker {
         time_limit: Option<Duration>,
     ) -> (RunResult, bool) {
         let send_model = self.model_key.as_deref() != Some(job.model_key.as_str());
+        // What the worker says from now on is about this job.
+        if let Ok(mut log) = self.stderr_log.lock() {
+            *log = StderrLog::default();
+        }
         let start = Instant::now();
         let line = serde_json::to_string(&JobRef {
             backend: &job.backend,
@@ -499,12 +538,11 @@ impl Worker {
     /// The result of a worker that died on its own: `memout` when it aborted on a failed
     /// allocation (or peaked at its memory limit), else `crash`.
     fn death(&self, exit: &Exit) -> RunResult {
-        let tail = self
-            .stderr_tail
+        let (oom, said) = self
+            .stderr_log
             .lock()
-            .map(|t| String::from_utf8_lossy(&t).into_owned())
+            .map(|l| (l.out_of_memory().map(str::to_string), l.summary()))
             .unwrap_or_default();
-        let last = tail.trim().lines().last().unwrap_or("").to_string();
         let how = match (exit.signal, exit.code) {
             (Some(s), _) => format!("signal {s}{}", signal_name(s)),
             (None, Some(c)) => format!("exit status {c}"),
@@ -514,20 +552,21 @@ impl Worker {
             .limits
             .memory_mb
             .is_some_and(|mb| exit.peak_rss_mb >= 0.9 * mb as f64);
-        if tail.contains("memory allocation of") || near_limit {
+        if oom.is_some() || near_limit {
             let limit = self
                 .limits
                 .memory_mb
                 .map_or("no limit".into(), |mb| format!("limit {mb} MB"));
+            let line = oom.unwrap_or_else(|| format!("peak {:.0} MB", exit.peak_rss_mb));
             return RunResult::failed(
                 Status::Memout,
-                format!("out of memory ({limit}): {how}; {last}"),
+                format!("out of memory ({limit}): {how}; {line}"),
             );
         }
-        let said = if last.is_empty() {
+        let said = if said.is_empty() {
             String::new()
         } else {
-            format!("; stderr: {last}")
+            format!("; stderr: {said}")
         };
         RunResult::failed(Status::Crash, format!("the worker died: {how}{said}"))
     }
@@ -596,8 +635,10 @@ impl Worker {
                 peak_rss_mb: 0.0,
             };
         }
-        // Give the stderr reader a moment to take the worker's last words.
-        std::thread::sleep(Duration::from_millis(20));
+        // The worker is gone, so its standard error ends: take its last words.
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
+        }
         Exit {
             signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
             code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
@@ -700,5 +741,39 @@ impl WorkerPool {
                 .push(worker);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_allocation_is_found_behind_a_long_backtrace() {
+        // With RUST_BACKTRACE set, the abort message is followed by kilobytes of frames; a
+        // fixed-size tail of standard error lost it and called a memout a crash.
+        let mut text =
+            String::from("memory allocation of 570425360 bytes failed\nstack backtrace:\n");
+        for i in 0..400 {
+            text.push_str(&format!("  {i}: zeroone::backend::dp::frame_{i}\n             at ./src/backend/dp.rs:{i}:5\n"));
+        }
+        text.push_str("note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n");
+        let log = Arc::new(Mutex::new(StderrLog::default()));
+        keep_log(text.as_bytes(), Arc::clone(&log));
+        let log = log.lock().unwrap();
+        assert_eq!(
+            log.out_of_memory(),
+            Some("memory allocation of 570425360 bytes failed")
+        );
+        let mut panicked = StderrLog::default();
+        panicked.add("thread 'main' panicked at src/x.rs:1:1:");
+        panicked.add("boom");
+        panicked.add("  0: frame");
+        assert_eq!(panicked.out_of_memory(), None);
+        assert_eq!(
+            panicked.summary(),
+            "thread 'main' panicked at src/x.rs:1:1:"
+        );
+        assert_eq!(panicked.last, "boom");
     }
 }

@@ -267,8 +267,9 @@ impl RecordLock {
         PathBuf::from(name)
     }
 
-    /// Takes the lock of `records` (creating its folder and lock file), or fails at once with
-    /// [`HarnessError::Busy`] naming the holder. Cost: one small file, one `flock`.
+    /// Takes the lock of `records` (creating its folder and lock file), or fails with
+    /// [`HarnessError::Busy`] naming the holder: at once when another process holds it, after
+    /// up to a second when this process does. Cost: one small file, one `flock`.
     pub fn acquire(records: &Path) -> Result<RecordLock, HarnessError> {
         if let Some(dir) = records.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
@@ -281,12 +282,22 @@ impl RecordLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| HarnessError::io(&path, e))?;
-        if let Err(e) = try_lock(&file) {
+        let own = format!("pid {} ", std::process::id());
+        let mut attempts = 0;
+        while let Err(e) = try_lock(&file) {
             if e.kind() != std::io::ErrorKind::WouldBlock {
                 return Err(HarnessError::io(&path, e));
             }
             let holder = std::fs::read_to_string(&path).unwrap_or_default();
             let holder = holder.trim();
+            // A lock this process let go of can stay held for a moment by a child forked (to
+            // start a worker) from another thread, until its exec closes the descriptor: wait
+            // out that moment, up to a second. Another process's lock is refused at once.
+            if holder.starts_with(&own) && attempts < 50 {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            }
             return Err(HarnessError::Busy {
                 file: records.to_path_buf(),
                 holder: if holder.is_empty() {
