@@ -71,7 +71,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
     result.and(printer.flush())?;
     if errors > 0 {
         return Err(CliError::Failed(format!(
-            "{errors} of {total} puzzle(s) ended in error"
+            "{errors} of {total} puzzle(s) failed (error, crash or unsupported)"
         )));
     }
     Ok(())
