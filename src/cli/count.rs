@@ -45,8 +45,8 @@ pub struct CountArgs {
 /// One puzzle's printed count, and whether it ended in `error`.
 type Counted = Result<(String, bool), CliError>;
 
-/// Counts the solutions of each selected puzzle. Exits 1 at the end when some count ended in
-/// `error`.
+/// Counts the solutions of each selected puzzle. Exits 1 at the end when some count failed:
+/// `error`, `crash` or `unsupported`.
 pub fn run(args: CountArgs) -> Result<(), CliError> {
     let threads = if args.index.is_some() {
         1

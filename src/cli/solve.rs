@@ -51,7 +51,8 @@ pub struct SolveArgs {
 type Solved = Result<(String, bool), CliError>;
 
 /// Solves each selected puzzle and prints the verified outcome in file order. Exits 1 at the
-/// end when some puzzle ended in `error` (a backend failure or a rejected answer).
+/// end when some puzzle failed: `error` (a backend failure or a rejected answer), `crash` or
+/// `unsupported`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
     let threads = if args.index.is_some() {
         1
