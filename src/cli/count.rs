@@ -11,8 +11,7 @@ use zeroone::render::{count_text, stable_count_text, CountRecord};
 
 use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};
-use super::parallel::{ordered, Printer};
-use super::solve::make_backends;
+use super::parallel::{print_each_puzzle, Printed, PuzzleRun};
 use super::CliError;
 
 /// Arguments of `zeroone count`.
@@ -42,43 +41,23 @@ pub struct CountArgs {
     pub backend: BackendArgs,
 }
 
-/// One puzzle's printed count, and whether it ended in `error`.
-type Counted = Result<(String, bool), CliError>;
-
 /// Counts the solutions of each selected puzzle. Exits 1 at the end when some count failed:
 /// `error`, `crash` or `unsupported`.
 pub fn run(args: CountArgs) -> Result<(), CliError> {
-    let threads = if args.index.is_some() {
-        1
-    } else {
-        args.jobs.threads()
+    let run = PuzzleRun {
+        file: &args.file,
+        format: args.format,
+        index: args.index,
+        jobs: &args.jobs,
+        backend: &args.backend,
     };
-    let backends = make_backends(&args.backend, threads)?;
-    let models = input::models(&args.file, args.format, args.index)?;
-    let (mut total, mut errors) = (0usize, 0usize);
-    let mut printer = Printer::new();
-    let result = ordered(
-        models,
-        backends,
-        |backend, (index, model)| count_one(&args, backend.as_mut(), index, model),
-        |counted: Counted| {
-            let (text, failed) = counted?;
-            total += 1;
-            errors += usize::from(failed);
-            printer.print(&text)
-        },
-    );
-    result.and(printer.flush())?;
-    if errors > 0 {
-        return Err(CliError::Failed(format!(
-            "{errors} of {total} puzzle(s) failed (error, crash or unsupported)"
-        )));
-    }
-    Ok(())
+    print_each_puzzle(run, |backend, index, model| {
+        count_one(&args, backend, index, model)
+    })
 }
 
 /// Restricts, counts, verifies the witnesses of and renders one puzzle.
-fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Counted {
+fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
     let outcome = super::isolated::count(&args.backend, backend, &model, args.limit)?;
     let name = backend.name();

@@ -11,7 +11,71 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+use std::path::Path;
+
+use zeroone::backend::Backend;
+use zeroone::model::Model;
+use zeroone::puzzle::parse::Format;
+
+use super::backend_args::BackendArgs;
+use super::input::{self, JobsArg};
 use super::CliError;
+
+/// One puzzle's printed result, and whether it failed (`error`, `crash`, `unsupported`).
+pub type Printed = Result<(String, bool), CliError>;
+
+/// The puzzles of a file, where to read them and how many at once: what `solve` and `count`
+/// share.
+pub struct PuzzleRun<'a> {
+    /// The puzzle file (or `-`).
+    pub file: &'a Path,
+    /// Its format, when the name does not say it.
+    pub format: Option<Format>,
+    /// Only this puzzle.
+    pub index: Option<usize>,
+    /// Threads (`--jobs`).
+    pub jobs: &'a JobsArg,
+    /// The backend every thread makes its own copy of.
+    pub backend: &'a BackendArgs,
+}
+
+/// Runs `work` on every selected puzzle with one backend per thread, prints each result in
+/// file order, and fails (exit 1) at the end when some puzzle failed. Memory stays bounded by
+/// one window of puzzles (see [`ordered`]).
+pub fn print_each_puzzle(
+    run: PuzzleRun<'_>,
+    work: impl Fn(&mut dyn Backend, usize, Model) -> Printed + Sync,
+) -> Result<(), CliError> {
+    let threads = if run.index.is_some() {
+        1
+    } else {
+        run.jobs.threads()
+    };
+    let backends = (0..threads)
+        .map(|_| run.backend.make())
+        .collect::<Result<Vec<Box<dyn Backend>>, CliError>>()?;
+    let models = input::models(run.file, run.format, run.index)?;
+    let (mut total, mut failures) = (0usize, 0usize);
+    let mut printer = Printer::new();
+    let result = ordered(
+        models,
+        backends,
+        |backend, (index, model)| work(backend.as_mut(), index, model),
+        |printed: Printed| {
+            let (text, failed) = printed?;
+            total += 1;
+            failures += usize::from(failed);
+            printer.print(&text)
+        },
+    );
+    result.and(printer.flush())?;
+    if failures > 0 {
+        return Err(CliError::Failed(format!(
+            "{failures} of {total} puzzle(s) failed (error, crash or unsupported)"
+        )));
+    }
+    Ok(())
+}
 
 /// Items per thread in one window.
 const WINDOW_PER_JOB: usize = 64;

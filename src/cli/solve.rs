@@ -11,7 +11,7 @@ use zeroone::render::{outcome_text, solution_text, stable_outcome_text, SolveRec
 
 use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};
-use super::parallel::{ordered, Printer};
+use super::parallel::{print_each_puzzle, Printed, PuzzleRun};
 use super::CliError;
 
 /// Arguments of `zeroone solve`.
@@ -47,52 +47,24 @@ pub struct SolveArgs {
     pub backend: BackendArgs,
 }
 
-/// One puzzle's printed outcome, and whether it ended in `error`.
-type Solved = Result<(String, bool), CliError>;
-
 /// Solves each selected puzzle and prints the verified outcome in file order. Exits 1 at the
 /// end when some puzzle failed: `error` (a backend failure or a rejected answer), `crash` or
 /// `unsupported`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    let threads = if args.index.is_some() {
-        1
-    } else {
-        args.jobs.threads()
+    let run = PuzzleRun {
+        file: &args.file,
+        format: args.format,
+        index: args.index,
+        jobs: &args.jobs,
+        backend: &args.backend,
     };
-    let backends = make_backends(&args.backend, threads)?;
-    let models = input::models(&args.file, args.format, args.index)?;
-    let (mut total, mut errors) = (0usize, 0usize);
-    let mut printer = Printer::new();
-    let result = ordered(
-        models,
-        backends,
-        |backend, (index, model)| solve_one(&args, backend.as_mut(), index, model),
-        |solved: Solved| {
-            let (text, failed) = solved?;
-            total += 1;
-            errors += usize::from(failed);
-            printer.print(&text)
-        },
-    );
-    result.and(printer.flush())?;
-    if errors > 0 {
-        return Err(CliError::Failed(format!(
-            "{errors} of {total} puzzle(s) failed (error, crash or unsupported)"
-        )));
-    }
-    Ok(())
-}
-
-/// One backend per thread, all from the same options.
-pub fn make_backends(
-    args: &BackendArgs,
-    threads: usize,
-) -> Result<Vec<Box<dyn Backend>>, CliError> {
-    (0..threads).map(|_| args.make()).collect()
+    print_each_puzzle(run, |backend, index, model| {
+        solve_one(&args, backend, index, model)
+    })
 }
 
 /// Restricts, solves, verifies and renders one puzzle (every solution of it with `--all`).
-fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Solved {
+fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
     if args.all {
         return solve_all(args, backend, index, &model);
@@ -128,7 +100,7 @@ fn outcome_line(
 
 /// `--all`: every verified solution of one puzzle, one line (or drawing) each, in the
 /// backend's search order; with no solution, one line says why.
-fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &Model) -> Solved {
+fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &Model) -> Printed {
     let name = backend.name();
     let mut text = String::new();
     let mut number = 0u64;
