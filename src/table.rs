@@ -383,6 +383,10 @@ pub fn orbits_from_fixed_points(total: u128, fixed: &[u128]) -> Result<BigUint, 
     Ok(BigUint::from(sum / 12))
 }
 
+/// The memory guard runs the first dynamic-programming layers while they hold at most this
+/// many states (about a second at width 25) and extrapolates the rest.
+pub const GUARD_BUDGET: usize = 1 << 22;
+
 /// Refuses (before anything is counted) a three-axis count of width `width` in `parts` shards
 /// whose estimated peak memory per shard is above `limit` (`None`: `MemAvailable`). The
 /// estimate measures the first dynamic-programming layers and extrapolates their growth.
@@ -393,7 +397,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let Some(limit) = limit.or_else(hex_shards::available_memory) else {
         return Ok(());
     };
-    let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, 1 << 20)
+    let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, GUARD_BUDGET)
         .map_err(|e| TableError::Count(e.to_string()))?;
     let needed = estimate.peak_bytes(parts);
     if needed <= limit {
@@ -446,43 +450,74 @@ pub fn hex_three_axes_part(
         .map_err(|e| TableError::Count(e.to_string()))
 }
 
-/// Computes the hex levels of width `width` (odd, 1..=31).
-pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
-    let board = HexBoard::geometry(width)
+fn hex_board(width: usize) -> Result<HexBoard, TableError> {
+    HexBoard::geometry(width)
         .filter(|_| width <= 31)
         .ok_or_else(|| {
             TableError::BadSize(format!(
                 "hex width {width}: expected an odd width from 1 to 31"
             ))
-        })?;
+        })
+}
+
+/// The hex levels of width `width` (odd, 1..=31) that do not need the three-axis count: the
+/// closed forms and the two-axis count; `three_axes` is 0 and `orbits` empty, for the caller
+/// to fill in (a sharded count sums its shards first).
+pub fn hex_levels_but_three_axes(
+    width: usize,
+    options: &TableOptions,
+) -> Result<HexLevels, TableError> {
+    let board = hex_board(width)?;
     let cells = board.num_cells() as u64;
     let one_axis = (0..width).fold(BigUint::one(), |acc, r| {
         acc * BigUint::from(board.row_len(r))
     });
-    let (two_axes, three_axes) = match options.method {
+    let two_axes = match options.method {
+        Method::Dp => match hex_count(width, (true, false)) {
+            Some(Ok((c, _))) => c,
+            Some(Err(e)) => return Err(TableError::Count(e.to_string())),
+            None => return Err(TableError::BadSize(format!("hex width {width}"))),
+        },
+        Method::Enum => {
+            let m = board.to_model(format!("hex-{width}"));
+            enum_count(&m, &["row", "diag"])?
+        }
+    };
+    Ok(HexLevels {
+        width,
+        cells,
+        every_cell: pow2(cells),
+        choose_n: binomial(cells, width as u64),
+        one_axis,
+        two_axes: BigUint::from(two_axes),
+        three_axes: BigUint::zero(),
+        orbits: None,
+        board: None,
+    })
+}
+
+/// Computes the hex levels of width `width` (odd, 1..=31). With [`Method::Dp`], refuses
+/// first (before counting anything) when the estimated memory is above the limit.
+pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
+    let board = hex_board(width)?;
+    if options.method == Method::Dp {
+        hex_memory_guard(width, 1, options.memory_limit)?;
+    }
+    let mut levels = hex_levels_but_three_axes(width, options)?;
+    let three_axes = match options.method {
         Method::Dp => {
-            let count = |axes| match hex_count(width, axes) {
-                Some(Ok((c, _))) => Ok(c),
-                Some(Err(e)) => Err(TableError::Count(e.to_string())),
-                None => Err(TableError::BadSize(format!("hex width {width}"))),
-            };
-            hex_memory_guard(width, 1, options.memory_limit)?;
-            let two = count((true, false))?;
-            let halves =
-                HexHalves::new(width).ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
-            let three = hex_shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
-                .map_err(|e| TableError::Count(e.to_string()))?;
-            (two, three.count)
+            let halves = HexHalves::new(width)
+                .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
+            hex_shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .count
         }
         Method::Enum => {
             let m = board.to_model(format!("hex-{width}"));
-            (
-                enum_count(&m, &["row", "diag"])?,
-                enum_count(&m, &["row", "diag", "anti"])?,
-            )
+            enum_count(&m, &["row", "diag", "anti"])?
         }
     };
-    let orbits = if three_axes <= options.orbit_limit {
+    levels.orbits = if three_axes <= options.orbit_limit {
         let m = board.to_model(format!("hex-{width}"));
         let stats = orbit_stats(&m, &["row", "diag", "anti"], &Group::hex(width), |r, k| {
             board.diag(r, k)
@@ -499,17 +534,8 @@ pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, Tab
     } else {
         None
     };
-    Ok(HexLevels {
-        width,
-        cells,
-        every_cell: pow2(cells),
-        choose_n: binomial(cells, width as u64),
-        one_axis,
-        two_axes: BigUint::from(two_axes),
-        three_axes: BigUint::from(three_axes),
-        orbits,
-        board: None,
-    })
+    levels.three_axes = BigUint::from(three_axes);
+    Ok(levels)
 }
 
 /// A board's own solution count (with its colours or regions), by the `enum` backend through
@@ -618,6 +644,13 @@ pub fn hex_part_table(p: &PartCount) -> Table {
             vec![
                 Cell::text("peak bytes of state arrays and tables"),
                 number(p.peak_state_bytes),
+            ],
+            vec![
+                Cell::text("seconds: source layer, class table, join"),
+                Cell::text(format!(
+                    "{:.1}, {:.1}, {:.1}",
+                    p.source_seconds, p.class_seconds, p.join_seconds
+                )),
             ],
         ],
     }
