@@ -26,9 +26,9 @@ use num_traits::{One, Zero};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::backend::dp::{hex_count, LineProblem};
-use crate::backend::hex_shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
+use crate::backend::dp::{self, hex_count, LineProblem};
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+use crate::backend::hex_shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
 use crate::model::{Coord, Model};
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 use crate::symmetry::{Group, Orbits};
@@ -394,7 +394,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let Some(halves) = HexHalves::new(width) else {
         return Ok(());
     };
-    let Some(limit) = limit.or_else(hex_shards::available_memory) else {
+    let Some(limit) = limit.or_else(dp::available_memory) else {
         return Ok(());
     };
     let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, GUARD_BUDGET)
@@ -406,7 +406,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let advice = match estimate.parts_within(limit) {
         Some(k) => format!(
             "run it in shards, `--shard k/K` with K >= {k}: about {} each",
-            hex_shards::gib(estimate.peak_bytes(k))
+            dp::gib(estimate.peak_bytes(k))
         ),
         None => "no number of shards brings it within the limit".into(),
     };
@@ -418,10 +418,10 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     Err(TableError::Memory(format!(
         "hex width {width}: the three-axis count needs about {}{shards} (estimated from the \
          states of the first {} rows: {} top states up to reflection), above the limit of {}; {advice}",
-        hex_shards::gib(needed),
+        dp::gib(needed),
         estimate.measured_layers - 1,
         estimate.top_states,
-        hex_shards::gib(limit),
+        dp::gib(limit),
     )))
 }
 

@@ -40,7 +40,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::backend::dp::LineProblem;
+use crate::backend::dp::{extrapolate, LineProblem};
 use crate::backend::BackendError;
 
 const NAME: &str = "dp";
@@ -251,7 +251,9 @@ impl StateTable {
     /// An empty table of about `slots` slots.
     pub fn with_slots(slots: usize) -> StateTable {
         StateTable {
-            parts: (0..PARTS).map(|_| Part::with_slots(slots / PARTS)).collect(),
+            parts: (0..PARTS)
+                .map(|_| Part::with_slots(slots / PARTS))
+                .collect(),
         }
     }
 
@@ -306,7 +308,7 @@ impl StateTable {
                 .with_min_len(min_len)
                 .fold(
                     || Emitted {
-                        buffers: vec![Vec::with_capacity(reserve); PARTS],
+                        buffers: (0..PARTS).map(|_| Vec::with_capacity(reserve)).collect(),
                     },
                     |mut out, i| {
                         emit_all(i, &mut out);
@@ -489,8 +491,13 @@ pub enum RowOrder {
     #[default]
     TopDown,
     /// Source rows `h-1` down to `2`, from the middle up; rows 1 and 0 (the two shortest)
-    /// streamed. Different intermediate layers: the cross-check.
+    /// streamed. Different intermediate layers, but a source layer 7-8 times the top-down
+    /// one (width 21: 23.2 million states against 3.1 million).
     BottomUp,
+    /// Source rows `h-1`, then `0..h-3` from the top edge down; rows `h-3` and `h-2`
+    /// streamed. Every intermediate layer differs from the top-down ones (each holds row
+    /// `h-1`): the cross-check meant to fit in memory.
+    MiddleFirst,
 }
 
 impl RowOrder {
@@ -498,8 +505,19 @@ impl RowOrder {
     pub fn rows(self, half: usize) -> (Vec<usize>, Vec<usize>) {
         let streamed = half.min(2);
         match self {
-            RowOrder::TopDown => ((0..half - streamed).collect(), (half - streamed..half).collect()),
-            RowOrder::BottomUp => ((streamed..half).rev().collect(), (0..streamed).rev().collect()),
+            RowOrder::TopDown => (
+                (0..half - streamed).collect(),
+                (half - streamed..half).collect(),
+            ),
+            RowOrder::BottomUp => (
+                (streamed..half).rev().collect(),
+                (0..streamed).rev().collect(),
+            ),
+            RowOrder::MiddleFirst if half >= 3 => {
+                let source = std::iter::once(half - 1).chain(0..half - 3).collect();
+                (source, vec![half - 3, half - 2])
+            }
+            RowOrder::MiddleFirst => RowOrder::BottomUp.rows(half),
         }
     }
 
@@ -508,6 +526,7 @@ impl RowOrder {
         match self {
             RowOrder::TopDown => "top-down",
             RowOrder::BottomUp => "bottom-up",
+            RowOrder::MiddleFirst => "middle-first",
         }
     }
 }
@@ -608,7 +627,9 @@ impl HexHalves {
         };
         let mut table = StateTable::for_states(expected);
         for chunk in &layer.chunks {
-            table = table.fill(chunk.len(), |i, out| successors(chunk[i][0], chunk[i][1], out))?;
+            table = table.fill(chunk.len(), |i, out| {
+                successors(chunk[i][0], chunk[i][1], out)
+            })?;
         }
         let bytes = table.bytes();
         Ok((table.into_layer(), bytes))
@@ -642,7 +663,9 @@ impl HexHalves {
         };
         let mut table = StateTable::for_states(expected);
         for chunk in &source.chunks {
-            table = table.fill(chunk.len(), |i, out| extensions(chunk[i][0], chunk[i][1], out))?;
+            table = table.fill(chunk.len(), |i, out| {
+                extensions(chunk[i][0], chunk[i][1], out)
+            })?;
         }
         Ok(table)
     }
@@ -719,37 +742,6 @@ pub struct PartCount {
     pub join_seconds: f64,
 }
 
-/// The sizes of the next `steps` layers guessed from the growth so far. Towards the middle
-/// row the growth ratio `r` falls: `r - 1` shrinks at each step by a factor `q`, and `q`
-/// itself falls by about the same amount each step (width 23: `q` = 0.85, 0.79, 0.72, 0.66).
-/// So `q` is carried on linearly (never above 1 nor below 0.5, leaning high). Checked against
-/// the measured layers: from the first 8 of width 23's 12 layers it guesses the top layer
-/// within 1%; from the first 7 of width 21's 11, 30% high.
-pub fn extrapolate(sizes: &[u64], steps: usize) -> Vec<u64> {
-    let n = sizes.len();
-    let ratio_at = |i: usize| sizes[i].max(1) as f64 / sizes[i - 1].max(1) as f64;
-    let shrink = |a: f64, b: f64| if a > 1.0 { ((b - 1.0) / (a - 1.0)).min(1.0) } else { 1.0 };
-    let (mut ratio, mut q, dq) = match n {
-        0 | 1 => (32.0, 1.0, 0.0),
-        2 => (ratio_at(1), 1.0, 0.0),
-        3 => (ratio_at(2), shrink(ratio_at(1), ratio_at(2)), 0.0),
-        _ => {
-            let (a, b, c) = (ratio_at(n - 3), ratio_at(n - 2), ratio_at(n - 1));
-            let (q1, q2) = (shrink(a, b), shrink(b, c));
-            (c, q2, (q2 - q1).min(0.0))
-        }
-    };
-    let mut size = sizes.last().map_or(1.0, |&s| s.max(1) as f64);
-    let mut out = Vec::with_capacity(steps);
-    for _ in 0..steps {
-        q = (q + dq).clamp(0.5, 1.0);
-        ratio = 1.0 + (ratio - 1.0).max(0.0) * q;
-        size *= ratio;
-        out.push(size.min(u64::MAX as f64 / 2.0) as u64);
-    }
-    out
-}
-
 /// Tables are first sized for this fraction of the guessed states (the guesses lean high;
 /// a part that fills grows by itself).
 const FIRST_SIZING: f64 = 0.7;
@@ -785,7 +777,9 @@ pub fn count_part(
     source: Option<&(Layer, Vec<u64>, u64)>,
 ) -> Result<PartCount, BackendError> {
     if part == 0 || part > parts {
-        return Err(failed(format!("shard {part}/{parts}: expected 1 <= k <= K")));
+        return Err(failed(format!(
+            "shard {part}/{parts}: expected 1 <= k <= K"
+        )));
     }
     let start = Instant::now();
     let computed;
@@ -894,7 +888,10 @@ impl MemoryEstimate {
         sizes.extend_from_slice(source_guesses);
         Ok(MemoryEstimate {
             width: halves.width,
-            top_states: top_guesses.last().copied().unwrap_or(*sizes.last().unwrap_or(&1)),
+            top_states: top_guesses
+                .last()
+                .copied()
+                .unwrap_or(*sizes.last().unwrap_or(&1)),
             source_states: sizes,
             measured_layers: measured,
         })
@@ -931,34 +928,6 @@ impl MemoryEstimate {
     }
 }
 
-/// Memory the system can give without swapping (`MemAvailable` of `/proc/meminfo`), if known.
-pub fn available_memory() -> Option<u64> {
-    proc_field("/proc/meminfo", "MemAvailable:")
-}
-
-/// This process's peak resident memory (`VmHWM` of `/proc/self/status`), if known.
-pub fn peak_rss() -> Option<u64> {
-    proc_field("/proc/self/status", "VmHWM:")
-}
-
-/// Resets [`peak_rss`] to the current resident memory (Linux 4.0 and later); false when the
-/// system does not allow it.
-pub fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
-fn proc_field(path: &str, field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line[field.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// `bytes` as GiB with two decimals (`7.47 GiB`).
-pub fn gib(bytes: u64) -> String {
-    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -969,7 +938,9 @@ mod tests {
         let h = HexHalves::new(9).unwrap();
         let half = h.half();
         let (layer, _, _) = source_layer(&h, RowOrder::TopDown).unwrap();
-        let table = h.class_table(&layer, &[half - 2, half - 1], 0, 1, 100).unwrap();
+        let table = h
+            .class_table(&layer, &[half - 2, half - 1], 0, 1, 100)
+            .unwrap();
         let middle = &h.rows[half];
         let active = (1u64 << 18) - 1;
         let mut checked = 0;
@@ -990,12 +961,26 @@ mod tests {
     fn shards_sum_to_the_unsharded_count_in_both_row_orders() {
         for width in [1usize, 3, 5, 7, 9, 11, 13, 15] {
             let expected = hex_count(width, (true, true)).unwrap().unwrap().0;
-            for order in [RowOrder::TopDown, RowOrder::BottomUp] {
+            for order in [RowOrder::TopDown, RowOrder::BottomUp, RowOrder::MiddleFirst] {
                 for parts in [1usize, 2, 3, 7] {
                     let (total, all) = count_all_parts(width, parts, order).unwrap().unwrap();
                     assert_eq!(total, expected, "width {width}, {parts} parts, {order:?}");
                     assert_eq!(all.len(), parts);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn every_width_to_17_gives_oeis_a002047_with_several_shard_counts() {
+        let a002047 = [1u128, 2, 6, 28, 244, 2544, 35600, 659632, 15106128];
+        for (i, &expected) in a002047.iter().enumerate() {
+            let width = 2 * i + 1;
+            for parts in [2usize, 5, 16] {
+                let (total, _) = count_all_parts(width, parts, RowOrder::TopDown)
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(total, expected, "width {width}, {parts} parts");
             }
         }
     }
@@ -1049,11 +1034,17 @@ mod tests {
         assert!(e.measured_layers < e.source_states.len(), "{e:?}");
         let (_, all) = count_all_parts(17, 1, RowOrder::TopDown).unwrap().unwrap();
         let exact = &all[0];
-        for (guess, real) in e.source_states.iter().zip(&exact.source_states) {
-            assert!(*guess >= *real, "{e:?} against {exact:?}");
+        // Measured layers are exact; guessed ones within a factor of the truth.
+        let measured = e.measured_layers;
+        assert_eq!(e.source_states[..measured], exact.source_states[..measured]);
+        let near = |guess: u64, real: u64| 4 * guess >= 3 * real && guess <= 3 * real;
+        for (&guess, &real) in e.source_states.iter().zip(&exact.source_states) {
+            assert!(near(guess, real), "{e:?} against {exact:?}");
         }
-        assert!(e.top_states >= exact.class_states, "{e:?} against {exact:?}");
-        assert!(e.top_states < 3 * exact.class_states, "{e:?} against {exact:?}");
+        assert!(
+            near(e.top_states, exact.class_states),
+            "{e:?} against {exact:?}"
+        );
         assert!(e.peak_bytes(1) > e.peak_bytes(4));
         let limit = e.peak_bytes(3);
         assert!(e.parts_within(limit).is_some_and(|k| k <= 3));

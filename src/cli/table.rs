@@ -63,8 +63,8 @@ pub struct TableArgs {
     /// whose top half falls in class k; the K shards' counts sum to the total.
     #[arg(long, value_name = "k/K", requires = "width")]
     shard: Option<String>,
-    /// With `--shard`: `top-down` (default) or `bottom-up`, the row order of the top half
-    /// (the two give the same counts through different intermediate layers).
+    /// With `--shard`: `top-down` (default), `bottom-up` or `middle-first`, the row order of
+    /// the top half (they give the same counts through different intermediate layers).
     #[arg(long, default_value = "top-down", requires = "shard")]
     row_order: String,
     /// Refuse a hex count whose estimated peak memory is above this (`8G`, `512M`, bytes);
@@ -73,34 +73,12 @@ pub struct TableArgs {
     memory_limit: Option<String>,
 }
 
-/// Parses a memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of 1024,
-/// optionally followed by `iB` or `B`).
 fn parse_size(text: &str) -> Result<u64, CliError> {
-    let bad = || {
+    zeroone::backend::dp::parse_size(text).ok_or_else(|| {
         CliError::BadInput(format!(
             "--memory-limit '{text}': expected a size like 8G, 512M or 1073741824"
         ))
-    };
-    let t = text.trim();
-    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
-    let (number, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, ' '),
-    };
-    let shift = match unit {
-        ' ' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        'T' => 40,
-        _ => return Err(bad()),
-    };
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    let bytes = value * (1u64 << shift) as f64;
-    if !(bytes >= 1.0 && bytes < 1e18) {
-        return Err(bad());
-    }
-    Ok(bytes as u64)
+    })
 }
 
 /// Parses `k/K` with `1 <= k <= K <= 65536`.
@@ -131,18 +109,19 @@ fn hex_shard_table(
     let order = match args.row_order.as_str() {
         "top-down" => RowOrder::TopDown,
         "bottom-up" => RowOrder::BottomUp,
+        "middle-first" => RowOrder::MiddleFirst,
         other => {
             return Err(CliError::BadInput(format!(
-                "--row-order '{other}': expected top-down or bottom-up"
+                "--row-order '{other}': expected top-down, bottom-up or middle-first"
             )))
         }
     };
-    let p = table::hex_three_axes_part(width, part, parts, order, memory_limit).map_err(|e| {
-        match e {
+    let p = table::hex_three_axes_part(width, part, parts, order, memory_limit).map_err(
+        |e| match e {
             table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
             other => CliError::Failed(other.to_string()),
-        }
-    })?;
+        },
+    )?;
     Ok(table::hex_part_table(&p))
 }
 

@@ -124,8 +124,8 @@ pub struct TableSpec {
     /// sums the shards. Absent or 1: one record per width.
     #[serde(default)]
     pub hex_parts: Option<usize>,
-    /// Row order of the sharded count: `top-down` (the default) or `bottom-up` (different
-    /// intermediate layers, for a cross-check).
+    /// Row order of the sharded count: `top-down` (the default), `bottom-up` or
+    /// `middle-first` (different intermediate layers, for a cross-check).
     #[serde(default)]
     pub row_order: Option<String>,
 }
@@ -580,10 +580,12 @@ impl Experiment {
                     return Err(at.key("table", "`hex_parts`: expected 1 to 65536 shards"));
                 }
                 if let Some(order) = &table.row_order {
-                    if order != "top-down" && order != "bottom-up" {
+                    if !["top-down", "bottom-up", "middle-first"].contains(&order.as_str()) {
                         return Err(at.key(
                             "table",
-                            format!("`row_order` '{order}': expected top-down or bottom-up"),
+                            format!(
+                                "`row_order` '{order}': expected top-down, bottom-up or middle-first"
+                            ),
                         ));
                     }
                 }

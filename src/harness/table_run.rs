@@ -17,13 +17,13 @@ use std::time::Instant;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
+use crate::backend::hex_shards::{self, HexHalves, Layer, PartCount, RowOrder};
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::record::{read_records, Record, RecordOptions};
 use crate::harness::report::Provenance;
 use crate::harness::runner::{in_shard, open_records, records_path, RunOptions, RunSummary};
 use crate::harness::{plot, write_atomically, HarnessError};
-use crate::backend::hex_shards::{self, HexHalves, Layer, PartCount, RowOrder};
 use crate::table::{
     hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
     hex_widths_table, orbits_from_fixed_points, queens_levels, queens_sizes_table, Cell, Format,
@@ -89,8 +89,13 @@ pub fn table_rows(experiment: &Experiment) -> Vec<TableRow> {
 }
 
 fn row_order(experiment: &Experiment) -> RowOrder {
-    match experiment.table.as_ref().and_then(|t| t.row_order.as_deref()) {
+    match experiment
+        .table
+        .as_ref()
+        .and_then(|t| t.row_order.as_deref())
+    {
         Some("bottom-up") => RowOrder::BottomUp,
+        Some("middle-first") => RowOrder::MiddleFirst,
         _ => RowOrder::TopDown,
     }
 }
@@ -100,9 +105,15 @@ type SourceCache = Option<(usize, RowOrder, (Layer, Vec<u64>, u64))>;
 
 /// One shard of a three-axis count: its exact partial count, the states it held, its times
 /// and its peak resident memory (reset before the shard where Linux allows it).
-fn compute_part(width: usize, part: usize, parts: usize, order: RowOrder, cache: &mut SourceCache) -> Record {
+fn compute_part(
+    width: usize,
+    part: usize,
+    parts: usize,
+    order: RowOrder,
+    cache: &mut SourceCache,
+) -> Record {
     let start = Instant::now();
-    let reset = hex_shards::reset_peak_rss();
+    let reset = crate::backend::dp::reset_peak_rss();
     let mut extra = BTreeMap::new();
     let result = (|| {
         let halves = HexHalves::new(width)
@@ -134,14 +145,19 @@ fn compute_part(width: usize, part: usize, parts: usize, order: RowOrder, cache:
             extra.insert("peak_state_bytes".into(), p.peak_state_bytes.into());
             extra.insert("class_seconds".into(), p.class_seconds.into());
             extra.insert("join_seconds".into(), p.join_seconds.into());
-            if let Some(rss) = hex_shards::peak_rss().filter(|_| reset) {
+            if let Some(rss) = crate::backend::dp::peak_rss().filter(|_| reset) {
                 extra.insert("peak_rss_bytes".into(), rss.into());
             }
             Ok(BigUint::from(p.count))
         }
         Err(e) => Err(e),
     };
-    table_record(TableRow::HexPart { width, part, parts }.id(), count, seconds, extra)
+    table_record(
+        TableRow::HexPart { width, part, parts }.id(),
+        count,
+        seconds,
+        extra,
+    )
 }
 
 /// A hex width's other levels, with the 11 non-identity fixed-point counts for Burnside.
@@ -155,8 +171,10 @@ fn compute_others(width: usize) -> Record {
         extra.insert("choose_n".into(), text(&l.choose_n));
         extra.insert("one_axis".into(), text(&l.one_axis));
         extra.insert("two_axes".into(), text(&l.two_axes));
-        let fixed_text: Vec<serde_json::Value> =
-            fixed.iter().map(|f| serde_json::Value::String(f.to_string())).collect();
+        let fixed_text: Vec<serde_json::Value> = fixed
+            .iter()
+            .map(|f| serde_json::Value::String(f.to_string()))
+            .collect();
         extra.insert("fixed_points".into(), fixed_text.into());
         Ok(l.two_axes)
     });
@@ -444,10 +462,18 @@ pub fn render_table_markdown(
     md += &format!("- commit: {}\n", r(&provenance.commit));
     md += &format!("- machine: {}\n", r(&provenance.machine));
     let total: f64 = records.iter().map(|x| x.seconds).sum();
+    let solved: BTreeMap<&str, &Record> = records
+        .iter()
+        .filter(|r| r.backend == "table" && r.status == Status::Solved)
+        .map(|r| (r.instance.as_str(), r))
+        .collect();
+    let rows = table_rows(experiment);
     md += &format!(
         "- rows on record: {} of {}; {} s in all\n\n",
-        hex.len() + queens.len(),
-        table_rows(experiment).len(),
+        rows.iter()
+            .filter(|row| solved.contains_key(row.id().as_str()))
+            .count(),
+        rows.len(),
         if redact_times {
             "~".into()
         } else {
@@ -473,6 +499,7 @@ pub fn render_table_markdown(
         }
         md += "\n";
     }
+    md += &shards_markdown(&rows, &solved, redact_times);
     if !queens.is_empty() {
         md += &queens_sizes_table(&queens).render(Format::Markdown);
         md += "\n";
@@ -483,6 +510,60 @@ pub fn render_table_markdown(
             md += &format!("- {p}\n");
         }
     }
+    md
+}
+
+/// The shards of the sharded widths: each one's partial count, time and memory.
+fn shards_markdown(rows: &[TableRow], solved: &BTreeMap<&str, &Record>, redact: bool) -> String {
+    let parts: Vec<TableRow> = rows
+        .iter()
+        .copied()
+        .filter(|r| matches!(r, TableRow::HexPart { .. }))
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    let extra = |r: &Record, key: &str| r.stats.extra.get(key).cloned();
+    let gib = |v: Option<serde_json::Value>| {
+        v.and_then(|v| v.as_u64()).map_or("—".into(), |b| {
+            format!("{:.2}", b as f64 / (1u64 << 30) as f64)
+        })
+    };
+    let mut md = String::from(
+        "### Shards of the three-axis counts\n\nEach shard counts the placements whose top half \
+         lies in its class (see `src/backend/hex_shards.rs`); a width's count is their sum.\n\n\
+         | shard | placements | seconds | peak RSS (GiB) | peak state arrays (GiB) | class states | source shared |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    let (mut seconds, mut done) = (0.0, 0);
+    for row in &parts {
+        let id = row.id();
+        let Some(r) = solved.get(id.as_str()) else {
+            md += &format!("| {id} | not on record | | | | | |\n");
+            continue;
+        };
+        done += 1;
+        seconds += r.seconds;
+        let timed = |s: String| if redact { "~".to_string() } else { s };
+        md += &format!(
+            "| {id} | {} | {} | {} | {} | {} | {} |\n",
+            r.count.as_deref().unwrap_or("—"),
+            timed(format!("{:.1}", r.seconds)),
+            timed(gib(extra(r, "peak_rss_bytes"))),
+            gib(extra(r, "peak_state_bytes")),
+            extra(r, "class_states").map_or("—".into(), |v| v.to_string()),
+            extra(r, "source_shared").map_or("—".into(), |v| v.to_string()),
+        );
+    }
+    md += &format!(
+        "\n{done} of {} shards on record, {} s in all.\n\n",
+        parts.len(),
+        if redact {
+            "~".into()
+        } else {
+            format!("{seconds:.1}")
+        }
+    );
     md
 }
 
