@@ -26,8 +26,9 @@ use num_traits::{One, Zero};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::backend::dp::{hex_count, LineProblem};
+use crate::backend::dp::{self, hex_count, LineProblem};
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+use crate::backend::hex_shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
 use crate::model::{Coord, Model};
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 use crate::symmetry::{Group, Orbits};
@@ -41,6 +42,9 @@ pub enum TableError {
     /// A counter failed.
     #[error("counting failed: {0}")]
     Count(String),
+    /// The count would need more memory than allowed: refused before it starts.
+    #[error("{0}")]
+    Memory(String),
     /// Orbit counting by canonical forms disagreed with Burnside's lemma (a bug, never shown
     /// as a number).
     #[error("orbit count {canonical} by canonical forms disagrees with Burnside's {burnside}")]
@@ -73,6 +77,9 @@ pub struct TableOptions {
     /// Above `orbit_limit`, hex orbits come from Burnside's lemma with fixed points counted on
     /// orbit models (cost grows about as the square root of the count); false leaves them empty.
     pub burnside: bool,
+    /// Refuse a hex count whose estimated peak memory is above this many bytes (`None`: the
+    /// memory the system has available, `MemAvailable`; no check when that is unknown).
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for TableOptions {
@@ -81,6 +88,7 @@ impl Default for TableOptions {
             method: Method::Dp,
             orbit_limit: 2_000_000,
             burnside: true,
+            memory_limit: None,
         }
     }
 }
@@ -343,11 +351,29 @@ fn checked_orbits(orbits: &Orbits) -> Result<BigUint, TableError> {
 /// by [`hex_fixed_points`](crate::symmetry::hex_fixed_points) (a small model over orbits of
 /// cells), and the mean is taken; it must be a whole number.
 pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, TableError> {
-    let mut sum = total;
-    for g in 1..12 {
-        sum += crate::symmetry::hex_fixed_points(width, g)
-            .map_err(|e| TableError::Count(e.to_string()))?;
-    }
+    let fixed = hex_fixed_points_by_symmetry(width)?;
+    orbits_from_fixed_points(total, &fixed)
+}
+
+/// The placements fixed by each of the 11 symmetries other than the identity (rotations by
+/// 60-300 degrees, then the six reflections), each counted by the enumerator on its orbit
+/// model ([`hex_fixed_points`](crate::symmetry::hex_fixed_points)): independent of the dp.
+pub fn hex_fixed_points_by_symmetry(width: usize) -> Result<Vec<u128>, TableError> {
+    (1..12)
+        .map(|g| {
+            crate::symmetry::hex_fixed_points(width, g)
+                .map_err(|e| TableError::Count(e.to_string()))
+        })
+        .collect()
+}
+
+/// Burnside's lemma: the identity fixes all `total` placements, `fixed` are the other 11
+/// symmetries' fixed placements; the orbits are the mean, which must be a whole number.
+pub fn orbits_from_fixed_points(total: u128, fixed: &[u128]) -> Result<BigUint, TableError> {
+    let sum = fixed
+        .iter()
+        .try_fold(total, |acc, &f| acc.checked_add(f))
+        .ok_or_else(|| TableError::Count("the Burnside sum passed 2^128".into()))?;
     if sum % 12 != 0 {
         return Err(TableError::Burnside {
             canonical: "not computed".into(),
@@ -357,39 +383,141 @@ pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, Tabl
     Ok(BigUint::from(sum / 12))
 }
 
-/// Computes the hex levels of width `width` (odd, 1..=31).
-pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
-    let board = HexBoard::geometry(width)
+/// The memory guard runs the first dynamic-programming layers while they hold at most this
+/// many states (about a second at width 25) and extrapolates the rest.
+pub const GUARD_BUDGET: usize = 1 << 22;
+
+/// Refuses (before anything is counted) a three-axis count of width `width` in `parts` shards
+/// whose estimated peak memory per shard is above `limit` (`None`: `MemAvailable`). The
+/// estimate measures the first dynamic-programming layers and extrapolates their growth.
+pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Result<(), TableError> {
+    let Some(halves) = HexHalves::new(width) else {
+        return Ok(());
+    };
+    let Some(limit) = limit.or_else(dp::available_memory) else {
+        return Ok(());
+    };
+    let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, GUARD_BUDGET)
+        .map_err(|e| TableError::Count(e.to_string()))?;
+    let needed = estimate.peak_bytes(parts);
+    if needed <= limit {
+        return Ok(());
+    }
+    let advice = match estimate.parts_within(limit) {
+        Some(k) => format!(
+            "run it in shards, `--shard k/K` with K >= {k}: about {} each",
+            dp::gib(estimate.peak_bytes(k))
+        ),
+        None => "no number of shards brings it within the limit".into(),
+    };
+    let shards = if parts > 1 {
+        format!(" per shard of {parts}")
+    } else {
+        String::new()
+    };
+    Err(TableError::Memory(format!(
+        "hex width {width}: the three-axis count needs about {}{shards} (estimated from the \
+         states of the first {} rows: {} top states up to reflection), above the limit of {}; {advice}",
+        dp::gib(needed),
+        estimate.measured_layers - 1,
+        estimate.top_states,
+        dp::gib(limit),
+    )))
+}
+
+/// Shard `part` (1-based) of `parts` of the three-axis count of width `width` (see
+/// [`hex_shards`]): the exact number of placements whose top half lies in the shard's class.
+/// Refused first when its estimated memory is above `limit` ([`hex_memory_guard`]).
+pub fn hex_three_axes_part(
+    width: usize,
+    part: usize,
+    parts: usize,
+    order: RowOrder,
+    limit: Option<u64>,
+) -> Result<PartCount, TableError> {
+    let halves = HexHalves::new(width).ok_or_else(|| {
+        TableError::BadSize(format!(
+            "hex width {width}: expected an odd width from 1 to 31"
+        ))
+    })?;
+    if part == 0 || part > parts {
+        return Err(TableError::BadSize(format!(
+            "shard {part}/{parts}: expected k/K with 1 <= k <= K"
+        )));
+    }
+    hex_memory_guard(width, parts, limit)?;
+    hex_shards::count_part(&halves, part, parts, order, None)
+        .map_err(|e| TableError::Count(e.to_string()))
+}
+
+fn hex_board(width: usize) -> Result<HexBoard, TableError> {
+    HexBoard::geometry(width)
         .filter(|_| width <= 31)
         .ok_or_else(|| {
             TableError::BadSize(format!(
                 "hex width {width}: expected an odd width from 1 to 31"
             ))
-        })?;
+        })
+}
+
+/// The hex levels of width `width` (odd, 1..=31) that do not need the three-axis count: the
+/// closed forms and the two-axis count; `three_axes` is 0 and `orbits` empty, for the caller
+/// to fill in (a sharded count sums its shards first).
+pub fn hex_levels_but_three_axes(
+    width: usize,
+    options: &TableOptions,
+) -> Result<HexLevels, TableError> {
+    let board = hex_board(width)?;
     let cells = board.num_cells() as u64;
     let one_axis = (0..width).fold(BigUint::one(), |acc, r| {
         acc * BigUint::from(board.row_len(r))
     });
-    let (two_axes, three_axes) = match options.method {
+    let two_axes = match options.method {
+        Method::Dp => match hex_count(width, (true, false)) {
+            Some(Ok((c, _))) => c,
+            Some(Err(e)) => return Err(TableError::Count(e.to_string())),
+            None => return Err(TableError::BadSize(format!("hex width {width}"))),
+        },
+        Method::Enum => {
+            let m = board.to_model(format!("hex-{width}"));
+            enum_count(&m, &["row", "diag"])?
+        }
+    };
+    Ok(HexLevels {
+        width,
+        cells,
+        every_cell: pow2(cells),
+        choose_n: binomial(cells, width as u64),
+        one_axis,
+        two_axes: BigUint::from(two_axes),
+        three_axes: BigUint::zero(),
+        orbits: None,
+        board: None,
+    })
+}
+
+/// Computes the hex levels of width `width` (odd, 1..=31). With [`Method::Dp`], refuses
+/// first (before counting anything) when the estimated memory is above the limit.
+pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
+    let board = hex_board(width)?;
+    if options.method == Method::Dp {
+        hex_memory_guard(width, 1, options.memory_limit)?;
+    }
+    let mut levels = hex_levels_but_three_axes(width, options)?;
+    let three_axes = match options.method {
         Method::Dp => {
-            let count = |axes| match hex_count(width, axes) {
-                Some(Ok((c, _))) => Ok(c),
-                Some(Err(e)) => Err(TableError::Count(e.to_string())),
-                None => Err(TableError::BadSize(format!("hex width {width}"))),
-            };
-            let two = count((true, false))?;
-            let three = count((true, true))?;
-            (two, three)
+            let halves = HexHalves::new(width)
+                .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
+            hex_shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .count
         }
         Method::Enum => {
             let m = board.to_model(format!("hex-{width}"));
-            (
-                enum_count(&m, &["row", "diag"])?,
-                enum_count(&m, &["row", "diag", "anti"])?,
-            )
+            enum_count(&m, &["row", "diag", "anti"])?
         }
     };
-    let orbits = if three_axes <= options.orbit_limit {
+    levels.orbits = if three_axes <= options.orbit_limit {
         let m = board.to_model(format!("hex-{width}"));
         let stats = orbit_stats(&m, &["row", "diag", "anti"], &Group::hex(width), |r, k| {
             board.diag(r, k)
@@ -406,17 +534,8 @@ pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, Tab
     } else {
         None
     };
-    Ok(HexLevels {
-        width,
-        cells,
-        every_cell: pow2(cells),
-        choose_n: binomial(cells, width as u64),
-        one_axis,
-        two_axes: BigUint::from(two_axes),
-        three_axes: BigUint::from(three_axes),
-        orbits,
-        board: None,
-    })
+    levels.three_axes = BigUint::from(three_axes);
+    Ok(levels)
 }
 
 /// A board's own solution count (with its colours or regions), by the `enum` backend through
@@ -493,6 +612,47 @@ pub fn hex_table(levels: &HexLevels) -> Table {
         title: format!("Hex board, width {n} ({big_n} cells)"),
         header: vec!["level".into(), format!("width {n}"), "scaling in n".into()],
         rows,
+    }
+}
+
+/// The table of one shard of a three-axis hex count: its partial count and what it held.
+pub fn hex_part_table(p: &PartCount) -> Table {
+    let number = |x: u64| Cell::count(BigUint::from(x));
+    let source = p.source_states.last().copied().unwrap_or(0);
+    Table {
+        title: format!(
+            "Hex board, width {}: three-axis placements, shard {} of {} ({})",
+            p.width,
+            p.part,
+            p.parts,
+            p.order.name()
+        ),
+        header: vec!["quantity".into(), "value".into()],
+        rows: vec![
+            vec![
+                Cell::text("placements whose top half is in this shard's class"),
+                Cell::count(BigUint::from(p.count)),
+            ],
+            vec![
+                Cell::text("top-half states of the class (up to reflection)"),
+                number(p.class_states),
+            ],
+            vec![
+                Cell::text("source-layer states (up to reflection)"),
+                number(source),
+            ],
+            vec![
+                Cell::text("peak bytes of state arrays and tables"),
+                number(p.peak_state_bytes),
+            ],
+            vec![
+                Cell::text("seconds: source layer, class table, join"),
+                Cell::text(format!(
+                    "{:.1}, {:.1}, {:.1}",
+                    p.source_seconds, p.class_seconds, p.join_seconds
+                )),
+            ],
+        ],
     }
 }
 

@@ -101,3 +101,53 @@ fn output_file_is_written_whole() {
     assert!(text.contains("| no two touching (A002464) | 90 |"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+#[test]
+fn width_25_above_the_memory_limit_stops_at_once_with_the_shards_that_fit() {
+    let start = std::time::Instant::now();
+    let (code, out, err) = zeroone(&["table", "hex", "--width", "25", "--memory-limit", "12G"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("hex width 25: the three-axis count needs about"),
+        "{err}"
+    );
+    assert!(err.contains("above the limit of 12.00 GiB"), "{err}");
+    assert!(err.contains("`--shard k/K` with K >= "), "{err}");
+    assert!(
+        start.elapsed().as_secs() < 120,
+        "the guard must not count first"
+    );
+    let (code, _, err) = zeroone(&["table", "hex", "--width", "25", "--memory-limit", "lots"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--memory-limit 'lots'"), "{err}");
+}
+
+#[test]
+fn shards_of_width_15_sum_to_the_count_and_a_bad_shard_is_refused() {
+    let mut total = 0u128;
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (code, out, err) = zeroone(&[
+            "table",
+            "hex",
+            "--width",
+            "15",
+            "--shard",
+            &shard,
+            "--row-order",
+            "middle-first",
+            "--format",
+            "csv",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let first = out.lines().nth(1).unwrap();
+        total += first.rsplit(',').next().unwrap().parse::<u128>().unwrap();
+    }
+    assert_eq!(total, 659_632);
+    for bad in ["0/3", "4/3", "x"] {
+        let (code, out, err) = zeroone(&["table", "hex", "--width", "15", "--shard", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(out.is_empty());
+    }
+}

@@ -463,3 +463,86 @@ fn zeroone_report_rewrites_the_reports_from_the_records_alone() {
     assert_eq!(code, 2, "{stderr}");
     assert!(!dir.path().join("none").exists());
 }
+
+/// The three-axis counts of the widths 1-21 (OEIS A002047), to compare with.
+const A002047: [u128; 11] = [
+    1,
+    2,
+    6,
+    28,
+    244,
+    2544,
+    35600,
+    659632,
+    15106128,
+    425802176,
+    14409526080,
+];
+
+#[test]
+fn a_sharded_table_run_in_two_slices_merges_into_the_oeis_counts_and_orbits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("split.toml");
+    std::fs::write(
+        &path,
+        "kind = \"table\"\n[table]\nhex_widths = [9, 11, 13]\nhex_parts = 3\n",
+    )
+    .unwrap();
+    let exp = Experiment::load(&path).unwrap();
+    let rows = zeroone::harness::table_run::table_rows(&exp);
+    assert_eq!(rows.len(), 12, "3 shards and the other levels, per width");
+    for k in 1..=2 {
+        let mut o = options(dir.path());
+        o.shard = Some(Shard { index: k, count: 2 });
+        run_experiment(&exp, &o).unwrap();
+    }
+    let reports = dir.path().join("reports");
+    // One slice alone leaves shards missing, and the report says so.
+    let (half, _) = read_records(&reports.join("split.shard-1-of-2.jsonl"), false).unwrap();
+    let provenance = Provenance {
+        machine: "m".into(),
+        commit: "c".into(),
+        command: "x".into(),
+    };
+    let md = zeroone::harness::table_run::render_table_markdown(&exp, &half, &provenance, true);
+    assert!(md.contains("hex-9: "), "{md}");
+    assert!(md.contains("not on record"), "{md}");
+    let merged = merge_records(&exp, &reports, &[], "merge").unwrap();
+    assert_eq!(merged.records, 12);
+    let csv = std::fs::read_to_string(reports.join("split.hex.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().skip(1).collect();
+    // width, cells, 2^N, C(N,n), one axis, two axes, three axes, orbits (A309260).
+    let want = [
+        (9, A002047[4], 29u128),
+        (11, A002047[5], 224),
+        (13, A002047[6], 3012),
+    ];
+    for (line, (width, three, orbits)) in lines.iter().zip(want) {
+        let cols: Vec<&str> = line.split(',').collect();
+        assert_eq!(cols[0], width.to_string());
+        assert_eq!(cols[6], three.to_string(), "{line}");
+        assert_eq!(cols[7], orbits.to_string(), "{line}");
+    }
+    let (records, _) = read_records(&merged.merged, false).unwrap();
+    let md = zeroone::harness::table_run::render_table_markdown(&exp, &records, &provenance, true);
+    assert!(md.contains("9 of 9 shards on record"), "{md}");
+    assert!(!md.contains("not on record"), "{md}");
+}
+
+#[test]
+fn a_sharded_table_experiment_with_a_bad_shard_count_or_row_order_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (table, expected) in [
+        ("hex_parts = 0", "hex_parts"),
+        ("hex_parts = 3\nrow_order = \"sideways\"", "row_order"),
+    ] {
+        let path = dir.path().join("bad.toml");
+        std::fs::write(
+            &path,
+            format!("kind = \"table\"\n[table]\nhex_widths = [9]\n{table}\n"),
+        )
+        .unwrap();
+        let e = Experiment::load(&path).unwrap_err().to_string();
+        assert!(e.contains(expected), "{e}");
+    }
+}

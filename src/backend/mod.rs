@@ -14,6 +14,7 @@ pub mod brute;
 pub mod dp;
 pub mod enumerate;
 pub mod gauss;
+pub mod hex_shards;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod milp;

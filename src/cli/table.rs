@@ -59,6 +59,70 @@ pub struct TableArgs {
     /// Write the table to this file (atomically) instead of standard output.
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Hex, one width: count only shard k of K (1-based) of the three-axis placements, those
+    /// whose top half falls in class k; the K shards' counts sum to the total.
+    #[arg(long, value_name = "k/K", requires = "width")]
+    shard: Option<String>,
+    /// With `--shard`: `top-down` (default), `bottom-up` or `middle-first`, the row order of
+    /// the top half (they give the same counts through different intermediate layers).
+    #[arg(long, default_value = "top-down", requires = "shard")]
+    row_order: String,
+    /// Refuse a hex count whose estimated peak memory is above this (`8G`, `512M`, bytes);
+    /// default: the memory the system has available.
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
+}
+
+fn parse_size(text: &str) -> Result<u64, CliError> {
+    zeroone::backend::dp::parse_size(text).ok_or_else(|| {
+        CliError::BadInput(format!(
+            "--memory-limit '{text}': expected a size like 8G, 512M or 1073741824"
+        ))
+    })
+}
+
+/// Parses `k/K` with `1 <= k <= K <= 65536`.
+fn parse_shard(text: &str) -> Result<(usize, usize), CliError> {
+    let bad = || {
+        CliError::BadInput(format!(
+            "--shard '{text}': expected k/K with 1 <= k <= K <= 65536 (like 3/16)"
+        ))
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n || n > 65536 {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// `zeroone table hex --width W --shard k/K`: one shard of the three-axis count, as a table.
+fn hex_shard_table(
+    args: &TableArgs,
+    width: usize,
+    shard: &str,
+    memory_limit: Option<u64>,
+) -> Result<table::Table, CliError> {
+    use zeroone::backend::hex_shards::RowOrder;
+    let (part, parts) = parse_shard(shard)?;
+    let order = match args.row_order.as_str() {
+        "top-down" => RowOrder::TopDown,
+        "bottom-up" => RowOrder::BottomUp,
+        "middle-first" => RowOrder::MiddleFirst,
+        other => {
+            return Err(CliError::BadInput(format!(
+                "--row-order '{other}': expected top-down, bottom-up or middle-first"
+            )))
+        }
+    };
+    let p = table::hex_three_axes_part(width, part, parts, order, memory_limit).map_err(
+        |e| match e {
+            table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
+            other => CliError::Failed(other.to_string()),
+        },
+    )?;
+    Ok(table::hex_part_table(&p))
 }
 
 /// The largest width or size the command line takes: a guard against allocating for absurd
@@ -176,10 +240,25 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         options.orbit_limit = 0;
         options.burnside = false;
     }
+    if let Some(size) = &args.memory_limit {
+        options.memory_limit = Some(parse_size(size)?);
+    }
     let failed = |e: table::TableError| match e {
-        table::TableError::BadSize(s) => CliError::BadInput(s),
+        table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
         other => CliError::Failed(other.to_string()),
     };
+    if let Some(shard) = &args.shard {
+        let width = match (args.what.as_str(), args.width, &args.file) {
+            ("hex", Some(w), None) => w,
+            _ => {
+                return Err(CliError::BadInput(
+                    "--shard: only with `table hex --width N` (no board file)".into(),
+                ))
+            }
+        };
+        let t = hex_shard_table(&args, width, shard, options.memory_limit)?;
+        return emit(&args, &t.render(format));
+    }
     let file = match (args.what.as_str(), &args.file) {
         ("hex" | "queens" | "sudoku", file) => file.clone(),
         (path, None) => Some(PathBuf::from(path)),

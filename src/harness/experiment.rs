@@ -122,6 +122,15 @@ pub struct TableSpec {
     /// Hex widths whose rows are marked in the report (the seed's width-9 row).
     #[serde(default)]
     pub mark_hex_widths: Vec<usize>,
+    /// Split each hex width's three-axis count into this many shards, one record each
+    /// (`hex-W-part-k-of-K`), next to one record of the other levels (`hex-W`); the report
+    /// sums the shards. Absent or 1: one record per width.
+    #[serde(default)]
+    pub hex_parts: Option<usize>,
+    /// Row order of the sharded count: `top-down` (the default), `bottom-up` or
+    /// `middle-first` (different intermediate layers, for a cross-check).
+    #[serde(default)]
+    pub row_order: Option<String>,
 }
 
 /// A loaded and checked experiment.
@@ -643,6 +652,19 @@ impl Experiment {
                         "table",
                         "expected `hex_widths` or `queens_sizes` (non-empty lists)",
                     ));
+                }
+                if table.hex_parts.is_some_and(|k| !(1..=65536).contains(&k)) {
+                    return Err(at.key("table", "`hex_parts`: expected 1 to 65536 shards"));
+                }
+                if let Some(order) = &table.row_order {
+                    if !["top-down", "bottom-up", "middle-first"].contains(&order.as_str()) {
+                        return Err(at.key(
+                            "table",
+                            format!(
+                                "`row_order` '{order}': expected top-down, bottom-up or middle-first"
+                            ),
+                        ));
+                    }
                 }
             }
             _ => {

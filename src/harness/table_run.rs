@@ -17,6 +17,7 @@ use std::time::Instant;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
+use crate::backend::hex_shards::{self, HexHalves, Layer, PartCount, RowOrder};
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::plan::{in_shard, RunOptions, RunSummary};
@@ -25,46 +26,178 @@ use crate::harness::report::Provenance;
 use crate::harness::store::{open_records, records_path};
 use crate::harness::{plot, write_atomically, HarnessError};
 use crate::table::{
-    hex_levels, hex_widths_table, queens_levels, queens_sizes_table, Cell, Format, HexLevels,
-    QueensLevels, TableOptions,
+    hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
+    hex_widths_table, orbits_from_fixed_points, queens_levels, queens_sizes_table, Cell, Format,
+    HexLevels, QueensLevels, TableError, TableOptions,
 };
 
-/// One row of a table experiment: a hex width or a Queens size.
+/// One row of a table experiment: a hex width or a Queens size, or, when the experiment
+/// splits the hex counts (`hex_parts`), one shard of a width's three-axis count and the
+/// width's other levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableRow {
-    /// Hex board of this width.
+    /// Hex board of this width, every level.
     Hex(usize),
+    /// Hex board of this width, every level but the three-axis count (and the orbits, which
+    /// need it): the closed forms, the two-axis count and the 11 fixed-point counts.
+    HexOthers(usize),
+    /// Shard `part` (1-based) of `parts` of the three-axis count of a hex width.
+    HexPart {
+        /// Board width.
+        width: usize,
+        /// Which shard.
+        part: usize,
+        /// How many shards.
+        parts: usize,
+    },
     /// Queens board of this size.
     Queens(usize),
 }
 
 impl TableRow {
-    /// The record's instance id: `hex-{width}` or `queens-{size}`.
+    /// The record's instance id: `hex-{width}` (also for [`TableRow::HexOthers`]),
+    /// `hex-{width}-part-{k}-of-{K}` (k zero-padded to K's digits) or `queens-{size}`.
     pub fn id(self) -> String {
         match self {
-            TableRow::Hex(w) => format!("hex-{w}"),
+            TableRow::Hex(w) | TableRow::HexOthers(w) => format!("hex-{w}"),
+            TableRow::HexPart { width, part, parts } => {
+                let digits = parts.to_string().len();
+                format!("hex-{width}-part-{part:0digits$}-of-{parts}")
+            }
             TableRow::Queens(n) => format!("queens-{n}"),
         }
     }
 }
 
-/// The rows of the experiment's `[table]`, hex first.
+/// The rows of the experiment's `[table]`, hex first; a split width gives its shards, then
+/// its other levels.
 pub fn table_rows(experiment: &Experiment) -> Vec<TableRow> {
     let Some(t) = &experiment.table else {
         return Vec::new();
     };
-    t.hex_widths
-        .iter()
-        .map(|&w| TableRow::Hex(w))
-        .chain(t.queens_sizes.iter().map(|&n| TableRow::Queens(n)))
-        .collect()
+    let parts = t.hex_parts.unwrap_or(1);
+    let mut rows = Vec::new();
+    for &width in &t.hex_widths {
+        if parts > 1 {
+            rows.extend((1..=parts).map(|part| TableRow::HexPart { width, part, parts }));
+            rows.push(TableRow::HexOthers(width));
+        } else {
+            rows.push(TableRow::Hex(width));
+        }
+    }
+    rows.extend(t.queens_sizes.iter().map(|&n| TableRow::Queens(n)));
+    rows
+}
+
+fn row_order(experiment: &Experiment) -> RowOrder {
+    match experiment
+        .table
+        .as_ref()
+        .and_then(|t| t.row_order.as_deref())
+    {
+        Some("bottom-up") => RowOrder::BottomUp,
+        Some("middle-first") => RowOrder::MiddleFirst,
+        _ => RowOrder::TopDown,
+    }
+}
+
+/// The source layer of the last shard run, kept for the next shard of the same width.
+type SourceCache = Option<(usize, RowOrder, (Layer, Vec<u64>, u64))>;
+
+/// One shard of a three-axis count: its exact partial count, the states it held, its times
+/// and its peak resident memory (reset before the shard where Linux allows it).
+fn compute_part(
+    width: usize,
+    part: usize,
+    parts: usize,
+    order: RowOrder,
+    cache: &mut SourceCache,
+) -> Record {
+    let start = Instant::now();
+    let reset = crate::backend::dp::reset_peak_rss();
+    let mut extra = BTreeMap::new();
+    let result = (|| {
+        let halves = HexHalves::new(width)
+            .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
+        let count_error = |e: crate::backend::BackendError| TableError::Count(e.to_string());
+        let shared = matches!(cache, Some((w, o, _)) if *w == width && *o == order);
+        if !shared {
+            // A shard after the first reuses the source layer: it fitted, so no new guess.
+            hex_memory_guard(width, parts, None)?;
+            *cache = None;
+            let source = hex_shards::source_layer(&halves, order).map_err(count_error)?;
+            *cache = Some((width, order, source));
+        }
+        let source = cache.as_ref().map(|c| &c.2);
+        let p = hex_shards::count_part(&halves, part, parts, order, source).map_err(count_error)?;
+        extra.insert("source_shared".into(), serde_json::Value::from(shared));
+        Ok::<PartCount, TableError>(p)
+    })();
+    let seconds = start.elapsed().as_secs_f64();
+    let count = match result {
+        Ok(p) => {
+            extra.insert("width".into(), p.width.into());
+            extra.insert("part".into(), p.part.into());
+            extra.insert("parts".into(), p.parts.into());
+            extra.insert("row_order".into(), p.order.name().into());
+            extra.insert("source_states".into(), p.source_states.clone().into());
+            extra.insert("class_states".into(), p.class_states.into());
+            extra.insert("class_slots".into(), p.class_slots.into());
+            extra.insert("peak_state_bytes".into(), p.peak_state_bytes.into());
+            extra.insert("class_seconds".into(), p.class_seconds.into());
+            extra.insert("join_seconds".into(), p.join_seconds.into());
+            if let Some(rss) = crate::backend::dp::peak_rss().filter(|_| reset) {
+                extra.insert("peak_rss_bytes".into(), rss.into());
+            }
+            Ok(BigUint::from(p.count))
+        }
+        Err(e) => Err(e),
+    };
+    table_record(
+        TableRow::HexPart { width, part, parts },
+        count,
+        seconds,
+        extra,
+    )
+}
+
+/// A hex width's other levels, with the 11 non-identity fixed-point counts for Burnside.
+fn compute_others(width: usize) -> Record {
+    let start = Instant::now();
+    let mut extra = BTreeMap::new();
+    let result = hex_levels_but_three_axes(width, &TableOptions::default()).and_then(|l| {
+        let fixed = hex_fixed_points_by_symmetry(width)?;
+        extra.insert("cells".into(), serde_json::Value::from(l.cells));
+        extra.insert("every_cell".into(), text(&l.every_cell));
+        extra.insert("choose_n".into(), text(&l.choose_n));
+        extra.insert("one_axis".into(), text(&l.one_axis));
+        extra.insert("two_axes".into(), text(&l.two_axes));
+        let fixed_text: Vec<serde_json::Value> = fixed
+            .iter()
+            .map(|f| serde_json::Value::String(f.to_string()))
+            .collect();
+        extra.insert("fixed_points".into(), fixed_text.into());
+        Ok(l.two_axes)
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    table_record(TableRow::HexOthers(width), result, seconds, extra)
 }
 
 fn text(x: &BigUint) -> serde_json::Value {
     serde_json::Value::String(x.to_string())
 }
 
-fn compute(row: TableRow) -> Record {
+fn compute(row: TableRow, cache: &mut SourceCache, order: RowOrder) -> Record {
+    match row {
+        TableRow::HexPart { width, part, parts } => {
+            return compute_part(width, part, parts, order, cache)
+        }
+        TableRow::HexOthers(width) => {
+            *cache = None;
+            return compute_others(width);
+        }
+        TableRow::Hex(_) | TableRow::Queens(_) => *cache = None,
+    }
     let start = Instant::now();
     let mut extra = BTreeMap::new();
     let result = match row {
@@ -91,11 +224,29 @@ fn compute(row: TableRow) -> Record {
             }
             l.no_touching
         }),
+        TableRow::HexOthers(_) | TableRow::HexPart { .. } => unreachable!("returned above"),
     };
     let seconds = start.elapsed().as_secs_f64();
+    table_record(row, result, seconds, extra)
+}
+
+/// The record of one table row: its count (or why it failed), time and levels, with the
+/// group (`hex`, `queens`) and size the report needs.
+fn table_record(
+    row: TableRow,
+    result: Result<BigUint, TableError>,
+    seconds: f64,
+    extra: BTreeMap<String, serde_json::Value>,
+) -> Record {
     let (status, count, reason) = match result {
         Ok(c) => (Status::Solved, Some(c.to_string()), None),
         Err(e) => (Status::Error, None, Some(e.to_string())),
+    };
+    let (group, size) = match row {
+        TableRow::Hex(w) | TableRow::HexOthers(w) | TableRow::HexPart { width: w, .. } => {
+            ("hex", w)
+        }
+        TableRow::Queens(n) => ("queens", n),
     };
     Record {
         status,
@@ -108,14 +259,8 @@ fn compute(row: TableRow) -> Record {
             extra,
             ..Stats::default()
         },
-        group: Some(match row {
-            TableRow::Hex(_) => "hex".into(),
-            TableRow::Queens(_) => "queens".into(),
-        }),
-        size: Some(match row {
-            TableRow::Hex(w) => w,
-            TableRow::Queens(n) => n,
-        }),
+        group: Some(group.into()),
+        size: Some(size),
         machine: Some(crate::harness::record::machine()),
         ..Record::new(&row.id(), "table", "table", Task::Count, 0)
     }
@@ -139,6 +284,8 @@ pub fn run_table(
         .filter(|r| !done.contains(&r.id()))
         .collect();
     let mut ran = 0;
+    let mut cache: SourceCache = None;
+    let order = row_order(experiment);
     for row in &pending {
         if options.stop_after.is_some_and(|m| ran >= m) {
             break;
@@ -146,7 +293,7 @@ pub fn run_table(
         if options.progress {
             eprintln!("{}: {} ...", experiment.name, row.id());
         }
-        file.append(&compute(*row))?;
+        file.append(&compute(*row, &mut cache, order))?;
         ran += 1;
     }
     let stopped = ran < pending.len();
@@ -215,22 +362,81 @@ fn levels_on_record(
         .map(|r| (r.instance.as_str(), r))
         .collect();
     let (mut hex, mut queens, mut problems) = (Vec::new(), Vec::new(), Vec::new());
+    // Shards of the width being read: (sum so far, shards missing or failed).
+    let mut shards = (0u128, 0usize);
     for row in table_rows(experiment) {
         let id = row.id();
         let Some(r) = by_id.get(id.as_str()) else {
             problems.push(format!("{id}: not on record"));
+            if let TableRow::HexPart { .. } = row {
+                shards.1 += 1;
+            }
             continue;
         };
         if r.status != Status::Solved {
             problems.push(format!("{id}: {}", r.reason.as_deref().unwrap_or("failed")));
+            if let TableRow::HexPart { .. } = row {
+                shards.1 += 1;
+            }
             continue;
         }
         match row {
             TableRow::Hex(w) => hex.extend(hex_from(r, w)),
+            TableRow::HexPart { .. } => {
+                match r.count.as_deref().and_then(|c| c.parse::<u128>().ok()) {
+                    Some(c) => shards.0 = shards.0.saturating_add(c),
+                    None => shards.1 += 1,
+                }
+            }
+            TableRow::HexOthers(w) => {
+                let (sum, missing) = std::mem::take(&mut shards);
+                if missing > 0 {
+                    problems.push(format!("hex-{w}: {missing} shard(s) missing"));
+                    continue;
+                }
+                match sharded_hex_from(r, w, sum) {
+                    Ok(levels) => hex.push(levels),
+                    Err(why) => problems.push(format!("hex-{w}: {why}")),
+                }
+            }
             TableRow::Queens(n) => queens.extend(queens_from(r, n)),
         }
     }
     (hex, queens, problems)
+}
+
+/// The levels of a sharded width: its other levels from `r`, the three-axis count as the sum
+/// of its shards, the orbits by Burnside's lemma from the recorded fixed points.
+fn sharded_hex_from(r: &Record, width: usize, three_axes: u128) -> Result<HexLevels, String> {
+    let fixed: Vec<u128> = r
+        .stats
+        .extra
+        .get("fixed_points")
+        .and_then(|v| v.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_str()?.parse().ok()).collect())
+        .unwrap_or_default();
+    if fixed.len() != 11 {
+        return Err("the record lacks the 11 fixed-point counts".into());
+    }
+    let orbits = orbits_from_fixed_points(three_axes, &fixed).map_err(|e| e.to_string())?;
+    let mut levels = hex_from_parts(r, width).ok_or("the record lacks a level")?;
+    levels.three_axes = BigUint::from(three_axes);
+    levels.orbits = Some(orbits);
+    Ok(levels)
+}
+
+fn hex_from_parts(r: &Record, width: usize) -> Option<HexLevels> {
+    Some(HexLevels {
+        width,
+        cells: r.stats.extra.get("cells")?.as_u64()?,
+        every_cell: big(r, "every_cell")?,
+        choose_n: big(r, "choose_n")?,
+        one_axis: big(r, "one_axis")?,
+        two_axes: big(r, "two_axes")?,
+        three_axes: BigUint::default(),
+        orbits: None,
+        board: None,
+    })
 }
 
 /// The Markdown report of a table experiment. With `redact_times`, the provenance header and
@@ -262,10 +468,18 @@ pub fn render_table_markdown(
     md += &format!("- zeroone: {}\n", r(&provenance.commit));
     md += &format!("- machine: {}\n", r(&provenance.machine));
     let total: f64 = records.iter().map(|x| x.seconds).sum();
+    let solved: BTreeMap<&str, &Record> = records
+        .iter()
+        .filter(|r| r.backend == "table" && r.status == Status::Solved)
+        .map(|r| (r.instance.as_str(), r))
+        .collect();
+    let rows = table_rows(experiment);
     md += &format!(
         "- rows on record: {} of {}; {} s in all\n\n",
-        hex.len() + queens.len(),
-        table_rows(experiment).len(),
+        rows.iter()
+            .filter(|row| solved.contains_key(row.id().as_str()))
+            .count(),
+        rows.len(),
         if redact_times {
             "~".into()
         } else {
@@ -291,6 +505,7 @@ pub fn render_table_markdown(
         }
         md += "\n";
     }
+    md += &shards_markdown(&rows, &solved, redact_times);
     if !queens.is_empty() {
         md += &queens_sizes_table(&queens).render(Format::Markdown);
         md += "\n";
@@ -301,6 +516,60 @@ pub fn render_table_markdown(
             md += &format!("- {p}\n");
         }
     }
+    md
+}
+
+/// The shards of the sharded widths: each one's partial count, time and memory.
+fn shards_markdown(rows: &[TableRow], solved: &BTreeMap<&str, &Record>, redact: bool) -> String {
+    let parts: Vec<TableRow> = rows
+        .iter()
+        .copied()
+        .filter(|r| matches!(r, TableRow::HexPart { .. }))
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    let extra = |r: &Record, key: &str| r.stats.extra.get(key).cloned();
+    let gib = |v: Option<serde_json::Value>| {
+        v.and_then(|v| v.as_u64()).map_or("—".into(), |b| {
+            format!("{:.2}", b as f64 / (1u64 << 30) as f64)
+        })
+    };
+    let mut md = String::from(
+        "### Shards of the three-axis counts\n\nEach shard counts the placements whose top half \
+         lies in its class (see `src/backend/hex_shards.rs`); a width's count is their sum.\n\n\
+         | shard | placements | seconds | peak RSS (GiB) | peak state arrays (GiB) | class states | source shared |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    let (mut seconds, mut done) = (0.0, 0);
+    for row in &parts {
+        let id = row.id();
+        let Some(r) = solved.get(id.as_str()) else {
+            md += &format!("| {id} | not on record | | | | | |\n");
+            continue;
+        };
+        done += 1;
+        seconds += r.seconds;
+        let timed = |s: String| if redact { "~".to_string() } else { s };
+        md += &format!(
+            "| {id} | {} | {} | {} | {} | {} | {} |\n",
+            r.count.as_deref().unwrap_or("—"),
+            timed(format!("{:.1}", r.seconds)),
+            timed(gib(extra(r, "peak_rss_bytes"))),
+            gib(extra(r, "peak_state_bytes")),
+            extra(r, "class_states").map_or("—".into(), |v| v.to_string()),
+            extra(r, "source_shared").map_or("—".into(), |v| v.to_string()),
+        );
+    }
+    md += &format!(
+        "\n{done} of {} shards on record, {} s in all.\n\n",
+        parts.len(),
+        if redact {
+            "~".into()
+        } else {
+            format!("{seconds:.1}")
+        }
+    );
     md
 }
 
