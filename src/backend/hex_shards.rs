@@ -221,7 +221,7 @@ impl Part {
     }
 }
 
-/// A hash table of states cut into [`PARTS`] parts by the hash of the key, so that the
+/// A hash table of states cut into `PARTS` (32) parts by the hash of the key, so that the
 /// threads add to it together without atomic operations: emitted pairs are buffered by part,
 /// then each part takes its own. 16 bytes a slot, at most [`MAX_LOAD`] of the slots full
 /// (each part grows by itself, so a growth briefly costs only that part twice).
@@ -393,7 +393,7 @@ impl SortedPart {
     }
 }
 
-/// States sorted by the hash of their key, in [`PARTS`] parts by the hash's top bits, each
+/// States sorted by the hash of their key, in `PARTS` (32) parts by the hash's top bits, each
 /// with a directory of where each run of hash prefixes starts: 16 bytes a state plus 8 bytes
 /// per 4-8 states; a lookup reads the directory and one short run (two cache misses, found
 /// or not). Built from a [`StateTable`] in place.
