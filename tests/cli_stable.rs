@@ -224,3 +224,47 @@ fn snapshot_text_is_stable_and_holds_model_gauss_and_solutions() {
         snap["solutions"]["solutions"]
     );
 }
+
+#[test]
+fn solve_all_refuses_limits_it_could_not_enforce() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_zeroone"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    for args in [
+        vec![
+            "solve",
+            "--all",
+            "models/hex-5.hex",
+            "--backend",
+            "sat",
+            "--time-limit",
+            "1",
+        ],
+        vec![
+            "solve",
+            "--all",
+            "models/hex-5.hex",
+            "--memory-limit",
+            "100",
+        ],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty());
+    }
+    // A backend that stops itself honours the limit in this process.
+    let o = run(&[
+        "solve",
+        "--all",
+        "models/hex-5.hex",
+        "--backend",
+        "bitset",
+        "--time-limit",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+}

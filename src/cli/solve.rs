@@ -51,6 +51,9 @@ pub struct SolveArgs {
 /// end when some puzzle failed: `error` (a backend failure or a rejected answer), `crash` or
 /// `unsupported`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
+    if args.all {
+        refuse_unenforced_limits(&args.backend)?;
+    }
     let run = PuzzleRun {
         file: &args.file,
         format: args.format,
@@ -72,6 +75,26 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
     let outcome = super::isolated::solve(&args.backend, backend, &model)?;
     let text = outcome_line(args, index, &model, backend.name(), &outcome);
     Ok((text, outcome.status.is_failure()))
+}
+
+/// `--all` streams solutions in this process, so only a backend that stops itself can honour a
+/// time limit there, and no memory limit applies: refuse what would not be enforced.
+fn refuse_unenforced_limits(backend: &BackendArgs) -> Result<(), CliError> {
+    let stops_itself = zeroone::backend::registry()
+        .iter()
+        .any(|b| b.name == backend.backend && b.uses_time_limit);
+    if backend.memory_limit.is_some() {
+        return Err(CliError::BadInput(
+            "--all runs in this process: --memory-limit is not enforced there; drop it".into(),
+        ));
+    }
+    if backend.time_limit.is_some() && !stops_itself {
+        return Err(CliError::BadInput(format!(
+            "--all runs in this process and backend '{}' cannot stop itself: --time-limit would not be enforced (use bitset, vsa or enum, or drop --time-limit)",
+            backend.backend
+        )));
+    }
+    Ok(())
 }
 
 /// The printed form of one outcome (JSON line or text), as `--stable` and `--ids` ask.
