@@ -82,32 +82,143 @@ impl PuzzleKind {
     }
 }
 
-/// The sense of a row: how many of its variables may be 1.
+/// The largest weight, right-hand side or total row weight a model accepts: 2^53, so that every
+/// backend (including the floating-point ones: MILP, Gaussian elimination, LP files) holds every
+/// coefficient and every partial sum exactly.
+pub const MAX_COEFFICIENT: u64 = 1 << 53;
+
+/// How a row's weighted sum compares with its right-hand side `k`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+pub enum Relation {
+    /// `sum = k`.
+    Equal,
+    /// `sum <= k`.
+    AtMost,
+    /// `sum >= k`.
+    AtLeast,
+}
+
+impl fmt::Display for Relation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Relation::Equal => "=",
+            Relation::AtMost => "<=",
+            Relation::AtLeast => ">=",
+        })
+    }
+}
+
+/// The sense of a row `sum_i w_i x_i (=, <=, >=) k`: its relation and right-hand side `k`.
+///
+/// "Exactly one" and "at most one" (`k = 1`, every weight 1) are variants of their own, so the
+/// exact-cover fast paths of the backends can match on them; [`ModelBuilder`] writes every
+/// unit-weight `= 1` / `<= 1` row as one of them, so a general variant always has `k != 1` or
+/// weights other than 1. Copy, 16 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sense {
-    /// `sum = 1`.
+    /// `sum = 1` with unit weights.
     ExactlyOne,
-    /// `sum <= 1`.
+    /// `sum <= 1` with unit weights.
     AtMostOne,
+    /// `sum = k`.
+    Exactly(u64),
+    /// `sum <= k`.
+    AtMost(u64),
+    /// `sum >= k`.
+    AtLeast(u64),
 }
 
 impl Sense {
-    /// Whether `count` ones satisfy this sense.
-    pub fn holds(self, count: usize) -> bool {
+    /// The sense `relation k`, as the general variant (see [`Sense::normalized`] for the unit ones).
+    pub fn new(relation: Relation, rhs: u64) -> Sense {
+        match relation {
+            Relation::Equal => Sense::Exactly(rhs),
+            Relation::AtMost => Sense::AtMost(rhs),
+            Relation::AtLeast => Sense::AtLeast(rhs),
+        }
+    }
+
+    /// The relation to the right-hand side.
+    pub fn relation(self) -> Relation {
         match self {
-            Sense::ExactlyOne => count == 1,
-            Sense::AtMostOne => count <= 1,
+            Sense::ExactlyOne | Sense::Exactly(_) => Relation::Equal,
+            Sense::AtMostOne | Sense::AtMost(_) => Relation::AtMost,
+            Sense::AtLeast(_) => Relation::AtLeast,
+        }
+    }
+
+    /// The right-hand side `k`.
+    pub fn rhs(self) -> u64 {
+        match self {
+            Sense::ExactlyOne | Sense::AtMostOne => 1,
+            Sense::Exactly(k) | Sense::AtMost(k) | Sense::AtLeast(k) => k,
+        }
+    }
+
+    /// Whether this is `= 1` or `<= 1` on unit weights (the exact-cover case).
+    pub fn is_unit(self) -> bool {
+        matches!(self, Sense::ExactlyOne | Sense::AtMostOne)
+    }
+
+    /// Whether the row is an equation (`= k`).
+    pub fn is_equality(self) -> bool {
+        self.relation() == Relation::Equal
+    }
+
+    /// The smallest and largest weighted sum that satisfy this sense (`None`: no upper bound).
+    pub fn bounds(self) -> (u64, Option<u64>) {
+        match self {
+            Sense::ExactlyOne => (1, Some(1)),
+            Sense::AtMostOne => (0, Some(1)),
+            Sense::Exactly(k) => (k, Some(k)),
+            Sense::AtMost(k) => (0, Some(k)),
+            Sense::AtLeast(k) => (k, None),
+        }
+    }
+
+    /// The same sense with another right-hand side (unit variants become general ones unless
+    /// `k = 1`). Used when givens use up part of a row.
+    pub fn with_rhs(self, rhs: u64) -> Sense {
+        Sense::new(self.relation(), rhs).normalized(true)
+    }
+
+    /// The canonical form of this sense for a row whose weights are all 1 (`unit_weights`) or
+    /// not: `= 1` / `<= 1` on unit weights become [`Sense::ExactlyOne`] / [`Sense::AtMostOne`],
+    /// and those two on other weights become general.
+    pub fn normalized(self, unit_weights: bool) -> Sense {
+        match (self, unit_weights) {
+            (Sense::Exactly(1), true) => Sense::ExactlyOne,
+            (Sense::AtMost(1), true) => Sense::AtMostOne,
+            (Sense::ExactlyOne, false) => Sense::Exactly(1),
+            (Sense::AtMostOne, false) => Sense::AtMost(1),
+            (sense, _) => sense,
+        }
+    }
+
+    /// Whether a weighted sum of `sum` satisfies this sense (for unit weights, `sum` is the
+    /// number of ones).
+    pub fn holds(self, sum: u64) -> bool {
+        let (low, high) = self.bounds();
+        sum >= low && high.is_none_or(|h| sum <= h)
+    }
+
+    /// The name the generic JSON/TOML format uses: `exactly-one`, `at-most-one`, `exactly`,
+    /// `at-most` or `at-least`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sense::ExactlyOne => "exactly-one",
+            Sense::AtMostOne => "at-most-one",
+            Sense::Exactly(_) => "exactly",
+            Sense::AtMost(_) => "at-most",
+            Sense::AtLeast(_) => "at-least",
         }
     }
 }
 
 impl fmt::Display for Sense {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Sense::ExactlyOne => "= 1",
-            Sense::AtMostOne => "<= 1",
-        })
+        write!(f, "{} {}", self.relation(), self.rhs())
     }
 }
 
@@ -132,8 +243,10 @@ pub fn coord_label(id: VarId, coord: Coord) -> String {
     }
 }
 
-/// One row: a sorted, duplicate-free set of variables with a sense.
+/// One row `sum_i w_i x_i (=, <=, >=) k`: a sorted, duplicate-free set of variables, their
+/// weights (all 1 unless given) and a sense.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "ConstraintRepr", try_from = "ConstraintRepr")]
 pub struct Constraint {
     /// The family this row belongs to.
     pub family: FamilyId,
@@ -141,8 +254,125 @@ pub struct Constraint {
     pub index: usize,
     /// Sorted variable ids, no duplicates, never empty.
     pub vars: Vec<VarId>,
-    /// `= 1` or `<= 1`.
+    /// The weight of each of `vars` (same order), each in `1..=`[`MAX_COEFFICIENT`]; `None`
+    /// when every weight is 1 (the builder drops an all-ones list).
+    pub weights: Option<Vec<u64>>,
+    /// The relation and right-hand side.
     pub sense: Sense,
+}
+
+impl Constraint {
+    /// The weight of the `i`-th variable of the row (1 for an unweighted row).
+    pub fn weight(&self, i: usize) -> u64 {
+        self.weights.as_ref().map_or(1, |w| w[i])
+    }
+
+    /// The weight of variable `v` in this row (`None` if `v` is not in it). Costs a binary search.
+    pub fn weight_of(&self, v: VarId) -> Option<u64> {
+        self.vars.binary_search(&v).ok().map(|i| self.weight(i))
+    }
+
+    /// `(variable, weight)` pairs in variable order.
+    pub fn terms(&self) -> impl Iterator<Item = (VarId, u64)> + '_ {
+        self.vars
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, self.weight(i)))
+    }
+
+    /// The sum of all weights (the largest value the left-hand side can take). At most
+    /// [`MAX_COEFFICIENT`] in a built model.
+    pub fn total_weight(&self) -> u64 {
+        match &self.weights {
+            Some(w) => w.iter().sum(),
+            None => self.vars.len() as u64,
+        }
+    }
+
+    /// Whether this is an exact-cover row (`= 1` or `<= 1`, unit weights).
+    pub fn is_unit(&self) -> bool {
+        self.sense.is_unit()
+    }
+
+    /// The smallest and largest weight in the row.
+    pub fn weight_range(&self) -> (u64, u64) {
+        match &self.weights {
+            Some(w) => (
+                w.iter().copied().min().unwrap_or(1),
+                w.iter().copied().max().unwrap_or(1),
+            ),
+            None => (1, 1),
+        }
+    }
+}
+
+/// A row as serialized: `sense` by name (`exactly-one`, `at-most-one`, `exactly`, `at-most`,
+/// `at-least`), `rhs` only for the general senses, `weights` only when not all 1.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConstraintRepr {
+    family: FamilyId,
+    index: usize,
+    vars: Vec<VarId>,
+    sense: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rhs: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    weights: Option<Vec<u64>>,
+}
+
+impl From<Constraint> for ConstraintRepr {
+    fn from(c: Constraint) -> ConstraintRepr {
+        ConstraintRepr {
+            family: c.family,
+            index: c.index,
+            vars: c.vars,
+            sense: c.sense.name().to_string(),
+            rhs: (!c.sense.is_unit()).then(|| c.sense.rhs()),
+            weights: c.weights,
+        }
+    }
+}
+
+impl TryFrom<ConstraintRepr> for Constraint {
+    type Error = String;
+    fn try_from(r: ConstraintRepr) -> Result<Constraint, String> {
+        let sense = parse_sense(&r.sense, r.rhs)?;
+        if r.weights.as_ref().is_some_and(|w| w.len() != r.vars.len()) {
+            return Err(format!(
+                "row {} has {} variables but {} weights",
+                r.index,
+                r.vars.len(),
+                r.weights.as_ref().map_or(0, Vec::len)
+            ));
+        }
+        Ok(Constraint {
+            family: r.family,
+            index: r.index,
+            vars: r.vars,
+            weights: r.weights,
+            sense,
+        })
+    }
+}
+
+/// The sense named `name` (as [`Sense::name`] writes it) with right-hand side `rhs` (default
+/// 1). `exactly-one` and `at-most-one` accept no `rhs` other than 1.
+pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
+    let k = rhs.unwrap_or(1);
+    match name {
+        "exactly-one" | "at-most-one" if k != 1 => Err(format!(
+            "sense '{name}' has right-hand side 1, not {k} (write \"exactly\" or \"at-most\" with \"rhs\")"
+        )),
+        "exactly-one" => Ok(Sense::ExactlyOne),
+        "at-most-one" => Ok(Sense::AtMostOne),
+        "exactly" => Ok(Sense::Exactly(k)),
+        "at-most" => Ok(Sense::AtMost(k)),
+        "at-least" => Ok(Sense::AtLeast(k)),
+        other => Err(format!(
+            "unknown sense '{other}': expected exactly-one, at-most-one, exactly, at-most or at-least"
+        )),
+    }
 }
 
 /// A named group of rows (the rows of one rule: "row", "colour", "box-digit", ...).
@@ -186,6 +416,56 @@ pub enum ModelError {
         index: usize,
         /// The repeated variable.
         label: String,
+    },
+    /// A row gives a variable weight 0 (weights are positive integers).
+    #[error("row {index} of family '{family}' gives '{label}' weight 0; weights are positive")]
+    ZeroWeight {
+        /// Family name.
+        family: String,
+        /// Row index within the family.
+        index: usize,
+        /// The variable with weight 0.
+        label: String,
+    },
+    /// A weight, right-hand side or row's total weight exceeds [`MAX_COEFFICIENT`].
+    #[error("row {index} of family '{family}' has a {what} of {value}, above the limit 2^53 = {MAX_COEFFICIENT}")]
+    CoefficientTooLarge {
+        /// Family name.
+        family: String,
+        /// Row index within the family.
+        index: usize,
+        /// `weight`, `right-hand side` or `total weight`.
+        what: &'static str,
+        /// The value (saturated at `u64::MAX` for a total that overflows).
+        value: u64,
+    },
+    /// The weights of a row do not match its variables one to one.
+    #[error("row {index} of family '{family}' has {vars} variables but {weights} weights")]
+    WeightCount {
+        /// Family name.
+        family: String,
+        /// Row index within the family.
+        index: usize,
+        /// Number of variables.
+        vars: usize,
+        /// Number of weights.
+        weights: usize,
+    },
+    /// The givens of a row already sum past its upper bound.
+    #[error(
+        "givens {givens} sum to {sum} in row {index} of family '{family}', which must be {sense}"
+    )]
+    OverfullRow {
+        /// The givens in the row, labels joined by ", ".
+        givens: String,
+        /// Their weighted sum.
+        sum: u64,
+        /// The row's sense, as text (`= 2`, `<= 15`).
+        sense: String,
+        /// Family of the row.
+        family: String,
+        /// Row index within the family.
+        index: usize,
     },
     /// Two variables share a label.
     #[error("two variables are labelled '{0}'")]
@@ -304,9 +584,43 @@ impl ModelBuilder {
         self.families.len() - 1
     }
 
-    /// Appends a row to `family`. Variables are sorted; checks happen in [`ModelBuilder::build`].
+    /// Appends a unit-weight row to `family`. Variables are sorted; `= 1` / `<= 1` become
+    /// [`Sense::ExactlyOne`] / [`Sense::AtMostOne`]; checks happen in [`ModelBuilder::build`].
     pub fn row(&mut self, family: FamilyId, mut vars: Vec<VarId>, sense: Sense) -> RowId {
         vars.sort_unstable();
+        self.push_row(family, vars, None, sense.normalized(true))
+    }
+
+    /// Appends a weighted row `sum weights[i] * vars[i] (sense)` to `family`. The pairs are
+    /// sorted by variable; an all-ones weight list is dropped (the row is then exactly what
+    /// [`ModelBuilder::row`] makes). Weights must be positive and `weights.len() == vars.len()`:
+    /// both are checked in [`ModelBuilder::build`]. Cost: one sort of the row.
+    pub fn weighted_row(
+        &mut self,
+        family: FamilyId,
+        vars: Vec<VarId>,
+        weights: Vec<u64>,
+        sense: Sense,
+    ) -> RowId {
+        if weights.len() != vars.len() {
+            // Kept as given; build() reports the mismatch.
+            return self.push_row(family, vars, Some(weights), sense);
+        }
+        let mut pairs: Vec<(VarId, u64)> = vars.into_iter().zip(weights).collect();
+        pairs.sort_unstable();
+        let unit = pairs.iter().all(|&(_, w)| w == 1);
+        let (vars, weights): (Vec<VarId>, Vec<u64>) = pairs.into_iter().unzip();
+        let weights = (!unit).then_some(weights);
+        self.push_row(family, vars, weights, sense.normalized(unit))
+    }
+
+    fn push_row(
+        &mut self,
+        family: FamilyId,
+        vars: Vec<VarId>,
+        weights: Option<Vec<u64>>,
+        sense: Sense,
+    ) -> RowId {
         let id = self.constraints.len();
         let index = self.families[family].rows.len();
         self.families[family].rows.push(id);
@@ -314,6 +628,7 @@ impl ModelBuilder {
             family,
             index,
             vars,
+            weights,
             sense,
         });
         id
@@ -329,6 +644,50 @@ impl ModelBuilder {
             Some(labels) => labels[v].to_string(),
             None => coord_label(v, self.variables[v].coord),
         }
+    }
+
+    /// Refuses weights that are zero, too large or not one per variable, and a right-hand side
+    /// or total weight above [`MAX_COEFFICIENT`].
+    fn check_coefficients(&self, c: &Constraint) -> Result<(), ModelError> {
+        let family = || self.families[c.family].name.clone();
+        let too_large = |what, value| ModelError::CoefficientTooLarge {
+            family: family(),
+            index: c.index,
+            what,
+            value,
+        };
+        if c.sense.rhs() > MAX_COEFFICIENT {
+            return Err(too_large("right-hand side", c.sense.rhs()));
+        }
+        let Some(weights) = &c.weights else {
+            return Ok(());
+        };
+        if weights.len() != c.vars.len() {
+            return Err(ModelError::WeightCount {
+                family: family(),
+                index: c.index,
+                vars: c.vars.len(),
+                weights: weights.len(),
+            });
+        }
+        let mut total = 0u64;
+        for (&v, &w) in c.vars.iter().zip(weights) {
+            if w == 0 {
+                return Err(ModelError::ZeroWeight {
+                    family: family(),
+                    index: c.index,
+                    label: self.label(v),
+                });
+            }
+            if w > MAX_COEFFICIENT {
+                return Err(too_large("weight", w));
+            }
+            total = total.saturating_add(w);
+        }
+        if total > MAX_COEFFICIENT {
+            return Err(too_large("total weight", total));
+        }
+        Ok(())
     }
 
     /// Checks every row and given and returns the model. Costs one pass over the nonzeros
@@ -372,6 +731,7 @@ impl ModelBuilder {
                     label: self.label(w[0]),
                 });
             }
+            self.check_coefficients(c)?;
         }
         let shape = Shape::new(
             self.kind,
@@ -403,6 +763,8 @@ struct Shape {
     /// `col_rows[col_start[v]..col_start[v + 1]]`.
     col_start: Vec<usize>,
     col_rows: Vec<RowId>,
+    /// The weight of each entry of `col_rows`; `None` when every row is unweighted.
+    col_weights: Option<Vec<u64>>,
     /// The sense of each row, packed (the verifier's per-row pass reads only these).
     senses: Vec<Sense>,
 }
@@ -427,9 +789,14 @@ impl Shape {
         }
         let mut fill = col_start.clone();
         let mut col_rows = vec![0; col_start[n]];
+        let weighted = constraints.iter().any(|c| c.weights.is_some());
+        let mut col_weights = weighted.then(|| vec![1u64; col_start[n]]);
         for (r, c) in constraints.iter().enumerate() {
-            for &v in &c.vars {
+            for (v, w) in c.terms() {
                 col_rows[fill[v]] = r;
+                if let Some(cw) = &mut col_weights {
+                    cw[fill[v]] = w;
+                }
                 fill[v] += 1;
             }
         }
@@ -442,12 +809,18 @@ impl Shape {
             constraints,
             col_start,
             col_rows,
+            col_weights,
             senses,
         }
     }
 
     fn rows_of(&self, v: VarId) -> &[RowId] {
         &self.col_rows[self.col_start[v]..self.col_start[v + 1]]
+    }
+
+    fn weights_of(&self, v: VarId) -> Option<&[u64]> {
+        let range = self.col_start[v]..self.col_start[v + 1];
+        self.col_weights.as_ref().map(|w| &w[range])
     }
 }
 
@@ -569,7 +942,10 @@ impl<'de> Deserialize<'de> for Model {
                     repr.families.len()
                 )));
             }
-            b.row(c.family, c.vars, c.sense);
+            match c.weights {
+                Some(w) => b.weighted_row(c.family, c.vars, w, c.sense),
+                None => b.row(c.family, c.vars, c.sense),
+            };
         }
         for g in repr.givens {
             b.given(g);
@@ -605,7 +981,8 @@ impl Model {
 
     /// A model of the same shape (the structure is shared, not copied) named `name`, with
     /// `givens` instead of this model's givens. Costs a sort of the givens and one look at
-    /// the rows of each given (to refuse two givens in one row); nothing per variable.
+    /// the rows of each given (to refuse two givens in one exact-cover row, or givens that
+    /// overfill a general row); nothing per variable.
     pub fn with_givens(
         &self,
         name: impl Into<String>,
@@ -691,7 +1068,24 @@ impl Model {
         self.shape.rows_of(v)
     }
 
-    /// The sense of every row, in row order (one byte each: cheaper to scan than the rows).
+    /// The weight of `v` in each row of [`Model::rows_of`] (same order); `None` when no row of
+    /// the model is weighted (every weight is then 1). Free, like the column view.
+    pub fn row_weights_of(&self, v: VarId) -> Option<&[u64]> {
+        self.shape.weights_of(v)
+    }
+
+    /// Whether every row is an exact-cover row (`= 1` or `<= 1` on unit weights): the case the
+    /// exact-cover fast paths handle. Costs one scan of the senses.
+    pub fn is_exact_cover(&self) -> bool {
+        self.shape.senses.iter().all(|s| s.is_unit())
+    }
+
+    /// The first row that is not an exact-cover row, if any (for "unsupported" messages).
+    pub fn first_general_row(&self) -> Option<&Constraint> {
+        self.constraints().iter().find(|c| !c.is_unit())
+    }
+
+    /// The sense of every row, in row order (cheaper to scan than the rows).
     pub fn row_senses(&self) -> &[Sense] {
         &self.shape.senses
     }
@@ -728,28 +1122,31 @@ impl Model {
         (0..self.num_variables()).find(|&v| self.label(v) == label)
     }
 
-    /// The dense view of the equality rows: `A` (one row per "exactly one" row, in row order,
-    /// then one row per given when `with_givens`) and `b` (all ones). Costs
-    /// `rows x variables` floats.
+    /// The dense view of the equality rows: `A` (one row per equality row, `= k` with its
+    /// weights, in row order, then one row `x_g = 1` per given when `with_givens`) and `b` (the
+    /// right-hand sides). Exact in `f64`: every coefficient is at most [`MAX_COEFFICIENT`].
+    /// Costs `rows x variables` floats.
     pub fn dense_equalities(&self, with_givens: bool) -> (DMatrix<f64>, DVector<f64>) {
         let eq: Vec<&Constraint> = self
             .constraints()
             .iter()
-            .filter(|c| c.sense == Sense::ExactlyOne)
+            .filter(|c| c.sense.is_equality())
             .collect();
         let rows = eq.len() + if with_givens { self.givens.len() } else { 0 };
         let mut a = DMatrix::zeros(rows, self.num_variables());
+        let mut b = DVector::from_element(rows, 1.0);
         for (i, c) in eq.iter().enumerate() {
-            for &v in &c.vars {
-                a[(i, v)] = 1.0;
+            for (v, w) in c.terms() {
+                a[(i, v)] = w as f64;
             }
+            b[i] = c.sense.rhs() as f64;
         }
         if with_givens {
             for (j, &g) in self.givens.iter().enumerate() {
                 a[(eq.len() + j, g)] = 1.0;
             }
         }
-        (a, DVector::from_element(rows, 1.0))
+        (a, b)
     }
 
     /// A builder holding this model's variables (with their labels) and name, and no rows.
@@ -801,7 +1198,7 @@ impl Model {
                 let id = b.family(f.name.clone());
                 for &r in &f.rows {
                     let c = &self.constraints()[r];
-                    b.row(id, c.vars.clone(), c.sense);
+                    b.push_row(id, c.vars.clone(), c.weights.clone(), c.sense);
                 }
             }
         }
@@ -809,24 +1206,14 @@ impl Model {
         Model::from_parts(b)
     }
 
-    /// Applies the givens: every given is fixed to 1, every other variable sharing a row with a
-    /// given is fixed to 0, satisfied "exactly one" rows and emptied "at most one" rows are
-    /// dropped. Returns the smaller model and the map back. Costs one pass over the nonzeros.
+    /// Applies the givens: every given is fixed to 1, every other variable sharing an
+    /// exact-cover row with a given is fixed to 0, satisfied "exactly one" rows and emptied
+    /// "at most one" rows are dropped; a general row loses its fixed variables and its
+    /// right-hand side drops by the givens' weight (a row left always true is dropped). Returns
+    /// the smaller model and the map back. Costs one pass over the nonzeros.
     pub fn reduce(&self) -> Reduction {
+        let value = self.fixed_by_givens();
         let n = self.num_variables();
-        let mut value: Vec<Option<bool>> = vec![None; n];
-        for &g in &self.givens {
-            value[g] = Some(true);
-        }
-        for c in self.constraints() {
-            if c.vars.iter().any(|&v| value[v] == Some(true)) {
-                for &v in &c.vars {
-                    if value[v].is_none() {
-                        value[v] = Some(false);
-                    }
-                }
-            }
-        }
         let mut new_id = vec![None; n];
         let mut b = ModelBuilder::new(self.name.clone(), self.kind());
         let mut original = Vec::new();
@@ -847,17 +1234,7 @@ impl Model {
             let id = b.family(f.name.clone());
             for &r in &f.rows {
                 let c = &self.constraints()[r];
-                if c.vars.iter().any(|&v| value[v] == Some(true)) {
-                    continue;
-                }
-                let vars: Vec<VarId> = c.vars.iter().filter_map(|&v| new_id[v]).collect();
-                if vars.is_empty() {
-                    if c.sense == Sense::ExactlyOne {
-                        infeasible = true;
-                    }
-                    continue;
-                }
-                b.row(id, vars, c.sense);
+                infeasible |= !reduce_row(c, &value, &new_id, id, &mut b);
             }
         }
         Reduction {
@@ -869,45 +1246,138 @@ impl Model {
         }
     }
 
-    /// Refuses two givens in one row. Costs one look at the rows of each given (and a sort of
-    /// them, only to name the first clash).
-    fn check_givens(&self) -> Result<(), ModelError> {
-        if self.givens.len() < 2 {
-            return Ok(());
-        }
-        let mut taken = vec![0u64; self.constraints().len().div_ceil(64)];
-        let mut clash = false;
+    /// The value the givens fix for each variable: 1 for a given, 0 for another variable of an
+    /// exact-cover row holding a given, `None` otherwise.
+    fn fixed_by_givens(&self) -> Vec<Option<bool>> {
+        let mut value: Vec<Option<bool>> = vec![None; self.num_variables()];
         for &g in &self.givens {
-            for &r in self.rows_of(g) {
-                let (word, bit) = (r / 64, 1u64 << (r % 64));
-                clash |= taken[word] & bit != 0;
-                taken[word] |= bit;
+            value[g] = Some(true);
+        }
+        for c in self.constraints().iter().filter(|c| c.is_unit()) {
+            if c.vars.iter().any(|&v| value[v] == Some(true)) {
+                for &v in &c.vars {
+                    if value[v].is_none() {
+                        value[v] = Some(false);
+                    }
+                }
             }
         }
-        if !clash {
-            return Ok(());
-        }
-        // (row, given) pairs, sorted: two givens of one row end up side by side.
-        let mut hits: Vec<(RowId, VarId)> = Vec::with_capacity(self.givens.len() * 4);
+        value
+    }
+
+    /// Refuses two givens in one exact-cover row, and givens that sum past a general row's
+    /// upper bound. Costs one look at the rows of each given (and a sort of them, only to name
+    /// the first clash).
+    fn check_givens(&self) -> Result<(), ModelError> {
+        let mut taken = vec![0u64; self.constraints().len().div_ceil(64)];
+        let mut clash = false;
+        let mut sums: BTreeMap<RowId, u64> = BTreeMap::new();
+        let senses = self.row_senses();
         for &g in &self.givens {
-            hits.extend(self.rows_of(g).iter().map(|&r| (r, g)));
+            let weights = self.row_weights_of(g);
+            for (i, &r) in self.rows_of(g).iter().enumerate() {
+                if senses[r].is_unit() {
+                    let (word, bit) = (r / 64, 1u64 << (r % 64));
+                    clash |= taken[word] & bit != 0;
+                    taken[word] |= bit;
+                } else {
+                    *sums.entry(r).or_default() += weights.map_or(1, |w| w[i]);
+                }
+            }
         }
-        hits.sort_unstable();
-        let clash = hits
-            .windows(2)
-            .filter(|w| w[0].0 == w[1].0)
-            .min_by_key(|w| w[0].0);
-        if let Some(w) = clash {
-            let c = &self.constraints()[w[0].0];
-            return Err(ModelError::ClashingGivens {
-                first: self.label(w[0].1).into_owned(),
-                second: self.label(w[1].1).into_owned(),
-                family: self.families()[c.family].name.clone(),
-                index: c.index,
-            });
+        if let Some(error) = clash.then(|| self.first_clash()).flatten() {
+            return Err(error);
+        }
+        for (r, sum) in sums {
+            let c = &self.constraints()[r];
+            if c.sense.bounds().1.is_some_and(|high| sum > high) {
+                let labels: Vec<String> = (c.vars.iter())
+                    .filter(|v| self.givens.binary_search(v).is_ok())
+                    .map(|&v| self.label(v).into_owned())
+                    .collect();
+                return Err(ModelError::OverfullRow {
+                    givens: labels.join(", "),
+                    sum,
+                    sense: c.sense.to_string(),
+                    family: self.families()[c.family].name.clone(),
+                    index: c.index,
+                });
+            }
         }
         Ok(())
     }
+
+    /// The first exact-cover row (in row order) holding two givens, as an error.
+    fn first_clash(&self) -> Option<ModelError> {
+        // (row, given) pairs, sorted: two givens of one row end up side by side.
+        let senses = self.row_senses();
+        let mut hits: Vec<(RowId, VarId)> = Vec::with_capacity(self.givens.len() * 4);
+        for &g in &self.givens {
+            hits.extend(
+                (self.rows_of(g).iter())
+                    .filter(|&&r| senses[r].is_unit())
+                    .map(|&r| (r, g)),
+            );
+        }
+        hits.sort_unstable();
+        let w = hits
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0)
+            .min_by_key(|w| w[0].0)?;
+        let c = &self.constraints()[w[0].0];
+        Some(ModelError::ClashingGivens {
+            first: self.label(w[0].1).into_owned(),
+            second: self.label(w[1].1).into_owned(),
+            family: self.families()[c.family].name.clone(),
+            index: c.index,
+        })
+    }
+}
+
+/// Writes row `c` of a model into the reduced model's builder `b` (family `family`), given the
+/// values the givens fix and the reduced ids of the free variables. Returns `false` when the row
+/// can no longer hold (the givens leave no solution).
+fn reduce_row(
+    c: &Constraint,
+    value: &[Option<bool>],
+    new_id: &[Option<VarId>],
+    family: FamilyId,
+    b: &mut ModelBuilder,
+) -> bool {
+    let mut used = 0u64;
+    let (mut vars, mut weights) = (Vec::new(), Vec::new());
+    for (v, w) in c.terms() {
+        match (value[v], new_id[v]) {
+            (Some(true), _) => used += w,
+            (None, Some(id)) => {
+                vars.push(id);
+                weights.push(w);
+            }
+            _ => {}
+        }
+    }
+    if c.is_unit() && used > 0 {
+        return true; // satisfied by its given (check_givens refused a second one)
+    }
+    let (low, high) = c.sense.bounds();
+    if high.is_some_and(|h| used > h) {
+        return false;
+    }
+    let rest: u64 = weights.iter().sum();
+    let sense = c.sense.with_rhs(c.sense.rhs().saturating_sub(used));
+    if vars.is_empty() {
+        return sense.holds(0);
+    }
+    let always_true = low <= used && high.is_none_or(|h| used + rest <= h);
+    if !always_true || c.is_unit() {
+        b.weighted_row(
+            family,
+            vars,
+            weights,
+            if c.is_unit() { c.sense } else { sense },
+        );
+    }
+    true
 }
 
 /// A model with its givens applied, and the way back to the original variables.

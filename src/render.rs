@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::backend::{CountOutcome, Outcome, Stats, Status};
-use crate::model::{Coord, Model, ModelSummary, PuzzleKind, Sense, Solution};
+use crate::model::{Constraint, Coord, Model, ModelSummary, PuzzleKind, Sense, Solution};
 use crate::puzzle::{placements, sudoku_grid};
 
 /// Models with more variables than this are shown without their 0-1 matrix.
@@ -183,6 +183,15 @@ pub fn solution_text(model: &Model, solution: &Solution) -> String {
     format!("ones: {}\n", labels.join(" "))
 }
 
+/// A family's sense for `show`: `= 1`, `<= 3`, `>= 2`, or `mixed` when its rows differ.
+fn family_sense_text(rows: &[&Constraint]) -> String {
+    match rows.first() {
+        None => String::new(),
+        Some(first) if rows.iter().all(|c| c.sense == first.sense) => first.sense.to_string(),
+        Some(_) => "mixed".into(),
+    }
+}
+
 fn kind_text(kind: PuzzleKind) -> String {
     match kind {
         PuzzleKind::Hex { width } => format!("hex board, width {width}"),
@@ -201,19 +210,26 @@ fn kind_text(kind: PuzzleKind) -> String {
 pub fn model_text(model: &Model) -> String {
     let s = model.summary();
     let mut out = String::new();
-    let eq = model
-        .constraints()
-        .iter()
-        .filter(|c| c.sense == Sense::ExactlyOne)
-        .count();
+    let count = |sense: Option<Sense>| {
+        let senses = model.row_senses().iter();
+        senses
+            .filter(|s| sense.map_or(!s.is_unit(), |x| **s == x))
+            .count()
+    };
+    let (eq, general) = (count(Some(Sense::ExactlyOne)), count(None));
     let _ = writeln!(out, "model {} ({})", model.name(), kind_text(model.kind()));
     let _ = writeln!(out, "variables: {}", s.variables);
     let _ = writeln!(
         out,
-        "constraints: {} ({} exactly-one, {} at-most-one)",
+        "constraints: {} ({} exactly-one, {} at-most-one{})",
         s.constraints,
         eq,
-        s.constraints - eq
+        s.constraints - eq - general,
+        if general > 0 {
+            format!(", {general} general")
+        } else {
+            String::new()
+        }
     );
     let _ = writeln!(out, "nonzeros: {}", s.nonzeros);
     let _ = writeln!(out, "givens: {}", model.givens().len());
@@ -226,18 +242,20 @@ pub fn model_text(model: &Model) -> String {
         .unwrap_or(0);
     for (fid, f) in model.families().iter().enumerate() {
         let rows: Vec<_> = model.family_rows(fid).collect();
-        let sense = rows.first().map_or("", |c| match c.sense {
-            Sense::ExactlyOne => "= 1",
-            Sense::AtMostOne => "<= 1",
-        });
+        let sense = family_sense_text(&rows);
         let min = rows.iter().map(|c| c.vars.len()).min().unwrap_or(0);
         let max = rows.iter().map(|c| c.vars.len()).max().unwrap_or(0);
-        let sizes = if min == max {
+        let mut sizes = if min == max {
             let plural = if min == 1 { "" } else { "s" };
             format!("{min} variable{plural} each")
         } else {
             format!("{min}-{max} variables")
         };
+        if rows.iter().any(|c| c.weights.is_some()) {
+            let low = rows.iter().map(|c| c.weight_range().0).min().unwrap_or(1);
+            let high = rows.iter().map(|c| c.weight_range().1).max().unwrap_or(1);
+            sizes.push_str(&format!(", weights {low}-{high}"));
+        }
         let row_word = if rows.len() == 1 { "row " } else { "rows" };
         let _ = writeln!(
             out,
@@ -290,13 +308,13 @@ pub fn model_text(model: &Model) -> String {
         let _ = writeln!(out, "  {:label_width$}{}", "", units);
         for c in model.constraints() {
             let mut line = vec!['.'; s.variables];
-            for &v in &c.vars {
-                line[v] = '1';
+            for (v, w) in c.terms() {
+                // A weight above 9 does not fit one column: '#'.
+                line[v] = char::from_digit(w as u32, 10)
+                    .filter(|_| w <= 9)
+                    .unwrap_or('#');
             }
-            let sense = match c.sense {
-                Sense::ExactlyOne => "=1",
-                Sense::AtMostOne => "<=1",
-            };
+            let sense = format!("{}{}", c.sense.relation(), c.sense.rhs());
             let name = &model.families()[c.family].name;
             let _ = writeln!(
                 out,

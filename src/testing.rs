@@ -66,12 +66,14 @@ pub fn load(path: impl AsRef<Path>) -> Result<Vec<Model>, TestingError> {
     Ok(load_models(path.as_ref())?)
 }
 
-/// The name of `sense` as files write it (`exactly-one`, `at-most-one`).
+/// The name of `sense` as files write it (`exactly-one`, `at-most-one`, and for the general
+/// senses the name with its right-hand side: `exactly 2`, `at-least 3`).
 fn sense_name(sense: Sense) -> String {
-    serde_json::to_value(sense)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| sense.to_string())
+    if sense.is_unit() {
+        sense.name().to_string()
+    } else {
+        format!("{} {}", sense.name(), sense.rhs())
+    }
 }
 
 fn label(model: &Model, v: VarId) -> String {
@@ -159,10 +161,13 @@ pub struct MatrixRow {
     pub family: String,
     /// Row index within the family.
     pub index: usize,
-    /// `exactly-one` or `at-most-one`.
+    /// `exactly-one`, `at-most-one`, or a general sense with its right-hand side (`exactly 2`).
     pub sense: String,
-    /// Labels of the variables with coefficient 1, in variable order.
+    /// Labels of the row's variables (nonzero coefficients), in variable order.
     pub ones: Vec<String>,
+    /// The coefficient of each of `ones`, for a weighted row (left out when all are 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<u64>>,
 }
 
 /// The whole 0-1 matrix, row by row in model order. Cost: one label per nonzero.
@@ -183,6 +188,7 @@ impl MatrixView {
                 index: c.index,
                 sense: sense_name(c.sense),
                 ones: labels(model, &c.vars),
+                weights: c.weights.clone(),
             })
             .collect();
         MatrixView { rows }

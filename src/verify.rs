@@ -1,7 +1,8 @@
 //! The one verifier every answer goes through before it is printed or counted.
 //!
-//! Checking costs one step per row each variable set to 1 lies in (the model's column view),
-//! one per row, and a binary search per given.
+//! Every row kind is checked: `sum_i w_i x_i (=, <=, >=) k`, exact-cover rows being the unit
+//! case. Checking costs one step per row each variable set to 1 lies in (the model's column
+//! view, which also holds the weights), one per row, and a binary search per given.
 
 use serde::Serialize;
 use thiserror::Error;
@@ -23,15 +24,15 @@ pub enum Violation {
     #[error("the list of ones is not sorted and duplicate-free")]
     Unsorted,
     /// A row's sense does not hold.
-    #[error("row {index} of family '{family}' has {ones} ones, but must be {sense}")]
+    #[error("row {index} of family '{family}' sums to {sum}, but must be {sense}")]
     Row {
         /// Family name.
         family: String,
         /// Row index within its family.
         index: usize,
-        /// How many of its variables are 1.
-        ones: usize,
-        /// The row's sense, as text (`= 1`, `<= 1`).
+        /// Its weighted sum (for a unit-weight row: how many of its variables are 1).
+        sum: u64,
+        /// The row's sense, as text (`= 1`, `<= 1`, `>= 3`).
         sense: String,
     },
     /// A given was not kept.
@@ -64,25 +65,28 @@ impl<'m> Verifier<'m> {
         if let Some(&var) = solution.ones.iter().find(|&&v| v >= n) {
             return Err(Violation::UnknownVariable { var, variables: n });
         }
-        // Ones per row, through the column view: one step per (one, row) pair, not per nonzero.
+        // Weighted sum per row, through the column view: one step per (one, row) pair, not per
+        // nonzero. No overflow: a row's total weight is at most 2^53.
         let rows = self.model.constraints();
-        let mut ones_in_row = vec![0u32; rows.len()];
+        let mut sum = vec![0u64; rows.len()];
         for &v in &solution.ones {
-            for &r in self.model.rows_of(v) {
-                ones_in_row[r] += 1;
+            match self.model.row_weights_of(v) {
+                None => self.model.rows_of(v).iter().for_each(|&r| sum[r] += 1),
+                Some(weights) => {
+                    for (&r, &w) in self.model.rows_of(v).iter().zip(weights) {
+                        sum[r] += w;
+                    }
+                }
             }
         }
         let senses = self.model.row_senses();
-        let broken = senses
-            .iter()
-            .zip(&ones_in_row)
-            .position(|(sense, &ones)| !sense.holds(ones as usize));
+        let broken = (senses.iter().zip(&sum)).position(|(sense, &s)| !sense.holds(s));
         if let Some(r) = broken {
             let c = &rows[r];
             return Err(Violation::Row {
                 family: self.model.families()[c.family].name.clone(),
                 index: c.index,
-                ones: ones_in_row[r] as usize,
+                sum: sum[r],
                 sense: c.sense.to_string(),
             });
         }
@@ -130,11 +134,11 @@ mod tests {
         assert!(v.accepts(&Solution::new(vec![0, 2])));
         assert!(matches!(
             v.check(&Solution::new(vec![2])),
-            Err(Violation::Row { ones: 0, .. })
+            Err(Violation::Row { sum: 0, .. })
         ));
         assert!(matches!(
             v.check(&Solution::new(vec![1, 2])),
-            Err(Violation::Row { ref family, ones: 2, .. }) if family == "most"
+            Err(Violation::Row { ref family, sum: 2, .. }) if family == "most"
         ));
         assert!(matches!(
             v.check(&Solution::new(vec![0])),

@@ -7,7 +7,7 @@ use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, SolveReport, Solver, Stats,
 };
-use crate::model::{Model, Sense, Solution};
+use crate::model::{Constraint, Model, Sense, Solution};
 
 /// The largest number of free variables brute force accepts.
 pub const MAX_FREE: usize = 25;
@@ -41,18 +41,12 @@ impl BruteForce {
         if reduction.infeasible {
             return Ok((0, true));
         }
-        let rows: Vec<(u32, Sense)> = m
-            .constraints()
-            .iter()
-            .map(|c| (c.vars.iter().fold(0u32, |acc, &v| acc | 1 << v), c.sense))
-            .collect();
+        let rows: Vec<BruteRow> = m.constraints().iter().map(BruteRow::new).collect();
         let mut count = 0u128;
         for x in 0u64..(1u64 << n) {
             let x = x as u32;
             stats.nodes += 1;
-            let ok = rows
-                .iter()
-                .all(|&(mask, sense)| sense.holds((x & mask).count_ones() as usize));
+            let ok = rows.iter().all(|row| row.holds(x));
             if ok {
                 count += 1;
                 let ones = (0..n).filter(|&i| x >> i & 1 == 1).collect();
@@ -64,6 +58,40 @@ impl BruteForce {
         }
         stats.solutions = count as u64;
         Ok((count, true))
+    }
+}
+
+/// One row as brute force checks it: a bit mask of its variables and, for a weighted row, the
+/// weight of each of them.
+struct BruteRow {
+    mask: u32,
+    weights: Option<Vec<(u32, u64)>>,
+    sense: Sense,
+}
+
+impl BruteRow {
+    fn new(c: &Constraint) -> BruteRow {
+        BruteRow {
+            mask: c.vars.iter().fold(0u32, |acc, &v| acc | 1 << v),
+            weights: c
+                .weights
+                .as_ref()
+                .map(|_| c.terms().map(|(v, w)| (1u32 << v, w)).collect()),
+            sense: c.sense,
+        }
+    }
+
+    /// Whether assignment `x` (bit `v` = variable `v`) satisfies the row.
+    fn holds(&self, x: u32) -> bool {
+        let sum = match &self.weights {
+            None => u64::from((x & self.mask).count_ones()),
+            Some(terms) => terms
+                .iter()
+                .filter(|&&(bit, _)| x & bit != 0)
+                .map(|&(_, w)| w)
+                .sum(),
+        };
+        self.sense.holds(sum)
     }
 }
 

@@ -352,7 +352,7 @@ pub fn analyse(model: &Model) -> GaussReport {
     for c in constraints {
         match c.sense {
             Sense::ExactlyOne => families[c.family].equations += 1,
-            Sense::AtMostOne => families[c.family].ignored_at_most_one += 1,
+            _ => families[c.family].ignored_at_most_one += 1,
         }
     }
     let mut redundant: BTreeMap<String, Vec<RedundantRow>> = families

@@ -40,7 +40,7 @@ use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
     TimeLimit, WITNESS_LIMIT,
 };
-use crate::model::{Model, Reduction, Sense, Solution};
+use crate::model::{Model, Reduction, Relation, Sense, Solution};
 use crate::verify::Verifier;
 
 /// Distance from 0 or 1 below which an LP or MILP value counts as integral.
@@ -127,10 +127,12 @@ fn run_engine(
         .constraints()
         .iter()
         .map(|c| {
-            let sum: Expression = c.vars.iter().map(|&v| xs[v]).sum();
-            match c.sense {
-                Sense::ExactlyOne => sum.eq(1),
-                Sense::AtMostOne => sum.leq(1),
+            let sum: Expression = c.terms().map(|(v, w)| w as f64 * xs[v]).sum();
+            let k = c.sense.rhs() as f64;
+            match c.sense.relation() {
+                Relation::Equal => sum.eq(k),
+                Relation::AtMost => sum.leq(k),
+                Relation::AtLeast => sum.geq(k),
             }
         })
         .chain(cuts.iter().map(|ones| {

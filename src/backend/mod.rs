@@ -46,6 +46,14 @@ pub enum BackendError {
         /// The registered names, comma-separated.
         known: String,
     },
+    /// The backend cannot read some rows of the model (see [`Backend::rows_supported`]).
+    #[error("backend '{backend}' cannot handle this model: {reason}")]
+    UnsupportedRows {
+        /// Backend name.
+        backend: String,
+        /// Which row, and why.
+        reason: String,
+    },
     /// The backend lacks the ability asked for (for example `dp` cannot solve).
     #[error("backend '{backend}' cannot {ability}")]
     Unsupported {
@@ -267,6 +275,30 @@ pub trait Backend: Send {
     /// The ability to hand over every solution, one at a time, if the backend has it.
     fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {
         None
+    }
+    /// `Err(reason)` when the backend cannot handle some row of `model`. The default accepts
+    /// exact-cover rows only (`= 1` / `<= 1` on unit weights); a backend that handles general
+    /// rows (`sum w x (=, <=, >=) k`) says so by overriding this. Checked by
+    /// [`solve_verified`], [`count_verified`] and [`solutions_verified`] before the backend
+    /// runs, so a model it cannot read is `unsupported`, never a wrong answer. Costs one scan
+    /// of the row senses.
+    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+        exact_cover_only(model)
+    }
+}
+
+/// `Err(reason)` naming the first row of `model` that is not an exact-cover row: the answer of
+/// [`Backend::rows_supported`] for a backend that reads `= 1` / `<= 1` rows only.
+pub fn exact_cover_only(model: &Model) -> Result<(), String> {
+    match model.first_general_row() {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "row {} of family '{}' is {}{}, and only exact-cover rows (= 1, <= 1 on unit weights) are supported",
+            c.index,
+            model.families()[c.family].name,
+            c.sense,
+            if c.weights.is_some() { " with weights" } else { "" }
+        )),
     }
 }
 
@@ -621,7 +653,9 @@ pub struct CountOutcome {
 /// large for it), `error` otherwise.
 fn status_of_error(e: &BackendError) -> Status {
     match e {
-        BackendError::TooLarge { .. } | BackendError::Unsupported { .. } => Status::Unsupported,
+        BackendError::TooLarge { .. }
+        | BackendError::Unsupported { .. }
+        | BackendError::UnsupportedRows { .. } => Status::Unsupported,
         _ => Status::Error,
     }
 }
@@ -655,12 +689,19 @@ fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
 /// ```
 pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
     let name = backend.name();
+    let rows = backend.rows_supported(model);
     let solver = backend.solver().ok_or_else(|| BackendError::Unsupported {
         backend: name.into(),
         ability: "solve".into(),
     })?;
     let start = Instant::now();
-    let result = catch_unwind(AssertUnwindSafe(|| solver.solve(model)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        rows.map_err(|reason| BackendError::UnsupportedRows {
+            backend: name.into(),
+            reason,
+        })?;
+        solver.solve(model)
+    }));
     let elapsed = start.elapsed().as_secs_f64();
     let error = |reason: String, stats: Stats| Outcome {
         status: Status::Error,
@@ -738,12 +779,19 @@ pub fn count_verified(
     limit: Option<u64>,
 ) -> Result<CountOutcome, BackendError> {
     let name = backend.name();
+    let rows = backend.rows_supported(model);
     let counter = backend.counter().ok_or_else(|| BackendError::Unsupported {
         backend: name.into(),
         ability: "count".into(),
     })?;
     let start = Instant::now();
-    let result = catch_unwind(AssertUnwindSafe(|| counter.count(model, limit)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        rows.map_err(|reason| BackendError::UnsupportedRows {
+            backend: name.into(),
+            reason,
+        })?;
+        counter.count(model, limit)
+    }));
     let elapsed = start.elapsed().as_secs_f64();
     let error = |reason: String, stats: Stats| CountOutcome {
         status: Status::Error,

@@ -66,6 +66,12 @@ pub fn solutions_verified(
     each: &mut dyn FnMut(&Solution),
 ) -> Result<StreamOutcome, BackendError> {
     let name = backend.name();
+    backend
+        .rows_supported(model)
+        .map_err(|reason| BackendError::UnsupportedRows {
+            backend: name.into(),
+            reason,
+        })?;
     let stream = backend
         .streamer()
         .ok_or_else(|| BackendError::Unsupported {

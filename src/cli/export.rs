@@ -104,7 +104,10 @@ fn rendered(args: &ExportArgs, format: Format) -> Result<Texts<'_>, CliError> {
                 &CnfOptions {
                     pairwise_up_to: args.pairwise_up_to,
                 },
-            ),
+            )
+            .map_err(|e| {
+                CliError::BadInput(format!("{} puzzle {index}: {e}", args.file.display()))
+            })?,
             _ => render(&model, format).map_err(|e| {
                 CliError::BadInput(format!("{} puzzle {index}: {e}", args.file.display()))
             })?,

@@ -115,7 +115,13 @@ impl Cnf {
 }
 
 /// The model in DIMACS CNF, with the encoding and clause counts in the `c` header.
-pub fn to_dimacs(model: &Model, options: &CnfOptions) -> String {
+pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::ExportError> {
+    crate::backend::exact_cover_only(model).map_err(|reason| {
+        super::ExportError::UnsupportedRows {
+            format: "cnf",
+            reason,
+        }
+    })?;
     let cnf = Cnf::encode(model, options);
     let mut out = String::new();
     for line in header_lines(model) {
@@ -171,7 +177,7 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> String {
         }
         out.push_str("0\n");
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -228,7 +234,7 @@ mod tests {
                         let ones = bits.count_ones() as usize;
                         assert_eq!(
                             satisfiable_with(&cnf, &x),
-                            sense.holds(ones),
+                            sense.holds(ones as u64),
                             "k={k} {sense:?} threshold {threshold} bits {bits:b}"
                         );
                     }
@@ -250,7 +256,7 @@ mod tests {
             },
         );
         assert_eq!((pw.pairwise, pw.num_vars), (36, 9));
-        let text = to_dimacs(&m, &CnfOptions::default());
+        let text = to_dimacs(&m, &CnfOptions::default()).unwrap();
         assert!(text.contains("c clauses: 1 at-least-one, 0 pairwise, 23 sequential counter"));
         assert!(text.contains("p cnf 17 24\n"));
     }

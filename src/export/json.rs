@@ -10,7 +10,9 @@
 //!
 //! A variable without puzzle geometry is just its label; one with a cell is a table with
 //! `label`, `row`, `col` (and `value` for a cell holding a value). Rows and givens name
-//! variables by label; `sense` (`exactly-one` or `at-most-one`) holds for the whole family. The
+//! variables by label; `sense` (`exactly-one`, `at-most-one`, `exactly`, `at-most` or `at-least`)
+//! holds for the whole family, with `rhs` (one number, or one per row; absent: 1) and `weights`
+//! (the shape of `rows`; absent: all 1) for the general rows. The
 //! puzzle kind is not part of the schema: a model read back is [`crate::model::PuzzleKind::Generic`]
 //! with everything else equal. Costs one pass over the nonzeros.
 
@@ -44,10 +46,28 @@ pub enum JsonVariable {
 pub struct JsonFamily {
     /// Family name.
     pub name: String,
-    /// The sense of every row of the family.
-    pub sense: Sense,
+    /// The sense of every row of the family, by name (`exactly-one`, `at-most-one`, `exactly`,
+    /// `at-most`, `at-least`).
+    pub sense: String,
+    /// The right-hand side `k` for the general senses (absent: 1): one number for every row,
+    /// or one per row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rhs: Option<JsonRhs>,
     /// Rows as lists of variable labels.
     pub rows: Vec<Vec<String>>,
+    /// The weights of each row, in the shape of `rows`; absent when every weight is 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<Vec<u64>>>,
+}
+
+/// The right-hand side of a family's rows: one `k` for all, or one per row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum JsonRhs {
+    /// Every row has this right-hand side.
+    Shared(u64),
+    /// Row `i` has right-hand side `[i]`.
+    PerRow(Vec<u64>),
 }
 
 /// The generic JSON model (see the module docs for the schema).
@@ -71,20 +91,35 @@ impl JsonModel {
         let mut families = Vec::new();
         for (id, f) in model.families().iter().enumerate() {
             let mut rows = Vec::new();
-            let mut sense = None;
+            let mut sense: Option<Sense> = None;
+            let mut rhs = Vec::new();
             for c in model.family_rows(id) {
-                if sense.is_some_and(|s| s != c.sense) {
+                if sense.is_some_and(|s| s.name() != c.sense.name()) {
                     return Err(ExportError::MixedSenses {
                         family: f.name.clone(),
                     });
                 }
                 sense = Some(c.sense);
+                rhs.push(c.sense.rhs());
                 rows.push(c.vars.iter().map(|&v| labels[v].to_string()).collect());
             }
+            let sense = sense.unwrap_or(Sense::ExactlyOne);
+            let weighted = model.family_rows(id).any(|c| c.weights.is_some());
+            let shared = rhs.windows(2).all(|w| w[0] == w[1]);
             families.push(JsonFamily {
                 name: f.name.clone(),
-                sense: sense.unwrap_or(Sense::ExactlyOne),
+                sense: sense.name().to_string(),
+                rhs: match (sense.is_unit(), shared) {
+                    (true, _) => None,
+                    (false, true) => Some(JsonRhs::Shared(sense.rhs())),
+                    (false, false) => Some(JsonRhs::PerRow(rhs)),
+                },
                 rows,
+                weights: weighted.then(|| {
+                    (model.family_rows(id))
+                        .map(|c| c.terms().map(|(_, w)| w).collect())
+                        .collect()
+                }),
             });
         }
         Ok(JsonModel {

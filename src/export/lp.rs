@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use super::{describe_coord, header_lines, Names};
-use crate::model::{Model, Sense};
+use crate::model::Model;
 
 /// Terms per line before a row wraps.
 const TERMS_PER_LINE: usize = 8;
@@ -33,18 +33,19 @@ pub fn to_lp(model: &Model) -> String {
     out.push_str("\nSubject To\n");
     for (c, row) in model.constraints().iter().zip(&names.rows) {
         let _ = write!(out, " {row}:");
-        for (i, &v) in c.vars.iter().enumerate() {
+        for (i, (v, w)) in c.terms().enumerate() {
             if i > 0 && i % TERMS_PER_LINE == 0 {
                 out.push_str("\n   ");
             }
             let sign = if i == 0 { "" } else { "+ " };
-            let _ = write!(out, " {sign}{}", names.variables[v]);
+            let coef = if w == 1 {
+                String::new()
+            } else {
+                format!("{w} ")
+            };
+            let _ = write!(out, " {sign}{coef}{}", names.variables[v]);
         }
-        let op = match c.sense {
-            Sense::ExactlyOne => "=",
-            Sense::AtMostOne => "<=",
-        };
-        let _ = writeln!(out, " {op} 1");
+        let _ = writeln!(out, " {} {}", c.sense.relation(), c.sense.rhs());
     }
     out.push_str("Binary\n");
     for chunk in names.variables.chunks(TERMS_PER_LINE) {

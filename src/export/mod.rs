@@ -40,6 +40,14 @@ pub enum ExportError {
         /// The family.
         family: String,
     },
+    /// The format cannot express some row of the model.
+    #[error("the {format} export cannot write this model: {reason}")]
+    UnsupportedRows {
+        /// The format's name.
+        format: &'static str,
+        /// Which row, and why.
+        reason: String,
+    },
     /// Writing the output failed.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -112,7 +120,7 @@ pub fn render(model: &Model, format: Format) -> Result<String, ExportError> {
         Format::Lp => lp::to_lp(model),
         Format::Mps => mps::to_mps(model),
         Format::Opb => opb::to_opb(model),
-        Format::Cnf => cnf::to_dimacs(model, &cnf::CnfOptions::default()),
+        Format::Cnf => cnf::to_dimacs(model, &cnf::CnfOptions::default())?,
         Format::Json => json::to_json(model)?,
     })
 }

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use super::{describe_coord, header_lines, Names};
-use crate::model::{Model, Sense};
+use crate::model::{Model, Relation};
 
 /// The model in free MPS format.
 pub fn to_mps(model: &Model) -> String {
@@ -35,26 +35,30 @@ pub fn to_mps(model: &Model) -> String {
     );
     out.push_str("ROWS\n N obj\n");
     for (c, row) in model.constraints().iter().zip(&names.rows) {
-        let t = match c.sense {
-            Sense::ExactlyOne => 'E',
-            Sense::AtMostOne => 'L',
+        let t = match c.sense.relation() {
+            Relation::Equal => 'E',
+            Relation::AtMost => 'L',
+            Relation::AtLeast => 'G',
         };
         let _ = writeln!(out, " {t} {row}");
     }
     out.push_str("COLUMNS\n");
-    for (v, rows) in model.columns().iter().enumerate() {
+    for v in 0..model.num_variables() {
         let col = &names.variables[v];
+        let rows = model.rows_of(v);
         if rows.is_empty() {
             // A variable in no row still needs a column entry to exist.
             let _ = writeln!(out, " {col} obj 0");
         }
-        for &r in rows {
-            let _ = writeln!(out, " {col} {} 1", names.rows[r]);
+        let weights = model.row_weights_of(v);
+        for (i, &r) in rows.iter().enumerate() {
+            let w = weights.map_or(1, |w| w[i]);
+            let _ = writeln!(out, " {col} {} {w}", names.rows[r]);
         }
     }
     out.push_str("RHS\n");
-    for row in &names.rows {
-        let _ = writeln!(out, " rhs {row} 1");
+    for (row, c) in names.rows.iter().zip(model.constraints()) {
+        let _ = writeln!(out, " rhs {row} {}", c.sense.rhs());
     }
     out.push_str("BOUNDS\n");
     for col in &names.variables {

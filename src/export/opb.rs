@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use super::{describe_coord, header_lines};
-use crate::model::{Model, Sense};
+use crate::model::{Model, Relation};
 
 /// The model in OPB format.
 pub fn to_opb(model: &Model) -> String {
@@ -41,13 +41,21 @@ pub fn to_opb(model: &Model) -> String {
             family = c.family;
             let _ = writeln!(out, "* family {}", model.families()[family].name);
         }
-        let (coef, op, rhs) = match c.sense {
-            Sense::ExactlyOne => ("+1", "=", "1"),
-            Sense::AtMostOne => ("-1", ">=", "-1"),
+        // OPB has only "=" and ">=": "sum <= k" is written "sum -w x >= -k".
+        let (sign, op) = match c.sense.relation() {
+            Relation::Equal => ("+", "="),
+            Relation::AtMost => ("-", ">="),
+            Relation::AtLeast => ("+", ">="),
         };
-        for &v in &c.vars {
-            let _ = write!(out, "{coef} x{} ", v + 1);
+        for (v, w) in c.terms() {
+            let _ = write!(out, "{sign}{w} x{} ", v + 1);
         }
+        let rhs = c.sense.rhs();
+        let rhs = if sign == "-" && rhs > 0 {
+            format!("-{rhs}")
+        } else {
+            rhs.to_string()
+        };
         let _ = writeln!(out, "{op} {rhs} ;");
     }
     out

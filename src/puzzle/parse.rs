@@ -175,6 +175,15 @@ pub enum ParseErrorKind {
         /// The text as read.
         found: String,
     },
+    /// A generic-model value out of its range or of the wrong shape (a sense name, a negative
+    /// right-hand side, a zero weight, a weight list not matching its row).
+    #[error("expected {expected}, found {found}")]
+    BadValue {
+        /// What would have been accepted.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
     /// A generic-model row or given naming a variable that was not declared.
     #[error("expected the label of a declared variable, found '{0}'")]
     UnknownVariable(String),

@@ -1,4 +1,5 @@
-//! Generic models in JSON or TOML: any exact-cover style problem without writing Rust.
+//! Generic models in JSON or TOML: any 0-1 problem with rows `sum w_i x_i (=, <=, >=) k`,
+//! without writing Rust.
 //!
 //! Shape (JSON shown; TOML is the same with `[[families]]` tables):
 //!
@@ -8,19 +9,25 @@
 //!   "variables": ["a", "b", {"label": "c", "row": 0, "col": 2}],
 //!   "families": [
 //!     {"name": "first", "sense": "exactly-one", "rows": [["a", "b", "c"]]},
-//!     {"name": "apart", "sense": "at-most-one", "rows": [["a", "c"]]}
+//!     {"name": "apart", "sense": "at-most-one", "rows": [["a", "c"]]},
+//!     {"name": "pair", "sense": "exactly", "rhs": 2, "rows": [["a", "b", "c"]]},
+//!     {"name": "cage", "sense": "at-least", "rhs": 3, "rows": [["a", "b"]], "weights": [[1, 2]]}
 //!   ],
 //!   "givens": ["b"]
 //! }
 //! ```
 //!
 //! A variable is a label or a table with `label` and optional coordinates `row`, `col` (and
-//! `value`, for a cell holding a value). `sense` is `exactly-one` or `at-most-one`. `givens`
-//! (optional) lists variables fixed to 1. Unknown keys are refused.
+//! `value`, for a cell holding a value). `sense` is `exactly-one`, `at-most-one` (the `k = 1`,
+//! unit-weight rows), `exactly`, `at-most` or `at-least`; `rhs` (default 1) is `k`, a whole number
+//! from 0 to 2^53, either one for every row or a list with one per row; `weights` (optional) has
+//! the shape of `rows` and holds positive whole numbers (default 1), a row's total at most 2^53.
+//! `givens` (optional) lists variables fixed to 1. Unknown keys are refused.
 //!
 //! Errors are located: syntax and shape errors where the parser stopped; a row or given naming
-//! an undeclared variable, a repeated label, an empty row or clashing givens at the offending
-//! element. To locate those, the file is read a second time (only when it is wrong) with the
+//! an undeclared variable, a repeated label, an empty row, an unknown sense, a right-hand side
+//! or weight out of range, weights not matching their rows, or clashing givens (two in one
+//! exact-cover row, or summing past a general row's bound) at the offending element. To locate those, the file is read a second time (only when it is wrong) with the
 //! offending element marked, and the JSON/TOML reader reports where it met it.
 //!
 //! Costs: one pass to read, one to check; a second read only for a bad file.
@@ -34,7 +41,9 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
 use super::{line_col, ParseError, ParseErrorKind};
-use crate::model::{Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense};
+use crate::model::{
+    parse_sense, Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense, MAX_COEFFICIENT,
+};
 
 /// Reading state shared by every [`Located`] value during one read: a running element number,
 /// and (second read only) the element to stop at with an error message.
@@ -144,8 +153,58 @@ impl<'de> Visitor<'de> for VariableVisitor<'de> {
 #[serde(deny_unknown_fields)]
 struct FamilySpec {
     name: Located<String>,
-    sense: Sense,
+    sense: Located<String>,
+    #[serde(default)]
+    rhs: Option<RhsSpec>,
     rows: Vec<Located<Vec<Located<String>>>>,
+    #[serde(default)]
+    weights: Option<Located<Vec<Located<Vec<Located<i64>>>>>>,
+}
+
+/// A family's `rhs`: one number for every row, or a list with one per row.
+#[derive(Debug)]
+enum RhsSpec {
+    Shared(Located<i64>),
+    PerRow(Located<Vec<Located<i64>>>),
+}
+
+impl<'de> Deserialize<'de> for RhsSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(RhsVisitor)
+    }
+}
+
+struct RhsVisitor;
+
+impl<'de> Visitor<'de> for RhsVisitor {
+    type Value = RhsSpec;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a right-hand side: a whole number, or a list with one per row")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<RhsSpec, E> {
+        Located::deserialize(de::value::I64Deserializer::<E>::new(v)).map(RhsSpec::Shared)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<RhsSpec, E> {
+        let v =
+            i64::try_from(v).map_err(|_| E::custom(format!("right-hand side {v} is too large")))?;
+        self.visit_i64(v)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<RhsSpec, A::Error> {
+        let mut values = Vec::new();
+        while let Some(v) = seq.next_element::<Located<i64>>()? {
+            values.push(v);
+        }
+        Located::deserialize(de::value::UnitDeserializer::<A::Error>::new()).map(|l: Located<()>| {
+            RhsSpec::PerRow(Located {
+                value: values,
+                seq: l.seq,
+            })
+        })
+    }
 }
 
 /// The first problem of a well-formed file.
@@ -219,9 +278,12 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
         })
     };
     let mut family_names: HashSet<&str> = HashSet::new();
-    // For each variable, the rows (numbered across families) it lies in; for each row, its
-    // family and index. Used to find clashing givens.
+    // For each variable, the exact-cover rows (numbered across families) it lies in, and the
+    // general rows with its weight there; for each row, its family and index, and for a
+    // general row its upper bound. Used to find clashing givens.
     let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    let mut general_of: Vec<Vec<(usize, u64)>> = vec![Vec::new(); ids.len()];
+    let mut upper: Vec<Option<u64>> = Vec::new();
     let mut row_at: Vec<(usize, usize)> = Vec::new();
     // The last row each variable was seen in, to spot a variable listed twice in one row.
     let mut last_row: Vec<usize> = vec![usize::MAX; ids.len()];
@@ -237,6 +299,7 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
             ));
         }
         let f = b.family(fam.name.value.clone());
+        let (senses, weights) = row_terms(fam)?;
         for (index, row) in fam.rows.iter().enumerate() {
             if row.value.is_empty() {
                 return Err(problem(
@@ -266,41 +329,74 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
                 }
                 last_row[v] = global;
                 vars.push(v);
-                rows_of[v].push(global);
             }
-            b.row(f, vars, fam.sense);
+            let row_weights = weights.as_ref().map(|w| w[index].clone());
+            let unit = row_weights
+                .as_ref()
+                .is_none_or(|w| w.iter().all(|&x| x == 1));
+            let sense = senses[index].normalized(unit);
+            for (i, &v) in vars.iter().enumerate() {
+                match sense.is_unit() {
+                    true => rows_of[v].push(global),
+                    false => general_of[v].push((global, row_weights.as_ref().map_or(1, |w| w[i]))),
+                }
+            }
+            upper.push(sense.bounds().1.filter(|_| !sense.is_unit()));
+            match row_weights {
+                Some(w) => b.weighted_row(f, vars, w, sense),
+                None => b.row(f, vars, sense),
+            };
         }
     }
-    givens(&file, &lookup, &rows_of, &row_at, &mut b)?;
+    let rows = GivenRows {
+        unit: &rows_of,
+        general: &general_of,
+        upper: &upper,
+        row_at: &row_at,
+    };
+    givens(&file, &lookup, &rows, &mut b)?;
     // Every check the builder makes was made above with a position; keep its answer anyway.
     b.build()
         .map_err(|e| problem(usize::MAX, model_error(e), None))
 }
 
-/// Adds the givens to `b`, refusing two givens in one row: the error names the earliest given
-/// the new one clashes with, and their first shared row. Linear in the givens' rows.
+/// The rows of a generic model as the givens check needs them (see [`build`]).
+struct GivenRows<'a> {
+    /// For each variable, the exact-cover rows it lies in.
+    unit: &'a [Vec<usize>],
+    /// For each variable, the general rows it lies in, with its weight there.
+    general: &'a [Vec<(usize, u64)>],
+    /// For each row, its upper bound when it is a general row with one.
+    upper: &'a [Option<u64>],
+    /// For each row, its family and index within the family.
+    row_at: &'a [(usize, usize)],
+}
+
+/// Adds the givens to `b`, refusing two givens in one exact-cover row (the error names the
+/// earliest given the new one clashes with, and their first shared row) and givens that sum past
+/// a general row's upper bound. Linear in the givens' rows.
 fn givens(
     file: &ModelFile,
     lookup: &dyn Fn(&Located<String>) -> Result<usize, Problem>,
-    rows_of: &[Vec<usize>],
-    row_at: &[(usize, usize)],
+    rows: &GivenRows,
     b: &mut ModelBuilder,
 ) -> Result<(), Problem> {
     // For each row, the position (in `given_vars`) of the given it holds.
-    let mut owner: Vec<Option<usize>> = vec![None; row_at.len()];
-    let mut is_given = vec![false; rows_of.len()];
+    let mut owner: Vec<Option<usize>> = vec![None; rows.row_at.len()];
+    let mut sum: Vec<u64> = vec![0; rows.row_at.len()];
+    let mut is_given = vec![false; rows.unit.len()];
     let mut given_vars: Vec<usize> = Vec::new();
     for g in &file.givens {
         let v = lookup(g)?;
         if is_given[v] {
             continue; // listed twice: still one given
         }
-        let clash = rows_of[v]
+        let clash = rows.unit[v]
             .iter()
             .filter_map(|&r| owner[r].map(|o| (o, r)))
             .min_by_key(|&(o, _)| o);
         if let Some((o, r)) = clash {
-            let (fi, index) = row_at[r];
+            let (fi, index) = rows.row_at[r];
             return Err(problem(
                 g.seq,
                 model_error(ModelError::ClashingGivens {
@@ -312,7 +408,26 @@ fn givens(
                 quoted(&g.value, 1),
             ));
         }
-        for &r in &rows_of[v] {
+        for &(r, w) in &rows.general[v] {
+            sum[r] += w;
+            if rows.upper[r].is_some_and(|high| sum[r] > high) {
+                let (fi, index) = rows.row_at[r];
+                let fam = &file.families[fi];
+                return Err(problem(
+                    g.seq,
+                    ParseErrorKind::BadValue {
+                        expected: format!(
+                            "givens that fit row {index} of family '{}' (at most {})",
+                            fam.name.value,
+                            rows.upper[r].unwrap_or(0)
+                        ),
+                        found: format!("'{}' taking its givens' sum to {}", g.value, sum[r]),
+                    },
+                    quoted(&g.value, 1),
+                ));
+            }
+        }
+        for &r in &rows.unit[v] {
             owner[r] = Some(given_vars.len());
         }
         is_given[v] = true;
@@ -320,6 +435,104 @@ fn givens(
         b.given(v);
     }
     Ok(())
+}
+
+/// The sense of each row of `fam` (from `sense` and `rhs`) and, when the family has `weights`,
+/// each row's weights; every value checked and located. Costs one pass over the weights.
+#[allow(clippy::type_complexity)]
+fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Problem> {
+    let n = fam.rows.len();
+    let coefficient = |what: &str, low: i64, v: &Located<i64>| {
+        if (low..=MAX_COEFFICIENT as i64).contains(&v.value) {
+            Ok(v.value as u64)
+        } else {
+            Err(bad_value(
+                v.seq,
+                format!("a {what} from {low} to 2^53"),
+                v.value.to_string(),
+                Some((v.value.to_string(), 1)),
+            ))
+        }
+    };
+    let rhs: Vec<Option<u64>> = match &fam.rhs {
+        None => vec![None; n],
+        Some(RhsSpec::Shared(k)) => vec![Some(coefficient("right-hand side", 0, k)?); n],
+        Some(RhsSpec::PerRow(list)) if list.value.len() != n => {
+            return Err(bad_value(
+                list.seq,
+                format!("one right-hand side per row ({n})"),
+                format!("{} values", list.value.len()),
+                None,
+            ))
+        }
+        Some(RhsSpec::PerRow(list)) => (list.value.iter())
+            .map(|k| coefficient("right-hand side", 0, k).map(Some))
+            .collect::<Result<_, _>>()?,
+    };
+    let senses = (rhs.iter())
+        .map(|&k| parse_sense(&fam.sense.value, k))
+        .collect::<Result<Vec<Sense>, String>>()
+        .map_err(|message| {
+            let found = format!(
+                "'{}'{}",
+                fam.sense.value,
+                fam.rhs.as_ref().map_or("", |_| " with that rhs")
+            );
+            bad_value(
+                fam.sense.seq,
+                message,
+                found,
+                Some((format!("\"{}\"", fam.sense.value), 1)),
+            )
+        })?;
+    let Some(weights) = &fam.weights else {
+        return Ok((senses, None));
+    };
+    if weights.value.len() != n {
+        let found = format!("{} lists", weights.value.len());
+        return Err(bad_value(
+            weights.seq,
+            format!("one weight list per row ({n})"),
+            found,
+            None,
+        ));
+    }
+    let mut all = Vec::with_capacity(n);
+    for (row, list) in fam.rows.iter().zip(&weights.value) {
+        if list.value.len() != row.value.len() {
+            let expected = format!("one weight per variable of the row ({})", row.value.len());
+            return Err(bad_value(
+                list.seq,
+                expected,
+                format!("{} weights", list.value.len()),
+                None,
+            ));
+        }
+        let row_weights = (list.value.iter())
+            .map(|w| coefficient("weight", 1, w))
+            .collect::<Result<Vec<u64>, _>>()?;
+        let total = row_weights.iter().fold(0u64, |a, &w| a.saturating_add(w));
+        if total > MAX_COEFFICIENT {
+            let expected = "weights summing to at most 2^53".to_string();
+            return Err(bad_value(
+                list.seq,
+                expected,
+                format!("a total of {total}"),
+                None,
+            ));
+        }
+        all.push(row_weights);
+    }
+    Ok((senses, Some(all)))
+}
+
+fn bad_value(
+    seq: usize,
+    expected: String,
+    found: String,
+    needle: Option<(String, usize)>,
+) -> Problem {
+    problem(seq, ParseErrorKind::BadValue { expected, found }, needle)
 }
 
 /// Runs `read` with a fresh element counter, stopping with `stop_at` when given.
