@@ -1,19 +1,14 @@
-//! The registry of puzzle kinds: the one list a new kind is added to. Everything that handles
-//! puzzles of any kind (file formats, `show` titles, drawings, export headers, `solve --json`
-//! answers) looks the kind up here.
+//! Look-ups in the registry of puzzle kinds ([`KINDS`], declared in `src/puzzle/mod.rs`, the
+//! one list a new kind is added to). Everything that handles puzzles of any kind (file
+//! formats, `show` titles, drawings, export headers, `solve --json` answers, built-in boards)
+//! finds the kind here.
 //!
 //! Costs: a linear scan of a handful of entries per look-up.
 
 use crate::model::PuzzleKind;
 use crate::puzzle::kind::Kind;
 
-/// Every puzzle kind, in the order help texts and error messages list them. The generic
-/// JSON/TOML model is not here: it has no geometry and is the parser's own case.
-pub static KINDS: &[&dyn Kind] = &[
-    &crate::puzzle::hex::HEX,
-    &crate::puzzle::queens::QUEENS,
-    &crate::puzzle::sudoku::SUDOKU,
-];
+pub use crate::puzzle::KINDS;
 
 /// The kind called `name`, if registered.
 pub fn by_name(name: &str) -> Option<&'static dyn Kind> {

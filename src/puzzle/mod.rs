@@ -1,22 +1,40 @@
 //! Puzzle kinds and their builders. Each kind lives in its own folder (`hex/`, `queens/`,
 //! `sudoku/`: geometry, file reader and writer, notation, drawing, model builder), implements
-//! [`kind::Kind`] and is listed once in [`kinds::KINDS`]. Each puzzle turns into a [`Model`];
-//! none of them knows any backend. The generic JSON/TOML model is the case with no geometry.
+//! [`kind::Kind`] and is listed once, in the registry below ([`KINDS`]). Each puzzle turns into
+//! a [`Model`]; none of them knows any backend. The generic JSON/TOML model is the case with
+//! no geometry.
 
 pub mod generate;
 pub mod grid;
-pub mod hex;
 pub mod kind;
 pub mod kinds;
 pub mod parse;
-pub mod queens;
-pub mod sudoku;
+
+/// Declares each kind's folder as a module and lists its [`kind::Kind`] in [`KINDS`]: one line
+/// per kind, `folder => STATIC`.
+macro_rules! registry {
+    ($($folder:ident => $kind:ident),* $(,)?) => {
+        $(pub mod $folder;)*
+
+        /// Every puzzle kind, in the order help texts and error messages list them. The
+        /// generic JSON/TOML model is not here: it has no geometry and is the parser's own
+        /// case. Look-ups by name, extension or model are in [`kinds`].
+        pub static KINDS: &[&dyn kind::Kind] = &[$(&$folder::$kind),*];
+    };
+}
+
+// The registry: a new kind is its folder plus one line here.
+registry! {
+    hex => HEX,
+    queens => QUEENS,
+    sudoku => SUDOKU,
+}
 
 use std::sync::Arc;
 
-pub use hex::HexBoard;
-pub use queens::QueensBoard;
-pub use sudoku::Sudoku;
+pub use self::hex::HexBoard;
+pub use self::queens::QueensBoard;
+pub use self::sudoku::Sudoku;
 
 use crate::model::{Model, Solution};
 use kind::Board;
