@@ -69,11 +69,14 @@ impl PuzzleKind {
     };
 
     /// The kind tagged `tag` with the size parameters `params` (name and value each), as a
-    /// puzzle kind's model builder states it.
+    /// puzzle kind's model builder states it. Parameters are kept sorted by name, the order
+    /// they are read back from JSON in, so a kind equals itself after the trip.
     pub fn new(tag: &'static str, params: &[(&'static str, usize)]) -> PuzzleKind {
+        let mut params: Vec<_> = params.iter().map(|&(k, v)| (Cow::Borrowed(k), v)).collect();
+        params.sort();
         PuzzleKind {
             tag: Cow::Borrowed(tag),
-            params: params.iter().map(|&(k, v)| (Cow::Borrowed(k), v)).collect(),
+            params,
         }
     }
 

@@ -124,3 +124,109 @@ impl Puzzle {
         self.board().is_some_and(|b| b.states_solution())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::kind::{Answer, Board, Kind, Reader};
+    use super::*;
+    use crate::model::{Coord, ModelBuilder, ModelError, PuzzleKind, Sense};
+
+    /// A kind that is not registered: what a plug-in kind's puzzle looks like to the rest of
+    /// the program before (and whether or not) its registry line exists.
+    struct Pairs;
+
+    static PAIRS: Pairs = Pairs;
+
+    impl Kind for Pairs {
+        fn name(&self) -> &'static str {
+            "pairs"
+        }
+        fn extensions(&self) -> &'static [&'static str] {
+            &["pairs"]
+        }
+        fn noun(&self) -> &'static str {
+            "pair"
+        }
+        fn reader(&self) -> Reader {
+            Reader::Lines(|_, _, _, _| Ok(None))
+        }
+        fn title(&self, _: &PuzzleKind) -> String {
+            "pairs".into()
+        }
+        fn description(&self, _: &PuzzleKind) -> String {
+            "pairs".into()
+        }
+        fn draw(&self, _: &Model, _: Option<&Solution>) -> Option<String> {
+            None
+        }
+        fn answer(&self, _: &Model, _: Option<&Solution>) -> Answer {
+            Answer::Grid(None)
+        }
+    }
+
+    /// `n` variables, exactly one of each consecutive pair; `stated` says a solution is known.
+    #[derive(Debug)]
+    struct PairsBoard {
+        n: usize,
+        stated: bool,
+    }
+
+    impl Board for PairsBoard {
+        fn kind(&self) -> &'static dyn Kind {
+            &PAIRS
+        }
+        fn to_model(&self, name: String) -> Result<Model, ModelError> {
+            let mut b = ModelBuilder::new(name, PuzzleKind::new("pairs", &[("n", self.n)]));
+            let vars: Vec<_> = (0..self.n)
+                .map(|col| b.coord_variable(Coord::Cell { row: 0, col }))
+                .collect();
+            let f = b.family("pair");
+            for pair in vars.chunks(2) {
+                b.row(f, pair.to_vec(), Sense::ExactlyOne);
+            }
+            b.build()
+        }
+        fn size(&self) -> usize {
+            self.n
+        }
+        fn states_solution(&self) -> bool {
+            self.stated
+        }
+        fn to_text(&self) -> String {
+            format!("{}\n", self.n)
+        }
+    }
+
+    #[test]
+    fn a_board_of_a_plug_in_kind_is_a_puzzle_like_the_others() {
+        let p = Puzzle::Board(Arc::new(PairsBoard { n: 4, stated: true }));
+        let m = p.to_model("four").unwrap();
+        assert_eq!(
+            (m.name(), m.num_variables(), m.constraints().len()),
+            ("four", 4, 2)
+        );
+        assert_eq!(m.kind().name(), "pairs");
+        assert_eq!((p.size(), p.states_solution()), (4, true));
+        let same = Puzzle::Board(Arc::new(PairsBoard {
+            n: 4,
+            stated: false,
+        }));
+        let other = Puzzle::Board(Arc::new(PairsBoard { n: 6, stated: true }));
+        assert!(
+            p == same && p != other,
+            "plug-in puzzles compare by kind and text"
+        );
+        // Not registered: output treats its models as kind-less, and nothing panics.
+        assert!(kinds::of(m.kind()).is_none());
+        assert_eq!(crate::render::drawing(&m, None), None);
+        assert_eq!(crate::export::describe_kind(m.kind()), "generic model");
+    }
+
+    #[test]
+    fn kind_parameters_compare_equal_in_any_order() {
+        let a = PuzzleKind::new("star", &[("stars", 2), ("size", 8)]);
+        let b = PuzzleKind::new("star", &[("size", 8), ("stars", 2)]);
+        let back: PuzzleKind = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+        assert_eq!((a.clone(), back), (b, a));
+    }
+}
