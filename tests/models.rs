@@ -227,6 +227,7 @@ fn shipped_boards_write_back_to_the_same_puzzles() {
                 Puzzle::Hex(b) => write_hex(b),
                 Puzzle::Queens(q) => write_queens(q),
                 Puzzle::Sudoku(s) => format!("{}\n", s.to_line()),
+                Puzzle::Board(b) => b.to_text(),
                 Puzzle::Model(_) => unreachable!("not a grid file"),
             })
             .collect();

@@ -182,7 +182,7 @@ mod tests {
         let text = to_json(&m).unwrap();
         assert!(text.contains("\"sense\": \"at-most-one\""));
         let back = parse_json(&text, "q4.json").unwrap();
-        assert_eq!(back.kind(), PuzzleKind::Generic);
+        assert_eq!(back.kind(), &PuzzleKind::Generic);
         assert_eq!(back.name(), "q4");
         assert_eq!(back.variables(), m.variables());
         assert_eq!(back.constraints(), m.constraints());

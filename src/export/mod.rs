@@ -211,17 +211,11 @@ pub fn describe_coord(coord: &Coord) -> String {
     }
 }
 
-/// The puzzle kind in words for header comments: `hex width 9`, `queens 8x8`, ...
-pub fn describe_kind(kind: PuzzleKind) -> String {
-    match kind {
-        PuzzleKind::Hex { width } => format!("hex board of width {width}"),
-        PuzzleKind::Queens { size } => format!("queens {size}x{size}"),
-        PuzzleKind::Sudoku { box_size } => {
-            let n = box_size * box_size;
-            format!("sudoku {n}x{n}")
-        }
-        PuzzleKind::Generic => "generic model".into(),
-    }
+/// The puzzle kind in words for header comments, as the kind describes itself
+/// (`hex board of width 9`, `queens 8x8`, ...); `generic model` for a model of no registered
+/// kind.
+pub fn describe_kind(kind: &PuzzleKind) -> String {
+    crate::puzzle::kinds::of(kind).map_or_else(|| "generic model".into(), |k| k.description(kind))
 }
 
 /// Header lines shared by all text formats (without comment markers): model name, kind, size,

@@ -1,4 +1,5 @@
 use super::*;
+use crate::puzzle::HexBoard;
 use proptest::prelude::*;
 
 fn err(text: &str, format: Format) -> ParseError {
