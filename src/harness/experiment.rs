@@ -181,6 +181,50 @@ impl Experiment {
     }
 }
 
+impl Experiment {
+    /// The experiment that runs the peer `label` (one of `peers`, and a backend of this
+    /// binary's registry, such as `highs` built with `--features highs`) on the same instances
+    /// under the same limits and repetitions: its records go to `NAME.peer-LABEL.jsonl`, it
+    /// writes no reports, and `zeroone merge` joins its records with the experiment's own.
+    /// Cost: one backend made to check the name.
+    pub fn as_peer_run(&self, label: &str) -> Result<Experiment, HarnessError> {
+        let bad = |message: String| HarnessError::Experiment {
+            file: self.path.clone(),
+            location: "peers".into(),
+            message,
+        };
+        if !self.peers.iter().any(|p| p == label) {
+            return Err(bad(format!(
+                "'{label}' is not one of this experiment's peers ({})",
+                self.peers.join(", ")
+            )));
+        }
+        let options = BackendOptions {
+            time_limit: self.time_limit,
+            seed: 0,
+            params: BTreeMap::new(),
+        };
+        let mut backend = make_backend(label, &options)
+            .map_err(|e| bad(format!("peer '{label}' cannot run in this binary: {e}")))?;
+        if backend.solver().is_none() {
+            return Err(bad(format!("peer '{label}' cannot solve")));
+        }
+        Ok(Experiment {
+            name: format!("{}.peer-{label}", self.name),
+            baseline: None,
+            backends: vec![BackendConfig {
+                label: label.to_string(),
+                name: label.to_string(),
+                options,
+                task: Task::Solve,
+            }],
+            peers: Vec::new(),
+            outputs: BTreeSet::new(),
+            ..self.clone()
+        })
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExperiment {

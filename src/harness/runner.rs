@@ -438,7 +438,9 @@ pub fn model_file_name(id: &str) -> String {
 }
 
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
-/// `dir/{id}.json` as `{"instance": id, "model": ...}`, for peer solvers outside zeroone
+/// `dir/{id}.json` as `{"instance": id, "group", "size", "position", "instances",
+/// "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
+/// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
 /// atomically; cost: one model build and one JSON file per instance.
 pub fn export_models(
@@ -456,7 +458,16 @@ pub fn export_models(
             .puzzle
             .to_model(&inst.id)
             .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
-        let json = serde_json::json!({ "instance": inst.id, "model": model });
+        let json = serde_json::json!({
+            "instance": inst.id,
+            "group": inst.group,
+            "size": inst.size(),
+            "position": i,
+            "instances": instances.len(),
+            "time_limit": experiment.time_limit.map(|t| t.as_secs_f64()),
+            "repetitions": experiment.repetitions,
+            "model": model,
+        });
         let path = dir.join(model_file_name(&inst.id));
         crate::harness::write_atomically(&path, json.to_string().as_bytes())?;
         written += 1;
