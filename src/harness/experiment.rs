@@ -6,6 +6,7 @@
 //! so a malformed file runs nothing and writes nothing.
 //!
 //! ```toml
+//! title = "Brute force"     # the figures' title (default: the file name)
 //! description = "brute force on tiny boards"
 //! kind = "solve"            # "solve" (default), "count" or "table"
 //! repetitions = 1           # runs of each (instance, backend) pair
@@ -140,6 +141,8 @@ pub struct Experiment {
     pub name: String,
     /// The experiment file.
     pub path: PathBuf,
+    /// A short title for the report's figures (`title = "..."`); absent: the name is used.
+    pub title: Option<String>,
     /// One paragraph for the report.
     pub description: String,
     /// Solve, count or table.
@@ -228,6 +231,7 @@ impl Experiment {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExperiment {
+    title: Option<String>,
     description: Option<String>,
     #[serde(default)]
     kind: ExperimentKind,
@@ -735,6 +739,7 @@ impl Experiment {
         Ok(Experiment {
             name,
             path: path.to_path_buf(),
+            title: raw.title,
             description: raw.description.unwrap_or_default(),
             kind: raw.kind,
             repetitions,

@@ -648,13 +648,19 @@ pub fn write_table_reports(
                             .collect(),
                     ));
                 }
-                let marked: Vec<(String, usize)> = experiment
+                let marked: Vec<(String, usize, String)> = experiment
                     .table
                     .as_ref()
                     .map(|t| {
                         t.mark_hex_widths
                             .iter()
-                            .map(|&w| ("hex: one per line, three axes".to_string(), w))
+                            .map(|&w| {
+                                (
+                                    "hex: one per line, three axes".to_string(),
+                                    w,
+                                    format!("width {w}"),
+                                )
+                            })
                             .collect()
                     })
                     .unwrap_or_default();
@@ -662,6 +668,7 @@ pub fn write_table_reports(
                     &format!("{}: search-space size against board width", experiment.name),
                     &curves,
                     &marked,
+                    &[],
                 )
                 .map_err(|message| HarnessError::Plot {
                     path: file.clone(),
