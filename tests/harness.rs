@@ -98,7 +98,10 @@ fn a_run_cut_short_and_resumed_has_the_same_rows_as_an_uninterrupted_one() {
     let first = run_experiment(&exp, &cut).unwrap();
     assert!(first.stopped);
     assert_eq!(first.ran, 25);
-    assert!(first.reports.is_empty(), "no reports from a cut run");
+    // A cut run reports what is on record, marked incomplete.
+    let md = std::fs::read_to_string(cut_dir.path().join("reports/exp.md")).unwrap();
+    assert!(md.contains("runs on record: 25 of 68"), "{md}");
+    assert!(md.contains("**Incomplete:** 43 runs are missing"), "{md}");
     // Simulate a kill in the middle of writing a line: tear the last record in half.
     let text = std::fs::read_to_string(&first.records).unwrap();
     let keep = text.len() - text.lines().last().unwrap().len() / 2 - 1;
@@ -119,7 +122,20 @@ fn a_run_cut_short_and_resumed_has_the_same_rows_as_an_uninterrupted_one() {
     assert_eq!(second.already_done, 24);
     assert_eq!(second.ran, 68 - 24);
     assert_eq!(rows(&second.records), expected);
-    assert_eq!(second.reports.len(), 3);
+    // Markdown, CSV, a cactus plot per source, the scatter against the baseline and the
+    // time against size (sizes vary).
+    let names: Vec<String> = second
+        .reports
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for f in ["exp.md", "exp.csv", "exp.scatter.svg", "exp.size-time.svg"] {
+        assert!(names.contains(&f.to_string()), "{f} not in {names:?}");
+    }
+    assert!(
+        names.iter().any(|n| n.starts_with("exp.cactus-")),
+        "{names:?}"
+    );
 
     // Resuming a complete run runs nothing and changes no row.
     let third = run_experiment(&exp, &resume).unwrap();

@@ -34,6 +34,8 @@
 //! label = "brute"           # name in records and reports (default: the name)
 //! seed = 0
 //! params = { key = "value" }
+//! sweep = { dim = [64, 128], seed = [1, 2] }  # one configuration per combination, labelled
+//!                                             # "brute dim=64 seed=1" and so on
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -277,6 +279,60 @@ struct RawBackend {
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     task: Option<Task>,
+    /// Parameter sweep: each key (`seed` or a parameter) with a list of values; the backend
+    /// becomes one configuration per combination.
+    #[serde(default)]
+    sweep: BTreeMap<Spanned<String>, Spanned<Vec<toml::Value>>>,
+}
+
+/// The most configurations one `sweep` may make.
+const MAX_SWEEP: usize = 10_000;
+
+/// The combinations of a sweep, in order (the last key varies fastest): each a list of
+/// `(key, value text)`. `Err` names the key whose value is not a string, number or boolean.
+fn sweep_combinations(
+    sweep: &BTreeMap<Spanned<String>, Spanned<Vec<toml::Value>>>,
+) -> Result<Vec<Vec<(String, String)>>, (Range<usize>, String)> {
+    let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for (k, values) in sweep {
+        if values.get_ref().is_empty() {
+            return Err((
+                values.span(),
+                format!("sweep.{}: expected a non-empty list", k.get_ref()),
+            ));
+        }
+        let texts: Vec<String> = values
+            .get_ref()
+            .iter()
+            .map(param_text)
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                (
+                    values.span(),
+                    format!(
+                        "sweep.{}: expected strings, numbers or booleans",
+                        k.get_ref()
+                    ),
+                )
+            })?;
+        out = out
+            .into_iter()
+            .flat_map(|combo| {
+                texts.iter().map(move |t| {
+                    let mut c = combo.clone();
+                    c.push((k.get_ref().clone(), t.clone()));
+                    c
+                })
+            })
+            .collect();
+        if out.len() > MAX_SWEEP {
+            return Err((
+                values.span(),
+                format!("sweep: more than {MAX_SWEEP} configurations"),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -585,63 +641,88 @@ impl Experiment {
         let mut backends: Vec<BackendConfig> = Vec::new();
         for (i, spanned) in raw.backends.iter().enumerate() {
             let b = spanned.get_ref();
-            let name = b.name.get_ref().clone();
-            let label = b.label.clone().unwrap_or_else(|| name.clone());
-            if backends.iter().any(|c| c.label == label) {
-                return Err(at.at(
+            let combos = sweep_combinations(&b.sweep)
+                .map_err(|(span, m)| at.at(span, format!("backends[{i}].{m}")))?;
+            for combo in combos {
+                let name = b.name.get_ref().clone();
+                let base_label = b.label.clone().unwrap_or_else(|| name.clone());
+                let label = if combo.is_empty() {
+                    base_label
+                } else {
+                    let parts: Vec<String> =
+                        combo.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    format!("{base_label} {}", parts.join(" "))
+                };
+                if backends.iter().any(|c| c.label == label) {
+                    return Err(at.at(
                     spanned.span(),
                     format!("backends[{i}]: the label '{label}' is used twice; give each configuration its own `label`"),
                 ));
-            }
-            let mut params = BTreeMap::new();
-            for (k, v) in &b.params {
-                let k = k.get_ref();
-                let text = param_text(v.get_ref()).ok_or_else(|| {
-                    at.at(
+                }
+                let mut params = BTreeMap::new();
+                for (k, v) in &b.params {
+                    let k = k.get_ref();
+                    let text =
+                        param_text(v.get_ref()).ok_or_else(|| {
+                            at.at(
                         v.span(),
                         format!("backends[{i}].params.{k}: expected a string, number or boolean"),
                     )
-                })?;
-                params.insert(k.clone(), text);
-            }
-            let options = BackendOptions {
-                time_limit,
-                seed: b.seed,
-                params,
-            };
-            let task = b.task.unwrap_or(default_task);
-            let mut backend = make_backend(&name, &options).map_err(|e| match &e {
-                BackendError::BadOption { key, .. } => match b.params.get(key.as_str()) {
-                    Some(v) => at.at(v.span(), format!("backends[{i}]: {e}")),
-                    None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
-                },
-                BackendError::UnknownOption { key, .. } => {
-                    match b.params.get_key_value(key.as_str()) {
-                        Some((k, _)) => at.at(k.span(), format!("backends[{i}].params: {e}")),
-                        None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                        })?;
+                    params.insert(k.clone(), text);
+                }
+                let mut seed = b.seed;
+                for (k, v) in &combo {
+                    if k == "seed" {
+                        seed = v.parse().map_err(|_| {
+                            at.at(
+                                b.name.span(),
+                                format!("backends[{i}].sweep.seed: '{v}' is not a whole number"),
+                            )
+                        })?;
+                    } else {
+                        params.insert(k.clone(), v.clone());
                     }
                 }
-                _ => at.at(b.name.span(), format!("backends[{i}].name: {e}")),
-            })?;
-            let able = match task {
-                Task::Solve => backend.solver().is_some(),
-                Task::Count => backend.counter().is_some(),
-            };
-            if !able {
-                return Err(at.at(
+                let options = BackendOptions {
+                    time_limit,
+                    seed,
+                    params,
+                };
+                let task = b.task.unwrap_or(default_task);
+                let mut backend = make_backend(&name, &options).map_err(|e| match &e {
+                    BackendError::BadOption { key, .. } => match b.params.get(key.as_str()) {
+                        Some(v) => at.at(v.span(), format!("backends[{i}]: {e}")),
+                        None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                    },
+                    BackendError::UnknownOption { key, .. } => {
+                        match b.params.get_key_value(key.as_str()) {
+                            Some((k, _)) => at.at(k.span(), format!("backends[{i}].params: {e}")),
+                            None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                        }
+                    }
+                    _ => at.at(b.name.span(), format!("backends[{i}].name: {e}")),
+                })?;
+                let able = match task {
+                    Task::Solve => backend.solver().is_some(),
+                    Task::Count => backend.counter().is_some(),
+                };
+                if !able {
+                    return Err(at.at(
                     b.name.span(),
                     format!(
                         "backends[{i}]: backend '{name}' cannot {}; set `task` for this backend or leave it out",
                         task.name()
                     ),
                 ));
+                }
+                backends.push(BackendConfig {
+                    label,
+                    name,
+                    options,
+                    task,
+                });
             }
-            backends.push(BackendConfig {
-                label,
-                name,
-                options,
-                task,
-            });
         }
 
         let mut peers: Vec<String> = Vec::new();

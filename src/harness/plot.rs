@@ -43,15 +43,17 @@ pub fn colour(i: usize) -> RGBColor {
 /// Marker shapes; with filled and hollow variants, 12 distinct markers.
 const SHAPES: usize = 6;
 
-/// The marker of series `i` at backend pixel `(x, y)`: one of six shapes (circle, square,
-/// triangle up, triangle down, diamond, cross), filled for the first six series and hollow for
-/// the next six (then again with other colours).
+/// The marker of series `series` at backend pixel `(x, y)`: one of six shapes (circle,
+/// square, triangle up, triangle down, diamond, cross), filled or hollow: 12 markers.
 fn marker<'b>(
-    i: usize,
+    series: usize,
     (x, y): (i32, i32),
     c: RGBColor,
 ) -> Vec<DynElement<'static, SVGBackend<'b>, (i32, i32)>> {
-    let filled = (i / SHAPES) % 2 == 0;
+    // Colours repeat every 12 series; the marker shifts by one each round, so the
+    // (colour, marker) pair stays distinct for 144 series.
+    let i = (series + series / PALETTE.len()) % (2 * SHAPES);
+    let filled = i < SHAPES;
     let style = if filled {
         c.filled()
     } else {
@@ -133,12 +135,19 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// The title area, the plot area and the legend panel of a figure.
-fn layout<'a>(root: &Area<'a>, title: &str) -> Result<(Area<'a>, Area<'a>), String> {
+/// The title area, the plot area and the legend panel of a figure; the panel is wide
+/// enough for the longest of `labels` (within limits).
+fn layout<'a>(
+    root: &Area<'a>,
+    title: &str,
+    labels: &[String],
+) -> Result<(Area<'a>, Area<'a>), String> {
     root.fill(&WHITE).map_err(err)?;
     let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
     let (w, _) = root.dim_in_pixel();
-    let (plot, side) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    let panel = (60 + longest * 8).clamp(LEGEND_WIDTH, 380);
+    let (plot, side) = root.split_horizontally(w.saturating_sub(panel));
     Ok((plot, side))
 }
 
@@ -182,7 +191,8 @@ pub fn cactus(title: &str, series: &[Series], time_limit: Option<f64>) -> Result
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let (plot, side) = layout(&root, title)?;
+        let labels: Vec<String> = series.iter().map(|(l, _)| format!("{l} (0000)")).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
             .x_label_area_size(45)
@@ -360,7 +370,8 @@ pub fn size_time(title: &str, series: &[(String, Vec<(usize, f64)>)]) -> Result<
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let (plot, side) = layout(&root, title)?;
+        let labels: Vec<String> = series.iter().map(|(l, _)| l.clone()).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
             .x_label_area_size(45)
@@ -419,7 +430,8 @@ pub fn size_curve(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let (plot, side) = layout(&root, title)?;
+        let labels: Vec<String> = curves.iter().map(|(l, _)| l.clone()).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .x_label_area_size(45)
@@ -448,7 +460,7 @@ pub fn size_curve(
                     chart
                         .draw_series(std::iter::once(Text::new(
                             text.clone(),
-                            (p.0 + 1, p.1 - y_max * 0.04),
+                            (p.0.saturating_sub(1), p.1 + y_max * 0.09),
                             ("sans-serif", 13),
                         )))
                         .map_err(err)?;
