@@ -1263,6 +1263,45 @@ mod tests {
     }
 
     #[test]
+    fn empty_cells_say_why_and_huge_counts_show_their_closed_form() {
+        let no_orbits = TableOptions {
+            orbit_limit: 0,
+            burnside: false,
+            ..TableOptions::default()
+        };
+        let wide = hex_levels(15, &no_orbits).unwrap();
+        let t = hex_widths_table(&[hex_levels(1, &TableOptions::default()).unwrap(), wide]);
+        let md = t.render(Format::Markdown);
+        // 2^169 has 51 digits: the closed form stands for it; shorter counts show both.
+        assert!(
+            md.contains("| 15 | 169 | 2^169 | C(169,15) = 1,056,592,112,914,276,797,456 |"),
+            "{md}"
+        );
+        assert!(md.contains("| 1 | 1 | 2^1 = 2 |"), "{md}");
+        assert!(
+            md.contains("\"three axes up to symmetry\" is empty at width 15: not computed"),
+            "{md}"
+        );
+        let csv = t.render(Format::Csv);
+        let header = csv.lines().next().unwrap();
+        assert!(
+            header.starts_with("width,cells,every cell 0/1,log10 every cell 0/1,"),
+            "{header}"
+        );
+        assert!(header.ends_with(",notes"), "{header}");
+        let row = csv.lines().nth(2).unwrap();
+        assert!(row.contains(&pow2(169).to_string()), "{row}");
+        assert!(row.contains(",50.8741,"), "{row}");
+        assert!(
+            row.contains("three axes up to symmetry: not computed"),
+            "{row}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&t.render(Format::Json)).unwrap();
+        assert_eq!(json["rows"][1]["width"], 15);
+        assert!(json["rows"][1]["three axes up to symmetry"].is_null());
+    }
+
+    #[test]
     fn rendering_groups_digits_only_in_markdown() {
         let l = hex_levels(9, &TableOptions::default()).unwrap();
         let t = hex_table(&l);
@@ -1273,7 +1312,10 @@ mod tests {
         assert!(csv.contains(",2305843009213693952,"));
         assert!(!csv.contains("2,305"));
         let json: serde_json::Value = serde_json::from_str(&t.render(Format::Json)).unwrap();
-        assert_eq!(json["rows"][4]["width 9"], "244");
+        // Stable headers; numbers where JSON holds them exactly, decimal strings above 2^53.
+        assert_eq!(json["rows"][4]["count"], 244);
+        assert_eq!(json["rows"][0]["count"], "2305843009213693952");
+        assert_eq!(json["rows"][4]["log10 count"], 2.3874);
         assert_eq!(group_digits(&BigUint::from(1000u32)), "1,000");
         assert_eq!(group_digits(&BigUint::from(999u32)), "999");
     }

@@ -47,7 +47,10 @@ fn each_committed_report_keeps_its_statuses_counts_and_columns() {
         .unwrap()
         .filter_map(|e| {
             let p = e.unwrap().path();
-            (p.extension()? == "toml").then(|| p.file_stem()?.to_string_lossy().into_owned())
+            if p.extension()? != "toml" {
+                return None;
+            }
+            Some(p.file_stem()?.to_string_lossy().into_owned())
         })
         .filter(|n| !IN_PROGRESS.contains(&n.as_str()))
         .filter(|n| reports.join(format!("{n}.jsonl")).is_file())

@@ -288,12 +288,15 @@ struct RawBackend {
 /// The most configurations one `sweep` may make.
 const MAX_SWEEP: usize = 10_000;
 
+/// One combination of a sweep: `(key, value text)` pairs.
+type Combination = Vec<(String, String)>;
+
 /// The combinations of a sweep, in order (the last key varies fastest): each a list of
 /// `(key, value text)`. `Err` names the key whose value is not a string, number or boolean.
 fn sweep_combinations(
     sweep: &BTreeMap<Spanned<String>, Spanned<Vec<toml::Value>>>,
-) -> Result<Vec<Vec<(String, String)>>, (Range<usize>, String)> {
-    let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+) -> Result<Vec<Combination>, (Range<usize>, String)> {
+    let mut out: Vec<Combination> = vec![Vec::new()];
     for (k, values) in sweep {
         if values.get_ref().is_empty() {
             return Err((

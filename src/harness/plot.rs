@@ -143,12 +143,36 @@ fn layout<'a>(
     labels: &[String],
 ) -> Result<(Area<'a>, Area<'a>), String> {
     root.fill(&WHITE).map_err(err)?;
-    let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
+    let root = root
+        .titled(title, ("sans-serif", title_size(title)))
+        .map_err(err)?;
     let (w, _) = root.dim_in_pixel();
     let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
     let panel = (60 + longest * 8).clamp(LEGEND_WIDTH, 380);
     let (plot, side) = root.split_horizontally(w.saturating_sub(panel));
     Ok((plot, side))
+}
+
+/// The title's font size: smaller for long titles, so they fit the figure's width.
+fn title_size(title: &str) -> u32 {
+    let n = title.chars().count() as u32;
+    if n <= 80 {
+        20
+    } else {
+        (20 * 80 / n).max(12)
+    }
+}
+
+/// The note naming series with nothing to draw: each by name when few, else how many.
+fn not_drawn(empty: &[&str]) -> String {
+    if empty.len() <= 3 {
+        format!("not drawn, no answer: {}", empty.join(", "))
+    } else {
+        format!(
+            "not drawn, no answer: {} series (see the report's tables)",
+            empty.len()
+        )
+    }
 }
 
 /// A log axis range covering `values` (and `extra`), with room around them.
@@ -162,8 +186,11 @@ fn log_range(values: impl Iterator<Item = f64>, extra: Option<f64>) -> (f64, f64
     (lo / 2.0, (hi * 2.0).max(lo * 4.0))
 }
 
-/// One series of a time figure: its label and its times (seconds), or `(x, seconds)` points.
+/// One series of a cactus plot: its label and its times (seconds).
 pub type Series = (String, Vec<f64>);
+
+/// One curve: its label and its `(size, y)` points.
+pub type Curve = (String, Vec<(usize, f64)>);
 
 /// The cactus plot of `series` (each: a label and its per-instance times of answered
 /// instances) as SVG text, titled `title`, with the time limit drawn as a dashed line.
@@ -241,7 +268,7 @@ pub fn cactus(title: &str, series: &[Series], time_limit: Option<f64>) -> Result
         }
         let mut notes = vec!["(n): instances answered".to_string()];
         if !empty.is_empty() {
-            notes.push(format!("not drawn, no answer: {}", empty.join(", ")));
+            notes.push(not_drawn(&empty));
         }
         legend(&side, &entries, &notes)?;
         root.present().map_err(err)?;
@@ -303,7 +330,9 @@ pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
+        let root = root
+            .titled(title, ("sans-serif", title_size(title)))
+            .map_err(err)?;
         for (k, area) in root.split_evenly((rows, cols)).iter().enumerate() {
             let Some((xl, yl, series, points)) = panels.get(k) else {
                 continue;
@@ -352,7 +381,7 @@ pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
 
 /// Median time against puzzle size as SVG text: one series per `(label, points)` where a
 /// point is `(size, median seconds)`; series without points are named in the note.
-pub fn size_time(title: &str, series: &[(String, Vec<(usize, f64)>)]) -> Result<String, String> {
+pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
     let (lo, hi) = log_range(
         series.iter().flat_map(|(_, p)| p.iter().map(|&(_, t)| t)),
         None,
@@ -400,7 +429,7 @@ pub fn size_time(title: &str, series: &[(String, Vec<(usize, f64)>)]) -> Result<
         }
         let mut notes = vec!["per size: the median over its answered instances".to_string()];
         if !empty.is_empty() {
-            notes.push(format!("not drawn, no answer: {}", empty.join(", ")));
+            notes.push(not_drawn(&empty));
         }
         legend(&side, &entries, &notes)?;
         root.present().map_err(err)?;
@@ -414,7 +443,7 @@ pub fn size_time(title: &str, series: &[(String, Vec<(usize, f64)>)]) -> Result<
 /// a ring and its text beside it.
 pub fn size_curve(
     title: &str,
-    curves: &[(String, Vec<(usize, f64)>)],
+    curves: &[Curve],
     marked: &[(String, usize, String)],
     notes: &[String],
 ) -> Result<String, String> {
@@ -484,7 +513,9 @@ pub fn shares(
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
+        let root = root
+            .titled(title, ("sans-serif", title_size(title)))
+            .map_err(err)?;
         let n = bars.len().max(1);
         let mut chart = ChartBuilder::on(&root)
             .margin(16)

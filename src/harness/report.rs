@@ -377,6 +377,22 @@ fn label_cell(label: &str, name: &str) -> String {
     }
 }
 
+/// A ratio with three significant digits (`0.0123`, `1.24`, `412`), in e-notation below 0.001.
+fn ratio_text(r: f64) -> String {
+    if r == 0.0 {
+        "0".into()
+    } else if r < 1e-3 {
+        format!("{r:.2e}")
+    } else if r < 1.0 {
+        let decimals = (-r.log10().floor()) as usize + 2;
+        format!("{r:.decimals$}")
+    } else if r < 100.0 {
+        format!("{r:.3}")
+    } else {
+        format!("{r:.0}")
+    }
+}
+
 /// The status table (deterministic: statuses and verification only) and its note.
 fn status_table(experiment: &Experiment, records: &[Record]) -> String {
     let mut md = String::from("\n## Statuses per backend\n\n");
@@ -465,7 +481,7 @@ fn competition_rows(
             None => "**VBS** (virtual best)".to_string(),
         };
         let ratio = match c.ratio {
-            Some((r, n)) if !redact_times => format!("{r:.3} (n={n})"),
+            Some((r, n)) if !redact_times => format!("{} (n={n})", ratio_text(r)),
             Some((_, n)) => format!("~ (n={n})"),
             None => "-".into(),
         };
@@ -670,25 +686,52 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         }
     }
 
-    let errors: Vec<&Record> = records
+    md.push_str(&runs_without_answer(records));
+    md
+}
+
+/// The runs without an answer (not `limit`), grouped by backend, status and reason (the
+/// reason with its numbers taken out), each group with its count and first instance.
+fn runs_without_answer(records: &[Record]) -> String {
+    // (backend, status, reason shape), runs, first instance, its reason.
+    type Group = ((String, Status, String), usize, String, String);
+    let mut groups: Vec<Group> = Vec::new();
+    for r in records
         .iter()
         .filter(|r| !r.status.is_answer() && r.status != Status::Limit)
-        .collect();
-    if !errors.is_empty() {
-        let _ = writeln!(md, "\n## Runs without an answer (first 20)\n");
-        let _ = writeln!(md, "| instance | backend | status | reason |");
-        let _ = writeln!(md, "|---|---|---|---|");
-        for r in errors.iter().take(20) {
-            let reason = r.reason.as_deref().unwrap_or("").replace('|', "\\|");
-            let _ = writeln!(
-                md,
-                "| {} | `{}` | {} | {} |",
-                r.instance,
-                r.backend,
-                r.status.name(),
-                reason
-            );
+    {
+        let reason = r.reason.as_deref().unwrap_or("");
+        let shape: String = reason
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '#' } else { c })
+            .collect();
+        let key = (r.backend.clone(), r.status, shape);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1 += 1,
+            None => groups.push((key, 1, r.instance.clone(), reason.to_string())),
         }
+    }
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut md = String::from("\n## Runs without an answer\n\n");
+    md.push_str(
+        "| backend | status | runs | first instance | its reason |\n|---|---|---:|---|---|\n",
+    );
+    for ((backend, status, _), n, instance, reason) in groups.iter().take(40) {
+        let _ = writeln!(
+            md,
+            "| `{backend}` | {} | {n} | {instance} | {} |",
+            status.name(),
+            reason.replace('|', "\\|")
+        );
+    }
+    if groups.len() > 40 {
+        let _ = writeln!(
+            md,
+            "\n{} more kinds of reason are in the CSV.",
+            groups.len() - 40
+        );
     }
     md
 }
@@ -804,6 +847,15 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// A count for a CSV cell: empty when 0 (not recorded).
+fn positive(n: usize) -> String {
+    if n > 0 {
+        n.to_string()
+    } else {
+        String::new()
+    }
+}
+
 /// The fixed columns of the CSV report, before the backends' figures.
 pub const CSV_COLUMNS: [&str; 19] = [
     "instance",
@@ -878,10 +930,8 @@ pub fn render_csv(records: &[Record]) -> String {
                 .to_string(),
             r.count.clone().unwrap_or_default(),
             r.exhaustive.map_or(String::new(), |e| e.to_string()),
-            (r.variables > 0)
-                .then(|| r.variables.to_string())
-                .unwrap_or_default(),
-            (r.rows > 0).then(|| r.rows.to_string()).unwrap_or_default(),
+            positive(r.variables),
+            positive(r.rows),
             csv_field(r.reason.as_deref().unwrap_or("")),
         ];
         for c in &figure_columns {
@@ -956,12 +1006,14 @@ pub fn experiment_records(experiment: &Experiment, records: Vec<Record>) -> (Vec
 /// What a figure of a solve report shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FigureKind {
-    /// The cactus plot of one source (`None`: the experiment has one source).
-    Cactus(Option<String>),
+    /// The cactus plot of some sources (`None`: all of them).
+    Cactus(Option<Vec<String>>),
     /// Per-instance times of each backend against the baseline's, log-log.
     Scatter(String),
     /// Median time against puzzle size.
     SizeTime,
+    /// The share of runs whose LP relaxation was integral, per source.
+    IntegralShare,
 }
 
 /// One figure of a solve report: its file (in the reports folder), its caption line for the
@@ -1001,28 +1053,64 @@ pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
             t.as_secs_f64()
         )
     });
+    // A source of fewer than MIN_CACTUS instances gets no plot of its own (a cactus of one or
+    // two points says nothing): such sources share one.
+    const MIN_CACTUS: usize = 5;
     let sources = sources_of(records);
-    let mut out: Vec<Figure> = if sources.len() <= 1 {
-        vec![Figure {
+    let size_of = |g: &str| {
+        records
+            .iter()
+            .filter(|r| r.group_name() == g)
+            .map(|r| r.instance.as_str())
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let (big, small): (Vec<String>, Vec<String>) =
+        sources.into_iter().partition(|g| size_of(g) >= MIN_CACTUS);
+    let mut out: Vec<Figure> = Vec::new();
+    if big.len() + usize::from(!small.is_empty()) <= 1 {
+        out.push(Figure {
             file: format!("{name}.cactus.svg"),
             caption: format!("Cactus plot: for each backend and peer, its answered instances sorted by time (the k-th point: the time within which it answered k instances; log scale){limit}. Further right answered more, lower answered faster."),
             kind: FigureKind::Cactus(None),
-        }]
+        });
     } else {
-        sources
-            .iter()
-            .map(|g| Figure {
+        for g in &big {
+            out.push(Figure {
                 file: format!("{name}.cactus-{}.svg", crate::harness::runner::model_file_name(g).trim_end_matches(".json")),
                 caption: format!("Cactus plot of source `{g}` alone: for each backend and peer, its answered instances of this source sorted by time (log scale){limit}."),
-                kind: FigureKind::Cactus(Some(g.clone())),
-            })
-            .collect()
-    };
-    if let Some(base) = &experiment.baseline {
+                kind: FigureKind::Cactus(Some(vec![g.clone()])),
+            });
+        }
+        if !small.is_empty() {
+            out.push(Figure {
+                file: format!("{name}.cactus-small-sources.svg"),
+                caption: format!("Cactus plot of the sources with fewer than {MIN_CACTUS} instances each, together ({}){limit}.", small.join(", ")),
+                kind: FigureKind::Cactus(Some(small.clone())),
+            });
+        }
+    }
+    let others_answered = experiment.labels().iter().any(|(l, _)| {
+        Some(l) != experiment.baseline.as_ref()
+            && records
+                .iter()
+                .any(|r| &r.backend == l && r.status.is_answer())
+    });
+    if let Some(base) = experiment.baseline.as_ref().filter(|_| others_answered) {
         out.push(Figure {
             file: format!("{name}.scatter.svg"),
             caption: format!("Per instance, each backend's and peer's time (y) against `{base}`'s (x), log-log, over the instances both answered; above the dashed diagonal the backend was slower than `{base}`."),
             kind: FigureKind::Scatter(base.clone()),
+        });
+    }
+    if records
+        .iter()
+        .any(|r| r.stats.extra.contains_key("lp_integral"))
+    {
+        out.push(Figure {
+            file: format!("{name}.integral.svg"),
+            caption: "Per source, the share of runs whose LP relaxation optimum was integral (then it is a verified solution), of the runs that report it.".into(),
+            kind: FigureKind::IntegralShare,
         });
     }
     let sizes: BTreeSet<usize> = records.iter().filter_map(|r| r.size).collect();
@@ -1075,14 +1163,19 @@ pub fn draw_figure(
         FigureKind::Cactus(group) => {
             let rs: Vec<&Record> = records
                 .iter()
-                .filter(|r| group.as_deref().is_none_or(|g| r.group_name() == g))
+                .filter(|r| {
+                    group
+                        .as_ref()
+                        .is_none_or(|gs| gs.iter().any(|g| g == r.group_name()))
+                })
                 .collect();
             let series: Vec<plot::Series> = per_label(&rs)
                 .into_iter()
                 .map(|(l, m)| (l, m.into_values().collect()))
                 .collect();
-            let t = match group {
-                Some(g) => format!("{title}: time per answered instance, source {g}"),
+            let t = match group.as_deref() {
+                Some([g]) => format!("{title}: time per answered instance, source {g}"),
+                Some(_) => format!("{title}: time per answered instance, small sources"),
                 None => format!("{title}: time per answered instance"),
             };
             plot::cactus(&t, &series, experiment.time_limit.map(|d| d.as_secs_f64()))
@@ -1108,6 +1201,25 @@ pub fn draw_figure(
             plot::scatter(
                 &format!("{title}: per-instance time against {base}"),
                 &panels,
+            )
+        }
+        FigureKind::IntegralShare => {
+            let bars: Vec<(String, usize, usize)> = sources_of(records)
+                .into_iter()
+                .map(|g| {
+                    let flags: Vec<bool> = records
+                        .iter()
+                        .filter(|r| r.group_name() == g)
+                        .filter_map(|r| r.stats.extra.get("lp_integral").and_then(|v| v.as_bool()))
+                        .collect();
+                    let integral = flags.iter().filter(|b| **b).count();
+                    (g, integral, flags.len())
+                })
+                .collect();
+            plot::shares(
+                &format!("{title}: LP relaxation integral, per source"),
+                "runs with an integral LP optimum (%)",
+                &bars,
             )
         }
         FigureKind::SizeTime => {

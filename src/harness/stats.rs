@@ -137,7 +137,8 @@ pub fn ratio_to(base: &BTreeMap<String, f64>, own: &BTreeMap<String, f64>) -> Op
 }
 
 /// The competition table of `records` for `labels` (in order), then the virtual best solver
-/// over the solving labels (counting runs do not compete), with ratios against `baseline` and
+/// over the solving labels (counting runs do not compete; without a solving label there is no
+/// VBS row), with ratios against `baseline` and
 /// PAR-2 under `time_limit` seconds. Cost: a few passes over the records per label.
 pub fn competition(
     records: &[&Record],
@@ -211,6 +212,10 @@ pub fn competition(
         (vbs_times.iter().map(|x| x.min(t)).sum::<f64>() + missing as f64 * 2.0 * t)
             / all_instances.max(1) as f64
     });
+    // Without a solving backend (a counting experiment) there is no VBS.
+    if !solving.iter().any(|s| *s) {
+        return rows;
+    }
     rows.push(Competitor {
         label: "VBS".into(),
         instances: all_instances,

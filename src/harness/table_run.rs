@@ -584,10 +584,7 @@ fn shards_markdown(rows: &[TableRow], solved: &BTreeMap<&str, &Record>, redact: 
 /// The curves of the search-space plot: every level of every hex width and Queens size on
 /// record, as `(size, log10 count)`, named as the tables name them; zero counts have no
 /// logarithm and are left out, each said in the returned notes.
-fn size_curves(
-    hex: &[HexLevels],
-    queens: &[QueensLevels],
-) -> (Vec<(String, Vec<(usize, f64)>)>, Vec<String>) {
+fn size_curves(hex: &[HexLevels], queens: &[QueensLevels]) -> (Vec<plot::Curve>, Vec<String>) {
     let mut curves = Vec::new();
     let mut notes = Vec::new();
     let mut add = |name: String, points: Vec<(usize, Option<&BigUint>)>| {
@@ -695,7 +692,7 @@ pub fn write_table_reports(
                                 (
                                     format!("hex: {}", HEX_LEVELS[4].0),
                                     w,
-                                    format!("width {w}: the seed's table row"),
+                                    format!("width {w} (the seed's row)"),
                                 )
                             })
                             .collect()
