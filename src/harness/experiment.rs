@@ -985,4 +985,63 @@ mod tests {
         let bad = load("\u{feff}repetition = 2\n").unwrap_err().to_string();
         assert!(bad.starts_with("exp/test.toml:1:1: unknown field"), "{bad}");
     }
+
+    #[test]
+    fn a_sweep_makes_one_labelled_configuration_per_combination() {
+        let e = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"vsa\"\nsweep = { code = [\"unitary\", \"gaussian\"], dim = [16, 64], seed = [1, 2] }\n",
+        )
+        .unwrap();
+        assert_eq!(e.backends.len(), 8);
+        let first = &e.backends[0];
+        assert_eq!(first.label, "vsa code=unitary dim=16 seed=1");
+        assert_eq!(first.options.seed, 1);
+        assert_eq!(first.options.params["dim"], "16");
+        assert_eq!(e.backends[7].label, "vsa code=gaussian dim=64 seed=2");
+        // A bad seed in a sweep is located, never silently dropped.
+        let bad = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"vsa\"\nsweep = { seed = [\"x\"] }\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            bad.contains("sweep.seed: 'x' is not a whole number"),
+            "{bad}"
+        );
+        let empty = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"vsa\"\nsweep = { dim = [] }\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            empty.contains("sweep.dim: expected a non-empty list"),
+            "{empty}"
+        );
+    }
+
+    #[test]
+    fn a_peer_run_takes_only_a_listed_peer_the_binary_has() {
+        let e = load(
+            "time_limit = 3\nrepetitions = 2\npeers = [\"bitset\", \"cp-sat\"]\nbaseline = \"brute\"\n[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"brute\"\n",
+        );
+        // Any registry backend can stand in for a peer built into the binary (as `highs` is).
+        let e = e.unwrap();
+        let peer = e.as_peer_run("bitset").unwrap();
+        assert_eq!(peer.name, "test.peer-bitset");
+        assert_eq!(peer.backends.len(), 1);
+        assert_eq!(peer.backends[0].label, "bitset");
+        assert_eq!(peer.time_limit, e.time_limit);
+        assert_eq!(peer.repetitions, 2);
+        assert!(peer.outputs.is_empty() && peer.peers.is_empty());
+        let not_listed = e.as_peer_run("sat").unwrap_err().to_string();
+        assert!(
+            not_listed.contains("'sat' is not one of this experiment's peers"),
+            "{not_listed}"
+        );
+        let not_built = e.as_peer_run("cp-sat").unwrap_err().to_string();
+        assert!(
+            not_built.contains("peer 'cp-sat' cannot run in this binary"),
+            "{not_built}"
+        );
+    }
 }
