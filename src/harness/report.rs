@@ -45,14 +45,23 @@ impl Provenance {
             }
             out.join("; ")
         };
-        let builds: BTreeSet<String> = records
+        // Peer rows (outside solvers) carry their package's version, not a zeroone build.
+        let (peers, own): (Vec<&Record>, Vec<&Record>) =
+            records.iter().partition(|r| r.name == "peer");
+        let builds: BTreeSet<String> = own
             .iter()
             .filter_map(|r| match (&r.version, &r.commit) {
                 (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
                 _ => None,
             })
+            .chain(peers.iter().filter_map(|r| {
+                r.options
+                    .params
+                    .get("version")
+                    .map(|v| format!("peer `{}`: {v}", r.backend))
+            }))
             .collect();
-        let no_build = records.iter().filter(|r| r.commit.is_none()).count();
+        let no_build = own.iter().filter(|r| r.commit.is_none()).count();
         let machines: BTreeSet<String> = records.iter().filter_map(|r| r.machine.clone()).collect();
         let no_machine = records.iter().filter(|r| r.machine.is_none()).count();
         let machine = if machines.is_empty() {
