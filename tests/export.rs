@@ -307,12 +307,16 @@ fn cnf_solved_by_varisat_gives_the_one_verified_answer() {
     for m in models() {
         for options in [
             CnfOptions::default(),
-            CnfOptions { pairwise_up_to: 0 },
+            CnfOptions {
+                pairwise_up_to: 0,
+                ..CnfOptions::default()
+            },
             CnfOptions {
                 pairwise_up_to: usize::MAX,
+                ..CnfOptions::default()
             },
         ] {
-            let text = to_dimacs(&m, &options);
+            let text = to_dimacs(&m, &options).unwrap();
             let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
             let clauses = text
                 .lines()
