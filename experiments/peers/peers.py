@@ -3,8 +3,10 @@
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
 instance: {"instance": id, "model": <zeroone model>}), solves each with the chosen peer, checks
-every answer against the model's rows (each "exactly-one" row sums to 1, each "at-most-one" row
-to at most 1, every given is 1: the rules of zeroone's verifier), and appends one JSON line per
+every answer against the model's rows (each row's weighted sum `sum w x` against its sense:
+"exactly-one" = 1, "at-most-one" <= 1, "exactly" = rhs, "at-most" <= rhs, "at-least" >= rhs,
+with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
+appends one JSON line per
 run in zeroone's record format, flushed per line. Runs already in the output file are skipped,
 so an interrupted run continues where it stopped. `zeroone merge EXPERIMENT OUT` then joins the
 rows with the experiment's own (the experiment must list the label under `peers`).
@@ -43,6 +45,36 @@ def load_done(path):
     return done
 
 
+# The relation of each serialized sense; `rhs` is absent for the two exact-cover senses (k = 1).
+RELATIONS = {
+    "exactly-one": "=",
+    "at-most-one": "<=",
+    "exactly": "=",
+    "at-most": "<=",
+    "at-least": ">=",
+}
+
+
+def row_terms(row):
+    """(variable, weight) pairs of a serialized row (weights default to 1)."""
+    weights = row.get("weights") or [1] * len(row["vars"])
+    if len(weights) != len(row["vars"]):
+        raise ValueError(f"row {row['family']}/{row['index']}: {len(row['vars'])} variables, {len(weights)} weights")
+    return list(zip(row["vars"], weights))
+
+
+def row_bound(row):
+    """(relation, k) of a serialized row: '=', '<=' or '>=' and the right-hand side."""
+    sense = row["sense"]
+    if sense not in RELATIONS:
+        raise ValueError(f"row {row['family']}/{row['index']}: unknown sense {sense!r}")
+    return RELATIONS[sense], row.get("rhs", 1)
+
+
+def holds(relation, total, k):
+    return total == k if relation == "=" else total <= k if relation == "<=" else total >= k
+
+
 def check(model, ones):
     """The verifier's rules; returns None when the answer is valid, else what is wrong."""
     chosen = set(ones)
@@ -53,11 +85,10 @@ def check(model, ones):
         if g not in chosen:
             return f"given variable {g} is 0"
     for row in model["constraints"]:
-        s = sum(1 for v in row["vars"] if v in chosen)
-        if row["sense"] == "exactly-one" and s != 1:
-            return f"row {row['family']}/{row['index']} sums to {s}, expected 1"
-        if row["sense"] == "at-most-one" and s > 1:
-            return f"row {row['family']}/{row['index']} sums to {s}, expected at most 1"
+        s = sum(w for v, w in row_terms(row) if v in chosen)
+        relation, k = row_bound(row)
+        if not holds(relation, s, k):
+            return f"row {row['family']}/{row['index']} sums to {s}, expected {relation} {k}"
     return None
 
 
@@ -67,11 +98,14 @@ def solve_cpsat(model, time_limit, seed):
     m = cp_model.CpModel()
     x = [m.NewBoolVar(f"x{i}") for i in range(len(model["variables"]))]
     for row in model["constraints"]:
-        terms = [x[v] for v in row["vars"]]
         if row["sense"] == "exactly-one":
-            m.AddExactlyOne(terms)
+            m.AddExactlyOne([x[v] for v in row["vars"]])
+        elif row["sense"] == "at-most-one":
+            m.AddAtMostOne([x[v] for v in row["vars"]])
         else:
-            m.AddAtMostOne(terms)
+            expr = sum(w * x[v] for v, w in row_terms(row))
+            relation, k = row_bound(row)
+            m.Add(expr == k if relation == "=" else expr <= k if relation == "<=" else expr >= k)
     for g in model["givens"]:
         m.Add(x[g] == 1)
     solver = cp_model.CpSolver()
@@ -98,8 +132,9 @@ def solve_cbc(model, time_limit, seed):
     x = [pulp.LpVariable(f"x{i}", cat="Binary") for i in range(len(model["variables"]))]
     prob += pulp.lpSum([])  # feasibility: no objective
     for k, row in enumerate(model["constraints"]):
-        expr = pulp.lpSum(x[v] for v in row["vars"])
-        prob += (expr == 1) if row["sense"] == "exactly-one" else (expr <= 1), f"r{k}"
+        expr = pulp.lpSum(w * x[v] for v, w in row_terms(row))
+        relation, rhs = row_bound(row)
+        prob += (expr == rhs if relation == "=" else expr <= rhs if relation == "<=" else expr >= rhs), f"r{k}"
     for g in model["givens"]:
         prob += x[g] == 1, f"g{g}"
     solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, options=[f"randomSeed {seed}"])
