@@ -1212,8 +1212,11 @@ mod tests {
     use crate::backend::{count_verified, Backend, BackendOptions, Status};
     use crate::model::{Coord, ModelBuilder, PuzzleKind};
 
-    /// A generic model with `n` variables `x0..`, and rows `(family, vars, weights, sense)`.
-    fn model(n: usize, rows: &[(&str, Vec<usize>, Option<Vec<u64>>, Sense)]) -> Model {
+    /// One row of a test model: family name, variables, weights (`None`: all 1), sense.
+    type RowSpec = (&'static str, Vec<usize>, Option<Vec<u64>>, Sense);
+
+    /// A generic model with `n` variables `x0..`, and `rows`.
+    fn model(n: usize, rows: &[RowSpec]) -> Model {
         let mut b = ModelBuilder::new("t", PuzzleKind::Generic);
         for i in 0..n {
             b.variable(format!("x{i}"), Coord::Free);
@@ -1407,10 +1410,7 @@ mod tests {
 
     /// `pairs` independent "exactly one" pairs after variable `first`: 2^pairs ways, so a
     /// search that does not notice a dead row at once wanders through them.
-    fn free_pairs(
-        first: usize,
-        pairs: usize,
-    ) -> Vec<(&'static str, Vec<usize>, Option<Vec<u64>>, Sense)> {
+    fn free_pairs(first: usize, pairs: usize) -> Vec<RowSpec> {
         (0..pairs)
             .map(|i| {
                 (
