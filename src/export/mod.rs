@@ -32,9 +32,9 @@ pub enum ExportError {
     /// `--format NAME` names no format.
     #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json)")]
     UnknownFormat(String),
-    /// A family mixes "exactly one" and "at most one" rows, which the JSON schema cannot say.
+    /// A family mixes relations (`=` with `<=`, ...), which the JSON schema cannot say.
     #[error(
-        "family '{family}' mixes '= 1' and '<= 1' rows; the JSON model gives one sense per family"
+        "family '{family}' mixes rows of different relations (=, <=, >=); the JSON model gives one sense per family"
     )]
     MixedSenses {
         /// The family.
