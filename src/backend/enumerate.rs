@@ -553,7 +553,20 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         }
         for &v in row {
             let m = &plan.mask[v];
-            if disjoint(&used, m) {
+            if !disjoint(&used, m) {
+                continue;
+            }
+            if plan.sums.is_empty() {
+                // The exact-cover path, kept free of the running sums.
+                self.chosen.push(v);
+                let flow = if self.visit().is_continue() {
+                    self.fixed(union(&used, m), pos + 1)
+                } else {
+                    ControlFlow::Break(())
+                };
+                self.chosen.pop();
+                flow?;
+            } else {
                 self.descend(v, |s| s.fixed(union(&used, m), pos + 1))?;
             }
         }
