@@ -10,13 +10,18 @@
 use crate::backend::search::{Layout, LegalityEngine, SearchBackend, VarSet};
 use crate::backend::{BackendError, BackendOptions};
 
-/// The legal set as a bitset. Placing a variable clears the bits of every row it sits in (word
-/// masks, so a 9x9 Sudoku placement is about 16 word operations) after saving the previous set;
-/// undoing restores the saved set (placements are undone in reverse order, as the trait says).
+/// The legal set as a bitset. Placing a variable clears the bits of every exact-cover row it
+/// sits in (word masks, so a 9x9 Sudoku placement is about 16 word operations) after saving the
+/// previous set; undoing restores the saved set (placements are undone in reverse order, as the
+/// trait says). A general row keeps its weighted sum: placing adds the variable's weight and
+/// clears the row's variables that no longer fit under its upper bound (a prefix of the row,
+/// heaviest first, see [`Layout::shut_out`]); undoing subtracts the weight.
 #[derive(Debug, Clone, Default)]
 pub struct BitsetEngine {
     legal: VarSet,
     saved: Vec<u64>,
+    /// Per row: the weight placed in it (kept for general rows only).
+    sums: Vec<u64>,
 }
 
 impl LegalityEngine for BitsetEngine {
@@ -27,6 +32,17 @@ impl LegalityEngine for BitsetEngine {
     fn reset(&mut self, layout: &Layout) -> Result<(), BackendError> {
         self.legal = VarSet::full(layout.num_vars);
         self.saved.clear();
+        self.sums.clear();
+        self.sums.resize(layout.num_rows, 0);
+        if layout.general {
+            for r in 0..layout.num_rows {
+                if layout.general_row[r] {
+                    for &v in &layout.row(r)[..layout.shut_out(r, 0)] {
+                        self.legal.remove(v as usize);
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -36,16 +52,38 @@ impl LegalityEngine for BitsetEngine {
 
     fn place(&mut self, layout: &Layout, var: usize) {
         self.saved.extend_from_slice(self.legal.words());
-        for &r in layout.rows_of(var) {
-            self.legal.remove_words(layout.row_words(r as usize));
+        if !layout.general {
+            for &r in layout.rows_of(var) {
+                self.legal.remove_words(layout.row_words(r as usize));
+            }
+            return;
+        }
+        self.legal.remove(var);
+        for (&r, &w) in layout.rows_of(var).iter().zip(layout.weights_of(var)) {
+            let r = r as usize;
+            if !layout.general_row[r] {
+                self.legal.remove_words(layout.row_words(r));
+                continue;
+            }
+            self.sums[r] += w;
+            for &v in &layout.row(r)[..layout.shut_out(r, self.sums[r])] {
+                self.legal.remove(v as usize);
+            }
         }
     }
 
-    fn unplace(&mut self, _layout: &Layout, _var: usize) {
+    fn unplace(&mut self, layout: &Layout, var: usize) {
         let n = self.legal.words().len();
         let at = self.saved.len() - n;
         self.legal.copy_from(&self.saved[at..]);
         self.saved.truncate(at);
+        if layout.general {
+            for (&r, &w) in layout.rows_of(var).iter().zip(layout.weights_of(var)) {
+                if layout.general_row[r as usize] {
+                    self.sums[r as usize] -= w;
+                }
+            }
+        }
     }
 
     fn legal(&mut self, _layout: &Layout) -> &VarSet {

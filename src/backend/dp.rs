@@ -155,6 +155,10 @@ impl LineProblem {
         model: &Model,
         coordinate: Option<&str>,
     ) -> Result<LineProblem, BackendError> {
+        general_rows_refused(model).map_err(|reason| BackendError::UnsupportedRows {
+            backend: NAME.into(),
+            reason,
+        })?;
         let reduction = model.reduce();
         let m = &reduction.model;
         let fail = |reason: String| BackendError::TooLarge {
@@ -597,6 +601,28 @@ pub fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
+/// `Err(reason)` naming the first general row of `model` (`= k`, `<= k`, `>= k` with `k != 1`
+/// or weights): a state key holds one bit per open row (used or not), which a running sum does
+/// not fit in. Cost: one scan of the row senses.
+pub fn general_rows_refused(model: &Model) -> Result<(), String> {
+    match model.first_general_row() {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "row {} of family '{}' is {}{}: dp keys its states by one bit per open row (used \
+             or not), which cannot hold the running sum such a row needs; use bitset, enum, \
+             brute or milp",
+            c.index,
+            model.families()[c.family].name,
+            c.sense,
+            if c.weights.is_some() {
+                " with weights"
+            } else {
+                ""
+            }
+        )),
+    }
+}
+
 /// The dynamic-programming counting backend (`--backend dp`). Counts only.
 #[derive(Debug, Clone, Default)]
 pub struct DpBackend {
@@ -709,6 +735,10 @@ impl Backend for DpBackend {
     fn name(&self) -> &'static str {
         NAME
     }
+    /// Exact-cover rows only, with the reason of [`general_rows_refused`].
+    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+        general_rows_refused(model)
+    }
     fn solver(&mut self) -> Option<&mut dyn Solver> {
         None
     }
@@ -812,5 +842,35 @@ mod tests {
         assert!(report.exhaustive && report.witnesses.is_empty());
         let limited = b.count(&m, Some(10)).unwrap();
         assert_eq!((limited.count, limited.exhaustive), (10, false));
+    }
+
+    #[test]
+    fn general_rows_are_refused_with_the_row_and_the_reason_never_miscounted() {
+        use crate::backend::{count_verified, Status};
+        use crate::model::{Coord, ModelBuilder};
+        let mut b = ModelBuilder::new("two", PuzzleKind::Generic);
+        for i in 0..9 {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let (row, column) = (b.family("row"), b.family("column"));
+        for i in 0..3 {
+            b.row(row, (0..3).map(|j| i * 3 + j).collect(), Sense::Exactly(2));
+            b.row(
+                column,
+                (0..3).map(|j| j * 3 + i).collect(),
+                Sense::Exactly(2),
+            );
+        }
+        let m = b.build().unwrap();
+        let mut dp = DpBackend::new(&BackendOptions::default());
+        let reason = dp.rows_supported(&m).unwrap_err();
+        assert!(reason.contains("row 0 of family 'row' is = 2"), "{reason}");
+        let out = count_verified(&mut dp, &m, None).unwrap();
+        assert_eq!(out.status, Status::Unsupported);
+        // The line problem refuses it too (a library user may call it directly).
+        assert!(matches!(
+            LineProblem::from_model(&m, None),
+            Err(BackendError::UnsupportedRows { .. })
+        ));
     }
 }

@@ -13,6 +13,16 @@
 //! lines are done, and variables in no "exactly one" row are chosen in or out at the end, so the
 //! enumeration is exact on every model.
 //!
+//! General rows (`sum w x (=, <=, >=) k` with `k != 1` or weights) are not bits: each keeps a
+//! running sum along the path. Placing a variable that would take a row past its upper bound is
+//! refused at once, and every node checks each general row against its lower bound with an
+//! upper bound on what it can still gain (each coordinate line still to come adds at most its
+//! heaviest variable of the row, each free variable its weight), pruning as soon as a row can no
+//! longer reach it. The coordinate family stays an "exactly one" family; a model with none
+//! (e.g. rows and columns `= 2`) is enumerated by choosing its variables in or out, pruned the
+//! same way. With `order = mrv` the lower bounds are checked only once the free phase starts.
+//! Cost per node: one comparison per general row, plus the general rows of the placed variable.
+//!
 //! Options (`BackendOptions::params`):
 //! - `families`: comma list of the families to keep (`row,diag`); the others are dropped, so the
 //!   answers are solutions of [`Model::restricted_to`] of that list (verify them against it).
@@ -168,6 +178,41 @@ struct Plan<const K: usize> {
     /// The branching position after which every variable is blocked (`usize::MAX` when some
     /// variable lies in no branching row).
     settled: usize,
+    /// The general rows (not `= 1` / `<= 1` on unit weights): running sums, not bits.
+    sums: SumPlan,
+}
+
+/// The general rows of a plan: each keeps a running sum of the weights placed in it, checked
+/// against its upper bound as each variable is placed and against its lower bound through an
+/// upper bound on what it can still gain (see [`SumPlan::reach`]).
+#[derive(Debug, Clone, Default)]
+struct SumPlan {
+    /// Per general row: its lower and upper bound (`u64::MAX`: none).
+    bounds: Vec<(u64, u64)>,
+    /// Per variable: `(general row, weight)` for every general row holding it.
+    terms: Vec<Vec<(u32, u64)>>,
+    /// `reach[g * stride + p]`: the most weight general row `g` can still gain at branching
+    /// position `p` (`p <= order.len()`), or at free variable `p - order.len() - 1` of the
+    /// free phase: each branching row places at most one variable, those first met at it, so
+    /// it adds at most its heaviest such variable of `g`; each free variable adds its weight.
+    reach: Vec<u64>,
+    stride: usize,
+}
+
+impl SumPlan {
+    fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// Whether every general row can still reach its lower bound from `sums` at point `at`
+    /// (see [`SumPlan::reach`]). Cost: one comparison per general row.
+    #[inline]
+    fn reachable(&self, sums: &[u64], at: usize) -> bool {
+        self.bounds
+            .iter()
+            .enumerate()
+            .all(|(g, &(low, _))| sums[g] + self.reach[g * self.stride + at] >= low)
+    }
 }
 
 impl<const K: usize> Plan<K> {
@@ -179,6 +224,9 @@ impl<const K: usize> Plan<K> {
         let rows = model.constraints();
         let mut mask = vec![[0u64; K]; model.num_variables()];
         for (r, c) in rows.iter().enumerate() {
+            if !c.is_unit() {
+                continue;
+            }
             for &v in &c.vars {
                 set(&mut mask[v], r);
             }
@@ -211,6 +259,10 @@ impl<const K: usize> Plan<K> {
             }
         }
         let settled = first.iter().copied().max().unwrap_or(usize::MAX);
+        let free: Vec<VarId> = (0..model.num_variables())
+            .filter(|&v| !in_exact[v])
+            .collect();
+        let sums = SumPlan::build(model, &first, order.len(), &free);
         Plan {
             settled,
             mask,
@@ -218,9 +270,59 @@ impl<const K: usize> Plan<K> {
             order,
             need,
             all_exact,
-            free: (0..model.num_variables())
-                .filter(|&v| !in_exact[v])
+            free,
+            sums,
+        }
+    }
+}
+
+impl SumPlan {
+    /// The general rows of `model`, with `first[v]` the first branching position holding `v`
+    /// (`usize::MAX`: none), `positions` branching positions and the free variables in order.
+    fn build(model: &Model, first: &[usize], positions: usize, free: &[VarId]) -> SumPlan {
+        let general: Vec<&crate::model::Constraint> = model
+            .constraints()
+            .iter()
+            .filter(|c| !c.is_unit())
+            .collect();
+        if general.is_empty() {
+            return SumPlan::default();
+        }
+        let stride = positions + free.len() + 2;
+        let mut terms = vec![Vec::new(); model.num_variables()];
+        let mut reach = vec![0u64; general.len() * stride];
+        let mut free_at = vec![usize::MAX; model.num_variables()];
+        for (i, &v) in free.iter().enumerate() {
+            free_at[v] = i;
+        }
+        for (g, c) in general.iter().enumerate() {
+            let row = &mut reach[g * stride..(g + 1) * stride];
+            // Per branching position: its heaviest variable of the row; per free variable its
+            // weight; then suffix sums.
+            for (v, w) in c.terms() {
+                terms[v].push((g as u32, w));
+                if free_at[v] != usize::MAX {
+                    row[positions + 1 + free_at[v]] += w;
+                } else if first[v] != usize::MAX {
+                    row[first[v]] = row[first[v]].max(w);
+                }
+            }
+            // Position `positions` (all branching rows done) gains what the free phase gains.
+            for p in (0..stride - 1).rev() {
+                row[p] += row[p + 1];
+            }
+        }
+        SumPlan {
+            bounds: general
+                .iter()
+                .map(|c| {
+                    let (low, high) = c.sense.bounds();
+                    (low, high.unwrap_or(u64::MAX))
+                })
                 .collect(),
+            terms,
+            reach,
+            stride,
         }
     }
 }
@@ -275,6 +377,8 @@ struct Search<'p, const K: usize, S: Sink> {
     timed_out: bool,
     /// When set, partial placements of this many variables are recorded, not searched further.
     split: Option<(usize, Vec<Prefix<K>>)>,
+    /// The running sum of each general row (see [`SumPlan`]).
+    sums: Vec<u64>,
 }
 
 impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
@@ -300,6 +404,67 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             stop,
             timed_out: false,
             split: None,
+            sums: vec![0; plan.sums.bounds.len()],
+        }
+    }
+
+    /// Adds `v`'s weights to the running sums; false (and nothing added) when some general
+    /// row would pass its upper bound.
+    #[inline]
+    fn enter(&mut self, v: VarId) -> bool {
+        let terms = &self.plan.sums.terms;
+        if terms.is_empty() {
+            return true;
+        }
+        let fits = terms[v]
+            .iter()
+            .all(|&(g, w)| self.sums[g as usize] + w <= self.plan.sums.bounds[g as usize].1);
+        if fits {
+            for &(g, w) in &terms[v] {
+                self.sums[g as usize] += w;
+            }
+        }
+        fits
+    }
+
+    /// Takes `v`'s weights back out of the running sums.
+    #[inline]
+    fn leave(&mut self, v: VarId) {
+        if let Some(terms) = self.plan.sums.terms.get(v) {
+            for &(g, w) in terms {
+                self.sums[g as usize] -= w;
+            }
+        }
+    }
+
+    /// Places `v` (already checked against the bits) and runs `next` below it.
+    #[inline(always)]
+    fn descend(
+        &mut self,
+        v: VarId,
+        next: impl FnOnce(&mut Self) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if !self.enter(v) {
+            return ControlFlow::Continue(());
+        }
+        self.chosen.push(v);
+        let flow = if self.visit().is_continue() {
+            next(self)
+        } else {
+            ControlFlow::Break(())
+        };
+        self.chosen.pop();
+        self.leave(v);
+        flow
+    }
+
+    /// Sets the running sums to those of `chosen` (a prefix handed to a parallel task).
+    fn replay(&mut self, chosen: &[VarId]) {
+        for &v in chosen {
+            self.chosen.push(v);
+            for &(g, w) in self.plan.sums.terms.get(v).map_or(&[][..], |t| &t[..]) {
+                self.sums[g as usize] += w;
+            }
         }
     }
 
@@ -356,6 +521,9 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         if !contains(&used, &plan.need[pos]) {
             return ControlFlow::Continue(());
         }
+        if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, pos) {
+            return ControlFlow::Continue(());
+        }
         if self.split_here(&used, pos) {
             return ControlFlow::Continue(());
         }
@@ -366,7 +534,11 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         // The last branching row with nothing after it: count the leaves without visiting them.
         // Past `plan.settled` every variable is blocked, so a placement there either completes a
         // solution or dead-ends.
-        if !S::WANTS_SOLUTIONS && self.split.is_none() && pos == plan.settled {
+        if !S::WANTS_SOLUTIONS
+            && self.split.is_none()
+            && pos == plan.settled
+            && plan.sums.is_empty()
+        {
             let mut leaves = 0u64;
             for &v in row {
                 let m = &plan.mask[v];
@@ -381,7 +553,11 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         }
         for &v in row {
             let m = &plan.mask[v];
-            if disjoint(&used, m) {
+            if !disjoint(&used, m) {
+                continue;
+            }
+            if plan.sums.is_empty() {
+                // The exact-cover path, kept free of the running sums.
                 self.chosen.push(v);
                 let flow = if self.visit().is_continue() {
                     self.fixed(union(&used, m), pos + 1)
@@ -390,6 +566,8 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
                 };
                 self.chosen.pop();
                 flow?;
+            } else {
+                self.descend(v, |s| s.fixed(union(&used, m), pos + 1))?;
             }
         }
         ControlFlow::Continue(())
@@ -426,14 +604,7 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         for &v in &plan.row_vars[r] {
             let m = &plan.mask[v];
             if disjoint(&used, m) {
-                self.chosen.push(v);
-                let flow = if self.visit().is_continue() {
-                    self.mrv(union(&used, m))
-                } else {
-                    ControlFlow::Break(())
-                };
-                self.chosen.pop();
-                flow?;
+                self.descend(v, |s| s.mrv(union(&used, m)))?;
             }
         }
         ControlFlow::Continue(())
@@ -442,6 +613,9 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
     /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`.
     fn free(&mut self, used: Bits<K>, i: usize) -> ControlFlow<()> {
         let plan = self.plan;
+        if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, plan.order.len() + 1 + i) {
+            return ControlFlow::Continue(());
+        }
         if i == plan.free.len() {
             return if contains(&used, &plan.all_exact) {
                 self.found()
@@ -452,14 +626,7 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         let v = plan.free[i];
         let m = &plan.mask[v];
         if disjoint(&used, m) {
-            self.chosen.push(v);
-            let flow = if self.visit().is_continue() {
-                self.free(union(&used, m), i + 1)
-            } else {
-                ControlFlow::Break(())
-            };
-            self.chosen.pop();
-            flow?;
+            self.descend(v, |s| s.free(union(&used, m), i + 1))?;
         }
         self.free(used, i + 1)
     }
@@ -752,7 +919,7 @@ impl Enumerator {
                 .par_iter()
                 .map(|p| {
                     let mut search = Search::new(plan, order, CountSink, deadline, &stop);
-                    search.chosen.extend_from_slice(&p.chosen);
+                    search.replay(&p.chosen);
                     let flow = search.start(p.used, p.pos);
                     (search.solutions, search.stats, flow.is_continue() && !search.timed_out)
                 })
@@ -878,6 +1045,10 @@ impl TimeLimit for EnumBackend {
 impl Backend for EnumBackend {
     fn name(&self) -> &'static str {
         NAME
+    }
+    /// Every row kind: exact-cover rows are bits, general rows running sums.
+    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+        Ok(())
     }
     fn solver(&mut self) -> Option<&mut dyn Solver> {
         Some(self)
@@ -1092,5 +1263,117 @@ mod tests {
             ..EnumSettings::default()
         };
         assert!(Enumerator::new(&m, &settings).is_err());
+    }
+
+    /// `n x n` 0-1 matrices with every row and column sum in `sense`.
+    fn matrices(n: usize, sense: Sense) -> Model {
+        use crate::model::{Coord, ModelBuilder};
+        let mut b = ModelBuilder::new("m", PuzzleKind::Generic);
+        for i in 0..n * n {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let (row, column) = (b.family("row"), b.family("column"));
+        for i in 0..n {
+            b.row(row, (0..n).map(|j| i * n + j).collect(), sense);
+            b.row(column, (0..n).map(|j| j * n + i).collect(), sense);
+        }
+        b.build().unwrap()
+    }
+
+    fn count_all(model: &Model, order: Order, parallel: bool) -> u128 {
+        let settings = EnumSettings {
+            order,
+            parallel,
+            ..EnumSettings::default()
+        };
+        let (count, witnesses, summary) = Enumerator::new(model, &settings).unwrap().count(None);
+        assert!(summary.finished);
+        let verifier = crate::verify::Verifier::new(model);
+        for w in &witnesses {
+            verifier.check(w).unwrap();
+        }
+        count
+    }
+
+    #[test]
+    fn general_rows_are_running_sums_a001499_and_a048291() {
+        for (n, want) in [(3, 6u128), (4, 90), (5, 2040), (6, 67950)] {
+            let m = matrices(n, Sense::Exactly(2));
+            for order in [Order::Fixed, Order::Mrv] {
+                assert_eq!(count_all(&m, order, n % 2 == 0), want, "n = {n} {order:?}");
+            }
+        }
+        for (n, want) in [(2, 7u128), (3, 265), (4, 41503)] {
+            assert_eq!(
+                count_all(&matrices(n, Sense::AtLeast(1)), Order::Fixed, false),
+                want
+            );
+        }
+    }
+
+    #[test]
+    fn general_rows_next_to_a_coordinate_family_prune_and_count() {
+        use crate::model::{Coord, ModelBuilder};
+        // n x n permutation matrices (cell rows "exactly one" as coordinates, columns too)
+        // whose ones, weighted by column + 1, sum to exactly `target` over the first two rows:
+        // counted against a plain walk over the permutations.
+        let n = 6;
+        let target = 7;
+        let mut b = ModelBuilder::new("p", PuzzleKind::Generic);
+        for i in 0..n * n {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let (row, column, sum) = (b.family("row"), b.family("column"), b.family("sum"));
+        for i in 0..n {
+            b.row(row, (0..n).map(|j| i * n + j).collect(), Sense::ExactlyOne);
+            b.row(
+                column,
+                (0..n).map(|j| j * n + i).collect(),
+                Sense::ExactlyOne,
+            );
+        }
+        let vars: Vec<usize> = (0..2 * n).collect();
+        let weights: Vec<u64> = (0..2 * n).map(|v| (v % n) as u64 + 1).collect();
+        b.weighted_row(sum, vars, weights, Sense::Exactly(target));
+        let m = b.build().unwrap();
+        // Pairs of distinct columns (a, b) with a + b + 2 = target, times 4! for the rest.
+        let pairs = (0..n)
+            .flat_map(|a| (0..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| a != b && (a + b + 2) as u64 == target)
+            .count() as u128;
+        assert_eq!(pairs, 6);
+        let settings = EnumSettings {
+            coordinate: Some("row".into()),
+            ..EnumSettings::default()
+        };
+        let e = Enumerator::new(&m, &settings).unwrap();
+        assert_eq!(e.count(None).0, pairs * 24);
+        assert_eq!(count_all(&m, Order::Mrv, false), pairs * 24);
+    }
+
+    #[test]
+    fn a_row_past_reach_is_pruned_before_its_lines_are_walked() {
+        // Rows and columns "= 2" of a 6x6 matrix plus "at least 3" over the first row: dead
+        // once the first row's six variables are decided (2 < 3 and nothing left to gain), so
+        // the pruning must stop there instead of walking the 67,950 matrices below.
+        let m = matrices(6, Sense::Exactly(2));
+        let m = {
+            use crate::model::{Coord, ModelBuilder};
+            let mut b = ModelBuilder::new("m", PuzzleKind::Generic);
+            for i in 0..36 {
+                b.variable(format!("x{i}"), Coord::Free);
+            }
+            let f = b.family("all");
+            for c in m.constraints() {
+                b.row(f, c.vars.clone(), c.sense);
+            }
+            b.row(f, (0..6).collect(), Sense::AtLeast(3));
+            b.build().unwrap()
+        };
+        let (count, _, summary) = Enumerator::new(&m, &EnumSettings::default())
+            .unwrap()
+            .count(None);
+        assert_eq!(count, 0);
+        assert!(summary.stats.nodes < 200, "{} nodes", summary.stats.nodes);
     }
 }

@@ -1,31 +1,50 @@
 //! One backtracking search for every model, with a pluggable legality engine.
 //!
 //! The search ([`run`]) works on any [`Model`]: it places variables (sets them to 1) and asks a
-//! [`LegalityEngine`] which variables are still legal, i.e. sit in no row that already holds a
-//! placed variable. Two engines drive it: [`crate::backend::bitset`] (exact row counts) and
+//! [`LegalityEngine`] which variables are still legal, i.e. would take none of their rows past
+//! its upper bound (for an exact-cover row: sit in no row that already holds a placed
+//! variable). Two engines drive it: [`crate::backend::bitset`] (exact row sums) and
 //! [`crate::backend::vsa`] (bundled shift-code vectors queried by FFT circular correlation), so
 //! the cost of the vector representation is measured against the very same steps.
 //!
-//! The search itself:
-//! - **Propagation to a fixed point** with one general rule: an open "exactly one" row with a
-//!   single legal variable forces it. On Sudoku this rule covers naked singles (a `cell` row) and
-//!   hidden singles (a `row-digit`, `column-digit` or `box-digit` row).
-//! - **Contradiction**: an open "exactly one" row with no legal variable left; the search
-//!   backtracks at once.
-//! - **Choice point**: MRV (the open "exactly one" row with the fewest legal variables; ties to
-//!   the lowest row id), then LCV (its candidates ordered by how many peers, i.e. other legal
-//!   variables sharing one of their other rows, they leave legal: most first; ties to the lowest
-//!   variable id).
-//! - **An explicit stack** of decisions; undoing a decision unplaces (the VSA engine subtracts
-//!   item vectors) every variable placed since.
+//! Rows are `sum_i w_i x_i (=, <=, >=) k`. Upper bounds (`= k`, `<= k`) are the engines'
+//! business: a variable whose weight no longer fits is not legal. Lower bounds (`= k`, `>= k`)
+//! are the search's: each such row keeps its placed weight `sum` and the weight still
+//! placeable `avail` (that of its legal variables).
 //!
-//! Variables that sit in no "exactly one" row (only in "at most one" rows) get a slack partner
-//! here: a synthetic "exactly one" row `{v, not-v}` (family `slack`), so the same branching
-//! decides them and counting stays exact. Slack variables never appear in solutions.
+//! The search itself:
+//! - **Propagation to a fixed point** with one general rule: a row with lower bound `k` and
+//!   `sum < k` has slack `sum + avail - k`; every legal variable heavier than the slack is
+//!   forced (without it the row cannot reach `k`). With unit weights: slack 0 forces every
+//!   remaining candidate. For "exactly one" rows this is the single rule "a single legal
+//!   variable is forced"; on Sudoku it covers naked singles (a `cell` row) and hidden singles
+//!   (a `row-digit`, `column-digit` or `box-digit` row). Exact-cover rows keep their own fast
+//!   path (a legal count per row, no sums).
+//! - **Contradiction**: an open "exactly one" row with no legal variable left, or a row whose
+//!   `sum + avail` falls below its lower bound; the search backtracks at once.
+//! - **Choice point**: MRV, counting branches: an open "exactly one" row branches once per legal
+//!   variable; an open general row with `c` legal variables that needs at least `need` more
+//!   (missing weight over its largest weight, rounded up) counts `c - need + 1` (its slack in
+//!   variables, plus one), the same measure for both. Ties go to "exactly one" rows, then the
+//!   lowest row id. Candidates are ordered by LCV (how many peers, i.e. other legal variables
+//!   sharing one of their other rows, they leave legal: most first; ties to the lowest id).
+//! - **Branching**: on an "exactly one" row, candidate `i` is placed (the others are then shut
+//!   out by the row). On a general row, alternative `i` places candidate `i` and *excludes*
+//!   candidates `0..i` for the rest of that branch (the first of the candidates to be placed),
+//!   so every solution is met exactly once however many variables the row takes.
+//! - **An explicit stack** of decisions; undoing a decision unplaces (the VSA engine subtracts
+//!   item vectors) every variable placed since, and lets back the exclusions made since.
+//!
+//! Variables that sit in no equation (only in `<=` or `>=` rows) get a slack partner here: a
+//! synthetic "exactly one" row `{v, not-v}` (family `slack`), so the same branching decides
+//! them and counting stays exact. A variable in an equation needs none: once the equation holds,
+//! every variable of it left out is shut out by its upper bound. Slack variables never appear in
+//! solutions. A solution is met when every "exactly one" row and every lower bound holds.
 //!
 //! Cost per placement: the engine's `place` plus one `legal` query (for `vsa` that is one FFT
 //! batch), then work proportional to the number of variables whose legality changed times the
-//! rows they sit in. A choice point scans the open rows once.
+//! rows they sit in. A choice point scans the open rows once. Models with general rows pay a
+//! weight per (variable, row) pair in the layout and a sum per row.
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -110,7 +129,8 @@ impl VarSet {
 }
 
 /// The model flattened for the search and the engines: rows and columns as compressed lists,
-/// plus slack variables (see the module docs). Built once per solve; cost linear in the nonzeros.
+/// plus slack variables (see the module docs). Built once per solve; cost linear in the nonzeros
+/// (plus a sort of each general row by weight).
 #[derive(Debug, Clone)]
 pub struct Layout {
     /// Variables of the model (ids below this are model variables).
@@ -121,10 +141,27 @@ pub struct Layout {
     pub num_rows: usize,
     row_start: Vec<u32>,
     row_vars: Vec<u32>,
+    row_weights: Vec<u64>,
     var_start: Vec<u32>,
     var_rows: Vec<u32>,
+    var_weights: Vec<u64>,
     /// Per row: whether it is an "exactly one" row.
     pub exactly_one: Vec<bool>,
+    /// Per row: whether it is a general row (not `= 1` / `<= 1` on unit weights). A general
+    /// row lists its variables heaviest first (ties by id), so the variables a partial sum
+    /// shuts out are always a prefix of the row.
+    pub general_row: Vec<bool>,
+    /// Whether any row is general (the exact-cover fast paths are taken when not).
+    pub general: bool,
+    /// Per row: the smallest weighted sum it allows (1 for "exactly one", 0 for `<=` rows).
+    pub lower: Vec<u64>,
+    /// Per row: the largest weighted sum it allows (`u64::MAX` for `>=` rows).
+    pub upper: Vec<u64>,
+    /// Per row: its largest weight.
+    pub max_weight: Vec<u64>,
+    /// General rows with a positive lower bound (`= k`, `>= k`): the rows the search must
+    /// fill, besides the "exactly one" rows.
+    pub demand_rows: Vec<u32>,
     /// Per row: its family (the model's family ids; slack rows get `families.len() - 1`).
     pub row_family: Vec<u32>,
     /// Per row: its index inside its family.
@@ -146,9 +183,11 @@ impl Layout {
     pub fn new(model: &Model) -> Layout {
         let n = model.num_variables();
         let cons = model.constraints();
+        // A variable in an equation is settled once that equation holds (every other variable
+        // of a full `= k` row would overshoot); the others get slack partners.
         let mut in_eq = vec![false; n];
         for c in cons {
-            if c.sense == Sense::ExactlyOne {
+            if c.sense.is_equality() {
                 for &v in &c.vars {
                     in_eq[v] = true;
                 }
@@ -168,85 +207,130 @@ impl Layout {
             family_rows.push(slack.len() as u32);
         }
         let slack_family = families.len().saturating_sub(1) as u32;
-        let mut row_start = Vec::with_capacity(num_rows + 1);
-        let mut row_vars = Vec::with_capacity(model.nonzeros() + 2 * slack.len());
-        let mut exactly_one = Vec::with_capacity(num_rows);
-        let mut row_family = Vec::with_capacity(num_rows);
-        let mut row_index = Vec::with_capacity(num_rows);
-        let mut max_row_len = 0;
-        for c in cons {
-            row_start.push(row_vars.len() as u32);
-            row_vars.extend(c.vars.iter().map(|&v| v as u32));
-            exactly_one.push(c.sense == Sense::ExactlyOne);
-            row_family.push(c.family as u32);
-            row_index.push(c.index as u32);
-            max_row_len = max_row_len.max(c.vars.len());
-        }
-        for (i, &v) in slack.iter().enumerate() {
-            row_start.push(row_vars.len() as u32);
-            row_vars.push(v as u32);
-            row_vars.push((n + i) as u32);
-            exactly_one.push(true);
-            row_family.push(slack_family);
-            row_index.push(i as u32);
-        }
-        row_start.push(row_vars.len() as u32);
-        // Columns by counting sort.
-        let mut deg = vec![0u32; num_vars + 1];
-        for &v in &row_vars {
-            deg[v as usize + 1] += 1;
-        }
-        for i in 0..num_vars {
-            deg[i + 1] += deg[i];
-        }
-        let var_start = deg.clone();
-        let mut fill = deg;
-        let mut var_rows = vec![0u32; row_vars.len()];
-        for r in 0..num_rows {
-            for &v in &row_vars[row_start[r] as usize..row_start[r + 1] as usize] {
-                var_rows[fill[v as usize] as usize] = r as u32;
-                fill[v as usize] += 1;
-            }
-        }
-        // Each row as (word index, bit mask) pairs over the variable bitset.
-        let mut word_start = Vec::with_capacity(num_rows + 1);
-        let mut word_masks: Vec<(u32, u64)> = Vec::new();
-        for r in 0..num_rows {
-            word_start.push(word_masks.len() as u32);
-            let first = word_masks.len();
-            for &v in &row_vars[row_start[r] as usize..row_start[r + 1] as usize] {
-                let (w, bit) = (v >> 6, 1u64 << (v & 63));
-                match word_masks[first..].iter_mut().find(|(x, _)| *x == w) {
-                    Some((_, m)) => *m |= bit,
-                    None => word_masks.push((w, bit)),
-                }
-            }
-        }
-        word_start.push(word_masks.len() as u32);
-        Layout {
-            word_start,
-            word_masks,
+        let mut l = Layout {
             model_vars: n,
             num_vars,
             num_rows,
-            row_start,
-            row_vars,
-            var_start,
-            var_rows,
-            exactly_one,
-            row_family,
-            row_index,
+            row_start: Vec::with_capacity(num_rows + 1),
+            row_vars: Vec::with_capacity(model.nonzeros() + 2 * slack.len()),
+            row_weights: Vec::with_capacity(model.nonzeros() + 2 * slack.len()),
+            var_start: Vec::new(),
+            var_rows: Vec::new(),
+            var_weights: Vec::new(),
+            exactly_one: Vec::with_capacity(num_rows),
+            general_row: Vec::with_capacity(num_rows),
+            general: false,
+            lower: Vec::with_capacity(num_rows),
+            upper: Vec::with_capacity(num_rows),
+            max_weight: Vec::with_capacity(num_rows),
+            demand_rows: Vec::new(),
+            row_family: Vec::with_capacity(num_rows),
+            row_index: Vec::with_capacity(num_rows),
             families,
             family_rows,
             givens: model.givens().to_vec(),
-            max_row_len,
+            max_row_len: 0,
+            word_start: Vec::new(),
+            word_masks: Vec::new(),
+        };
+        for c in cons {
+            let mut terms: Vec<(usize, u64)> = c.terms().collect();
+            let general = !c.is_unit();
+            if general {
+                terms.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            }
+            let (low, high) = c.sense.bounds();
+            l.push_row(&terms, c.sense == Sense::ExactlyOne, general, (low, high));
+            l.row_family.push(c.family as u32);
+            l.row_index.push(c.index as u32);
+        }
+        for (i, &v) in slack.iter().enumerate() {
+            l.push_row(&[(v, 1), (n + i, 1)], true, false, (1, Some(1)));
+            l.row_family.push(slack_family);
+            l.row_index.push(i as u32);
+        }
+        l.row_start.push(l.row_vars.len() as u32);
+        l.general = l.general_row.iter().any(|&g| g);
+        l.demand_rows = (0..num_rows)
+            .filter(|&r| l.general_row[r] && l.lower[r] > 0)
+            .map(|r| r as u32)
+            .collect();
+        l.build_columns();
+        l.build_word_masks();
+        l
+    }
+
+    fn push_row(
+        &mut self,
+        terms: &[(usize, u64)],
+        exactly_one: bool,
+        general: bool,
+        bounds: (u64, Option<u64>),
+    ) {
+        self.row_start.push(self.row_vars.len() as u32);
+        self.row_vars.extend(terms.iter().map(|&(v, _)| v as u32));
+        self.row_weights.extend(terms.iter().map(|&(_, w)| w));
+        self.exactly_one.push(exactly_one);
+        self.general_row.push(general);
+        self.lower.push(bounds.0);
+        self.upper.push(bounds.1.unwrap_or(u64::MAX));
+        self.max_weight
+            .push(terms.iter().map(|&(_, w)| w).max().unwrap_or(1));
+        self.max_row_len = self.max_row_len.max(terms.len());
+    }
+
+    /// Columns by counting sort, each with the variable's weight in that row.
+    fn build_columns(&mut self) {
+        let mut deg = vec![0u32; self.num_vars + 1];
+        for &v in &self.row_vars {
+            deg[v as usize + 1] += 1;
+        }
+        for i in 0..self.num_vars {
+            deg[i + 1] += deg[i];
+        }
+        self.var_start = deg.clone();
+        let mut fill = deg;
+        self.var_rows = vec![0u32; self.row_vars.len()];
+        self.var_weights = vec![0u64; self.row_vars.len()];
+        for r in 0..self.num_rows {
+            let (start, end) = (self.row_start[r] as usize, self.row_start[r + 1] as usize);
+            for i in start..end {
+                let v = self.row_vars[i] as usize;
+                self.var_rows[fill[v] as usize] = r as u32;
+                self.var_weights[fill[v] as usize] = self.row_weights[i];
+                fill[v] += 1;
+            }
         }
     }
 
-    /// The variables of row `r`.
+    /// Each row as (word index, bit mask) pairs over the variable bitset.
+    fn build_word_masks(&mut self) {
+        self.word_start = Vec::with_capacity(self.num_rows + 1);
+        for r in 0..self.num_rows {
+            self.word_start.push(self.word_masks.len() as u32);
+            let first = self.word_masks.len();
+            for i in self.row_start[r] as usize..self.row_start[r + 1] as usize {
+                let v = self.row_vars[i];
+                let (w, bit) = (v >> 6, 1u64 << (v & 63));
+                match self.word_masks[first..].iter_mut().find(|(x, _)| *x == w) {
+                    Some((_, m)) => *m |= bit,
+                    None => self.word_masks.push((w, bit)),
+                }
+            }
+        }
+        self.word_start.push(self.word_masks.len() as u32);
+    }
+
+    /// The variables of row `r` (a general row lists them heaviest first).
     #[inline]
     pub fn row(&self, r: usize) -> &[u32] {
         &self.row_vars[self.row_start[r] as usize..self.row_start[r + 1] as usize]
+    }
+
+    /// The weights of row `r`, parallel to [`Layout::row`].
+    #[inline]
+    pub fn row_weights(&self, r: usize) -> &[u64] {
+        &self.row_weights[self.row_start[r] as usize..self.row_start[r + 1] as usize]
     }
 
     /// Row `r` as `(word index, mask)` pairs over a [`VarSet`] of all variables.
@@ -259,6 +343,29 @@ impl Layout {
     #[inline]
     pub fn rows_of(&self, v: usize) -> &[u32] {
         &self.var_rows[self.var_start[v] as usize..self.var_start[v + 1] as usize]
+    }
+
+    /// The weights of `v` in its rows, parallel to [`Layout::rows_of`].
+    #[inline]
+    pub fn weights_of(&self, v: usize) -> &[u64] {
+        &self.var_weights[self.var_start[v] as usize..self.var_start[v + 1] as usize]
+    }
+
+    /// How many of row `r`'s variables (a prefix, heaviest first) a weighted sum of `sum`
+    /// shuts out: those whose weight would take the row past its upper bound. Every
+    /// variable of a full `= 1` / `<= 1` row; none of a `>=` row. Cost: the prefix length.
+    #[inline]
+    pub fn shut_out(&self, r: usize, sum: u64) -> usize {
+        let upper = self.upper[r];
+        if upper == u64::MAX {
+            return 0;
+        }
+        let room = upper.saturating_sub(sum);
+        let weights = self.row_weights(r);
+        if sum > upper {
+            return weights.len();
+        }
+        weights.iter().take_while(|&&w| w > room).count()
     }
 }
 
@@ -281,54 +388,118 @@ pub trait LegalityEngine {
     fn legal(&mut self, layout: &Layout) -> &VarSet;
     /// Adds engine-specific figures (FFT batches, ...) to `stats.extra`.
     fn report(&self, _stats: &mut Stats) {}
+    /// `Err(reason)` when the engine cannot read some row of `model` exactly. The default
+    /// takes every row kind (`= k`, `<= k`, `>= k`, any weights). Cost: at most one scan of
+    /// the rows.
+    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+        Ok(())
+    }
 }
 
-/// Turns row occupancy into the legal set: tracks, per variable, how many of its rows are
-/// occupied. Shared by the engines so that they differ only in how they learn occupancy.
-/// Cost per occupancy change: the length of the row.
+/// Turns row sums into the legal set: tracks, per row, the weighted sum an engine read for it
+/// and how many of its variables (a prefix, heaviest first) that sum shuts out (see
+/// [`Layout::shut_out`]), and per variable how many rows shut it out. Shared by the engines so
+/// that they differ only in how they learn the sums. An exact-cover row is the case where a
+/// sum of 1 shuts out the whole row. Cost per sum change: the change in the prefix.
 #[derive(Debug, Clone, Default)]
 pub struct RowGate {
-    occupied: Vec<bool>,
-    blocked: Vec<u16>,
+    sums: Vec<u64>,
+    shut: Vec<u32>,
+    blocked: Vec<u32>,
     legal: VarSet,
 }
 
 impl RowGate {
-    /// All rows free, all variables legal.
+    /// All sums 0, every variable legal unless a row's bound already shuts it out (a weight
+    /// above the row's right-hand side, or any variable of a `= 0` row).
     pub fn reset(&mut self, layout: &Layout) {
-        self.occupied.clear();
-        self.occupied.resize(layout.num_rows, false);
+        self.sums.clear();
+        self.sums.resize(layout.num_rows, 0);
+        self.shut.clear();
+        self.shut.resize(layout.num_rows, 0);
         self.blocked.clear();
         self.blocked.resize(layout.num_vars, 0);
         self.legal = VarSet::full(layout.num_vars);
-    }
-
-    /// Whether row `r` is currently seen as occupied.
-    #[inline]
-    pub fn is_occupied(&self, r: usize) -> bool {
-        self.occupied[r]
-    }
-
-    /// Marks row `r` occupied or free, updating the legality of its variables.
-    #[inline]
-    pub fn set(&mut self, layout: &Layout, r: usize, occupied: bool) {
-        if self.occupied[r] == occupied {
-            return;
-        }
-        self.occupied[r] = occupied;
-        for &v in layout.row(r) {
-            let v = v as usize;
-            if occupied {
-                if self.blocked[v] == 0 {
-                    self.legal.remove(v);
-                }
-                self.blocked[v] += 1;
-            } else {
-                self.blocked[v] -= 1;
-                if self.blocked[v] == 0 {
-                    self.legal.insert(v);
+        for r in 0..layout.num_rows {
+            if layout.general_row[r] {
+                let shut = layout.shut_out(r, 0);
+                self.shut[r] = shut as u32;
+                for &v in &layout.row(r)[..shut] {
+                    self.block(v as usize);
                 }
             }
+        }
+    }
+
+    /// Whether row `r` is currently seen as holding a placed variable.
+    #[inline]
+    pub fn is_occupied(&self, r: usize) -> bool {
+        self.sums[r] > 0
+    }
+
+    /// The sum last read for row `r`.
+    #[inline]
+    pub fn sum(&self, r: usize) -> u64 {
+        self.sums[r]
+    }
+
+    /// Marks row `r` occupied (sum 1) or free (sum 0): the exact-cover case of
+    /// [`RowGate::set_sum`].
+    #[inline]
+    pub fn set(&mut self, layout: &Layout, r: usize, occupied: bool) {
+        self.set_sum(layout, r, occupied as u64);
+    }
+
+    /// Records that row `r`'s weighted sum reads `sum`, updating the legality of the variables
+    /// it shuts out or lets back in.
+    #[inline]
+    pub fn set_sum(&mut self, layout: &Layout, r: usize, sum: u64) {
+        if self.sums[r] == sum {
+            return;
+        }
+        self.sums[r] = sum;
+        let old = self.shut[r] as usize;
+        let new = layout.shut_out(r, sum);
+        if old == new {
+            return;
+        }
+        self.shut[r] = new as u32;
+        let row = layout.row(r);
+        if new > old {
+            for &v in &row[old..new] {
+                self.block(v as usize);
+            }
+        } else {
+            for &v in &row[new..old] {
+                self.unblock(v as usize);
+            }
+        }
+    }
+
+    /// Marks a placed variable illegal (`placed`) or lets it back (a placed variable is never
+    /// legal, even when its rows have room for it again).
+    #[inline]
+    pub fn set_placed(&mut self, var: usize, placed: bool) {
+        if placed {
+            self.block(var);
+        } else {
+            self.unblock(var);
+        }
+    }
+
+    #[inline]
+    fn block(&mut self, v: usize) {
+        if self.blocked[v] == 0 {
+            self.legal.remove(v);
+        }
+        self.blocked[v] += 1;
+    }
+
+    #[inline]
+    fn unblock(&mut self, v: usize) {
+        self.blocked[v] -= 1;
+        if self.blocked[v] == 0 {
+            self.legal.insert(v);
         }
     }
 
@@ -373,10 +544,16 @@ struct Frame {
     cand_len: usize,
     next: usize,
     trail_len: usize,
+    /// Length of the exclusion trail when the frame was made.
+    excluded_len: usize,
+    /// Whether the frame branches on a general row: alternative `i` places candidate `i` and
+    /// excludes candidates `0..i` (so each solution is reached once).
+    exclusive: bool,
 }
 
 /// Added to the legal count of a row that needs no more variables (a filled "exactly one" row, or
-/// any "at most one" row), so one comparison (`count <= 1`) finds the rows that force or fail.
+/// any "at most one" or general row), so one comparison (`count <= 1`) finds the rows that force
+/// or fail.
 const CLOSED: u32 = 1 << 24;
 
 struct State<'l> {
@@ -384,6 +561,13 @@ struct State<'l> {
     legal: VarSet,
     count: Vec<u32>,
     filled: Vec<u32>,
+    /// Per general row: the weight placed in it.
+    sum: Vec<u64>,
+    /// Per general row: the weight of its legal variables (what it can still gain).
+    avail: Vec<u64>,
+    /// Variables a branch of a general row ruled out (never legal while excluded).
+    excluded: VarSet,
+    excluded_trail: Vec<u32>,
     open: usize,
     placed: Vec<u32>,
     queue: Vec<u32>,
@@ -394,6 +578,9 @@ struct State<'l> {
 impl State<'_> {
     /// Brings the cached legal set and per-row legal counts up to date with the engine.
     fn sync(&mut self, engine: &mut dyn LegalityEngine) {
+        if self.layout.general {
+            return self.sync_general(engine);
+        }
         let layout = self.layout;
         let fresh = engine.legal(layout);
         // Disjoint borrows of the fields, so the hot loop keeps them in registers instead of
@@ -432,31 +619,107 @@ impl State<'_> {
         }
     }
 
+    /// [`State::sync`] for models with general rows: the legal set is the engine's minus the
+    /// excluded variables, and general rows also track the weight still placeable; a demand
+    /// row is queued whenever that weight drops.
+    fn sync_general(&mut self, engine: &mut dyn LegalityEngine) {
+        let layout = self.layout;
+        let fresh = engine.legal(layout);
+        for w in 0..self.legal.words.len() {
+            let new = fresh.words[w] & !self.excluded.words[w];
+            let old = &mut self.legal.words[w];
+            let mut changed = new ^ *old;
+            if changed == 0 {
+                continue;
+            }
+            *old = new;
+            while changed != 0 {
+                let bit = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let v = w * 64 + bit;
+                let gained = new >> bit & 1 == 1;
+                for (&r, &weight) in layout.rows_of(v).iter().zip(layout.weights_of(v)) {
+                    let r = r as usize;
+                    if gained {
+                        self.count[r] += 1;
+                        if layout.general_row[r] {
+                            self.avail[r] += weight;
+                        }
+                    } else {
+                        self.count[r] -= 1;
+                        if layout.general_row[r] {
+                            self.avail[r] -= weight;
+                            if layout.lower[r] > 0 {
+                                self.queue.push(r as u32);
+                            }
+                        } else if self.count[r] <= 1 {
+                            self.queue.push(r as u32);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn place(&mut self, engine: &mut dyn LegalityEngine, v: usize) {
         engine.place(self.layout, v);
         self.placed.push(v as u32);
-        for &r in self.layout.rows_of(v) {
+        let layout = self.layout;
+        for (i, &r) in layout.rows_of(v).iter().enumerate() {
             let r = r as usize;
             self.filled[r] += 1;
-            if self.filled[r] == 1 && self.layout.exactly_one[r] {
-                self.open -= 1;
-                self.count[r] += CLOSED;
+            if layout.exactly_one[r] {
+                if self.filled[r] == 1 {
+                    self.open -= 1;
+                    self.count[r] += CLOSED;
+                }
+            } else if layout.general && layout.general_row[r] {
+                let before = self.sum[r];
+                self.sum[r] += layout.weights_of(v)[i];
+                let low = layout.lower[r];
+                if before < low && self.sum[r] >= low {
+                    self.open -= 1;
+                }
             }
         }
     }
 
     fn undo_to(&mut self, engine: &mut dyn LegalityEngine, len: usize) {
+        let layout = self.layout;
         while self.placed.len() > len {
             let v = self.placed.pop().unwrap() as usize;
-            engine.unplace(self.layout, v);
-            for &r in self.layout.rows_of(v) {
+            engine.unplace(layout, v);
+            for (i, &r) in layout.rows_of(v).iter().enumerate() {
                 let r = r as usize;
                 self.filled[r] -= 1;
-                if self.filled[r] == 0 && self.layout.exactly_one[r] {
-                    self.open += 1;
-                    self.count[r] -= CLOSED;
+                if layout.exactly_one[r] {
+                    if self.filled[r] == 0 {
+                        self.open += 1;
+                        self.count[r] -= CLOSED;
+                    }
+                } else if layout.general && layout.general_row[r] {
+                    let before = self.sum[r];
+                    self.sum[r] -= layout.weights_of(v)[i];
+                    let low = layout.lower[r];
+                    if before >= low && self.sum[r] < low {
+                        self.open += 1;
+                    }
                 }
             }
+        }
+    }
+
+    /// Rules `v` out for the rest of the current branch (see [`Frame::exclusive`]).
+    fn exclude(&mut self, v: usize) {
+        self.excluded.insert(v);
+        self.excluded_trail.push(v as u32);
+    }
+
+    /// Lets back the variables excluded after the trail had length `len`.
+    fn unexclude_to(&mut self, len: usize) {
+        while self.excluded_trail.len() > len {
+            let v = self.excluded_trail.pop().unwrap();
+            self.excluded.remove(v as usize);
         }
     }
 
@@ -464,6 +727,13 @@ impl State<'_> {
     fn propagate(&mut self, engine: &mut dyn LegalityEngine) -> bool {
         while let Some(r) = self.queue.pop() {
             let r = r as usize;
+            if self.layout.general && self.layout.general_row[r] {
+                if !self.propagate_demand(engine, r) {
+                    self.queue.clear();
+                    return false;
+                }
+                continue;
+            }
             match self.count[r] {
                 0 => {
                     self.queue.clear();
@@ -487,8 +757,49 @@ impl State<'_> {
         true
     }
 
-    /// MRV: the open "exactly one" row with the fewest legal variables.
-    fn choose_row(&self) -> usize {
+    /// The rule for a general row with lower bound `low` and placed weight `sum < low`: with
+    /// `avail` the weight of its legal variables, the row fails when `sum + avail < low`, and
+    /// otherwise every legal variable heavier than the slack `sum + avail - low` is forced
+    /// (without it the row cannot reach `low`). With unit weights: slack 0 forces every
+    /// candidate; for "exactly one" this is the single rule. Forces the heaviest such variable
+    /// and requeues the row. False on a contradiction.
+    fn propagate_demand(&mut self, engine: &mut dyn LegalityEngine, r: usize) -> bool {
+        let layout = self.layout;
+        let low = layout.lower[r];
+        if self.sum[r] >= low {
+            return true;
+        }
+        let reach = self.sum[r] + self.avail[r];
+        if reach < low {
+            return false;
+        }
+        let slack = reach - low;
+        if slack >= layout.max_weight[r] {
+            return true;
+        }
+        let forced = layout
+            .row(r)
+            .iter()
+            .zip(layout.row_weights(r))
+            .take_while(|&(_, &w)| w > slack)
+            .map(|(&v, _)| v as usize)
+            .find(|&v| self.legal.contains(v));
+        if let Some(v) = forced {
+            self.stats.steps += 1;
+            self.place(engine, v);
+            self.sync(engine);
+            self.queue.push(r as u32);
+        }
+        true
+    }
+
+    /// MRV: the open row with the fewest branches. An open "exactly one" row branches once
+    /// per legal variable; an open general row with `c` legal variables that needs at least
+    /// `need` more of them (its missing weight over its largest weight, rounded up) counts as
+    /// `c - need + 1` branches, its slack in variables plus one: the same measure, since an
+    /// "exactly one" row needs one. Ties go to "exactly one" rows, then the lowest row id.
+    /// Returns the row and whether it is general.
+    fn choose_row(&self) -> (usize, bool) {
         let layout = self.layout;
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
@@ -498,11 +809,27 @@ impl State<'_> {
                 best = r;
                 best_count = self.count[r];
                 if best_count <= 2 {
-                    break;
+                    return (best, false);
                 }
             }
         }
-        best
+        let mut general = false;
+        for &r in &layout.demand_rows {
+            let r = r as usize;
+            let low = layout.lower[r];
+            if self.sum[r] >= low {
+                continue;
+            }
+            let need = (low - self.sum[r]).div_ceil(layout.max_weight[r]);
+            let candidates = (self.count[r] - CLOSED) as u64;
+            let branches = (candidates + 1).saturating_sub(need).min(u32::MAX as u64) as u32;
+            if branches < best_count {
+                best = r;
+                best_count = branches;
+                general = true;
+            }
+        }
+        (best, general)
     }
 
     /// LCV: the legal variables of row `r`, those leaving the most peers legal first.
@@ -587,7 +914,11 @@ fn search(
             .map(|&e| if e { 0 } else { CLOSED })
             .collect(),
         filled: vec![0; layout.num_rows],
-        open: layout.exactly_one.iter().filter(|&&e| e).count(),
+        sum: vec![0; if layout.general { layout.num_rows } else { 0 }],
+        avail: vec![0; if layout.general { layout.num_rows } else { 0 }],
+        excluded: VarSet::new(layout.num_vars),
+        excluded_trail: Vec::new(),
+        open: layout.exactly_one.iter().filter(|&&e| e).count() + layout.demand_rows.len(),
         placed: Vec::with_capacity(layout.num_vars),
         queue: Vec::with_capacity(layout.num_rows),
         scored: Vec::new(),
@@ -625,6 +956,7 @@ fn search(
             st.queue.push(r as u32);
         }
     }
+    st.queue.extend_from_slice(&layout.demand_rows);
     let mut frames: Vec<Frame> = Vec::new();
     let mut cands: Vec<u32> = Vec::new();
     let mut checked = 0u64;
@@ -654,7 +986,7 @@ fn search(
             ok = false;
         }
         if ok {
-            let r = st.choose_row();
+            let (r, exclusive) = st.choose_row();
             let cand_start = cands.len();
             st.candidates(r, &mut cands);
             let first = cands[cand_start] as usize;
@@ -663,6 +995,8 @@ fn search(
                 cand_len: cands.len() - cand_start,
                 next: 1,
                 trail_len: st.placed.len(),
+                excluded_len: st.excluded_trail.len(),
+                exclusive,
             });
             st.stats.guesses += 1;
             st.stats.steps += 1;
@@ -680,10 +1014,22 @@ fn search(
             st.stats.backtracks += 1;
             if f.next < f.cand_len {
                 let v = cands[f.cand_start + f.next] as usize;
+                let tried = &cands[f.cand_start..f.cand_start + f.next];
                 f.next += 1;
+                // Back to the state the frame was made in (a fixed point), plus this frame's
+                // exclusions but the last one.
+                st.unexclude_to(f.excluded_len + if f.exclusive { tried.len() - 1 } else { 0 });
                 st.queue.clear();
                 st.sync(engine);
                 st.queue.clear();
+                if f.exclusive {
+                    // Candidate `next - 1` is out from here on. The exclusions are not part of
+                    // the frame's fixed point, so recheck every row they touch.
+                    st.exclude(tried[tried.len() - 1] as usize);
+                    for &u in tried {
+                        st.queue.extend_from_slice(layout.rows_of(u as usize));
+                    }
+                }
                 st.stats.guesses += 1;
                 st.stats.steps += 1;
                 st.place(engine, v);
@@ -850,5 +1196,375 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
+    }
+    /// Every row kind the engine reads (for `bitset`: all of them), since the search keeps
+    /// the sums and bounds of general rows itself.
+    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+        self.engine.rows_supported(model)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::bitset::{BitsetBackend, BitsetEngine};
+    use crate::backend::vsa::VsaBackend;
+    use crate::backend::{count_verified, Backend, BackendOptions, Status};
+    use crate::model::{Coord, ModelBuilder, PuzzleKind};
+
+    /// One row of a test model: family name, variables, weights (`None`: all 1), sense.
+    type RowSpec = (&'static str, Vec<usize>, Option<Vec<u64>>, Sense);
+
+    /// A generic model with `n` variables `x0..`, and `rows`.
+    fn model(n: usize, rows: &[RowSpec]) -> Model {
+        let mut b = ModelBuilder::new("t", PuzzleKind::Generic);
+        for i in 0..n {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let mut families: Vec<(&str, usize)> = Vec::new();
+        for (name, vars, weights, sense) in rows {
+            let f = match families.iter().find(|(n, _)| n == name) {
+                Some(&(_, f)) => f,
+                None => {
+                    let f = b.family(*name);
+                    families.push((name, f));
+                    f
+                }
+            };
+            match weights {
+                Some(w) => b.weighted_row(f, vars.clone(), w.clone(), *sense),
+                None => b.row(f, vars.clone(), *sense),
+            };
+        }
+        b.build().unwrap()
+    }
+
+    /// `n x n` 0-1 matrices whose every row and column sum is `sense`.
+    fn matrices(n: usize, sense: Sense) -> Model {
+        let mut rows = Vec::new();
+        for i in 0..n {
+            rows.push(("row", (0..n).map(|j| i * n + j).collect(), None, sense));
+            rows.push(("column", (0..n).map(|j| j * n + i).collect(), None, sense));
+        }
+        model(n * n, &rows)
+    }
+
+    fn backends() -> Vec<Box<dyn Backend>> {
+        let o = BackendOptions::default();
+        vec![
+            Box::new(BitsetBackend::new(&o)),
+            Box::new(VsaBackend::new(&o).unwrap()),
+        ]
+    }
+
+    fn count(b: &mut dyn Backend, m: &Model) -> u128 {
+        let out = count_verified(b, m, None).unwrap();
+        assert_eq!(out.status, Status::Solved, "{}: {:?}", b.name(), out.reason);
+        out.count
+    }
+
+    #[test]
+    fn two_ones_in_every_row_and_column_match_a001499() {
+        for (n, want) in [(2, 1u128), (3, 6), (4, 90), (5, 2040), (6, 67950)] {
+            let m = matrices(n, Sense::Exactly(2));
+            for mut b in backends() {
+                assert_eq!(count(b.as_mut(), &m), want, "{} n = {n}", b.name());
+            }
+        }
+    }
+
+    #[test]
+    fn at_least_one_in_every_row_and_column_matches_a048291() {
+        for (n, want) in [(1, 1u128), (2, 7), (3, 265), (4, 41503)] {
+            let m = matrices(n, Sense::AtLeast(1));
+            for mut b in backends() {
+                assert_eq!(count(b.as_mut(), &m), want, "{} n = {n}", b.name());
+            }
+        }
+    }
+
+    /// Subsets of `weights` with sum in `relation target`, by trying all of them.
+    fn subsets(weights: &[u64], sense: Sense) -> u128 {
+        (0u32..1 << weights.len())
+            .filter(|mask| {
+                let sum: u64 = (0..weights.len())
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| weights[i])
+                    .sum();
+                sense.holds(sum)
+            })
+            .count() as u128
+    }
+
+    #[test]
+    fn weighted_rows_count_subset_sums() {
+        let weights: Vec<u64> = (1..=10).collect();
+        // Distinct parts of 15 no larger than 10: 27 partitions of 15 minus 7 with a part > 10.
+        assert_eq!(subsets(&weights, Sense::Exactly(15)), 20);
+        let odd = vec![3, 5, 7, 7, 9, 12, 20, 1];
+        for (w, sense) in [
+            (&weights, Sense::Exactly(15)),
+            (&weights, Sense::AtMost(9)),
+            (&weights, Sense::AtLeast(40)),
+            (&odd, Sense::Exactly(21)),
+            (&odd, Sense::Exactly(0)),
+            (&odd, Sense::AtLeast(64)),
+            (&odd, Sense::Exactly(65)),
+        ] {
+            let m = model(
+                w.len(),
+                &[("sum", (0..w.len()).collect(), Some(w.clone()), sense)],
+            );
+            for mut b in backends() {
+                assert_eq!(
+                    count(b.as_mut(), &m),
+                    subsets(w, sense),
+                    "{} {sense}",
+                    b.name()
+                );
+            }
+        }
+    }
+
+    /// 2-star Star Battle boards of side `n` with no regions: two stars in every row and
+    /// column, no two touching, by a plain row-by-row search (the oracle).
+    fn two_star_placements(n: usize) -> u128 {
+        fn go(n: usize, row: usize, prev: u32, cols: &mut [u8]) -> u128 {
+            if row == n {
+                return cols.iter().all(|&c| c == 2) as u128;
+            }
+            let mut total = 0;
+            for a in 0..n {
+                for b in a + 2..n {
+                    let mask = 1u32 << a | 1 << b;
+                    let near = prev | prev << 1 | prev >> 1;
+                    if mask & near != 0 || cols[a] == 2 || cols[b] == 2 {
+                        continue;
+                    }
+                    cols[a] += 1;
+                    cols[b] += 1;
+                    total += go(n, row + 1, mask, cols);
+                    cols[a] -= 1;
+                    cols[b] -= 1;
+                }
+            }
+            total
+        }
+        go(n, 0, 0, &mut vec![0; n])
+    }
+
+    /// The bare 2-star model: rows and columns `= 2`, every 2x2 block `<= 1`.
+    fn two_star_model(n: usize) -> Model {
+        let mut rows = Vec::new();
+        for i in 0..n {
+            rows.push((
+                "row",
+                (0..n).map(|j| i * n + j).collect(),
+                None,
+                Sense::Exactly(2),
+            ));
+            rows.push((
+                "column",
+                (0..n).map(|j| j * n + i).collect(),
+                None,
+                Sense::Exactly(2),
+            ));
+        }
+        for i in 0..n - 1 {
+            for j in 0..n - 1 {
+                let block = vec![
+                    i * n + j,
+                    i * n + j + 1,
+                    (i + 1) * n + j,
+                    (i + 1) * n + j + 1,
+                ];
+                rows.push(("block", block, None, Sense::AtMostOne));
+            }
+        }
+        model(n * n, &rows)
+    }
+
+    #[test]
+    fn bare_two_star_boards_are_counted_without_auxiliary_variables() {
+        for n in [5, 6, 8] {
+            let want = two_star_placements(n);
+            assert!(n < 8 || want > 0);
+            let m = two_star_model(n);
+            assert_eq!(m.num_variables(), n * n);
+            let mut b = BitsetBackend::new(&BackendOptions::default());
+            assert_eq!(count(&mut b, &m), want, "n = {n}");
+        }
+    }
+
+    /// Runs the bitset search to the end and returns its outcome.
+    fn run_bitset(m: &Model) -> SearchOutcome {
+        let layout = Layout::new(m);
+        run(
+            &mut BitsetEngine::default(),
+            &layout,
+            Goal::Count { limit: None },
+            None,
+        )
+        .unwrap()
+    }
+
+    /// `pairs` independent "exactly one" pairs after variable `first`: 2^pairs ways, so a
+    /// search that does not notice a dead row at once wanders through them.
+    fn free_pairs(first: usize, pairs: usize) -> Vec<RowSpec> {
+        (0..pairs)
+            .map(|i| {
+                (
+                    "pair",
+                    vec![first + 2 * i, first + 2 * i + 1],
+                    None,
+                    Sense::ExactlyOne,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_row_with_no_slack_forces_every_candidate() {
+        // x0 + x1 + x2 = 3 and x3 + x4 >= 2 have slack 0 from the start: all five are forced
+        // without a guess.
+        let mut rows = vec![
+            ("three", vec![0, 1, 2], None, Sense::Exactly(3)),
+            ("two", vec![3, 4], None, Sense::AtLeast(2)),
+        ];
+        rows.extend(free_pairs(5, 3));
+        let m = model(11, &rows);
+        let out = run_bitset(&m);
+        assert_eq!(out.count, 8);
+        // Only the free pairs are guessed: 1 + 2 + 4 frames of two guesses each.
+        assert_eq!(out.stats.guesses, 2 + 4 + 8, "{:?}", out.stats);
+        for s in &out.solutions {
+            assert!([0, 1, 2, 3, 4].iter().all(|v| s.ones.contains(v)));
+        }
+        // Weighted: 3 x0 + 2 x1 + x2 = 5 with x2 given out by an "exactly one" row with x3
+        // given: slack 0 forces x0 and x1.
+        let mut b = ModelBuilder::new("w", PuzzleKind::Generic);
+        for i in 0..4 {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let f = b.family("w");
+        b.weighted_row(f, vec![0, 1, 2], vec![3, 2, 1], Sense::Exactly(5));
+        let g = b.family("e");
+        b.row(g, vec![2, 3], Sense::ExactlyOne);
+        b.given(3);
+        let m = b.build().unwrap();
+        let out = run_bitset(&m);
+        assert_eq!(out.count, 1);
+        assert_eq!(out.stats.guesses, 0);
+        assert_eq!(out.solutions[0].ones, vec![0, 1, 3]);
+    }
+
+    #[test]
+    fn candidates_that_would_overshoot_are_not_legal() {
+        // 3 x0 + 3 x1 + 2 x2 + x3 <= 5: once x0 is placed, x1 (3 > 2 left) is out, x2 and x3
+        // stay; then x2 placed: x3 (1 > 0 left) is out too.
+        let m = model(
+            4,
+            &[(
+                "w",
+                vec![0, 1, 2, 3],
+                Some(vec![3, 3, 2, 1]),
+                Sense::AtMost(5),
+            )],
+        );
+        let layout = Layout::new(&m);
+        let mut bitset = BitsetEngine::default();
+        let mut gate = RowGate::default();
+        bitset.reset(&layout).unwrap();
+        gate.reset(&layout);
+        bitset.place(&layout, 0);
+        gate.set_sum(&layout, 0, 3);
+        gate.set_placed(0, true);
+        for legal in [bitset.legal(&layout).clone(), gate.legal().clone()] {
+            assert!(!legal.contains(0) && !legal.contains(1));
+            assert!(legal.contains(2) && legal.contains(3));
+        }
+        bitset.place(&layout, 2);
+        gate.set_sum(&layout, 0, 5);
+        gate.set_placed(2, true);
+        for legal in [bitset.legal(&layout).clone(), gate.legal().clone()] {
+            assert!((0..4).all(|v| !legal.contains(v)));
+        }
+        bitset.unplace(&layout, 2);
+        gate.set_sum(&layout, 0, 3);
+        gate.set_placed(2, false);
+        for legal in [bitset.legal(&layout).clone(), gate.legal().clone()] {
+            assert!(!legal.contains(1) && legal.contains(2) && legal.contains(3));
+        }
+        // A weight above the right-hand side is never legal, nor is anything in a `= 0` row.
+        let m = model(
+            3,
+            &[
+                ("w", vec![0, 1], Some(vec![7, 2]), Sense::AtMost(4)),
+                ("z", vec![2], None, Sense::Exactly(0)),
+            ],
+        );
+        let layout = Layout::new(&m);
+        bitset.reset(&layout).unwrap();
+        gate.reset(&layout);
+        for legal in [bitset.legal(&layout).clone(), gate.legal().clone()] {
+            assert!(!legal.contains(0) && legal.contains(1) && !legal.contains(2));
+        }
+        assert_eq!(run_bitset(&m).count, 2);
+    }
+
+    #[test]
+    fn a_row_that_cannot_reach_its_bound_backtracks_at_once() {
+        // x0 + x1 + x2 >= 3 but x0, x1 are "exactly one": dead at the root, before any of the
+        // 2^12 ways of the free pairs is tried.
+        let mut rows = vec![
+            ("three", vec![0, 1, 2], None, Sense::AtLeast(3)),
+            ("one", vec![0, 1], None, Sense::ExactlyOne),
+        ];
+        rows.extend(free_pairs(3, 12));
+        let m = model(27, &rows);
+        let out = run_bitset(&m);
+        assert_eq!(out.count, 0);
+        assert!(out.exhausted);
+        assert_eq!(out.stats.guesses, 0, "{:?}", out.stats);
+        // Dead one level down: x0 + x1 + x2 + x3 >= 3 with (x0 | x1) and (x2 | x3) each
+        // "exactly one" holds at the root (4 legal, slack 1) but fails in both branches of the
+        // first choice, before any of the 2^12 ways of the free pairs is tried.
+        let mut rows = vec![
+            ("one", vec![0, 1], None, Sense::ExactlyOne),
+            ("one", vec![2, 3], None, Sense::ExactlyOne),
+            ("three", vec![0, 1, 2, 3], None, Sense::AtLeast(3)),
+        ];
+        rows.extend(free_pairs(4, 12));
+        let m = model(28, &rows);
+        let out = run_bitset(&m);
+        assert_eq!(out.count, 0);
+        assert_eq!(out.stats.guesses, 2, "{:?}", out.stats);
+    }
+
+    #[test]
+    fn exact_cover_rows_keep_the_exact_cover_path() {
+        let m = matrices(5, Sense::ExactlyOne);
+        assert!(!Layout::new(&m).general);
+        let mut b = BitsetBackend::new(&BackendOptions::default());
+        assert_eq!(count(&mut b, &m), 120);
+    }
+
+    #[test]
+    fn vsa_refuses_rows_too_heavy_for_its_bundles_and_bitset_takes_them() {
+        let m = model(
+            2,
+            &[(
+                "w",
+                vec![0, 1],
+                Some(vec![1000, 1000]),
+                Sense::Exactly(1000),
+            )],
+        );
+        let mut vsa = VsaBackend::new(&BackendOptions::default()).unwrap();
+        assert!(vsa.rows_supported(&m).unwrap_err().contains("2000"));
+        let out = count_verified(&mut vsa, &m, None).unwrap();
+        assert_eq!(out.status, Status::Unsupported);
+        let mut b = BitsetBackend::new(&BackendOptions::default());
+        assert_eq!(count(&mut b, &m), 2);
     }
 }

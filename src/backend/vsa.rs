@@ -33,6 +33,17 @@
 //! `D >= slots`, plus crosstalk noise for `gaussian`); it is thresholded at 0.5 into
 //! free / occupied, and a variable is legal when all its rows read free.
 //!
+//! # General rows
+//! Bundles already hold counts: a variable of weight `w` adds its row's item `w` times, so slot
+//! `k` reads the row's weighted sum. The read is rounded to the nearest whole sum `s` and
+//! compared with the row's right-hand side: a variable is legal when, in every row it sits in,
+//! `s + w` stays within the row's upper bound (`= k`, `<= k`; `>= k` rows never shut anything
+//! out). An exact-cover row is the case `k = 1`: a read of 1 or more (0.5 before rounding, the
+//! threshold above) shuts out the whole row. Lower bounds and exactness stay with the shared
+//! search, which keeps its own sums; the engine answers legality only. Rows whose total weight
+//! exceeds [`MAX_VSA_ROW_WEIGHT`] are refused (`unsupported`): `f32` bundles would read them
+//! with errors near 0.5. `misreads` counts reads whose legality differs from the true sum's.
+//!
 //! Noise can read an occupied row as free (the search may then place a clashing variable: the
 //! verifier rejects the answer, status `error`) or a free row as occupied (a legal move is
 //! missed: the search may end with no solution, reported `unknown`, never `infeasible`, since an
@@ -62,6 +73,12 @@ use rustfft::{Fft, FftPlanner};
 
 use crate::backend::search::{Layout, LegalityEngine, RowGate, SearchBackend, VarSet};
 use crate::backend::{BackendError, BackendOptions, Stats};
+use crate::model::Model;
+
+/// The largest total weight of a row the `vsa` engine takes: its bundles are `f32`, so a read
+/// sum is a whole number plus rounding error, and sums up to 2^10 keep that error far below
+/// the 0.5 that rounding to the nearest whole sum tolerates.
+pub const MAX_VSA_ROW_WEIGHT: u64 = 1 << 10;
 
 /// The kind of base vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,8 +197,8 @@ pub struct VsaEngine {
     planner: FftPlanner<f32>,
     ifft: Option<Arc<dyn Fft<f32>>>,
     gate: RowGate,
-    /// True number of placed variables per row, for the `misreads` diagnostic only.
-    truth: Vec<u16>,
+    /// True weighted sum per row, for the `misreads` diagnostic only.
+    truth: Vec<u64>,
     batches: u64,
     ffts: u64,
     misreads: u64,
@@ -289,18 +306,30 @@ impl VsaEngine {
 
     fn add(&mut self, layout: &Layout, var: usize, sign: f32) {
         let d = self.dim;
-        for &r in layout.rows_of(var) {
+        for (&r, &weight) in layout.rows_of(var).iter().zip(layout.weights_of(var)) {
             let r = r as usize;
             let g = self.row_group[r] as usize;
             let s = self.row_slot[r] as usize;
             let item = &self.items[s * d..(s + 1) * d];
             let bundle = &mut self.bundles[g * d..(g + 1) * d];
-            if sign > 0.0 {
-                bundle.iter_mut().zip(item).for_each(|(x, y)| *x += y);
-                self.truth[r] += 1;
+            if weight == 1 {
+                if sign > 0.0 {
+                    bundle.iter_mut().zip(item).for_each(|(x, y)| *x += y);
+                } else {
+                    bundle.iter_mut().zip(item).for_each(|(x, y)| *x -= y);
+                }
             } else {
-                bundle.iter_mut().zip(item).for_each(|(x, y)| *x -= y);
-                self.truth[r] -= 1;
+                // The item `weight` times: weights are at most MAX_VSA_ROW_WEIGHT, exact in f32.
+                let scale = sign * weight as f32;
+                bundle
+                    .iter_mut()
+                    .zip(item)
+                    .for_each(|(x, y)| *x += y * scale);
+            }
+            if sign > 0.0 {
+                self.truth[r] += weight;
+            } else {
+                self.truth[r] -= weight;
             }
             if !self.dirty[g] {
                 self.dirty[g] = true;
@@ -377,10 +406,12 @@ impl LegalityEngine for VsaEngine {
 
     fn place(&mut self, layout: &Layout, var: usize) {
         self.add(layout, var, 1.0);
+        self.gate.set_placed(var, true);
     }
 
     fn unplace(&mut self, layout: &Layout, var: usize) {
         self.add(layout, var, -1.0);
+        self.gate.set_placed(var, false);
     }
 
     fn legal(&mut self, layout: &Layout) -> &VarSet {
@@ -422,17 +453,35 @@ impl LegalityEngine for VsaEngine {
                     }
                     let value = self.work[p * d + s % d];
                     let count = if half == 0 { value.re } else { value.im };
-                    let occupied = count > 0.5;
+                    // The nearest whole sum (a read of 0.5 or more is an occupied row).
+                    let sum = count.round().max(0.0) as u64;
                     let r = r as usize;
-                    if occupied != (self.truth[r] > 0) {
+                    if layout.shut_out(r, sum) != layout.shut_out(r, self.truth[r]) {
                         self.misreads += 1;
                     }
-                    self.gate.set(layout, r, occupied);
+                    self.gate.set_sum(layout, r, sum);
                 }
             }
         }
         self.dirty_list.clear();
         self.gate.legal()
+    }
+
+    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+        match model
+            .constraints()
+            .iter()
+            .find(|c| c.total_weight() > MAX_VSA_ROW_WEIGHT)
+        {
+            None => Ok(()),
+            Some(c) => Err(format!(
+                "row {} of family '{}' has total weight {}; vsa bundles are f32 and read sums \
+                 exactly only up to {MAX_VSA_ROW_WEIGHT}",
+                c.index,
+                model.families()[c.family].name,
+                c.total_weight()
+            )),
+        }
     }
 
     fn report(&self, stats: &mut Stats) {

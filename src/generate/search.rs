@@ -54,10 +54,24 @@ pub struct SearchResult {
 
 /// Why a model cannot go through the generator's counter.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("variable '{label}' lies in no \"exactly one\" row; the generator's counter needs every variable in one")]
-pub struct UncoveredVariable {
-    /// The variable's label.
-    pub label: String,
+pub enum CounterRefusal {
+    /// A variable in no "exactly one" row.
+    #[error("variable '{label}' lies in no \"exactly one\" row; the generator's counter needs every variable in one")]
+    UncoveredVariable {
+        /// The variable's label.
+        label: String,
+    },
+    /// A general row (`= k`, `<= k`, `>= k` with `k != 1` or weights): the counter treats
+    /// every row as "at most one", which would miscount it.
+    #[error("row {index} of family '{family}' is {sense}; the generator's counter reads exact-cover rows only")]
+    GeneralRow {
+        /// The row's family.
+        family: String,
+        /// The row's index in its family.
+        index: usize,
+        /// The row's sense, as text (`= 2`).
+        sense: String,
+    },
 }
 
 /// The counter, prepared for one model.
@@ -80,7 +94,14 @@ struct Run<'a> {
 
 impl ExactCounter {
     /// Prepares the bitsets of `model`: `O(nonzeros x longest row)`.
-    pub fn new(model: &Model) -> Result<ExactCounter, UncoveredVariable> {
+    pub fn new(model: &Model) -> Result<ExactCounter, CounterRefusal> {
+        if let Some(c) = model.first_general_row() {
+            return Err(CounterRefusal::GeneralRow {
+                family: model.families()[c.family].name.clone(),
+                index: c.index,
+                sense: c.sense.to_string(),
+            });
+        }
         let n = model.num_variables();
         let words = n.div_ceil(64).max(1);
         let mut rows = Vec::new();
@@ -106,7 +127,7 @@ impl ExactCounter {
         for (v, conflict) in conflicts.iter_mut().enumerate() {
             set(conflict, v);
             if !has(&covered, v) {
-                return Err(UncoveredVariable {
+                return Err(CounterRefusal::UncoveredVariable {
                     label: model.label(v).into_owned(),
                 });
             }
@@ -270,5 +291,21 @@ mod tests {
         assert_eq!(counter.count(2).count, 1);
         let empty = Sudoku::empty(2).to_model("empty").unwrap();
         assert!(!ExactCounter::new(&empty).unwrap().solved_by_propagation());
+    }
+
+    #[test]
+    fn general_rows_are_refused_not_miscounted() {
+        use crate::model::{Coord, ModelBuilder, PuzzleKind};
+        // x0 + x1 + x2 = 2 has 3 solutions; read as "at most one" it would have none.
+        let mut b = ModelBuilder::new("two", PuzzleKind::Generic);
+        for i in 0..3 {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let f = b.family("two");
+        b.row(f, vec![0, 1, 2], Sense::Exactly(2));
+        let m = b.build().unwrap();
+        let err = ExactCounter::new(&m).unwrap_err();
+        assert!(matches!(err, CounterRefusal::GeneralRow { index: 0, .. }));
+        assert!(err.to_string().contains("family 'two' is = 2"), "{err}");
     }
 }
