@@ -751,6 +751,7 @@ impl Backend for DpBackend {
 mod tests {
     use super::*;
     use crate::backend::enumerate::{EnumSettings, Enumerator};
+    use crate::model::PuzzleKind;
     use crate::puzzle::{HexBoard, QueensBoard};
 
     fn enum_count(model: &Model, families: &[&str]) -> u128 {

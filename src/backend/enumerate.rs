@@ -1067,6 +1067,7 @@ impl Backend for EnumBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::PuzzleKind;
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 
     fn count_with(model: &Model, families: &[&str], order: Order, parallel: bool) -> u128 {
