@@ -14,9 +14,9 @@ use zeroone::backend::{
 };
 use zeroone::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
 
-/// `n x n` cells, `per_line` ones in every row and column.
-fn k_per_line(n: usize, per_line: u64) -> Model {
-    let mut b = ModelBuilder::new(format!("{per_line}-per-line-{n}"), PuzzleKind::Generic);
+/// A builder holding `n x n` cells with `per_line` ones in every row and column, and the cells.
+fn line_sums(name: String, n: usize, per_line: u64) -> (ModelBuilder, Vec<usize>) {
+    let mut b = ModelBuilder::new(name, PuzzleKind::Generic);
     let x: Vec<usize> = (0..n * n)
         .map(|i| {
             b.coord_variable(Coord::Cell {
@@ -41,37 +41,21 @@ fn k_per_line(n: usize, per_line: u64) -> Model {
             Sense::Exactly(per_line),
         );
     }
-    b.build().unwrap()
+    (b, x)
+}
+
+/// `n x n` cells, `per_line` ones in every row and column.
+fn k_per_line(n: usize, per_line: u64) -> Model {
+    line_sums(format!("{per_line}-per-line-{n}"), n, per_line)
+        .0
+        .build()
+        .unwrap()
 }
 
 /// A bare `n x n` Star Battle with `stars` stars per row and column and no two stars touching
 /// (at most one in every 2x2 window): no regions, no auxiliary variables.
 fn bare_star_battle(n: usize, stars: u64) -> Model {
-    let mut b = ModelBuilder::new(format!("star-{n}-{stars}"), PuzzleKind::Generic);
-    let x: Vec<usize> = (0..n * n)
-        .map(|i| {
-            b.coord_variable(Coord::Cell {
-                row: i / n,
-                col: i % n,
-            })
-        })
-        .collect();
-    let rows = b.family("row");
-    for r in 0..n {
-        b.row(
-            rows,
-            (0..n).map(|c| x[r * n + c]).collect(),
-            Sense::Exactly(stars),
-        );
-    }
-    let cols = b.family("column");
-    for c in 0..n {
-        b.row(
-            cols,
-            (0..n).map(|r| x[r * n + c]).collect(),
-            Sense::Exactly(stars),
-        );
-    }
+    let (mut b, x) = line_sums(format!("star-{n}-{stars}"), n, stars);
     let apart = b.family("apart");
     for r in 0..n - 1 {
         for c in 0..n - 1 {
@@ -311,5 +295,9 @@ fn a_star_battle_needs_no_auxiliary_variables() {
         );
         counts.push((name, counted.count));
     }
+    assert!(
+        counts.iter().any(|&(name, _)| name == "bitset"),
+        "bitset refused it: {counts:?}"
+    );
     assert!(counts.windows(2).all(|w| w[0].1 == w[1].1), "{counts:?}");
 }
