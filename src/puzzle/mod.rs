@@ -5,6 +5,7 @@ pub mod generate;
 pub mod hex;
 pub mod parse;
 pub mod queens;
+pub mod star;
 pub mod sudoku;
 
 pub use hex::HexBoard;
