@@ -3,6 +3,7 @@
 
 pub mod generate;
 pub mod hex;
+pub mod killer;
 pub mod parse;
 pub mod queens;
 pub mod star;

@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::file::{solution_line, write};
-use super::search::{count, row_masks};
+use super::search::{count_within, row_masks};
 use super::StarBoard;
 use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
 use crate::generate::{Check, GenerateError};
@@ -83,6 +83,10 @@ pub struct GeneratedStar {
     /// The two backends' confirmations.
     pub checks: Vec<Check>,
 }
+
+/// Search nodes one uniqueness count of the own counter may take before the attempt is
+/// dropped (a few tenths of a second).
+const COUNT_NODES: u64 = 200_000;
 
 fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     rng.gen_range(0..n as u32) as usize
@@ -169,8 +173,10 @@ fn neighbours(n: usize, cell: usize) -> impl Iterator<Item = usize> {
     .flatten()
 }
 
-/// Grows `n` regions from `n` of the planted stars so that each holds exactly `k` of them;
-/// `None` when a cell is left that no region may take.
+/// Grows `n` regions from `n` of the planted stars so that each holds exactly `k` of them:
+/// first each region short of stars, in random order, claims a shortest path of free cells to
+/// its nearest free star (ties drawn at random); then the free cells left (none a star) join a
+/// random neighbouring region one at a time. `None` when a region finds no free star.
 fn grow(n: usize, k: usize, stars: &[Vec<usize>], rng: &mut ChaCha8Rng) -> Option<Vec<usize>> {
     let mut is_star = vec![false; n * n];
     let mut star_cells = Vec::new();
@@ -183,34 +189,86 @@ fn grow(n: usize, k: usize, stars: &[Vec<usize>], rng: &mut ChaCha8Rng) -> Optio
     for i in (1..star_cells.len()).rev() {
         star_cells.swap(i, below(rng, i + 1));
     }
-    const FREE: usize = usize::MAX;
     let mut region = vec![FREE; n * n];
-    let mut held = vec![0usize; n];
     for (g, &cell) in star_cells.iter().take(n).enumerate() {
         region[cell] = g;
-        held[g] = 1;
     }
-    let mut left = n * n - n;
+    for _ in 1..k {
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, below(rng, i + 1));
+        }
+        for g in order {
+            let path = path_to_star(n, &region, &is_star, g, rng)?;
+            for cell in path {
+                region[cell] = g;
+            }
+        }
+    }
+    let mut left = region.iter().filter(|&&g| g == FREE).count();
     while left > 0 {
         let moves: Vec<(usize, usize)> = (0..n * n)
             .filter(|&cell| region[cell] == FREE)
             .flat_map(|cell| {
                 neighbours(n, cell)
                     .map(|nb| region[nb])
-                    .filter(|&g| g != FREE && (!is_star[cell] || held[g] < k))
+                    .filter(|&g| g != FREE)
                     .map(move |g| (cell, g))
                     .collect::<Vec<_>>()
             })
             .collect();
-        if moves.is_empty() {
-            return None;
-        }
-        let (cell, g) = moves[below(rng, moves.len())];
+        let &(cell, g) = moves.get(below(rng, moves.len().max(1)))?;
         region[cell] = g;
-        held[g] += usize::from(is_star[cell]);
         left -= 1;
     }
     Some(region)
+}
+
+/// A cell no region holds yet.
+const FREE: usize = usize::MAX;
+
+/// A shortest path from region `g` through free cells without stars to a free star (the star
+/// included, the region's own cells not), the star drawn at random among the nearest ones.
+fn path_to_star(
+    n: usize,
+    region: &[usize],
+    is_star: &[bool],
+    g: usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<usize>> {
+    let mut from = vec![usize::MAX; n * n];
+    let mut frontier: Vec<usize> = (0..n * n).filter(|&c| region[c] == g).collect();
+    for &c in &frontier {
+        from[c] = c;
+    }
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        let mut reached = Vec::new();
+        for &c in &frontier {
+            for nb in neighbours(n, c) {
+                if region[nb] != FREE || from[nb] != usize::MAX {
+                    continue;
+                }
+                from[nb] = c;
+                if is_star[nb] {
+                    reached.push(nb);
+                } else {
+                    next.push(nb);
+                }
+            }
+        }
+        if !reached.is_empty() {
+            let mut cell = reached[below(rng, reached.len())];
+            let mut path = vec![cell];
+            while region[from[cell]] != g {
+                cell = from[cell];
+                path.push(cell);
+            }
+            return Some(path);
+        }
+        frontier = next;
+    }
+    None
 }
 
 /// Whether region `g` stays connected (and non-empty) without cell `gone`.
@@ -365,7 +423,10 @@ fn one_board(
             continue;
         };
         for _ in 0..=o.max_repairs {
-            let counted = count(&board_of(n, k, &region), Some(2));
+            let counted = count_within(&board_of(n, k, &region), Some(2), COUNT_NODES);
+            if !counted.exhaustive && counted.count < 2 {
+                break; // too hard for the own counter: a fresh attempt
+            }
             if counted.count == 1 {
                 if !seen.insert(region.clone()) {
                     break;
@@ -438,6 +499,7 @@ pub fn block(o: &StarOptions, g: &GeneratedStar) -> String {
 mod tests {
     use super::*;
     use crate::puzzle::star::file::read_str;
+    use crate::puzzle::star::search::count;
 
     #[test]
     fn one_star_boards_are_unique_reproducible_and_read_back() {

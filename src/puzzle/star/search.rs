@@ -56,6 +56,8 @@ struct Run<'a> {
     found: Vec<Vec<Vec<usize>>>,
     /// Solutions kept in `found` at most.
     keep: usize,
+    /// Nodes after which the search stops.
+    max_nodes: u64,
     count: u64,
     nodes: u64,
 }
@@ -63,15 +65,20 @@ struct Run<'a> {
 /// Counts the solutions of `board` up to `limit` (`None`: all), keeping the first 16. Boards
 /// wider than 64 columns count 0.
 pub fn count(board: &StarBoard, limit: Option<u64>) -> StarCount {
-    count_keeping(board, limit, 16)
+    count_keeping(board, limit, 16, u64::MAX)
+}
+
+/// Like [`count`], but stops (not exhaustive) after `max_nodes` search nodes.
+pub fn count_within(board: &StarBoard, limit: Option<u64>, max_nodes: u64) -> StarCount {
+    count_keeping(board, limit, 16, max_nodes)
 }
 
 /// Every solution of `board` (memory grows with the count: for small boards only).
 pub fn all(board: &StarBoard) -> StarCount {
-    count_keeping(board, None, usize::MAX)
+    count_keeping(board, None, usize::MAX, u64::MAX)
 }
 
-fn count_keeping(board: &StarBoard, limit: Option<u64>, keep: usize) -> StarCount {
+fn count_keeping(board: &StarBoard, limit: Option<u64>, keep: usize, max_nodes: u64) -> StarCount {
     let (n, k) = (board.size(), board.stars());
     let region: Vec<usize> = match board.regions() {
         Some(g) => g.iter().flatten().copied().collect(),
@@ -105,6 +112,7 @@ fn count_keeping(board: &StarBoard, limit: Option<u64>, keep: usize) -> StarCoun
         limit: limit.unwrap_or(u64::MAX),
         found: Vec::new(),
         keep,
+        max_nodes,
         count: 0,
         nodes: 0,
     };
@@ -121,6 +129,9 @@ impl Run<'_> {
     /// Places rows `r..n`; false when the limit was reached.
     fn go(&mut self, r: usize) -> bool {
         self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return false;
+        }
         let n = self.n;
         if r == n {
             self.count += 1;
@@ -226,6 +237,8 @@ mod tests {
         let board = StarBoard::bare(10, 2);
         let c = count(&board, Some(3));
         assert_eq!((c.count, c.exhaustive), (3, false));
+        let cut = count_within(&board, None, 10);
+        assert!(!cut.exhaustive && cut.nodes <= 11);
         for s in &c.solutions {
             board.check(s).unwrap();
         }
