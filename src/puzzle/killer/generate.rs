@@ -7,7 +7,7 @@
 //! while a second solution exists, a cell where it differs from the grid is cut out of its cage
 //! (it becomes a one-cell cage, the rest of the cage splits into its connected parts), which
 //! removes that solution and keeps the grid a solution. An attempt that would need more than
-//! [`MAX_CAGES`] cages starts over.
+//! [`super::MAX_CAGES`] cages starts over.
 //!
 //! A board is kept only when two registry backends that accept its model (weighted rows) each
 //! count exactly one verified solution and solve it to the grid
@@ -21,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::file::write;
 use super::search::count;
-use super::{first_apart, KillerBoard, MAX_CAGES};
+use super::{first_apart, KillerBoard};
 use crate::generate::{Check, GenerateError};
 use crate::puzzle::generate::complete_grid;
 use crate::puzzle::star::generate::confirm_unique;
@@ -211,7 +211,6 @@ pub fn generate(o: &KillerOptions) -> Result<Vec<GeneratedKiller>, GenerateError
             o.box_size, o.max_cage
         )));
     }
-    debug_assert!(MAX_CAGES >= 16);
     (0..o.count).map(|i| one_board(o, i)).collect()
 }
 
@@ -262,7 +261,7 @@ mod tests {
         cut(9, &mut cage, big);
         let after = board_of(3, &grid, &cage).unwrap();
         after.check(&grid).unwrap();
-        assert!(after.sums().len() >= before + 1);
+        assert!(after.sums().len() > before);
         assert_eq!(after.cages().iter().filter(|c| c == &&vec![big]).count(), 1);
     }
 

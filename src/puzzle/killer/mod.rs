@@ -161,7 +161,9 @@ impl KillerBoard {
                 }
             }
         }
-        let unit_rows: [(&str, &dyn Fn(usize, usize) -> usize); 3] = [
+        // Per unit kind: its family and the cell of member `i` of unit `u`.
+        type CellOf<'a> = &'a dyn Fn(usize, usize) -> usize;
+        let unit_rows: [(&str, CellOf); 3] = [
             ("row-digit", &|u, i| u * n + i),
             ("column-digit", &|u, i| i * n + u),
             ("box-digit", &|u, i| {
