@@ -47,39 +47,148 @@ pub enum Coord {
     Free,
 }
 
-/// What kind of puzzle a model came from; decides how answers are rendered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum PuzzleKind {
-    /// Hex board of odd width `width` (`2 * side - 1`).
-    Hex {
-        /// Number of rows (and cells in the middle row).
-        width: usize,
-    },
-    /// Square Queens of side `size`.
-    Queens {
-        /// Number of rows and columns.
-        size: usize,
-    },
-    /// Sudoku with boxes `box_size x box_size`, so `box_size^2` digits.
-    Sudoku {
-        /// Side of one box (3 for the classic 9x9).
-        box_size: usize,
-    },
-    /// A model read from a JSON or TOML file, with no puzzle geometry.
-    Generic,
+/// What kind of puzzle a model came from: the kind's tag (as the registry in
+/// `crate::puzzle::kinds` names it: `hex`, `queens`, `sudoku`, or `generic` for a model with no
+/// geometry) and its size parameters (`width = 9`, `box_size = 3`). It is the kind's identity
+/// only, for output (names, titles, drawings); what backends need to know about a model is in
+/// its [`ModelHints`]. Serialized as `{"kind": tag, param: value, ...}`. Cost: one small vector.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PuzzleKind {
+    tag: Cow<'static, str>,
+    params: Vec<(Cow<'static, str>, usize)>,
 }
 
 impl PuzzleKind {
-    /// The short name used in JSON output: `hex`, `queens`, `sudoku` or `model`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            PuzzleKind::Hex { .. } => "hex",
-            PuzzleKind::Queens { .. } => "queens",
-            PuzzleKind::Sudoku { .. } => "sudoku",
-            PuzzleKind::Generic => "model",
+    /// A model read from a JSON or TOML file, or built in code, with no puzzle geometry. (Kept
+    /// under the name it had as an enum variant, so code that builds generic models reads the
+    /// same.)
+    #[allow(non_upper_case_globals)]
+    pub const Generic: PuzzleKind = PuzzleKind {
+        tag: Cow::Borrowed("generic"),
+        params: Vec::new(),
+    };
+
+    /// The kind tagged `tag` with the size parameters `params` (name and value each), as a
+    /// puzzle kind's model builder states it. Parameters are kept sorted by name, the order
+    /// they are read back from JSON in, so a kind equals itself after the trip.
+    pub fn new(tag: &'static str, params: &[(&'static str, usize)]) -> PuzzleKind {
+        let mut params: Vec<_> = params.iter().map(|&(k, v)| (Cow::Borrowed(k), v)).collect();
+        params.sort();
+        PuzzleKind {
+            tag: Cow::Borrowed(tag),
+            params,
         }
     }
+
+    /// The tag: the kind's name in the registry (`generic` for no geometry).
+    pub fn tag(&self) -> &str {
+        &self.tag
+    }
+
+    /// Whether this is the generic kind (no puzzle geometry).
+    pub fn is_generic(&self) -> bool {
+        self.tag == "generic"
+    }
+
+    /// The size parameter called `key` (`width`, `size`, `box_size`, ...), if the kind has it.
+    pub fn param(&self, key: &str) -> Option<usize> {
+        self.params.iter().find(|(k, _)| k == key).map(|&(_, v)| v)
+    }
+
+    /// The short name used in JSON output: the tag, or `model` for the generic kind.
+    pub fn name(&self) -> &str {
+        if self.is_generic() {
+            "model"
+        } else {
+            &self.tag
+        }
+    }
+}
+
+/// The serialized form of a [`PuzzleKind`]: its tag under `kind`, then its parameters.
+#[derive(Serialize, Deserialize)]
+struct PuzzleKindRepr {
+    kind: String,
+    #[serde(flatten)]
+    params: BTreeMap<String, usize>,
+}
+
+impl Serialize for PuzzleKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PuzzleKindRepr {
+            kind: self.tag.to_string(),
+            params: self
+                .params
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PuzzleKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PuzzleKind, D::Error> {
+        let repr = PuzzleKindRepr::deserialize(deserializer)?;
+        Ok(PuzzleKind {
+            tag: Cow::Owned(repr.kind),
+            params: repr
+                .params
+                .into_iter()
+                .map(|(k, v)| (Cow::Owned(k), v))
+                .collect(),
+        })
+    }
+}
+
+/// The board symmetry a model's placements have, for orbit counts (placements that differ by a
+/// rotation or reflection of the board).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "group")]
+pub enum BoardSymmetry {
+    /// No symmetry is known (generic models, boards with clues or regions).
+    #[default]
+    None,
+    /// The 8 symmetries of the square (`crate::symmetry::Group::square`).
+    Square {
+        /// Side of the square.
+        size: usize,
+    },
+    /// The 12 symmetries of the hexagon (`crate::symmetry::Group::hex`).
+    Hexagon {
+        /// Width of the hex board.
+        width: usize,
+    },
+}
+
+/// What backends, exporters and the renderer may know about a model beyond its rows, stated by
+/// the puzzle kind that built it (or by a generic model file), so that none of them needs to
+/// know the kind. Every hint is optional: a backend must work (maybe slower) without it.
+/// Serialized with the model; fields at their default are left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelHints {
+    /// The family of exactly-one rows that partitions the variables and should supply the
+    /// coordinate of the line-by-line backends (`enum`, `dp`): `row` for boards with one piece
+    /// per row, `cell` for Sudoku. `None`: the backend looks for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coordinate_family: Option<String>,
+    /// Whether the variables are the cells of a board (`Coord::Cell`) holding one piece per
+    /// line, so per-variable figures (the least-norm solution of `gauss`) read best laid out
+    /// as the board, one grid row per line.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cell_grid: bool,
+    /// The board symmetry of the bare board, for orbit counts.
+    #[serde(skip_serializing_if = "is_no_symmetry")]
+    pub symmetry: BoardSymmetry,
+}
+
+fn is_no_symmetry(s: &BoardSymmetry) -> bool {
+    *s == BoardSymmetry::None
+}
+
+fn is_default_hints(h: &&ModelHints) -> bool {
+    **h == ModelHints::default()
 }
 
 /// The largest weight, right-hand side or total row weight a model accepts: 2^53, so that every
@@ -236,10 +345,20 @@ pub fn coord_label(id: VarId, coord: Coord) -> String {
     match coord {
         Coord::Cell { row, col } => format!("r{row}c{col}"),
         Coord::CellValue { row, col, value } if value < 35 => {
-            format!("r{row}c{col}={}", crate::puzzle::sudoku::symbol(value))
+            format!("r{row}c{col}={}", value_symbol(value))
         }
         Coord::CellValue { row, col, value } => format!("r{row}c{col}=v{value}"),
         Coord::Free => format!("x{id}"),
+    }
+}
+
+/// The symbol of value index `value` in labels (a Sudoku digit): `1`-`9`, then `A`, `B`, ...
+/// (meaningful below 35; larger values are labelled `v{value}`).
+pub fn value_symbol(value: usize) -> char {
+    if value < 9 {
+        (b'1' + value as u8) as char
+    } else {
+        (b'A' + (value - 9).min(25) as u8) as char
     }
 }
 
@@ -521,6 +640,7 @@ pub enum ModelError {
 pub struct ModelBuilder {
     name: String,
     kind: PuzzleKind,
+    hints: ModelHints,
     variables: Vec<Variable>,
     /// Stored labels, once some variable was given an explicit one (see [`Labels`]).
     labels: Option<Vec<Box<str>>>,
@@ -535,12 +655,18 @@ impl ModelBuilder {
         ModelBuilder {
             name: name.into(),
             kind,
+            hints: ModelHints::default(),
             variables: Vec::new(),
             labels: None,
             families: Vec::new(),
             constraints: Vec::new(),
             givens: Vec::new(),
         }
+    }
+
+    /// Sets the hints the model carries for backends (see [`ModelHints`]).
+    pub fn hints(&mut self, hints: ModelHints) {
+        self.hints = hints;
     }
 
     /// Adds a variable with an explicit label and returns its id. A label equal to the one
@@ -735,6 +861,7 @@ impl ModelBuilder {
         }
         let shape = Shape::new(
             self.kind,
+            self.hints,
             self.variables,
             self.labels,
             self.families,
@@ -754,6 +881,7 @@ impl ModelBuilder {
 #[derive(Debug)]
 struct Shape {
     kind: PuzzleKind,
+    hints: ModelHints,
     variables: Vec<Variable>,
     /// `None`: every label is [`coord_label`] of its variable (made on demand).
     labels: Option<Vec<Box<str>>>,
@@ -772,6 +900,7 @@ struct Shape {
 impl Shape {
     fn new(
         kind: PuzzleKind,
+        hints: ModelHints,
         variables: Vec<Variable>,
         labels: Option<Vec<Box<str>>>,
         families: Vec<Family>,
@@ -803,6 +932,7 @@ impl Shape {
         let senses = constraints.iter().map(|c| c.sense).collect();
         Shape {
             kind,
+            hints,
             variables,
             labels,
             families,
@@ -853,6 +983,7 @@ impl PartialEq for Model {
         let (a, b) = (&*self.shape, &*other.shape);
         let same_shape = Arc::ptr_eq(&self.shape, &other.shape)
             || (a.kind == b.kind
+                && a.hints == b.hints
                 && a.variables == b.variables
                 && a.families == b.families
                 && a.constraints == b.constraints
@@ -875,7 +1006,9 @@ struct LabelledVariable<'a> {
 #[derive(Serialize)]
 struct ModelRepr<'a> {
     name: &'a str,
-    kind: PuzzleKind,
+    kind: &'a PuzzleKind,
+    #[serde(skip_serializing_if = "is_default_hints")]
+    hints: &'a ModelHints,
     variables: Vec<LabelledVariable<'a>>,
     families: &'a [Family],
     constraints: &'a [Constraint],
@@ -887,6 +1020,7 @@ impl Serialize for Model {
         ModelRepr {
             name: &self.name,
             kind: self.kind(),
+            hints: self.hints(),
             variables: (0..self.num_variables())
                 .map(|v| LabelledVariable {
                     label: self.label(v),
@@ -907,6 +1041,8 @@ impl Serialize for Model {
 struct OwnedModelRepr {
     name: String,
     kind: PuzzleKind,
+    #[serde(default)]
+    hints: ModelHints,
     variables: Vec<OwnedVariable>,
     families: Vec<Family>,
     constraints: Vec<Constraint>,
@@ -927,6 +1063,7 @@ impl<'de> Deserialize<'de> for Model {
         use serde::de::Error;
         let repr = OwnedModelRepr::deserialize(deserializer)?;
         let mut b = ModelBuilder::new(repr.name, repr.kind);
+        b.hints(repr.hints);
         for v in repr.variables {
             b.variable(v.label, v.coord);
         }
@@ -1009,9 +1146,14 @@ impl Model {
         Arc::ptr_eq(&self.shape, &other.shape)
     }
 
-    /// The puzzle kind, for rendering.
-    pub fn kind(&self) -> PuzzleKind {
-        self.shape.kind
+    /// The puzzle kind: its identity, for output (names, titles, drawings).
+    pub fn kind(&self) -> &PuzzleKind {
+        &self.shape.kind
+    }
+
+    /// What the puzzle kind tells backends about this model (see [`ModelHints`]).
+    pub fn hints(&self) -> &ModelHints {
+        &self.shape.hints
     }
 
     /// All variables, indexed by [`VarId`].
@@ -1151,7 +1293,8 @@ impl Model {
 
     /// A builder holding this model's variables (with their labels) and name, and no rows.
     fn builder_with_variables(&self) -> ModelBuilder {
-        let mut b = ModelBuilder::new(self.name.clone(), self.kind());
+        let mut b = ModelBuilder::new(self.name.clone(), self.kind().clone());
+        b.hints(self.hints().clone());
         b.variables = self.shape.variables.clone();
         b.labels = self.shape.labels.clone();
         b
@@ -1163,6 +1306,7 @@ impl Model {
         Model {
             shape: Arc::new(Shape::new(
                 b.kind,
+                b.hints,
                 b.variables,
                 b.labels,
                 b.families,
@@ -1215,7 +1359,8 @@ impl Model {
         let value = self.fixed_by_givens();
         let n = self.num_variables();
         let mut new_id = vec![None; n];
-        let mut b = ModelBuilder::new(self.name.clone(), self.kind());
+        let mut b = ModelBuilder::new(self.name.clone(), self.kind().clone());
+        b.hints(self.hints().clone());
         let mut original = Vec::new();
         let stored = self.shape.labels.is_some();
         for (v, var) in self.variables().iter().enumerate() {
@@ -1576,5 +1721,144 @@ mod tests {
         assert_eq!(labels, ["r0c1", "named", "x2"]);
         let r = m.reduce();
         assert_eq!(r.model.label(1), "named");
+    }
+
+    /// Four free variables: "two" (exactly 2 of all), "budget" (weights 1, 2, 3, 4 at most 5).
+    fn two_on_a_budget() -> Model {
+        let mut b = ModelBuilder::new("budget", PuzzleKind::Generic);
+        for _ in 0..4 {
+            b.coord_variable(Coord::Free);
+        }
+        let two = b.family("two");
+        b.row(two, vec![3, 2, 1, 0], Sense::Exactly(2));
+        let budget = b.family("budget");
+        b.weighted_row(budget, vec![3, 0, 1, 2], vec![4, 1, 2, 3], Sense::AtMost(5));
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn the_builder_sorts_weights_with_their_variables_and_normalizes_senses() {
+        let m = two_on_a_budget();
+        let budget = &m.constraints()[1];
+        assert_eq!(
+            (budget.vars.clone(), budget.weights.clone()),
+            (vec![0, 1, 2, 3], Some(vec![1, 2, 3, 4]))
+        );
+        assert_eq!(m.row_weights_of(3), Some(&[1, 4][..]));
+        let mut b = ModelBuilder::new("n", PuzzleKind::Generic);
+        let (x, y) = (b.coord_variable(Coord::Free), b.coord_variable(Coord::Free));
+        let f = b.family("f");
+        b.weighted_row(f, vec![x, y], vec![1, 1], Sense::Exactly(1));
+        b.weighted_row(f, vec![x, y], vec![2, 1], Sense::AtMostOne);
+        b.row(f, vec![x, y], Sense::AtMost(1));
+        let m = b.build().unwrap();
+        let senses: Vec<Sense> = m.constraints().iter().map(|c| c.sense).collect();
+        assert_eq!(
+            senses,
+            [Sense::ExactlyOne, Sense::AtMost(1), Sense::AtMostOne]
+        );
+        assert_eq!(m.constraints()[0].weights, None);
+        assert!(!m.is_exact_cover());
+    }
+
+    #[test]
+    fn bad_weights_are_refused_by_the_builder() {
+        let build = |weights: Vec<u64>, sense: Sense| {
+            let mut b = ModelBuilder::new("w", PuzzleKind::Generic);
+            let vars: Vec<VarId> = (0..weights.len().max(2))
+                .map(|_| b.coord_variable(Coord::Free))
+                .collect();
+            let f = b.family("f");
+            b.weighted_row(f, vars[..2].to_vec(), weights, sense);
+            b.build()
+        };
+        assert!(matches!(
+            build(vec![1, 0], Sense::Exactly(1)),
+            Err(ModelError::ZeroWeight { .. })
+        ));
+        assert!(matches!(
+            build(vec![1], Sense::Exactly(1)),
+            Err(ModelError::WeightCount {
+                vars: 2,
+                weights: 1,
+                ..
+            })
+        ));
+        let huge = MAX_COEFFICIENT;
+        assert!(matches!(
+            build(vec![huge, 1], Sense::Exactly(1)),
+            Err(ModelError::CoefficientTooLarge {
+                what: "total weight",
+                ..
+            })
+        ));
+        assert!(matches!(
+            build(vec![1, 1], Sense::AtLeast(huge + 1)),
+            Err(ModelError::CoefficientTooLarge {
+                what: "right-hand side",
+                ..
+            })
+        ));
+        assert!(build(vec![huge - 1, 1], Sense::AtLeast(huge)).is_ok());
+    }
+
+    #[test]
+    fn givens_use_up_general_rows_and_may_not_overfill_them() {
+        let m = two_on_a_budget();
+        // x3 (weight 4) and x1 (weight 2) overfill the budget of 5.
+        assert_eq!(
+            m.with_givens("g", vec![3, 1]),
+            Err(ModelError::OverfullRow {
+                givens: "x1, x3".into(),
+                sum: 6,
+                sense: "<= 5".into(),
+                family: "budget".into(),
+                index: 0,
+            })
+        );
+        // Given x3: one more of x0 (weight 1) only; "two" needs exactly 1 more, budget <= 1.
+        let r = m.with_givens("g", vec![3]).unwrap().reduce();
+        assert!(!r.infeasible);
+        let senses: Vec<Sense> = r.model.constraints().iter().map(|c| c.sense).collect();
+        assert_eq!(senses, [Sense::ExactlyOne, Sense::AtMost(1)]);
+        assert_eq!(r.model.constraints()[1].weights, Some(vec![1, 2, 3]));
+        // Given x0 and x1: "two" is full (exactly 0 more), the budget has 2 left.
+        let r = m.with_givens("g", vec![0, 1]).unwrap().reduce();
+        assert_eq!(r.model.constraints()[0].sense, Sense::Exactly(0));
+        assert_eq!(r.model.constraints()[1].sense, Sense::AtMost(2));
+    }
+
+    #[test]
+    fn reduce_drops_rows_the_givens_leave_always_true_and_finds_dead_ones() {
+        let mut b = ModelBuilder::new("r", PuzzleKind::Generic);
+        let x: Vec<VarId> = (0..3).map(|_| b.coord_variable(Coord::Free)).collect();
+        let f = b.family("f");
+        b.row(f, x.clone(), Sense::AtLeast(1));
+        b.weighted_row(f, vec![x[1], x[2]], vec![2, 2], Sense::Exactly(3));
+        let m = b.build().unwrap();
+        let r = m.with_givens("g", vec![0]).unwrap().reduce();
+        // The at-least row is met by x0 and dropped; the odd row stays (it is infeasible, but
+        // only a search finds that: 2 + 2 and 2 are not 3).
+        assert_eq!(r.model.constraints().len(), 1);
+        // A row left with no free variable and a need it cannot meet is infeasible at once.
+        let mut b = ModelBuilder::new("d", PuzzleKind::Generic);
+        let x: Vec<VarId> = (0..2).map(|_| b.coord_variable(Coord::Free)).collect();
+        let f = b.family("f");
+        b.row(f, x.clone(), Sense::ExactlyOne);
+        b.row(f, x.clone(), Sense::AtLeast(2));
+        let m = b.build().unwrap().with_givens("g", vec![0]).unwrap();
+        assert!(m.reduce().infeasible);
+    }
+
+    #[test]
+    fn a_general_model_round_trips_through_serde() {
+        let m = two_on_a_budget();
+        let text = serde_json::to_string(&m).unwrap();
+        assert!(text.contains(r#""sense":"exactly","rhs":2"#), "{text}");
+        assert!(text.contains(r#""weights":[1,2,3,4]"#), "{text}");
+        let back: Model = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, m);
+        let bad = text.replacen(r#""sense":"exactly""#, r#""sense":"roughly""#, 1);
+        assert!(serde_json::from_str::<Model>(&bad).is_err());
     }
 }

@@ -13,8 +13,11 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::backend::{CountOutcome, Outcome, Stats, Status};
-use crate::model::{Constraint, Coord, Model, ModelSummary, PuzzleKind, Sense, Solution};
-use crate::puzzle::{placements, sudoku_grid};
+use crate::model::{Constraint, Model, ModelSummary, PuzzleKind, Sense, Solution};
+use crate::puzzle::kind::Answer;
+use crate::puzzle::kinds;
+
+pub use crate::puzzle::grid::region_letter;
 
 /// Models with more variables than this are shown without their 0-1 matrix.
 pub const MATRIX_MAX_VARIABLES: usize = 64;
@@ -63,115 +66,12 @@ pub enum Ones {
     Ids(Vec<usize>),
 }
 
-/// The letter of colour region `i` as files write it: `A`-`Z`, then `a`-`z`, then `?`.
-pub fn region_letter(i: usize) -> char {
-    match i {
-        0..=25 => (b'A' + i as u8) as char,
-        26..=51 => (b'a' + (i - 26) as u8) as char,
-        _ => '?',
-    }
-}
-
-/// For each variable, the index of the row of family `family` holding it (its region).
-fn region_of(model: &Model, family: &str) -> Option<Vec<Option<usize>>> {
-    let f = model.family_id(family)?;
-    let mut region = vec![None; model.num_variables()];
-    for c in model.family_rows(f) {
-        for &v in &c.vars {
-            region[v] = Some(c.index);
-        }
-    }
-    Some(region)
-}
-
-/// Draws a hex board or Queens grid from its model: region letters (`.` without regions),
-/// `*` for a piece of `solution`. `None` for other kinds.
-pub fn board_text(model: &Model, solution: Option<&Solution>) -> Option<String> {
-    let (n, region_family, hex) = match model.kind() {
-        PuzzleKind::Hex { width } => (width, "colour", true),
-        PuzzleKind::Queens { size } => (size, "region", false),
-        _ => return None,
-    };
-    let region = region_of(model, region_family);
-    let on = solution.map(|s| s.to_bools(model.num_variables()));
-    let mut rows: Vec<Vec<char>> = vec![Vec::new(); n];
-    for (v, var) in model.variables().iter().enumerate() {
-        if let Coord::Cell { row, col } = var.coord {
-            if row < n {
-                if rows[row].len() <= col {
-                    rows[row].resize(col + 1, ' ');
-                }
-                let piece = on.as_ref().is_some_and(|o| o[v]);
-                rows[row][col] = if piece {
-                    '*'
-                } else {
-                    region
-                        .as_ref()
-                        .and_then(|r| r[v])
-                        .map_or('.', region_letter)
-                };
-            }
-        }
-    }
-    let mut out = String::new();
-    for row in &rows {
-        if hex {
-            out.push_str(&" ".repeat(n.saturating_sub(row.len())));
-            let cells: Vec<String> = row.iter().map(|c| c.to_string()).collect();
-            out.push_str(&cells.join(" "));
-        } else {
-            out.extend(row.iter());
-        }
-        out.push('\n');
-    }
-    Some(out)
-}
-
-/// Draws a Sudoku grid (`+-------+` box drawing) with the cells of `solution`, or with the
-/// givens when `solution` is `None`. `None` for other kinds.
-pub fn sudoku_text(model: &Model, solution: Option<&Solution>) -> Option<String> {
-    let PuzzleKind::Sudoku { box_size } = model.kind() else {
-        return None;
-    };
-    let givens = Solution::new(model.givens().to_vec());
-    let line = sudoku_grid(model, solution.unwrap_or(&givens))?;
-    Some(sudoku_line_text(&line, box_size))
-}
-
-/// Draws one Sudoku line of `n^2` symbols (`.` for empty, `n = box_size^2`) in the `+-------+`
-/// box drawing, one text line per grid row. Cost: linear in the cells.
-pub fn sudoku_line_text(line: &str, box_size: usize) -> String {
-    let n = box_size * box_size;
-    let grid: Vec<char> = line.chars().collect();
-    let rule = format!(
-        "{}+\n",
-        format!("+{}", "-".repeat(2 * box_size + 1)).repeat(box_size)
-    );
-    let mut out = String::new();
-    for r in 0..n {
-        if r % box_size == 0 {
-            out.push_str(&rule);
-        }
-        for c in 0..n {
-            if c % box_size == 0 {
-                out.push_str("| ");
-            }
-            out.push(grid.get(r * n + c).copied().unwrap_or('.'));
-            out.push(' ');
-        }
-        out.push_str("|\n");
-    }
-    out.push_str(&rule);
-    out
-}
+pub use crate::puzzle::sudoku::kind::line_text as sudoku_line_text;
 
 /// A solution in the most readable form for its kind: the board with its pieces, the filled
 /// Sudoku, or the labels of the variables set to 1.
 pub fn solution_text(model: &Model, solution: &Solution) -> String {
-    if let Some(t) = board_text(model, Some(solution)) {
-        return t;
-    }
-    if let Some(t) = sudoku_text(model, Some(solution)) {
+    if let Some(t) = drawing(model, Some(solution)) {
         return t;
     }
     let labels: Vec<_> = solution
@@ -192,15 +92,17 @@ fn family_sense_text(rows: &[&Constraint]) -> String {
     }
 }
 
-fn kind_text(kind: PuzzleKind) -> String {
-    match kind {
-        PuzzleKind::Hex { width } => format!("hex board, width {width}"),
-        PuzzleKind::Queens { size } => format!("Queens, {size}x{size}"),
-        PuzzleKind::Sudoku { box_size } => {
-            let n = box_size * box_size;
-            format!("Sudoku, {n}x{n}")
-        }
-        PuzzleKind::Generic => "generic model".into(),
+/// The puzzle drawn by its kind ([`crate::puzzle::kind::Kind::draw`]): the board with the
+/// pieces of `solution`, the filled Sudoku, or (without a solution) the puzzle as given.
+/// `None` for generic models.
+pub fn drawing(model: &Model, solution: Option<&Solution>) -> Option<String> {
+    kinds::of(model.kind())?.draw(model, solution)
+}
+
+fn kind_text(kind: &PuzzleKind) -> String {
+    match kinds::of(kind) {
+        Some(k) => k.title(kind),
+        None => "generic model".into(),
     }
 }
 
@@ -266,7 +168,7 @@ pub fn model_text(model: &Model) -> String {
             sizes
         );
     }
-    if model.kind() == PuzzleKind::Generic && s.variables <= MATRIX_MAX_VARIABLES {
+    if model.kind().is_generic() && s.variables <= MATRIX_MAX_VARIABLES {
         let labels: Vec<String> = (0..model.num_variables())
             .map(|i| format!("{i}={}", model.label(i)))
             .collect();
@@ -276,8 +178,7 @@ pub fn model_text(model: &Model) -> String {
             let _ = writeln!(out, "given: {}", givens.join(" "));
         }
     }
-    let drawing = board_text(model, None).or_else(|| sudoku_text(model, None));
-    if let Some(d) = drawing {
+    if let Some(d) = drawing(model, None) {
         let _ = writeln!(out, "puzzle:");
         for line in d.lines() {
             let _ = writeln!(out, "  {line}");
@@ -379,16 +280,14 @@ impl SolveRecord {
             .as_ref()
             .filter(|_| outcome.status == Status::Solved && outcome.verified);
         let (mut placements_field, mut grid, mut ones) = (None, None, None);
-        match model.kind() {
-            PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. } => {
-                placements_field = Some(solution.and_then(|s| placements(model, s)));
-            }
-            PuzzleKind::Sudoku { .. } => grid = Some(solution.and_then(|s| sudoku_grid(model, s))),
-            PuzzleKind::Generic => ones = Some(solution.map(|s| Ones::Labels(labels_of(model, s)))),
+        match kinds::of(model.kind()).map(|k| k.answer(model, solution)) {
+            Some(Answer::Placements(p)) => placements_field = Some(p),
+            Some(Answer::Grid(g)) => grid = Some(g),
+            None => ones = Some(solution.map(|s| Ones::Labels(labels_of(model, s)))),
         }
         SolveRecord {
             index,
-            kind: model.kind().name(),
+            kind: kinds::of(model.kind()).map_or("model", |k| k.name()),
             backend: backend.into(),
             solution: None,
             status: outcome.status.name(),
@@ -609,14 +508,14 @@ mod tests {
         // Cells 1 (row 0, k 1), 2 (row 1, k 0), 6 (row 2, k 1): one per row, diag and anti.
         let s = Solution::new(vec![1, 2, 6]);
         assert!(crate::verify::Verifier::new(&m).accepts(&s));
-        assert_eq!(board_text(&m, Some(&s)).unwrap(), " . *\n* . .\n . *\n");
+        assert_eq!(drawing(&m, Some(&s)).unwrap(), " . *\n* . .\n . *\n");
     }
 
     #[test]
     fn queens_board_shows_region_letters() {
         let q = QueensBoard::with_regions(vec![vec![0, 1], vec![1, 1]]).unwrap();
         let m = q.to_model("q");
-        assert_eq!(board_text(&m, None).unwrap(), "AB\nBB\n");
+        assert_eq!(drawing(&m, None).unwrap(), "AB\nBB\n");
     }
 
     #[test]
@@ -625,7 +524,7 @@ mod tests {
         cells[0] = Some(4);
         cells[80] = Some(8);
         let m = Sudoku::from_cells(3, cells).unwrap().to_model("s").unwrap();
-        let text = sudoku_text(&m, None).unwrap();
+        let text = drawing(&m, None).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 13);
         assert_eq!(lines[0], "+-------+-------+-------+");

@@ -312,7 +312,7 @@ fn cnf_solved_by_varisat_gives_the_one_verified_answer() {
                 pairwise_up_to: usize::MAX,
             },
         ] {
-            let text = to_dimacs(&m, &options);
+            let text = to_dimacs(&m, &options).unwrap();
             let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
             let clauses = text
                 .lines()

@@ -227,6 +227,7 @@ fn shipped_boards_write_back_to_the_same_puzzles() {
                 Puzzle::Hex(b) => write_hex(b),
                 Puzzle::Queens(q) => write_queens(q),
                 Puzzle::Sudoku(s) => format!("{}\n", s.to_line()),
+                Puzzle::Board(b) => b.to_text(),
                 Puzzle::Model(_) => unreachable!("not a grid file"),
             })
             .collect();
@@ -234,4 +235,37 @@ fn shipped_boards_write_back_to_the_same_puzzles() {
         let text = written.join(separator);
         assert_eq!(parse_str(&text, format, file).unwrap(), puzzles, "{file}");
     }
+}
+
+/// Solutions of a model of at most 20 variables, by listing every assignment and asking the
+/// verifier (no backend involved).
+fn listed_count(model: &Model) -> u64 {
+    let n = model.num_variables();
+    assert!(n <= 20, "{} has {n} variables", model.name());
+    let verifier = Verifier::new(model);
+    (0u32..1 << n)
+        .filter(|x| {
+            verifier.accepts(&Solution::new(
+                (0..n).filter(|&v| x >> v & 1 == 1).collect(),
+            ))
+        })
+        .count() as u64
+}
+
+#[test]
+fn shipped_general_row_models_have_their_stated_counts() {
+    // A001499(4) = 90: 4x4 0-1 matrices with two ones in every row and column.
+    let m = &load_models(&models_dir().join("two-per-line-4.json")).unwrap()[0];
+    assert!(!m.is_exact_cover());
+    assert_eq!(listed_count(m), 90);
+    // Subsets of 1..12 adding up to 20 with at least three elements: 43, by a plain listing
+    // of the numbers (independent of the model and the verifier).
+    let direct = (0u32..1 << 12)
+        .filter(|x| {
+            let picked: Vec<u32> = (1..=12).filter(|i| x >> (i - 1) & 1 == 1).collect();
+            picked.iter().sum::<u32>() == 20 && picked.len() >= 3
+        })
+        .count() as u64;
+    let m = &load_models(&models_dir().join("subset-sum.toml")).unwrap()[0];
+    assert_eq!((listed_count(m), direct), (43, 43));
 }

@@ -28,7 +28,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::backend::{Backend, BackendError, BackendOptions, CountReport, Counter, Solver, Stats};
-use crate::model::{Model, PuzzleKind, Sense};
+use crate::model::{Model, Sense};
 
 const NAME: &str = "dp";
 /// The memory guard looks ahead only once a frontier holds this many states.
@@ -647,16 +647,13 @@ impl Counter for DpBackend {
         let problem = match &self.coordinate {
             Some(c) => LineProblem::from_model(model, Some(c))?,
             None => {
-                // The kind's family, else any family that partitions the variables, else one
-                // line per variable.
-                let preferred = match model.kind() {
-                    PuzzleKind::Sudoku { .. } => Some("cell"),
-                    PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. } => Some("row"),
-                    PuzzleKind::Generic => None,
-                };
-                let names = preferred
+                // The model's hinted family, else any family that partitions the variables,
+                // else one line per variable.
+                let names = model
+                    .hints()
+                    .coordinate_family
+                    .clone()
                     .into_iter()
-                    .map(str::to_string)
                     .chain(model.families().iter().map(|f| f.name.clone()));
                 let mut found = None;
                 for name in names {

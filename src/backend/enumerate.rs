@@ -36,7 +36,7 @@ use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
     TimeLimit, WITNESS_LIMIT,
 };
-use crate::model::{Model, PuzzleKind, Reduction, Sense, Solution, VarId};
+use crate::model::{Model, Reduction, Sense, Solution, VarId};
 
 const NAME: &str = "enum";
 
@@ -581,12 +581,8 @@ impl Enumerator {
                 }),
             };
         }
-        let by_kind = match model.kind() {
-            PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. } => Some("row"),
-            PuzzleKind::Sudoku { .. } => Some("cell"),
-            PuzzleKind::Generic => None,
-        };
-        if let Some(name) = by_kind.filter(|n| model.family_id(n).is_some()) {
+        let hinted = model.hints().coordinate_family.as_deref();
+        if let Some(name) = hinted.filter(|n| model.family_id(n).is_some()) {
             return Ok(Some(name.to_string()));
         }
         // A family of "exactly one" rows that partitions the variables.
@@ -998,7 +994,7 @@ mod tests {
 
     #[test]
     fn variables_outside_exactly_one_rows_are_chosen_in_and_out() {
-        use crate::model::{Coord, ModelBuilder};
+        use crate::model::{Coord, ModelBuilder, PuzzleKind};
         // x0 + x1 = 1, x1 + x2 <= 1, x3 unconstrained: {x0}, {x0,x2}, {x1}, each with or
         // without x3: 6 solutions.
         let mut b = ModelBuilder::new("free", PuzzleKind::Generic);

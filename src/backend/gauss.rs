@@ -33,7 +33,7 @@ use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Zero};
 use serde::Serialize;
 
 use crate::backend::{Backend, BackendError, BackendOptions, Found, SolveReport, Solver, Stats};
-use crate::model::{Coord, Model, PuzzleKind, Sense, Solution, VarId};
+use crate::model::{Coord, Model, Sense, Solution, VarId};
 
 /// Fractions the elimination can run on: exact, with checked arithmetic (`None` on overflow).
 trait Exact:
@@ -768,13 +768,11 @@ fn list_text(items: &[String], max: usize) -> String {
     s
 }
 
-/// The least-norm values laid out like the puzzle (one line per grid row) for cell-based
-/// kinds (hex, Queens); `None` for the others.
+/// The least-norm values laid out like the puzzle (one line per grid row) for models whose
+/// variables are board cells ([`crate::model::ModelHints::cell_grid`]: hex, Queens); `None` for
+/// the others.
 pub fn least_norm_grid(model: &Model, report: &GaussReport) -> Option<String> {
-    if !matches!(
-        model.kind(),
-        PuzzleKind::Hex { .. } | PuzzleKind::Queens { .. }
-    ) {
+    if !model.hints().cell_grid {
         return None;
     }
     let mut rows: BTreeMap<usize, Vec<(usize, f64)>> = BTreeMap::new();

@@ -404,6 +404,12 @@ fn board_tables(
                     "{name}: a generic model has no search-space table (use hex, Queens or Sudoku)"
                 )))
             }
+            Puzzle::Board(board) => {
+                return Err(CliError::BadInput(format!(
+                    "{name}: {} puzzles have no search-space table yet (use hex, Queens or Sudoku)",
+                    board.kind().name()
+                )))
+            }
         };
         t.title = format!("{} — {name}", t.title);
         tables.push(t.render(format));

@@ -235,7 +235,7 @@ fn read_set(path: &Path) -> Result<Vec<Model>, CliError> {
     let models = parse::load_models(path).map_err(|e| CliError::BadInput(e.to_string()))?;
     if let Some(m) = models
         .iter()
-        .find(|m| m.kind() != PuzzleKind::Sudoku { box_size: 3 })
+        .find(|m| *m.kind() != PuzzleKind::new("sudoku", &[("box_size", 3)]))
     {
         return Err(CliError::BadInput(format!(
             "{}: expected 9x9 Sudoku puzzles, found {} ({:?})",

@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::ExportError;
-use crate::model::{Coord, Model, Sense};
+use crate::model::{Coord, Model, Relation, Sense};
 
 /// One variable of the JSON model: a bare label, or a label with coordinates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,25 +91,32 @@ impl JsonModel {
         let mut families = Vec::new();
         for (id, f) in model.families().iter().enumerate() {
             let mut rows = Vec::new();
-            let mut sense: Option<Sense> = None;
+            let mut relation: Option<Relation> = None;
             let mut rhs = Vec::new();
             for c in model.family_rows(id) {
-                if sense.is_some_and(|s| s.name() != c.sense.name()) {
+                if relation.is_some_and(|r| r != c.sense.relation()) {
                     return Err(ExportError::MixedSenses {
                         family: f.name.clone(),
                     });
                 }
-                sense = Some(c.sense);
+                relation = Some(c.sense.relation());
                 rhs.push(c.sense.rhs());
                 rows.push(c.vars.iter().map(|&v| labels[v].to_string()).collect());
             }
-            let sense = sense.unwrap_or(Sense::ExactlyOne);
+            // All exact-cover rows keep their own name; a family with any general row is
+            // written with the general name of its relation and its right-hand sides.
+            let unit = model.family_rows(id).all(|c| c.is_unit());
+            let sense = match (unit, model.family_rows(id).next()) {
+                (true, Some(c)) => c.sense,
+                (_, None) => Sense::ExactlyOne,
+                (false, Some(c)) => Sense::new(c.sense.relation(), c.sense.rhs()),
+            };
             let weighted = model.family_rows(id).any(|c| c.weights.is_some());
             let shared = rhs.windows(2).all(|w| w[0] == w[1]);
             families.push(JsonFamily {
                 name: f.name.clone(),
                 sense: sense.name().to_string(),
-                rhs: match (sense.is_unit(), shared) {
+                rhs: match (unit, shared) {
                     (true, _) => None,
                     (false, true) => Some(JsonRhs::Shared(sense.rhs())),
                     (false, false) => Some(JsonRhs::PerRow(rhs)),
@@ -175,7 +182,7 @@ mod tests {
         let text = to_json(&m).unwrap();
         assert!(text.contains("\"sense\": \"at-most-one\""));
         let back = parse_json(&text, "q4.json").unwrap();
-        assert_eq!(back.kind(), PuzzleKind::Generic);
+        assert_eq!(back.kind(), &PuzzleKind::Generic);
         assert_eq!(back.name(), "q4");
         assert_eq!(back.variables(), m.variables());
         assert_eq!(back.constraints(), m.constraints());

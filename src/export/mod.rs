@@ -32,9 +32,9 @@ pub enum ExportError {
     /// `--format NAME` names no format.
     #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json)")]
     UnknownFormat(String),
-    /// A family mixes "exactly one" and "at most one" rows, which the JSON schema cannot say.
+    /// A family mixes relations (`=` with `<=`, ...), which the JSON schema cannot say.
     #[error(
-        "family '{family}' mixes '= 1' and '<= 1' rows; the JSON model gives one sense per family"
+        "family '{family}' mixes rows of different relations (=, <=, >=); the JSON model gives one sense per family"
     )]
     MixedSenses {
         /// The family.
@@ -211,17 +211,11 @@ pub fn describe_coord(coord: &Coord) -> String {
     }
 }
 
-/// The puzzle kind in words for header comments: `hex width 9`, `queens 8x8`, ...
-pub fn describe_kind(kind: PuzzleKind) -> String {
-    match kind {
-        PuzzleKind::Hex { width } => format!("hex board of width {width}"),
-        PuzzleKind::Queens { size } => format!("queens {size}x{size}"),
-        PuzzleKind::Sudoku { box_size } => {
-            let n = box_size * box_size;
-            format!("sudoku {n}x{n}")
-        }
-        PuzzleKind::Generic => "generic model".into(),
-    }
+/// The puzzle kind in words for header comments, as the kind describes itself
+/// (`hex board of width 9`, `queens 8x8`, ...); `generic model` for a model of no registered
+/// kind.
+pub fn describe_kind(kind: &PuzzleKind) -> String {
+    crate::puzzle::kinds::of(kind).map_or_else(|| "generic model".into(), |k| k.description(kind))
 }
 
 /// Header lines shared by all text formats (without comment markers): model name, kind, size,

@@ -462,7 +462,7 @@ impl Experiment {
                         format!(
                             "instances[{i}].generate: unknown generator '{}' (known: {}, sudoku-random)",
                             g.get_ref(),
-                            BuiltinFamily::NAMES.join(", ")
+                            BuiltinFamily::names().join(", ")
                         ),
                     )
                 })?;

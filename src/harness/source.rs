@@ -15,75 +15,58 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::harness::HarnessError;
-use crate::puzzle::{HexBoard, Puzzle, QueensBoard, Sudoku};
+use crate::puzzle::kind::Builtin;
+use crate::puzzle::kinds::KINDS;
+use crate::puzzle::Puzzle;
 
-/// Built-in boards that need no file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BuiltinFamily {
-    /// The bare hex geometry of each (odd) width: `generate = "hex"`.
-    Hex,
-    /// The bare `n x n` Queens grid (no regions): `generate = "queens-bare"`.
-    QueensBare,
-    /// The empty Sudoku of each box size: `generate = "sudoku-empty"`.
-    SudokuEmpty,
+/// Built-in boards that need no file: a family offered by a puzzle kind
+/// ([`crate::puzzle::kind::Kind::builtins`]: `hex`, `queens-bare`, `sudoku-empty`).
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinFamily(&'static Builtin);
+
+impl PartialEq for BuiltinFamily {
+    fn eq(&self, other: &BuiltinFamily) -> bool {
+        self.0.name == other.0.name
+    }
 }
 
-/// The largest hex width or Queens size a built-in source makes (a guard: such boards already
-/// have about a million variables).
-const MAX_BUILTIN_SIZE: usize = 999;
+impl Eq for BuiltinFamily {}
 
 impl BuiltinFamily {
-    /// The names `generate = ...` takes.
-    pub const NAMES: [&'static str; 3] = ["hex", "queens-bare", "sudoku-empty"];
+    fn all() -> impl Iterator<Item = &'static Builtin> {
+        KINDS.iter().flat_map(|k| k.builtins().iter())
+    }
+
+    /// The names `generate = ...` takes, in registry order.
+    pub fn names() -> Vec<&'static str> {
+        BuiltinFamily::all().map(|b| b.name).collect()
+    }
 
     /// The family called `name`.
     pub fn from_name(name: &str) -> Option<BuiltinFamily> {
-        match name {
-            "hex" => Some(BuiltinFamily::Hex),
-            "queens-bare" => Some(BuiltinFamily::QueensBare),
-            "sudoku-empty" => Some(BuiltinFamily::SudokuEmpty),
-            _ => None,
-        }
+        BuiltinFamily::all()
+            .find(|b| b.name == name)
+            .map(BuiltinFamily)
     }
 
     /// The family's name.
     pub fn name(self) -> &'static str {
-        match self {
-            BuiltinFamily::Hex => "hex",
-            BuiltinFamily::QueensBare => "queens-bare",
-            BuiltinFamily::SudokuEmpty => "sudoku-empty",
-        }
+        self.0.name
     }
 
     /// Whether `size` makes a board of this family.
     pub fn accepts(self, size: usize) -> bool {
-        match self {
-            BuiltinFamily::Hex => size % 2 == 1 && size <= MAX_BUILTIN_SIZE,
-            BuiltinFamily::QueensBare => (1..=MAX_BUILTIN_SIZE).contains(&size),
-            BuiltinFamily::SudokuEmpty => (1..=6).contains(&size),
-        }
+        (self.0.accepts)(size)
     }
 
     /// The sizes accepted, in words, for error messages.
     pub fn valid_sizes(self) -> &'static str {
-        match self {
-            BuiltinFamily::Hex => "odd widths up to 999",
-            BuiltinFamily::QueensBare => "sizes from 1 to 999",
-            BuiltinFamily::SudokuEmpty => "box sizes 1 to 6",
-        }
+        self.0.valid_sizes
     }
 
     /// The board of this family with `size`.
     pub fn board(self, size: usize) -> Option<Puzzle> {
-        match self {
-            BuiltinFamily::Hex => HexBoard::geometry(size).map(Puzzle::Hex),
-            BuiltinFamily::QueensBare => {
-                (size >= 1).then(|| Puzzle::Queens(QueensBoard::bare(size)))
-            }
-            BuiltinFamily::SudokuEmpty => self
-                .accepts(size)
-                .then(|| Puzzle::Sudoku(Sudoku::empty(size))),
-        }
+        (self.0.board)(size)
     }
 }
 
@@ -158,19 +141,11 @@ impl Instance {
 }
 
 fn puzzle_size(p: &Puzzle) -> usize {
-    match p {
-        Puzzle::Hex(b) => b.width(),
-        Puzzle::Queens(q) => q.size(),
-        Puzzle::Sudoku(s) => s.size(),
-        Puzzle::Model(m) => m.num_variables(),
-    }
+    p.size()
 }
 
 fn has_known_solution(p: &Puzzle) -> bool {
-    match p {
-        Puzzle::Queens(q) => q.known_solution.is_some(),
-        _ => false,
-    }
+    p.states_solution()
 }
 
 /// Reads every puzzle of `path` with the shared parser (format from the extension; `.txt` is
@@ -281,7 +256,7 @@ mod tests {
     fn a_seeded_sample_is_stable_and_in_file_order() {
         let src = Source {
             origin: Origin::Builtin {
-                family: BuiltinFamily::QueensBare,
+                family: BuiltinFamily::from_name("queens-bare").unwrap(),
                 sizes: (1..=20).collect(),
             },
             filter: Filter::default(),

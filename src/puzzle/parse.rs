@@ -29,15 +29,20 @@ mod stream;
 
 pub use stream::{gunzip_if_needed, open, stem_of, InputReader, PuzzleStream, STDIN_NAME};
 
+/// The `.hex` writer (kept here, where callers found it before kinds got their folders).
+pub use crate::puzzle::hex::file::write as write_hex;
+/// The `.queens` writer (kept here, where callers found it before kinds got their folders).
+pub use crate::puzzle::queens::file::write as write_queens;
+
 use std::fmt;
 use std::path::Path;
 
 use thiserror::Error;
 
-use crate::model::{Model, ModelError, Solution};
-use crate::puzzle::{sudoku, HexBoard, Puzzle, QueensBoard, Sudoku};
-use crate::render::region_letter;
-use crate::verify::Verifier;
+use crate::model::{Model, ModelError};
+use crate::puzzle::kind::Kind;
+use crate::puzzle::kinds::{self, KINDS};
+use crate::puzzle::Puzzle;
 
 /// A malformed or unreadable puzzle file, located as precisely as the format allows.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -81,10 +86,13 @@ pub enum ParseErrorKind {
     #[error("expected UTF-8 text, found a byte sequence that is not")]
     NotText,
     /// The file name does not say which format it is in.
-    #[error("expected a file ending in .hex, .queens, .sudoku, .txt, .json or .toml (optionally .gz), or --format, found '{0}'")]
+    #[error("expected a file ending in {exts} (optionally .gz), or --format, found '{0}'", exts = extensions_text())]
     UnknownFormat(String),
     /// Standard input was named (`-`) without saying its format.
-    #[error("expected --format hex|queens|sudoku|json|toml to read standard input, found none")]
+    #[error(
+        "expected --format {} to read standard input, found none",
+        format_names("|")
+    )]
     FormatNeeded,
     /// The file holds no puzzle at all.
     #[error("expected at least one {0}, found none")]
@@ -155,6 +163,15 @@ pub enum ParseErrorKind {
         /// Column of the first clue (0-based).
         first_col: usize,
     },
+    /// Anything else a puzzle kind's reader refuses (kinds added as plug-ins use this rather
+    /// than a variant of their own).
+    #[error("expected {expected}, found {found}")]
+    Invalid {
+        /// What the kind's format needs here.
+        expected: String,
+        /// What the file holds.
+        found: String,
+    },
     /// A `# solution:` line that is malformed or breaks the rules.
     #[error("expected {expected}, found {found}")]
     BadSolution {
@@ -193,39 +210,51 @@ pub enum ParseErrorKind {
     Model(Box<ModelError>),
 }
 
-/// The file formats zeroone reads.
+/// The file formats zeroone reads: each registered puzzle kind's own format
+/// ([`crate::puzzle::kinds::KINDS`]), and the generic model in JSON or TOML.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// Hex boards (`.hex`).
-    Hex,
-    /// Square Queens grids (`.queens`).
-    Queens,
-    /// Sudoku, one per line (`.sudoku`, or a `.txt` that looks like one).
-    Sudoku,
+    /// The format of the registered puzzle kind of this name (`hex`, `queens`, `sudoku`).
+    Puzzle(&'static str),
     /// A generic model in JSON (`.json`).
     Json,
     /// A generic model in TOML (`.toml`).
     Toml,
 }
 
+#[allow(non_upper_case_globals)]
 impl Format {
-    /// Every format, in the order of [`Format::name`]'s list.
-    pub const ALL: [Format; 5] = [
-        Format::Hex,
-        Format::Queens,
-        Format::Sudoku,
-        Format::Json,
-        Format::Toml,
-    ];
+    /// Hex boards (`.hex`).
+    pub const Hex: Format = Format::Puzzle("hex");
+    /// Square Queens grids (`.queens`).
+    pub const Queens: Format = Format::Puzzle("queens");
+    /// Sudoku, one per line (`.sudoku`, or a `.txt` that looks like one).
+    pub const Sudoku: Format = Format::Puzzle("sudoku");
+
+    /// Every format: the registered kinds in registry order, then `json` and `toml`.
+    pub fn all() -> Vec<Format> {
+        KINDS
+            .iter()
+            .map(|k| Format::Puzzle(k.name()))
+            .chain([Format::Json, Format::Toml])
+            .collect()
+    }
 
     /// A short lower-case name (`hex`, `queens`, `sudoku`, `json`, `toml`).
     pub fn name(self) -> &'static str {
         match self {
-            Format::Hex => "hex",
-            Format::Queens => "queens",
-            Format::Sudoku => "sudoku",
+            Format::Puzzle(name) => name,
             Format::Json => "json",
             Format::Toml => "toml",
+        }
+    }
+
+    /// The puzzle kind whose format this is; `None` for the generic model (and for a name no
+    /// kind is registered under).
+    pub fn kind(self) -> Option<&'static dyn Kind> {
+        match self {
+            Format::Puzzle(name) => kinds::by_name(name),
+            Format::Json | Format::Toml => None,
         }
     }
 }
@@ -235,21 +264,37 @@ impl std::str::FromStr for Format {
 
     /// Reads a format name as `--format` takes it.
     fn from_str(name: &str) -> Result<Format, String> {
-        Format::ALL
+        Format::all()
             .into_iter()
             .find(|f| f.name() == name)
-            .ok_or_else(|| {
-                format!("expected one of hex, queens, sudoku, json, toml, found '{name}'")
-            })
+            .ok_or_else(|| format!("expected one of {}, found '{name}'", format_names(", ")))
     }
 }
 
-const SUDOKU_SIZES: [usize; 4] = [16, 81, 256, 625];
+/// The names of every format, joined by `sep` (`hex, queens, sudoku, json, toml`).
+fn format_names(sep: &str) -> String {
+    Format::all()
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The extensions zeroone reads, in words (`.hex, .queens, .sudoku, .txt, .json or .toml`).
+fn extensions_text() -> String {
+    let mut all: Vec<String> = KINDS
+        .iter()
+        .flat_map(|k| k.extensions().iter().map(|e| format!(".{e}")))
+        .collect();
+    all.extend([".txt".into(), ".json".into()]);
+    format!("{} or .toml", all.join(", "))
+}
 
 /// The format of a file, from its extension (a final `.gz` is skipped: `x.txt.gz` is a
-/// `.txt`). A `.txt` file is sniffed: when its first non-blank, non-comment line is a Sudoku
-/// line (16, 81, 256 or 625 characters of digits, letters, `.` or `0`, with at least one digit,
-/// `.` or `0`) it is Sudoku, otherwise Queens. Returns `None` for other extensions.
+/// `.txt`). A `.txt` file is sniffed: the kind that claims its first non-blank, non-comment
+/// line most strongly reads it ([`crate::puzzle::kind::Kind::txt_claim`]: a Sudoku line of 16,
+/// 81, 256 or 625 characters is Sudoku, anything else Queens). Returns `None` for other
+/// extensions.
 pub fn format_of(path: &Path, text: &str) -> Option<Format> {
     match format_of_name(path)? {
         Some(format) => Some(format),
@@ -271,14 +316,12 @@ pub(crate) fn format_of_name(path: &Path) -> Option<Option<Format>> {
     if extension(path).as_deref() == Some("gz") {
         path = Path::new(path.file_stem()?);
     }
-    Some(Some(match extension(path)?.as_str() {
-        "hex" => Format::Hex,
-        "queens" => Format::Queens,
-        "sudoku" => Format::Sudoku,
+    let ext = extension(path)?;
+    Some(Some(match ext.as_str() {
         "json" => Format::Json,
         "toml" => Format::Toml,
         "txt" => return Some(None),
-        _ => return None,
+        _ => Format::Puzzle(kinds::by_extension(&ext)?.name()),
     }))
 }
 
@@ -286,17 +329,10 @@ fn extension(path: &Path) -> Option<String> {
     Some(path.extension()?.to_str()?.to_ascii_lowercase())
 }
 
-/// Sudoku when `first` (the first non-blank, non-comment line, trimmed) looks like a Sudoku
-/// line, otherwise Queens.
+/// The format of a `.txt` file whose first non-blank, non-comment line (trimmed) is `first`:
+/// the kind claiming it most strongly ([`kinds::for_txt`]); Queens when none does.
 pub(crate) fn sniff_txt(first: &str) -> Format {
-    let sudoku_like = SUDOKU_SIZES.contains(&first.chars().count())
-        && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
-        && first.chars().any(|c| c.is_ascii_digit() || c == '.');
-    if sudoku_like {
-        Format::Sudoku
-    } else {
-        Format::Queens
-    }
+    kinds::for_txt(first).map_or(Format::Queens, |k| Format::Puzzle(k.name()))
 }
 
 /// Parses the text of a file in `format`; `file` names it in errors. Returns every puzzle in
@@ -366,12 +402,16 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, before[start..].chars().count() + 1)
 }
 
-pub(crate) struct Locator<'a> {
-    pub(crate) file: &'a str,
+/// Where parse errors point: the file being read. Kinds' readers make their errors with it.
+pub struct Locator<'a> {
+    /// The file, as errors name it.
+    pub file: &'a str,
 }
 
 impl Locator<'_> {
-    pub(crate) fn error(
+    /// An error in this file: in puzzle `puzzle` (0-based, `None` for the whole file), at
+    /// 1-based `line` and `column` (0: none applies).
+    pub fn error(
         &self,
         puzzle: Option<usize>,
         line: usize,
@@ -388,20 +428,26 @@ impl Locator<'_> {
     }
 }
 
-/// One non-blank, non-comment line of a grid block: its line number and its cells with their
+/// One non-blank, non-comment line of a block: its line number and its characters with their
 /// 1-based columns (whitespace skipped).
-pub(crate) struct GridLine {
-    line: usize,
-    cells: Vec<(usize, char)>,
+#[derive(Debug, Clone)]
+pub struct GridLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// The non-blank characters, each with its 1-based column.
+    pub cells: Vec<(usize, char)>,
     /// Column just past the last character of the line.
-    end: usize,
+    pub end: usize,
 }
 
-/// A block of consecutive non-blank lines: grid lines and comments.
-#[derive(Default)]
-pub(crate) struct Block {
-    rows: Vec<GridLine>,
-    comments: Vec<(usize, String)>,
+/// A block of consecutive non-blank lines: its rows (every line not starting with `#`) and its
+/// comments (`#` lines, trimmed, with their line numbers). Never empty of rows.
+#[derive(Debug, Clone, Default)]
+pub struct Block {
+    /// The rows, in file order.
+    pub rows: Vec<GridLine>,
+    /// The comment lines (line number, trimmed text starting with `#`), in file order.
+    pub comments: Vec<(usize, String)>,
 }
 
 /// Whitespace in every format: Unicode whitespace and the byte-order mark U+FEFF (which
@@ -410,7 +456,7 @@ pub(crate) fn is_blank(c: char) -> bool {
     c.is_whitespace() || c == '\u{feff}'
 }
 
-/// Gathers the lines of a hex or Queens file into blocks, one line at a time: a blank line
+/// Gathers the lines of a block file (hex, Queens, ...) into blocks, one line at a time: a blank line
 /// ends a block; comments before a block's first grid line are dropped at a blank line.
 #[derive(Default)]
 pub(crate) struct BlockReader {
@@ -448,405 +494,6 @@ impl BlockReader {
     pub(crate) fn finish(&mut self) -> Option<Block> {
         (!self.current.rows.is_empty()).then(|| std::mem::take(&mut self.current))
     }
-}
-
-/// Cells of a grid block as region indices (`None` for a bare grid), after checking the
-/// characters, that `.` and letters are not mixed, and that there are `n` regions.
-fn regions_of(
-    rows: &[GridLine],
-    n: usize,
-    puzzle: usize,
-    at: &Locator,
-) -> Result<Option<Vec<Vec<usize>>>, ParseError> {
-    let first = rows[0].cells[0].1;
-    for row in rows {
-        for &(col, c) in &row.cells {
-            if !(c.is_ascii_alphabetic() || c == '.') {
-                return Err(at.error(
-                    Some(puzzle),
-                    row.line,
-                    col,
-                    ParseErrorKind::UnknownChar {
-                        expected: "a region letter (A-Z, a-z) or '.'".into(),
-                        found: c,
-                    },
-                ));
-            }
-            if (c == '.') != (first == '.') {
-                return Err(at.error(
-                    Some(puzzle),
-                    row.line,
-                    col,
-                    ParseErrorKind::MixedBlank { first, found: c },
-                ));
-            }
-        }
-    }
-    if first == '.' {
-        return Ok(None);
-    }
-    // Letters in reading order of first appearance, to point at the first extra one.
-    let mut seen: Vec<char> = Vec::new();
-    for row in rows {
-        for &(col, c) in &row.cells {
-            if !seen.contains(&c) {
-                seen.push(c);
-                if seen.len() > n {
-                    let mut letters = seen.clone();
-                    letters.sort_unstable();
-                    return Err(at.error(
-                        Some(puzzle),
-                        row.line,
-                        col,
-                        ParseErrorKind::RegionCount {
-                            expected: n,
-                            found: count_letters(rows),
-                            letters: letters_text(rows),
-                        },
-                    ));
-                }
-            }
-        }
-    }
-    if seen.len() < n {
-        return Err(at.error(
-            Some(puzzle),
-            rows[0].line,
-            rows[0].cells[0].0,
-            ParseErrorKind::RegionCount {
-                expected: n,
-                found: seen.len(),
-                letters: letters_text(rows),
-            },
-        ));
-    }
-    seen.sort_unstable();
-    Ok(Some(
-        rows.iter()
-            .map(|row| {
-                row.cells
-                    .iter()
-                    .map(|&(_, c)| seen.binary_search(&c).unwrap_or(0))
-                    .collect()
-            })
-            .collect(),
-    ))
-}
-
-fn sorted_letters(rows: &[GridLine]) -> Vec<char> {
-    let mut letters: Vec<char> = rows
-        .iter()
-        .flat_map(|r| r.cells.iter().map(|&(_, c)| c))
-        .collect();
-    letters.sort_unstable();
-    letters.dedup();
-    letters
-}
-
-fn count_letters(rows: &[GridLine]) -> usize {
-    sorted_letters(rows).len()
-}
-
-fn letters_text(rows: &[GridLine]) -> String {
-    sorted_letters(rows).into_iter().collect()
-}
-
-/// Reads block `p` of a hex file as a board.
-pub(crate) fn hex_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle, ParseError> {
-    let rows = &block.rows;
-    let n = rows.len();
-    if n % 2 == 0 {
-        let last = &rows[n - 1];
-        return Err(at.error(
-            Some(p),
-            last.line,
-            last.cells[0].0,
-            ParseErrorKind::EvenWidth(n),
-        ));
-    }
-    let geometry = HexBoard::geometry(n)
-        .ok_or_else(|| at.error(Some(p), rows[0].line, 1, ParseErrorKind::EvenWidth(n)))?;
-    for (r, row) in rows.iter().enumerate() {
-        let expected = geometry.row_len(r);
-        let found = row.cells.len();
-        if found != expected {
-            let column = if found > expected {
-                row.cells[expected].0
-            } else {
-                row.end
-            };
-            return Err(at.error(
-                Some(p),
-                row.line,
-                column,
-                ParseErrorKind::HexRowLength {
-                    row: r,
-                    width: n,
-                    expected,
-                    found,
-                },
-            ));
-        }
-    }
-    Ok(Puzzle::Hex(match regions_of(rows, n, p, at)? {
-        None => geometry,
-        Some(regions) => HexBoard::coloured(regions).unwrap_or(geometry),
-    }))
-}
-
-/// Reads block `p` of a Queens file as a grid, with its `# solution:` comment if any.
-pub(crate) fn queens_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle, ParseError> {
-    let rows = &block.rows;
-    let n = rows.len();
-    for (r, row) in rows.iter().enumerate() {
-        let found = row.cells.len();
-        if found != n {
-            let column = if found > n { row.cells[n].0 } else { row.end };
-            return Err(at.error(
-                Some(p),
-                row.line,
-                column,
-                ParseErrorKind::QueensRowLength {
-                    row: r,
-                    size: n,
-                    found,
-                },
-            ));
-        }
-    }
-    let mut board = match regions_of(rows, n, p, at)? {
-        None => QueensBoard::bare(n),
-        Some(regions) => QueensBoard::with_regions(regions).unwrap_or_else(|| QueensBoard::bare(n)),
-    };
-    for (line, comment) in &block.comments {
-        let body = comment.trim_start_matches('#').trim_start_matches(is_blank);
-        let rest = body
-            .strip_prefix("solution-computed:")
-            .or_else(|| body.strip_prefix("solution:"));
-        if let Some(rest) = rest {
-            // Column of `rest` within the original line, for pointing at tokens.
-            let offset = comment.chars().count() - rest.chars().count();
-            board.known_solution = Some(parse_solution(&board, rest, *line, offset, p, at)?);
-            break;
-        }
-    }
-    Ok(Puzzle::Queens(board))
-}
-
-/// Reads the columns of a `# solution:` line and checks them against the board's rules.
-/// `offset` is the number of characters of the (trimmed) comment before `rest`.
-fn parse_solution(
-    board: &QueensBoard,
-    rest: &str,
-    line: usize,
-    offset: usize,
-    p: usize,
-    at: &Locator,
-) -> Result<Vec<usize>, ParseError> {
-    let n = board.size();
-    let bad = |column: usize, expected: String, found: String| {
-        at.error(
-            Some(p),
-            line,
-            column,
-            ParseErrorKind::BadSolution { expected, found },
-        )
-    };
-    let mut cols = Vec::new();
-    let mut chars = rest.char_indices().peekable();
-    // Split on whitespace, keeping each token's character column.
-    let mut tokens: Vec<(usize, String)> = Vec::new();
-    while let Some(&(i, c)) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-            continue;
-        }
-        let start_col = offset + rest[..i].chars().count() + 1;
-        let mut token = String::new();
-        while let Some(&(_, c)) = chars.peek() {
-            if c.is_whitespace() {
-                break;
-            }
-            token.push(c);
-            chars.next();
-        }
-        tokens.push((start_col, token));
-    }
-    let end = offset + rest.chars().count() + 1;
-    for (col, token) in &tokens {
-        match token.parse::<usize>() {
-            Ok(c) if c < n => cols.push(c),
-            _ => {
-                return Err(bad(
-                    *col,
-                    format!("a column number from 0 to {}", n.saturating_sub(1)),
-                    format!("'{token}'"),
-                ))
-            }
-        }
-    }
-    if cols.len() != n {
-        let column = tokens.get(n).map_or(end, |t| t.0);
-        return Err(bad(
-            column,
-            format!("{n} columns (one per row)"),
-            format!("{}", cols.len()),
-        ));
-    }
-    let model = board.to_model("solution check");
-    let solution = Solution::new(cols.iter().enumerate().map(|(r, &c)| r * n + c).collect());
-    if let Err(v) = Verifier::new(&model).check(&solution) {
-        return Err(bad(
-            offset + 1,
-            "a placement that keeps the rules".into(),
-            format!("one that breaks them: {v}"),
-        ));
-    }
-    Ok(cols)
-}
-
-/// Reads line `line` of a Sudoku file as puzzle `p`; `None` for a blank or comment line.
-pub(crate) fn sudoku_line(
-    raw: &str,
-    line: usize,
-    p: usize,
-    at: &Locator,
-) -> Result<Option<Puzzle>, ParseError> {
-    let trimmed = raw.trim_matches(is_blank);
-    if trimmed.is_empty() || trimmed.starts_with('#') {
-        return Ok(None);
-    }
-    let lead = raw.chars().take_while(|&c| is_blank(c)).count();
-    let len = trimmed.chars().count();
-    let Some(box_size) = SUDOKU_SIZES.iter().position(|&s| s == len).map(|i| i + 2) else {
-        let nearest = *SUDOKU_SIZES
-            .iter()
-            .min_by_key(|&&s| s.abs_diff(len))
-            .unwrap_or(&81);
-        let column = lead + nearest.min(len) + 1;
-        return Err(at.error(Some(p), line, column, ParseErrorKind::SudokuLength(len)));
-    };
-    let n = box_size * box_size;
-    let mut cells = Vec::with_capacity(len);
-    for (k, c) in trimmed.chars().enumerate() {
-        cells.push(match c {
-            '.' | '0' => None,
-            _ => match sudoku::digit_of(c, n) {
-                Some(d) => Some(d),
-                None => {
-                    let expected = if n <= 9 {
-                        format!("a digit 1-{n}, '.' or '0'")
-                    } else {
-                        format!(
-                            "a digit 1-9, a letter A-{} (either case), '.' or '0'",
-                            sudoku::symbol(n - 1)
-                        )
-                    };
-                    return Err(at.error(
-                        Some(p),
-                        line,
-                        lead + k + 1,
-                        ParseErrorKind::UnknownChar { expected, found: c },
-                    ));
-                }
-            },
-        });
-    }
-    check_clues(&cells, box_size, trimmed, line, lead, p, at)?;
-    let grid = Sudoku::from_cells(box_size, cells).unwrap_or_else(|| Sudoku::empty(box_size));
-    Ok(Some(Puzzle::Sudoku(grid)))
-}
-
-/// Refuses a clue repeating a digit in its row, column or box, pointing at the second clue of
-/// the first clashing pair in reading order. Costs one pass with a digit mask per unit (`3 n`
-/// words); the first clue of a clash is looked up only when there is one.
-fn check_clues(
-    cells: &[Option<usize>],
-    box_size: usize,
-    text: &str,
-    line: usize,
-    lead: usize,
-    p: usize,
-    at: &Locator,
-) -> Result<(), ParseError> {
-    let n = box_size * box_size;
-    let unit_of = |k: usize| {
-        let (r, c) = (k / n, k % n);
-        [r, n + c, 2 * n + (r / box_size) * box_size + c / box_size]
-    };
-    // Per unit (row, n + column, 2n + box): the digits already given in it.
-    let mut seen = vec![0u32; 3 * n];
-    for (k, cell) in cells.iter().enumerate() {
-        let Some(d) = *cell else { continue };
-        let units = unit_of(k);
-        for (which, &u) in units.iter().enumerate() {
-            if seen[u] & (1 << d) != 0 {
-                let prev = (0..k)
-                    .find(|&j| cells[j] == Some(d) && unit_of(j)[which] == u)
-                    .unwrap_or(k);
-                return Err(at.error(
-                    Some(p),
-                    line,
-                    lead + k + 1,
-                    ParseErrorKind::ClashingClue {
-                        symbol: text.chars().nth(k).unwrap_or('?'),
-                        unit: ["row", "column", "box"][which],
-                        first_row: prev / n,
-                        first_col: prev % n,
-                    },
-                ));
-            }
-        }
-        for u in units {
-            seen[u] |= 1 << d;
-        }
-    }
-    Ok(())
-}
-
-/// A hex board as an indented hexagon drawing (one cell letter per position, cells separated by
-/// a space, rows shifted by half a cell), which [`parse_str`] reads back to the same board.
-/// Bare boards are drawn with `.`. Boards with more than 52 regions cannot be written.
-pub fn write_hex(board: &HexBoard) -> String {
-    let n = board.width();
-    let mut out = String::new();
-    for r in 0..n {
-        let len = board.row_len(r);
-        out.push_str(&" ".repeat(n - len));
-        let cells: Vec<String> = (0..len)
-            .map(|k| {
-                board
-                    .regions()
-                    .map_or('.', |regions| region_letter(regions[r][k]))
-                    .to_string()
-            })
-            .collect();
-        out.push_str(&cells.join(" "));
-        out.push('\n');
-    }
-    out
-}
-
-/// A Queens grid as `n` lines of region letters (`.` when bare), followed by a
-/// `# solution: ...` line when the solution is known; [`parse_str`] reads it back.
-pub fn write_queens(board: &QueensBoard) -> String {
-    let n = board.size();
-    let mut out = String::new();
-    for r in 0..n {
-        for c in 0..n {
-            out.push(
-                board
-                    .regions()
-                    .map_or('.', |regions| region_letter(regions[r][c])),
-            );
-        }
-        out.push('\n');
-    }
-    if let Some(sol) = &board.known_solution {
-        let cols: Vec<String> = sol.iter().map(|c| c.to_string()).collect();
-        out.push_str(&format!("# solution: {}\n", cols.join(" ")));
-    }
-    out
 }
 
 #[cfg(test)]

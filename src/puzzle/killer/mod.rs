@@ -14,9 +14,13 @@
 pub mod draw;
 pub mod file;
 pub mod generate;
+pub mod kind;
 pub mod search;
 
-use crate::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense, Solution};
+pub use kind::{KillerKind, KILLER};
+
+use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
+use crate::puzzle::kind::Kind;
 use crate::verify::Verifier;
 
 /// The cage symbols files use, in the order cages are numbered: `A-Z`, `a-z`, `0-9`.
@@ -140,9 +144,9 @@ impl KillerBoard {
         cages
     }
 
-    /// The kind tag of its models.
+    /// The kind tag of its models: `killer` with parameter `box_size`.
     pub fn puzzle_kind(&self) -> PuzzleKind {
-        PuzzleKind::Generic
+        PuzzleKind::new(KILLER.name(), &[("box_size", self.box_size)])
     }
 
     /// The 0-1 model (see the module documentation). Cost: `O(n^3)`.
@@ -150,6 +154,11 @@ impl KillerBoard {
         let (b, n) = (self.box_size, self.size());
         let id = |cell: usize, d: usize| cell * n + d;
         let mut m = ModelBuilder::new(name, self.puzzle_kind());
+        // The `cell` rows partition the variables: the line-by-line backends' coordinates.
+        m.hints(ModelHints {
+            coordinate_family: Some("cell".into()),
+            ..ModelHints::default()
+        });
         for r in 0..n {
             for c in 0..n {
                 for d in 0..n {

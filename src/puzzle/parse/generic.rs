@@ -158,8 +158,11 @@ struct FamilySpec {
     rhs: Option<RhsSpec>,
     rows: Vec<Located<Vec<Located<String>>>>,
     #[serde(default)]
-    weights: Option<Located<Vec<Located<Vec<Located<i64>>>>>>,
+    weights: Option<Located<Vec<WeightRow>>>,
 }
+
+/// One row's weights, each located.
+type WeightRow = Located<Vec<Located<i64>>>;
 
 /// A family's `rhs`: one number for every row, or a list with one per row.
 #[derive(Debug)]
@@ -458,12 +461,13 @@ fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Pr
         None => vec![None; n],
         Some(RhsSpec::Shared(k)) => vec![Some(coefficient("right-hand side", 0, k)?); n],
         Some(RhsSpec::PerRow(list)) if list.value.len() != n => {
+            let (seq, needle) = last_element(list);
             return Err(bad_value(
-                list.seq,
+                seq,
                 format!("one right-hand side per row ({n})"),
                 format!("{} values", list.value.len()),
-                None,
-            ))
+                needle,
+            ));
         }
         Some(RhsSpec::PerRow(list)) => (list.value.iter())
             .map(|k| coefficient("right-hand side", 0, k).map(Some))
@@ -501,11 +505,12 @@ fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Pr
     for (row, list) in fam.rows.iter().zip(&weights.value) {
         if list.value.len() != row.value.len() {
             let expected = format!("one weight per variable of the row ({})", row.value.len());
+            let (seq, needle) = last_element(list);
             return Err(bad_value(
-                list.seq,
+                seq,
                 expected,
                 format!("{} weights", list.value.len()),
-                None,
+                needle,
             ));
         }
         let row_weights = (list.value.iter())
@@ -514,16 +519,27 @@ fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Pr
         let total = row_weights.iter().fold(0u64, |a, &w| a.saturating_add(w));
         if total > MAX_COEFFICIENT {
             let expected = "weights summing to at most 2^53".to_string();
+            let (seq, needle) = last_element(list);
             return Err(bad_value(
-                list.seq,
+                seq,
                 expected,
                 format!("a total of {total}"),
-                None,
+                needle,
             ));
         }
         all.push(row_weights);
     }
     Ok((senses, Some(all)))
+}
+
+/// Where a problem with a whole list of numbers is reported: at its last element (where the
+/// list should have ended, or did end too early), with that number as the needle that finds
+/// it; at the list when it is empty.
+fn last_element(list: &Located<Vec<Located<i64>>>) -> (usize, Option<(String, usize)>) {
+    match list.value.last() {
+        Some(last) => (last.seq, Some((last.value.to_string(), 1))),
+        None => (list.seq, None),
+    }
 }
 
 fn bad_value(
@@ -565,10 +581,15 @@ fn json_token_start(text: &str, line: usize, column: usize) -> usize {
     // 0-based index of the element's last character: the one before the column, or the one at it.
     let last = [column.saturating_sub(2), column.saturating_sub(1)]
         .into_iter()
-        .find(|&i| i < chars.len() && matches!(chars[i], '"' | ']' | '}'));
+        .find(|&i| {
+            i < chars.len() && (matches!(chars[i], '"' | ']' | '}') || chars[i].is_ascii_digit())
+        });
     let Some(last) = last else {
         return column.max(1);
     };
+    if chars[last].is_ascii_digit() {
+        return number_start(&chars, last);
+    }
     if chars[last] == '"' {
         // The opening quote: the previous quote not escaped by a backslash.
         let mut i = last;
@@ -601,6 +622,41 @@ fn json_token_start(text: &str, line: usize, column: usize) -> usize {
     last + 1
 }
 
+/// Column (1-based) of the last number token equal to `number` that starts at or before
+/// `column` on `line`. serde_json reports an error in a number at or somewhat after its end
+/// (past a following separator), so the offending number is the nearest such token before.
+fn number_before(text: &str, line: usize, column: usize, number: &str) -> Option<usize> {
+    let chars: Vec<char> = text.lines().nth(line.saturating_sub(1))?.chars().collect();
+    let is_number = |c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
+    let mut end = column.min(chars.len());
+    while end > 0 {
+        if !is_number(chars[end - 1]) {
+            end -= 1;
+            continue;
+        }
+        let mut start = end;
+        while start > 0 && is_number(chars[start - 1]) {
+            start -= 1;
+        }
+        if chars[start..end].iter().collect::<String>() == number {
+            return Some(start + 1);
+        }
+        end = start;
+    }
+    None
+}
+
+/// Column (1-based) where the number whose last character is `chars[last]` starts (the sign
+/// belongs to it).
+fn number_start(chars: &[char], last: usize) -> usize {
+    let is_number = |c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
+    let mut start = last;
+    while start > 0 && is_number(chars[start - 1]) {
+        start -= 1;
+    }
+    start + 1
+}
+
 /// Strips serde_json's " at line L column C" suffix from a message.
 fn json_message(e: &serde_json::Error) -> String {
     let text = e.to_string();
@@ -626,12 +682,13 @@ pub fn parse_json(text: &str, file: &str) -> Result<Model, ParseError> {
             serde_json::from_str::<ModelFile>(text)
         });
         match located {
-            Err(e) if p.seq != usize::MAX => error(
-                file,
-                e.line(),
-                json_token_start(text, e.line(), e.column()),
-                p.kind,
-            ),
+            Err(e) if p.seq != usize::MAX => {
+                let number = p.needle.as_ref().filter(|(n, _)| n.parse::<i64>().is_ok());
+                let column = number
+                    .and_then(|(n, _)| number_before(text, e.line(), e.column(), n))
+                    .unwrap_or_else(|| json_token_start(text, e.line(), e.column()));
+                error(file, e.line(), column, p.kind)
+            }
             _ => error(file, 1, 1, p.kind),
         }
     })

@@ -13,10 +13,11 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::{
-    format_of_name, generic, hex_block, is_blank, line_col, queens_block, sniff_txt, sudoku_line,
-    BlockReader, Format, Locator, ParseError, ParseErrorKind,
+    format_of_name, generic, is_blank, line_col, sniff_txt, BlockReader, Format, Locator,
+    ParseError, ParseErrorKind,
 };
 use crate::model::Model;
+use crate::puzzle::kind::{ReadBlock, ReadLine, Reader};
 use crate::puzzle::Puzzle;
 
 /// The name standard input gets in errors and in model names.
@@ -196,42 +197,39 @@ impl<R: BufRead> PuzzleStream<R> {
             Some(format) => format,
             None => self.sniff()?,
         };
-        let found = match format {
-            Format::Sudoku => self.next_sudoku()?,
-            Format::Hex | Format::Queens => self.next_block(format)?,
-            Format::Json | Format::Toml if self.produced == 0 => {
-                let text = self.lines.rest(&self.file)?;
-                Some(Puzzle::Model(if format == Format::Json {
-                    generic::parse_json(&text, &self.file)?
-                } else {
-                    generic::parse_toml(&text, &self.file)?
-                }))
+        let Some(kind) = format.kind() else {
+            if self.produced > 0 {
+                return Ok(None);
             }
-            Format::Json | Format::Toml => None,
+            let text = self.lines.rest(&self.file)?;
+            return Ok(Some(Puzzle::Model(if format == Format::Json {
+                generic::parse_json(&text, &self.file)?
+            } else {
+                generic::parse_toml(&text, &self.file)?
+            })));
+        };
+        let found = match kind.reader() {
+            Reader::Lines(read) => self.next_line_puzzle(read)?,
+            Reader::Blocks(read) => self.next_block(read)?,
         };
         if found.is_none() && self.produced == 0 {
-            let what = match format {
-                Format::Hex => "hex board",
-                Format::Queens => "Queens grid",
-                _ => "Sudoku line",
-            };
             let at = Locator { file: &self.file };
-            return Err(at.error(None, 1, 1, ParseErrorKind::NoPuzzle(what)));
+            return Err(at.error(None, 1, 1, ParseErrorKind::NoPuzzle(kind.noun())));
         }
         Ok(found)
     }
 
-    fn next_sudoku(&mut self) -> Result<Option<Puzzle>, ParseError> {
+    fn next_line_puzzle(&mut self, read: ReadLine) -> Result<Option<Puzzle>, ParseError> {
         while let Some(line) = self.lines.next_line(&self.file)? {
             let at = Locator { file: &self.file };
-            if let Some(p) = sudoku_line(&self.lines.text, line, self.produced, &at)? {
+            if let Some(p) = read(&self.lines.text, line, self.produced, &at)? {
                 return Ok(Some(p));
             }
         }
         Ok(None)
     }
 
-    fn next_block(&mut self, format: Format) -> Result<Option<Puzzle>, ParseError> {
+    fn next_block(&mut self, read: ReadBlock) -> Result<Option<Puzzle>, ParseError> {
         let block = loop {
             match self.lines.next_line(&self.file)? {
                 Some(line) => {
@@ -246,11 +244,6 @@ impl<R: BufRead> PuzzleStream<R> {
             }
         };
         let at = Locator { file: &self.file };
-        let read = if format == Format::Hex {
-            hex_block
-        } else {
-            queens_block
-        };
         read(&block, self.produced, &at).map(Some)
     }
 }

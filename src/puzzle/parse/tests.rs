@@ -1,4 +1,5 @@
 use super::*;
+use crate::puzzle::HexBoard;
 use proptest::prelude::*;
 
 fn err(text: &str, format: Format) -> ParseError {
@@ -666,4 +667,182 @@ proptest! {
             }
         }
     }
+}
+
+/// A generic model with every general sense: two of three, at least three by weight, a cage
+/// summing to 4 with per-row right-hand sides.
+const GENERAL_JSON: &str = r#"{
+  "variables": ["a", "b", "c", "d"],
+  "families": [
+    {"name": "pair", "sense": "exactly", "rhs": 2, "rows": [["a", "b", "c"]]},
+    {"name": "heavy", "sense": "at-least", "rhs": 3, "rows": [["a", "d"]], "weights": [[1, 2]]},
+    {"name": "cage", "sense": "at-most", "rhs": [4, 1], "rows": [["b", "c", "d"], ["a", "b"]], "weights": [[1, 3, 2], [1, 1]]}
+  ]
+}
+"#;
+
+const GENERAL_TOML: &str = r#"variables = ["a", "b", "c", "d"]
+
+[[families]]
+name = "pair"
+sense = "exactly"
+rhs = 2
+rows = [["a", "b", "c"]]
+
+[[families]]
+name = "heavy"
+sense = "at-least"
+rhs = 3
+rows = [["a", "d"]]
+weights = [[1, 2]]
+
+[[families]]
+name = "cage"
+sense = "at-most"
+rhs = [4, 1]
+rows = [["b", "c", "d"], ["a", "b"]]
+weights = [[1, 3, 2], [1, 1]]
+"#;
+
+#[test]
+fn general_rows_read_the_same_from_json_and_toml() {
+    use crate::model::Sense;
+    let j = generic::parse_json(GENERAL_JSON, "t").unwrap();
+    let t = generic::parse_toml(GENERAL_TOML, "t").unwrap();
+    assert_eq!(j, t);
+    let rows = j.constraints();
+    assert_eq!(rows[0].sense, Sense::Exactly(2));
+    assert_eq!(
+        (rows[1].sense, rows[1].weights.clone()),
+        (Sense::AtLeast(3), Some(vec![1, 2]))
+    );
+    assert_eq!(
+        (rows[2].sense, rows[2].weights.clone()),
+        (Sense::AtMost(4), Some(vec![1, 3, 2]))
+    );
+    // An "at-most 1" row on unit weights is the exact-cover at-most-one row.
+    assert_eq!(
+        (rows[3].sense, rows[3].weights.clone()),
+        (Sense::AtMostOne, None)
+    );
+}
+
+#[test]
+fn general_rows_round_trip_through_the_json_export() {
+    let model = generic::parse_json(GENERAL_JSON, "t").unwrap();
+    let text = crate::export::json::to_json(&model).unwrap();
+    let back = generic::parse_json(&text, "t").unwrap();
+    assert_eq!(back.constraints(), model.constraints());
+}
+
+/// The (line, column) of the `nth` occurrence of `needle` on the line holding `marker`.
+fn spot(text: &str, marker: &str, needle: &str, nth: usize) -> (usize, usize) {
+    let (line, src) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(marker))
+        .unwrap();
+    let column = src.match_indices(needle).nth(nth - 1).unwrap().0 + 1;
+    (line + 1, column)
+}
+
+fn bad_value(e: &ParseError) -> &str {
+    match &e.kind {
+        ParseErrorKind::BadValue { expected, .. } => expected,
+        other => panic!("expected a bad value, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_general_rows_are_located_errors() {
+    // (replace this, with that, then the marker line and needle the error must point at)
+    let cases: [(&str, &str, &str, &str, &str); 7] = [
+        (
+            r#"[[1, 3, 2], [1, 1]]"#,
+            r#"[[1, 0, 2], [1, 1]]"#,
+            "cage",
+            "0",
+            "weight",
+        ),
+        (
+            r#""rhs": 2,"#,
+            r#""rhs": -2,"#,
+            "pair",
+            "-2",
+            "right-hand side",
+        ),
+        (r#"[[1, 2]]"#, r#"[[1, 0]]"#, "heavy", "0", "weight"),
+        (
+            r#""exactly", "rhs""#,
+            r#""exactlyy", "rhs""#,
+            "pair",
+            "\"exactlyy\"",
+            "exactly-one, at-most-one",
+        ),
+        (
+            r#"[[1, 3, 2], [1, 1]]"#,
+            r#"[[1, 3], [1, 1]]"#,
+            "cage",
+            "3]",
+            "one weight per variable",
+        ),
+        (
+            r#""rhs": [4, 1]"#,
+            r#""rhs": [4]"#,
+            "cage",
+            "4]",
+            "one right-hand side per row",
+        ),
+        (
+            r#""at-least", "rhs": 3"#,
+            r#""at-most-one", "rhs": 3"#,
+            "heavy",
+            "\"at-most-one\"",
+            "right-hand side 1",
+        ),
+    ];
+    for (from, to, marker, needle, expected) in cases {
+        let text = GENERAL_JSON.replace(from, to);
+        assert_ne!(text, GENERAL_JSON, "{from}");
+        let e = err(&text, Format::Json);
+        assert!(bad_value(&e).contains(expected), "{to}: {e}");
+        assert_eq!(
+            (e.line, e.column),
+            spot(&text, marker, needle, 1),
+            "{to}: {e}"
+        );
+    }
+}
+
+#[test]
+fn bad_general_rows_are_located_in_toml_too() {
+    let text = GENERAL_TOML.replace("weights = [[1, 2]]", "weights = [[1, -5]]");
+    let e = err(&text, Format::Toml);
+    assert!(bad_value(&e).contains("weight"), "{e}");
+    assert_eq!((e.line, e.column), spot(&text, "[[1, -5]]", "-5", 1));
+    let text = GENERAL_TOML.replace("rhs = 2\n", "rhs = 9007199254740993\n");
+    let e = err(&text, Format::Toml);
+    assert!(bad_value(&e).contains("right-hand side"), "{e}");
+}
+
+#[test]
+fn givens_overfilling_a_general_row_are_located() {
+    // "pair" allows two of a, b, c: the third given overfills it. (The at-most-one row
+    // ["a", "b"] is moved to ["a", "d"] so that a and b do not clash there first.)
+    let text = GENERAL_JSON
+        .replace(r#"["a", "b"]], "weights""#, r#"["a", "d"]], "weights""#)
+        .replace("\n  ]\n}", "\n  ],\n  \"givens\": [\"a\", \"c\", \"b\"]\n}");
+    let e = err(&text, Format::Json);
+    assert!(
+        bad_value(&e).contains("givens that fit row 0 of family 'pair'"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), spot(&text, "givens", "\"b\"", 1));
+    // Two givens in an exact-cover row are still the clash they always were.
+    let text = GENERAL_JSON.replace("\n  ]\n}", "\n  ],\n  \"givens\": [\"a\", \"b\"]\n}");
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::ClashingGivens { .. })),
+        "{e}"
+    );
 }

@@ -2,7 +2,7 @@
 //! bare grid), `*` for each star of an answer. Cost: linear in the model.
 
 use crate::model::{Coord, Model, Solution};
-use crate::render::region_letter;
+use crate::puzzle::grid::region_letter;
 
 /// The grid of `model` (an `n x n` Star Battle or Queens model: variables at `Coord::Cell`)
 /// with the stars of `solution`, one text line per row; `None` when the model has no cell

@@ -21,25 +21,14 @@
 
 use super::StarBoard;
 use crate::puzzle::parse::{is_blank, Locator, ParseError, ParseErrorKind};
-use crate::render::region_letter;
+use crate::puzzle::grid::region_letter;
 
-/// One grid line of a block: its 1-based line number, its non-blank characters with their
-/// 1-based columns, and the column just past its end.
-#[derive(Debug, Clone)]
-pub(crate) struct GridRow {
-    pub(crate) line: usize,
-    pub(crate) cells: Vec<(usize, char)>,
-    pub(crate) end: usize,
-}
+/// A block of consecutive non-blank lines and one of its grid lines, as the shared stream
+/// reader cuts them.
+pub(crate) use crate::puzzle::parse::{Block as TextBlock, GridLine as GridRow};
 
-/// A block of consecutive non-blank lines: grid lines and `#` comments (line number, trimmed).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct TextBlock {
-    pub(crate) rows: Vec<GridRow>,
-    pub(crate) comments: Vec<(usize, String)>,
-}
-
-/// Cuts `text` into blocks separated by blank lines; comments before a block's first grid line
+/// Cuts `text` into blocks separated by blank lines, as the stream reader does (for
+/// [`read_str`] on a whole text); comments before a block's first grid line
 /// and followed by a blank line belong to no block. Cost: one pass.
 pub(crate) fn blocks(text: &str) -> Vec<TextBlock> {
     let mut out = Vec::new();

@@ -14,10 +14,14 @@
 pub mod draw;
 pub mod file;
 pub mod generate;
+pub mod kind;
 pub mod search;
 pub mod table;
 
-use crate::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense, Solution};
+pub use kind::{StarKind, STAR};
+
+use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
+use crate::puzzle::kind::Kind;
 use crate::puzzle::QueensBoard;
 use crate::verify::Verifier;
 
@@ -90,9 +94,22 @@ impl StarBoard {
         self.regions.as_deref()
     }
 
-    /// The kind tag of its models.
+    /// The kind tag of its models: `star` with parameters `size` and `stars`.
     pub fn puzzle_kind(&self) -> PuzzleKind {
-        PuzzleKind::Generic
+        PuzzleKind::new(STAR.name(), &[("size", self.size), ("stars", self.stars)])
+    }
+
+    /// What backends may use: the cells are a board; with one star per row the `row` family
+    /// partitions the variables into exactly-one lines; a bare grid has the square's symmetry.
+    fn hints(&self) -> ModelHints {
+        ModelHints {
+            coordinate_family: (self.stars == 1).then(|| "row".into()),
+            cell_grid: true,
+            symmetry: match self.regions {
+                None => BoardSymmetry::Square { size: self.size },
+                Some(_) => BoardSymmetry::None,
+            },
+        }
     }
 
     /// The 0-1 model: variable `r * n + c` per cell; `row`, `column`, `region` (if any) with
@@ -101,6 +118,7 @@ impl StarBoard {
         let n = self.size;
         let k = self.stars as u64;
         let mut b = ModelBuilder::new(name, self.puzzle_kind());
+        b.hints(self.hints());
         for r in 0..n {
             for c in 0..n {
                 b.coord_variable(Coord::Cell { row: r, col: c });

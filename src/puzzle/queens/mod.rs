@@ -6,7 +6,13 @@
 //! grid has regions) and `touch`, at most one queen in each of the `(n-1)^2` 2x2 windows. The
 //! windows forbid exactly the diagonal contacts that rows and columns leave open.
 
-use crate::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
+pub mod file;
+pub mod kind;
+
+pub use kind::{QueensKind, QUEENS};
+
+use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
+use crate::puzzle::kind::Kind;
 
 /// A Queens grid: size, optional regions, optional known solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +62,15 @@ impl QueensBoard {
     /// any) exactly one, `touch` at most one per 2x2 window.
     pub fn to_model(&self, name: impl Into<String>) -> Model {
         let n = self.size;
-        let mut b = ModelBuilder::new(name, PuzzleKind::Queens { size: n });
+        let mut b = ModelBuilder::new(name, PuzzleKind::new(QUEENS.name(), &[("size", n)]));
+        b.hints(ModelHints {
+            coordinate_family: Some("row".into()),
+            cell_grid: true,
+            symmetry: match self.regions {
+                None => BoardSymmetry::Square { size: n },
+                Some(_) => BoardSymmetry::None,
+            },
+        });
         for r in 0..n {
             for c in 0..n {
                 b.coord_variable(Coord::Cell { row: r, col: c });

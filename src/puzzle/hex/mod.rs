@@ -11,7 +11,14 @@
 //! (third axis, lines of equal `t`) and `colour`. No touching rule is needed: two touching cells
 //! always share a line (tested below).
 
-use crate::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
+pub mod file;
+pub mod kind;
+
+pub use kind::{HexKind, HEX};
+
+use crate::puzzle::kind::Kind;
+
+use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
 
 /// A hex board: geometry plus, optionally, a colour region per cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,7 +135,15 @@ impl HexBoard {
     /// coloured), all "exactly one".
     pub fn to_model(&self, name: impl Into<String>) -> Model {
         let n = self.width();
-        let mut b = ModelBuilder::new(name, PuzzleKind::Hex { width: n });
+        let mut b = ModelBuilder::new(name, PuzzleKind::new(HEX.name(), &[("width", n)]));
+        b.hints(ModelHints {
+            coordinate_family: Some("row".into()),
+            cell_grid: true,
+            symmetry: match self.regions {
+                None => BoardSymmetry::Hexagon { width: n },
+                Some(_) => BoardSymmetry::None,
+            },
+        });
         let mut by_row = vec![Vec::new(); n];
         let mut by_diag = vec![Vec::new(); n];
         let mut by_anti = vec![Vec::new(); n];

@@ -4,7 +4,13 @@
 //! one digit), `row-digit`, `column-digit` and `box-digit` (each digit once per unit), all
 //! exactly one: `4 n^2` rows. Clues are givens.
 
-use crate::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
+pub mod file;
+pub mod kind;
+
+pub use kind::{grid, SudokuKind, SUDOKU};
+
+use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
+use crate::puzzle::kind::Kind;
 
 /// The symbol of digit index `d` (0-based) in an `n`-digit Sudoku: `1`-`9`, then `A`, `B`, ...
 pub fn symbol(d: usize) -> char {
@@ -121,7 +127,14 @@ fn shape_of(box_size: usize) -> Model {
 fn empty_model(box_size: usize) -> Model {
     let n = box_size * box_size;
     let id = |r: usize, c: usize, d: usize| (r * n + c) * n + d;
-    let mut b = ModelBuilder::new("", PuzzleKind::Sudoku { box_size });
+    let mut b = ModelBuilder::new(
+        "",
+        PuzzleKind::new(SUDOKU.name(), &[("box_size", box_size)]),
+    );
+    b.hints(ModelHints {
+        coordinate_family: Some("cell".into()),
+        ..ModelHints::default()
+    });
     for r in 0..n {
         for c in 0..n {
             for d in 0..n {

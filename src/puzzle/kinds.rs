@@ -1,0 +1,152 @@
+//! Look-ups in the registry of puzzle kinds ([`KINDS`], declared in `src/puzzle/mod.rs`, the
+//! one list a new kind is added to). Everything that handles puzzles of any kind (file
+//! formats, `show` titles, drawings, export headers, `solve --json` answers, built-in boards)
+//! finds the kind here.
+//!
+//! Costs: a linear scan of a handful of entries per look-up.
+
+use crate::model::PuzzleKind;
+use crate::puzzle::kind::Kind;
+
+pub use crate::puzzle::KINDS;
+
+/// The kind called `name`, if registered.
+pub fn by_name(name: &str) -> Option<&'static dyn Kind> {
+    KINDS.iter().copied().find(|k| k.name() == name)
+}
+
+/// The kind whose files end in `extension` (lower case, no dot), if any.
+pub fn by_extension(extension: &str) -> Option<&'static dyn Kind> {
+    KINDS
+        .iter()
+        .copied()
+        .find(|k| k.extensions().contains(&extension))
+}
+
+/// The kind a model was built by: `None` for generic models and unknown tags.
+pub fn of(kind: &PuzzleKind) -> Option<&'static dyn Kind> {
+    by_name(kind.tag())
+}
+
+/// The kind that reads a `.txt` file whose first grid line is `first`: the highest claim (the
+/// first kind listed wins a tie); `None` when no kind claims it.
+pub fn for_txt(first: &str) -> Option<&'static dyn Kind> {
+    let mut best: Option<(u8, &'static dyn Kind)> = None;
+    for &k in KINDS {
+        let claim = k.txt_claim(first);
+        if claim > 0 && best.is_none_or(|(b, _)| claim > b) {
+            best = Some((claim, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_extensions_are_unique_and_found_again() {
+        for (i, k) in KINDS.iter().enumerate() {
+            assert!(std::ptr::addr_eq(
+                by_name(k.name()).unwrap() as *const dyn Kind,
+                *k as *const dyn Kind
+            ));
+            for later in &KINDS[i + 1..] {
+                assert_ne!(k.name(), later.name());
+                for e in k.extensions() {
+                    assert!(!later.extensions().contains(e), "{e} claimed twice");
+                }
+            }
+        }
+        assert!(by_name("generic").is_none() && by_name("model").is_none());
+    }
+
+    /// Worker processes get their models as JSON: the kind and the hints backends read must
+    /// come back, and a model of every kind must still be drawn and named after the trip.
+    #[test]
+    fn every_kind_keeps_its_identity_and_hints_through_json() {
+        use crate::model::{BoardSymmetry, Model};
+        use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+        let models = [
+            HexBoard::geometry(5).unwrap().to_model("h"),
+            QueensBoard::bare(4).to_model("q"),
+            Sudoku::empty(2).to_model("s").unwrap(),
+        ];
+        let expected = [
+            (
+                "hex",
+                Some("row"),
+                true,
+                BoardSymmetry::Hexagon { width: 5 },
+            ),
+            (
+                "queens",
+                Some("row"),
+                true,
+                BoardSymmetry::Square { size: 4 },
+            ),
+            ("sudoku", Some("cell"), false, BoardSymmetry::None),
+        ];
+        for (m, (name, family, cells, symmetry)) in models.iter().zip(expected) {
+            let back: Model = serde_json::from_str(&serde_json::to_string(m).unwrap()).unwrap();
+            assert_eq!(back.kind(), m.kind());
+            assert_eq!(back.hints(), m.hints());
+            let h = back.hints();
+            assert_eq!(
+                (h.coordinate_family.as_deref(), h.cell_grid, h.symmetry),
+                (family, cells, symmetry),
+                "{name}"
+            );
+            let kind = of(back.kind()).unwrap();
+            assert_eq!(kind.name(), name);
+            assert_eq!(kind.draw(&back, None), kind.draw(m, None));
+        }
+        // The serialized kind keeps the shape it had as an enum.
+        let text = serde_json::to_string(&models[0]).unwrap();
+        assert!(
+            text.contains(r#""kind":{"kind":"hex","width":5}"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn coloured_boards_claim_no_symmetry() {
+        let regions = vec![vec![0, 0], vec![1, 1]];
+        let q = crate::puzzle::QueensBoard::with_regions(regions).unwrap();
+        let hints = q.to_model("q").hints().clone();
+        assert_eq!(hints.symmetry, crate::model::BoardSymmetry::None);
+        assert_eq!(hints.coordinate_family.as_deref(), Some("row"));
+    }
+
+    /// The format messages are made from the registry; they must read as they did when they
+    /// were written out by hand.
+    #[test]
+    fn format_messages_list_every_kind() {
+        use crate::puzzle::parse::ParseErrorKind;
+        assert_eq!(
+            ParseErrorKind::UnknownFormat(".x".into()).to_string(),
+            "expected a file ending in .hex, .queens, .sudoku, .star, .killer, .txt, .json or .toml \
+             (optionally .gz), or --format, found '.x'"
+        );
+        assert_eq!(
+            ParseErrorKind::FormatNeeded.to_string(),
+            "expected --format hex|queens|sudoku|star|killer|json|toml to read standard input, found none"
+        );
+        let names: Vec<&str> = crate::puzzle::parse::Format::all()
+            .iter()
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(
+            names,
+            ["hex", "queens", "sudoku", "star", "killer", "json", "toml"]
+        );
+    }
+
+    #[test]
+    fn a_txt_file_goes_to_the_strongest_claim() {
+        let sudoku_line = "1.3.3.1.2.4.4.2.";
+        assert_eq!(for_txt(sudoku_line).map(|k| k.name()), Some("sudoku"));
+        assert_eq!(for_txt("ABCD").map(|k| k.name()), Some("queens"));
+    }
+}
