@@ -169,3 +169,89 @@ fn a_killer_with_several_solutions_is_counted_alike() {
     let model = board.to_model("pairs");
     every_claiming_backend(&model, own.count as u128, None);
 }
+
+fn zeroone(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The value column of a CSV table row whose level starts with `level`.
+fn csv_value(table: &str, level: &str) -> String {
+    let line = table
+        .lines()
+        .find(|l| l.trim_start_matches('"').starts_with(level))
+        .unwrap_or_else(|| panic!("no '{level}' in {table}"));
+    line.rsplit(',').next().unwrap().to_string()
+}
+
+#[test]
+fn the_star_table_matches_queens_for_one_star_and_a001499_for_two() {
+    let (code, star, err) = zeroone(&["table", "star", "--size", "8", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, queens, err) = zeroone(&["table", "queens", "--size", "8", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(csv_value(&star, "no two touching ("), "5242");
+    assert_eq!(
+        csv_value(&star, "no two touching, up"),
+        csv_value(&queens, "no two touching, up")
+    );
+    let (code, two, err) = zeroone(&[
+        "table", "star", "--size", "10", "--stars", "2", "--format", "csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(csv_value(&two, "k per row and column"), "1371785398200");
+    assert_eq!(csv_value(&two, "no two touching ("), "146510");
+    let (code, _, err) = zeroone(&["table", "star", "--stars", "2"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn generated_files_read_back_with_one_solution_each() {
+    let (code, out, err) = zeroone(&[
+        "generate", "star", "--width", "6", "--count", "2", "--seed", "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let boards = star::file::read_str(&out, "gen.star").unwrap();
+    assert_eq!(boards.len(), 2);
+    for b in &boards {
+        let own = search::count(b, None);
+        assert_eq!(Some(&own.solutions[0]), b.known_solution.as_ref());
+        assert_eq!(own.count, 1);
+    }
+    let (code, out, err) = zeroone(&["generate", "killer", "--width", "4", "--seed", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let boards = killer::file::read_str(&out, "gen.killer").unwrap();
+    assert_eq!(killer::search::count(&boards[0], None).count, 1);
+    for bad in [
+        &["generate", "star", "--width", "8", "--stars", "3"][..],
+        &["generate", "killer", "--width", "5"][..],
+    ] {
+        let (code, _, err) = zeroone(bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn a_bad_killer_file_is_a_located_error_with_exit_code_two() {
+    let dir = std::env::temp_dir().join(format!("zeroone-killer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.killer");
+    std::fs::write(
+        &file,
+        "AABB\nCCDD\nEEFF\nGGHH\nA 3\nB 7\nC 7\nD 3\nE 3\nF 7\nG 7\n",
+    )
+    .unwrap();
+    let (code, out, err) = zeroone(&["solve", file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("bad.killer:4:3"), "{err}");
+    assert!(err.contains("a sum line 'H SUM'"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

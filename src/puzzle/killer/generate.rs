@@ -205,13 +205,34 @@ fn one_board(o: &KillerOptions, index: usize) -> Result<GeneratedKiller, Generat
 
 /// Generates `o.count` boards, each with exactly one solution, confirmed by two backends.
 pub fn generate(o: &KillerOptions) -> Result<Vec<GeneratedKiller>, GenerateError> {
+    let (boards, stopped) = generate_partial(o)?;
+    stopped.map_or(Ok(boards), Err)
+}
+
+/// Like [`generate`], but keeps the boards found before a board fails, with the reason the run
+/// stopped (`None`: all were found). Bad options are an error at once.
+pub fn generate_partial(
+    o: &KillerOptions,
+) -> Result<(Vec<GeneratedKiller>, Option<GenerateError>), GenerateError> {
+    check_options(o)?;
+    let mut boards = Vec::new();
+    for i in 0..o.count {
+        match one_board(o, i) {
+            Ok(g) => boards.push(g),
+            Err(e) => return Ok((boards, Some(e))),
+        }
+    }
+    Ok((boards, None))
+}
+
+fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {
     if !(2..=3).contains(&o.box_size) || !(2..=9).contains(&o.max_cage) {
         return Err(GenerateError::BadSize(format!(
             "killer box size {} with cages up to {}: expected box size 2 or 3 and cages of 2 to 9 cells",
             o.box_size, o.max_cage
         )));
     }
-    (0..o.count).map(|i| one_board(o, i)).collect()
+    Ok(())
 }
 
 /// One board as a `.killer` block: `#` lines saying how it was made (the grid as a

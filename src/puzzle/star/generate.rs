@@ -462,9 +462,25 @@ fn one_board(
 
 /// Generates `o.count` boards; each has exactly one solution, confirmed by two backends.
 pub fn generate(o: &StarOptions) -> Result<Vec<GeneratedStar>, GenerateError> {
+    let (boards, stopped) = generate_partial(o)?;
+    stopped.map_or(Ok(boards), Err)
+}
+
+/// Like [`generate`], but keeps the boards found before a board fails, with the reason the run
+/// stopped (`None`: all were found). Bad options are an error at once.
+pub fn generate_partial(
+    o: &StarOptions,
+) -> Result<(Vec<GeneratedStar>, Option<GenerateError>), GenerateError> {
     check_options(o)?;
     let mut seen = BTreeSet::new();
-    (0..o.count).map(|i| one_board(o, i, &mut seen)).collect()
+    let mut boards = Vec::new();
+    for i in 0..o.count {
+        match one_board(o, i, &mut seen) {
+            Ok(g) => boards.push(g),
+            Err(e) => return Ok((boards, Some(e))),
+        }
+    }
+    Ok((boards, None))
 }
 
 /// One board as a `.star` block: `#` lines saying how it was made, the grid (with its
