@@ -58,7 +58,7 @@ impl Kind for KillerKind {
     }
 
     fn answer(&self, model: &Model, solution: Option<&Solution>) -> Answer {
-        let n = digits(&model.kind());
+        let n = digits(model.kind());
         Answer::Grid(solution.map(|s| grid_of(n, s).into_iter().map(symbol).collect()))
     }
 }
