@@ -116,8 +116,10 @@ pub enum Cell {
         /// The closed form (`2^61`, `C(61,9)`), if any.
         formula: Option<String>,
     },
-    /// Not computed (too large to enumerate, or no board given).
-    Empty,
+    /// A plain whole number that is not a count (a width, a number of cells): a JSON number.
+    Int(u64),
+    /// Not computed, and why (too large to enumerate, no method for this level).
+    Missing(String),
 }
 
 impl Cell {
@@ -136,6 +138,32 @@ impl Cell {
     fn text(s: impl Into<String>) -> Cell {
         Cell::Text(s.into())
     }
+}
+
+/// Counts up to this value are JSON numbers (exact in every JSON reader, 2^53); larger ones
+/// are decimal strings.
+const JSON_EXACT: u64 = 1 << 53;
+
+/// Counts with more digits than this are shown in Markdown by their closed form when they
+/// have one (the digits are in the CSV and JSON).
+const MARKDOWN_DIGITS: usize = 24;
+
+/// log10 of `x`, exact enough for a plot or a sort (from the leading digits and the length).
+pub fn log10_of(x: &BigUint) -> f64 {
+    let digits = x.to_string();
+    let lead: f64 = digits[..digits.len().min(17)].parse().unwrap_or(0.0);
+    if lead == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    lead.log10() + digits.len().saturating_sub(17) as f64
+}
+
+/// A column holding counts gets a `log10` twin in CSV and JSON (for sorting and plotting the
+/// big counts without big-integer support).
+fn is_count_column(rows: &[Vec<Cell>], column: usize) -> bool {
+    rows.iter()
+        .any(|r| matches!(r.get(column), Some(Cell::Count { .. })))
+        && rows.len() > 1
 }
 
 /// A table: title, header and rows of cells; rendered with [`Table::render`].
@@ -171,70 +199,155 @@ fn csv_field(s: &str) -> String {
 }
 
 impl Table {
-    /// The table as text in `format` (ending with a newline).
+    /// Why cells are empty, one line per (column, reason) with the rows it holds for (by
+    /// their first cell), in row order.
+    pub fn empty_cell_notes(&self) -> Vec<String> {
+        let mut notes: Vec<(String, String, Vec<String>)> = Vec::new();
+        for row in &self.rows {
+            let key = match row.first() {
+                Some(Cell::Int(i)) => i.to_string(),
+                Some(Cell::Text(t)) => t.clone(),
+                _ => String::new(),
+            };
+            for (h, c) in self.header.iter().zip(row) {
+                if let Cell::Missing(reason) = c {
+                    match notes.iter_mut().find(|(hh, r, _)| hh == h && r == reason) {
+                        Some(n) => n.2.push(key.clone()),
+                        None => notes.push((h.clone(), reason.clone(), vec![key.clone()])),
+                    }
+                }
+            }
+        }
+        notes
+            .into_iter()
+            .map(|(h, r, keys)| {
+                let first = self.header.first().cloned().unwrap_or_default();
+                format!("\"{h}\" is empty at {first} {}: {r}", keys.join(", "))
+            })
+            .collect()
+    }
+
+    fn markdown(&self) -> String {
+        let mut out = format!("### {}\n\n", self.title);
+        out += &format!("| {} |\n", self.header.join(" | "));
+        out += &format!("|{}\n", "---|".repeat(self.header.len()));
+        for row in &self.rows {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|c| match c {
+                    Cell::Text(t) => t.clone(),
+                    Cell::Int(i) => i.to_string(),
+                    Cell::Count {
+                        value,
+                        formula: Some(f),
+                    } if value.to_string().len() > MARKDOWN_DIGITS => f.clone(),
+                    Cell::Count {
+                        value,
+                        formula: Some(f),
+                    } => format!("{f} = {}", group_digits(value)),
+                    Cell::Count { value, .. } => group_digits(value),
+                    Cell::Missing(_) => "—".into(),
+                })
+                .collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+        }
+        let notes = self.empty_cell_notes();
+        if !notes.is_empty() {
+            out.push('\n');
+            for n in notes {
+                out += &format!("- {n}\n");
+            }
+        }
+        out
+    }
+
+    /// The header of the CSV and JSON forms: each count column followed by its `log10` twin,
+    /// then `notes` (why cells are empty). The same for every table of one kind, whatever
+    /// its sizes.
+    fn flat_header(&self) -> Vec<(String, Option<usize>, bool)> {
+        let mut out = Vec::new();
+        for (i, h) in self.header.iter().enumerate() {
+            out.push((h.clone(), Some(i), false));
+            if is_count_column(&self.rows, i) {
+                out.push((format!("log10 {h}"), Some(i), true));
+            }
+        }
+        out.push(("notes".into(), None, false));
+        out
+    }
+
+    /// Row `row`'s values for the flat header: `(CSV text, JSON value)`.
+    fn flat_row(&self, row: &[Cell]) -> Vec<(String, serde_json::Value)> {
+        let notes: Vec<String> = self
+            .header
+            .iter()
+            .zip(row)
+            .filter_map(|(h, c)| match c {
+                Cell::Missing(r) => Some(format!("{h}: {r}")),
+                _ => None,
+            })
+            .collect();
+        self.flat_header()
+            .into_iter()
+            .map(|(_, col, log)| match (col.and_then(|i| row.get(i)), log) {
+                (None, _) => (csv_field(&notes.join("; ")), json!(notes.join("; "))),
+                (Some(Cell::Count { value, .. }), true) => {
+                    let l = log10_of(value);
+                    (format!("{l:.4}"), json!((l * 1e4).round() / 1e4))
+                }
+                (Some(_), true) => (String::new(), serde_json::Value::Null),
+                (Some(Cell::Text(t)), _) => (csv_field(t), json!(t)),
+                (Some(Cell::Int(i)), _) => (i.to_string(), json!(i)),
+                (Some(Cell::Count { value, .. }), _) => {
+                    let small = u64::try_from(value).ok().filter(|v| *v <= JSON_EXACT);
+                    (
+                        value.to_string(),
+                        small.map_or_else(|| json!(value.to_string()), |v| json!(v)),
+                    )
+                }
+                (Some(Cell::Missing(_)), _) => (String::new(), serde_json::Value::Null),
+            })
+            .collect()
+    }
+
+    /// The table as text in `format` (ending with a newline). Markdown: counts with digit
+    /// groups, closed forms (`2^61`) in place of counts longer than 24 digits, and a line under
+    /// the table for every empty cell saying why. CSV and JSON: counts as plain decimal digits
+    /// (JSON: numbers up to 2^53, decimal strings above), a `log10` column after each count
+    /// column, and a `notes` column with the reasons for empty cells.
     pub fn render(&self, format: Format) -> String {
         match format {
-            Format::Markdown => {
-                let mut out = format!("### {}\n\n", self.title);
-                out += &format!("| {} |\n", self.header.join(" | "));
-                out += &format!("|{}\n", "---|".repeat(self.header.len()));
-                for row in &self.rows {
-                    let cells: Vec<String> = row
-                        .iter()
-                        .map(|c| match c {
-                            Cell::Text(t) => t.clone(),
-                            Cell::Count {
-                                value,
-                                formula: Some(f),
-                            } => format!("{f} = {}", group_digits(value)),
-                            Cell::Count { value, .. } => group_digits(value),
-                            Cell::Empty => "—".into(),
-                        })
-                        .collect();
-                    out += &format!("| {} |\n", cells.join(" | "));
-                }
-                out
-            }
+            Format::Markdown => self.markdown(),
             Format::Csv => {
-                let mut out = self
-                    .header
+                let header = self.flat_header();
+                let mut out = header
                     .iter()
-                    .map(|h| csv_field(h))
+                    .map(|(h, _, _)| csv_field(h))
                     .collect::<Vec<_>>()
                     .join(",");
                 out.push('\n');
                 for row in &self.rows {
-                    let cells: Vec<String> = row
-                        .iter()
-                        .map(|c| match c {
-                            Cell::Text(t) => csv_field(t),
-                            Cell::Count { value, .. } => value.to_string(),
-                            Cell::Empty => String::new(),
-                        })
-                        .collect();
+                    let cells: Vec<String> =
+                        self.flat_row(row).into_iter().map(|(c, _)| c).collect();
                     out += &cells.join(",");
                     out.push('\n');
                 }
                 out
             }
             Format::Json => {
+                let header: Vec<String> = self.flat_header().into_iter().map(|h| h.0).collect();
                 let rows: Vec<serde_json::Value> = self
                     .rows
                     .iter()
                     .map(|row| {
                         let mut obj = serde_json::Map::new();
-                        for (h, c) in self.header.iter().zip(row) {
-                            let v = match c {
-                                Cell::Text(t) => json!(t),
-                                Cell::Count { value, .. } => json!(value.to_string()),
-                                Cell::Empty => serde_json::Value::Null,
-                            };
+                        for (h, (_, v)) in header.iter().zip(self.flat_row(row)) {
                             obj.insert(h.clone(), v);
                         }
                         serde_json::Value::Object(obj)
                     })
                     .collect();
-                let doc = json!({ "title": self.title, "columns": self.header, "rows": rows });
+                let doc = json!({ "title": self.title, "columns": header, "rows": rows });
                 let mut s = serde_json::to_string_pretty(&doc).expect("plain JSON values");
                 s.push('\n');
                 s
@@ -558,6 +671,61 @@ pub fn board_count(model: &Model) -> Result<BigUint, TableError> {
     Ok(BigUint::from(out.count))
 }
 
+/// The levels of a hex board of width `n` (`N` cells), as every table, CSV and plot names
+/// them, each with the sentence that defines it.
+pub const HEX_LEVELS: [(&str, &str); 6] = [
+    ("every cell 0/1", "each of the N cells is 0 or 1, with no rule: 2^N."),
+    ("n cells", "exactly n of the N cells are 1: C(N, n)."),
+    (
+        "one per row",
+        "exactly one 1 in each of the n rows (one axis): the product of the row lengths.",
+    ),
+    (
+        "one per line on two axes",
+        "one per row and one per line of a second axis.",
+    ),
+    (
+        "one per line on three axes",
+        "one per line of all three axes: the placements a board without colours allows.",
+    ),
+    (
+        "three axes up to symmetry",
+        "the three-axis placements counted once per orbit of the 12 rotations and reflections of the hexagon.",
+    ),
+];
+
+/// The levels of an `n` x `n` Queens board, named and defined as [`HEX_LEVELS`].
+pub const QUEENS_LEVELS: [(&str, &str); 6] = [
+    ("every cell 0/1", "each of the n² cells is 0 or 1, with no rule: 2^(n²)."),
+    ("n cells", "exactly n of the n² cells are 1: C(n², n)."),
+    ("one per row", "exactly one queen in each row: n^n."),
+    (
+        "one per row and column",
+        "one per row and one per column: the n! permutations.",
+    ),
+    (
+        "no two touching",
+        "a permutation with no two queens in touching (diagonally adjacent) cells: OEIS A002464.",
+    ),
+    (
+        "no two touching up to symmetry",
+        "the no-touching placements counted once per orbit of the 8 rotations and reflections of the square.",
+    ),
+];
+
+/// Why a hex width's orbits are empty (only when Burnside's lemma is turned off).
+const HEX_NO_ORBITS: &str = "not computed: above the orbit limit with Burnside's lemma turned off (--no-burnside), or a record made before orbits were computed at this width";
+/// Why a Queens size's orbits are empty.
+const QUEENS_NO_ORBITS: &str = "not computed: Queens orbits come from enumerating every no-touching placement, and there are more than the orbit limit (--orbit-limit, 2,000,000 by default)";
+
+/// The legend of a level list as Markdown: one line per level, its name and definition.
+pub fn level_legend(levels: &[(&str, &str)]) -> String {
+    levels
+        .iter()
+        .map(|(name, what)| format!("- **{name}**: {what}\n"))
+        .collect()
+}
+
 /// The seed's scaling column, one entry per level.
 const HEX_SCALING: [&str; 7] = [
     "2^Θ(n²)",
@@ -575,28 +743,31 @@ pub fn hex_table(levels: &HexLevels) -> Table {
     let big_n = levels.cells;
     let mut rows = vec![
         vec![
-            Cell::text("every cell 0/1"),
+            Cell::text(HEX_LEVELS[0].0),
             Cell::formula(levels.every_cell.clone(), format!("2^{big_n}")),
         ],
         vec![
-            Cell::text("choose exactly n cells"),
+            Cell::text(HEX_LEVELS[1].0),
             Cell::formula(levels.choose_n.clone(), format!("C({big_n},{n})")),
         ],
         vec![
-            Cell::text("encode one axis (one per row)"),
+            Cell::text(HEX_LEVELS[2].0),
             Cell::count(levels.one_axis.clone()),
         ],
         vec![
-            Cell::text("second axis too"),
+            Cell::text(HEX_LEVELS[3].0),
             Cell::count(levels.two_axes.clone()),
         ],
         vec![
-            Cell::text("all three axes"),
+            Cell::text(HEX_LEVELS[4].0),
             Cell::count(levels.three_axes.clone()),
         ],
         vec![
-            Cell::text("all three axes, up to rotation and reflection"),
-            levels.orbits.clone().map_or(Cell::Empty, Cell::count),
+            Cell::text(HEX_LEVELS[5].0),
+            levels
+                .orbits
+                .clone()
+                .map_or(Cell::Missing(HEX_NO_ORBITS.into()), Cell::count),
         ],
     ];
     if let Some(b) = &levels.board {
@@ -610,7 +781,7 @@ pub fn hex_table(levels: &HexLevels) -> Table {
     }
     Table {
         title: format!("Hex board, width {n} ({big_n} cells)"),
-        header: vec!["level".into(), format!("width {n}"), "scaling in n".into()],
+        header: vec!["level".into(), "count".into(), "scaling in n".into()],
         rows,
     }
 }
@@ -662,31 +833,26 @@ pub fn hex_widths_table(all: &[HexLevels]) -> Table {
         .iter()
         .map(|l| {
             vec![
-                Cell::text(l.width.to_string()),
-                Cell::text(l.cells.to_string()),
-                Cell::count(l.every_cell.clone()),
-                Cell::count(l.choose_n.clone()),
+                Cell::Int(l.width as u64),
+                Cell::Int(l.cells),
+                Cell::formula(l.every_cell.clone(), format!("2^{}", l.cells)),
+                Cell::formula(l.choose_n.clone(), format!("C({},{})", l.cells, l.width)),
                 Cell::count(l.one_axis.clone()),
                 Cell::count(l.two_axes.clone()),
                 Cell::count(l.three_axes.clone()),
-                l.orbits.clone().map_or(Cell::Empty, Cell::count),
+                l.orbits
+                    .clone()
+                    .map_or(Cell::Missing(HEX_NO_ORBITS.into()), Cell::count),
             ]
         })
         .collect();
     Table {
         title: "Hex boards by width".into(),
-        header: [
-            "width",
-            "cells",
-            "every cell 0/1",
-            "choose n cells",
-            "one axis",
-            "two axes",
-            "three axes",
-            "up to symmetry",
-        ]
-        .map(String::from)
-        .to_vec(),
+        header: ["width", "cells"]
+            .into_iter()
+            .chain(HEX_LEVELS.iter().map(|l| l.0))
+            .map(String::from)
+            .collect(),
         rows,
     }
 }
@@ -765,28 +931,30 @@ pub fn queens_table(l: &QueensLevels) -> Table {
     let n = l.size;
     let mut rows = vec![
         vec![
-            Cell::text("every cell 0/1"),
+            Cell::text(QUEENS_LEVELS[0].0),
             Cell::formula(l.every_cell.clone(), format!("2^{}", n * n)),
         ],
         vec![
-            Cell::text("choose exactly n cells"),
+            Cell::text(QUEENS_LEVELS[1].0),
             Cell::formula(l.choose_n.clone(), format!("C({},{n})", n * n)),
         ],
         vec![
-            Cell::text("one per row"),
+            Cell::text(QUEENS_LEVELS[2].0),
             Cell::formula(l.one_per_row.clone(), format!("{n}^{n}")),
         ],
         vec![
-            Cell::text("one per column too"),
+            Cell::text(QUEENS_LEVELS[3].0),
             Cell::formula(l.permutations.clone(), format!("{n}!")),
         ],
         vec![
-            Cell::text("no two touching (A002464)"),
+            Cell::text(QUEENS_LEVELS[4].0),
             Cell::count(l.no_touching.clone()),
         ],
         vec![
-            Cell::text("no two touching, up to rotation and reflection"),
-            l.orbits.clone().map_or(Cell::Empty, Cell::count),
+            Cell::text(QUEENS_LEVELS[5].0),
+            l.orbits
+                .clone()
+                .map_or(Cell::Missing(QUEENS_NO_ORBITS.into()), Cell::count),
         ],
     ];
     if let Some(b) = &l.board {
@@ -797,7 +965,7 @@ pub fn queens_table(l: &QueensLevels) -> Table {
     }
     Table {
         title: format!("Queens, {n}x{n}"),
-        header: vec!["level".into(), format!("size {n}")],
+        header: vec!["level".into(), "count".into()],
         rows,
     }
 }
@@ -808,29 +976,27 @@ pub fn queens_sizes_table(all: &[QueensLevels]) -> Table {
         .iter()
         .map(|l| {
             vec![
-                Cell::text(l.size.to_string()),
-                Cell::count(l.every_cell.clone()),
-                Cell::count(l.choose_n.clone()),
-                Cell::count(l.one_per_row.clone()),
-                Cell::count(l.permutations.clone()),
+                Cell::Int(l.size as u64),
+                Cell::formula(l.every_cell.clone(), format!("2^{}", l.size * l.size)),
+                Cell::formula(
+                    l.choose_n.clone(),
+                    format!("C({},{})", l.size * l.size, l.size),
+                ),
+                Cell::formula(l.one_per_row.clone(), format!("{0}^{0}", l.size)),
+                Cell::formula(l.permutations.clone(), format!("{}!", l.size)),
                 Cell::count(l.no_touching.clone()),
-                l.orbits.clone().map_or(Cell::Empty, Cell::count),
+                l.orbits
+                    .clone()
+                    .map_or(Cell::Missing(QUEENS_NO_ORBITS.into()), Cell::count),
             ]
         })
         .collect();
     Table {
         title: "Queens by size".into(),
-        header: [
-            "size",
-            "every cell 0/1",
-            "choose n cells",
-            "one per row",
-            "one per column too",
-            "no touching",
-            "up to symmetry",
-        ]
-        .map(String::from)
-        .to_vec(),
+        header: std::iter::once("size")
+            .chain(QUEENS_LEVELS.iter().map(|l| l.0))
+            .map(String::from)
+            .collect(),
         rows,
     }
 }
@@ -1097,6 +1263,45 @@ mod tests {
     }
 
     #[test]
+    fn empty_cells_say_why_and_huge_counts_show_their_closed_form() {
+        let no_orbits = TableOptions {
+            orbit_limit: 0,
+            burnside: false,
+            ..TableOptions::default()
+        };
+        let wide = hex_levels(15, &no_orbits).unwrap();
+        let t = hex_widths_table(&[hex_levels(1, &TableOptions::default()).unwrap(), wide]);
+        let md = t.render(Format::Markdown);
+        // 2^169 has 51 digits: the closed form stands for it; shorter counts show both.
+        assert!(
+            md.contains("| 15 | 169 | 2^169 | C(169,15) = 1,056,592,112,914,276,797,456 |"),
+            "{md}"
+        );
+        assert!(md.contains("| 1 | 1 | 2^1 = 2 |"), "{md}");
+        assert!(
+            md.contains("\"three axes up to symmetry\" is empty at width 15: not computed"),
+            "{md}"
+        );
+        let csv = t.render(Format::Csv);
+        let header = csv.lines().next().unwrap();
+        assert!(
+            header.starts_with("width,cells,every cell 0/1,log10 every cell 0/1,"),
+            "{header}"
+        );
+        assert!(header.ends_with(",notes"), "{header}");
+        let row = csv.lines().nth(2).unwrap();
+        assert!(row.contains(&pow2(169).to_string()), "{row}");
+        assert!(row.contains(",50.8741,"), "{row}");
+        assert!(
+            row.contains("three axes up to symmetry: not computed"),
+            "{row}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&t.render(Format::Json)).unwrap();
+        assert_eq!(json["rows"][1]["width"], 15);
+        assert!(json["rows"][1]["three axes up to symmetry"].is_null());
+    }
+
+    #[test]
     fn rendering_groups_digits_only_in_markdown() {
         let l = hex_levels(9, &TableOptions::default()).unwrap();
         let t = hex_table(&l);
@@ -1107,7 +1312,10 @@ mod tests {
         assert!(csv.contains(",2305843009213693952,"));
         assert!(!csv.contains("2,305"));
         let json: serde_json::Value = serde_json::from_str(&t.render(Format::Json)).unwrap();
-        assert_eq!(json["rows"][4]["width 9"], "244");
+        // Stable headers; numbers where JSON holds them exactly, decimal strings above 2^53.
+        assert_eq!(json["rows"][4]["count"], 244);
+        assert_eq!(json["rows"][0]["count"], "2305843009213693952");
+        assert_eq!(json["rows"][4]["log10 count"], 2.3874);
         assert_eq!(group_digits(&BigUint::from(1000u32)), "1,000");
         assert_eq!(group_digits(&BigUint::from(999u32)), "999");
     }

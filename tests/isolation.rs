@@ -99,7 +99,7 @@ name = "brute"
         "{md}"
     );
     assert!(
-        md.contains("| queens-bare-14 | `sat` | timeout | killed after"),
+        md.contains("| `sat` | timeout | 1 | queens-bare-14 | killed after"),
         "{md}"
     );
 }

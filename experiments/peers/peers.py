@@ -16,8 +16,43 @@ import argparse
 import glob
 import json
 import os
+import platform
+import resource
 import sys
 import time
+
+
+def cpu_now():
+    """User + system CPU seconds of this process and its finished children (CBC runs as one)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def machine():
+    """This machine as zeroone's records name it: logical cores, CPU model, OS, architecture."""
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    arch = platform.machine().replace("AMD64", "x86_64")
+    return f"{os.cpu_count()} logical cores, {cpu}, {platform.system().lower()} {arch}"
+
+
+def solver_version(name):
+    """The peer's package and version, for the records' provenance."""
+    if name == "cp-sat":
+        import ortools
+
+        return f"ortools {ortools.__version__}"
+    import pulp
+
+    return f"pulp {pulp.__version__} (CBC)"
 
 
 def load_done(path):
@@ -43,6 +78,22 @@ def load_done(path):
     return done
 
 
+def row_terms(row):
+    """A row as (terms, sense, rhs): terms are (variable, weight) pairs, sense one of "=", "<=",
+    ">=". Reads the set-partitioning form ("exactly-one" / "at-most-one" over `vars`) and the
+    general 0-1 form (`weights` beside `vars`, `sense` "=", "<=" or ">=", right side `rhs`)."""
+    weights = row.get("weights") or [1] * len(row["vars"])
+    terms = list(zip(row["vars"], weights))
+    sense = row["sense"]
+    if sense == "exactly-one":
+        return terms, "=", 1
+    if sense == "at-most-one":
+        return terms, "<=", 1
+    if sense in ("=", "<=", ">="):
+        return terms, sense, row["rhs"]
+    raise SystemExit(f"peers.py: row sense {sense!r} not understood (expected exactly-one, at-most-one, =, <= or >=)")
+
+
 def check(model, ones):
     """The verifier's rules; returns None when the answer is valid, else what is wrong."""
     chosen = set(ones)
@@ -53,11 +104,11 @@ def check(model, ones):
         if g not in chosen:
             return f"given variable {g} is 0"
     for row in model["constraints"]:
-        s = sum(1 for v in row["vars"] if v in chosen)
-        if row["sense"] == "exactly-one" and s != 1:
-            return f"row {row['family']}/{row['index']} sums to {s}, expected 1"
-        if row["sense"] == "at-most-one" and s > 1:
-            return f"row {row['family']}/{row['index']} sums to {s}, expected at most 1"
+        terms, sense, rhs = row_terms(row)
+        s = sum(w for v, w in terms if v in chosen)
+        ok = s == rhs if sense == "=" else (s <= rhs if sense == "<=" else s >= rhs)
+        if not ok:
+            return f"row {row['family']}/{row['index']} sums to {s}, expected {sense} {rhs}"
     return None
 
 
@@ -67,11 +118,15 @@ def solve_cpsat(model, time_limit, seed):
     m = cp_model.CpModel()
     x = [m.NewBoolVar(f"x{i}") for i in range(len(model["variables"]))]
     for row in model["constraints"]:
-        terms = [x[v] for v in row["vars"]]
-        if row["sense"] == "exactly-one":
-            m.AddExactlyOne(terms)
+        terms, sense, rhs = row_terms(row)
+        unit = all(w == 1 for _, w in terms) and rhs == 1
+        if unit and sense == "=":
+            m.AddExactlyOne([x[v] for v, _ in terms])
+        elif unit and sense == "<=":
+            m.AddAtMostOne([x[v] for v, _ in terms])
         else:
-            m.AddAtMostOne(terms)
+            expr = sum(w * x[v] for v, w in terms)
+            m.Add(expr == rhs if sense == "=" else (expr <= rhs if sense == "<=" else expr >= rhs))
     for g in model["givens"]:
         m.Add(x[g] == 1)
     solver = cp_model.CpSolver()
@@ -98,8 +153,9 @@ def solve_cbc(model, time_limit, seed):
     x = [pulp.LpVariable(f"x{i}", cat="Binary") for i in range(len(model["variables"]))]
     prob += pulp.lpSum([])  # feasibility: no objective
     for k, row in enumerate(model["constraints"]):
-        expr = pulp.lpSum(x[v] for v in row["vars"])
-        prob += (expr == 1) if row["sense"] == "exactly-one" else (expr <= 1), f"r{k}"
+        terms, sense, rhs = row_terms(row)
+        expr = pulp.lpSum(w * x[v] for v, w in terms)
+        prob += (expr == rhs if sense == "=" else (expr <= rhs if sense == "<=" else expr >= rhs)), f"r{k}"
     for g in model["givens"]:
         prob += x[g] == 1, f"g{g}"
     solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, options=[f"randomSeed {seed}"])
@@ -124,8 +180,10 @@ def main():
     p.add_argument("--models", required=True, help="folder written by zeroone run --export-models")
     p.add_argument("--out", required=True, help="record file to append to (JSON lines)")
     p.add_argument("--label", help="backend label in the records (default: the solver name)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds per run")
-    p.add_argument("--repetitions", type=int, default=1)
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds per run (default: the experiment's, as exported with the models)")
+    p.add_argument("--repetitions", type=int, default=None,
+                   help="runs per instance (default: the experiment's, as exported with the models)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
     label = args.label or args.solver
@@ -135,32 +193,43 @@ def main():
     if not files:
         sys.exit(f"peers.py: no *.json models in {args.models} (write them with zeroone run --export-models)")
     done = load_done(args.out)
+    version, host = solver_version(args.solver), machine()
     ran = 0
     with open(args.out, "a") as out:
         for path in files:
             with open(path) as f:
                 doc = json.load(f)
             instance, model = doc["instance"], doc["model"]
-            for rep in range(args.repetitions):
+            time_limit = args.time_limit if args.time_limit is not None else doc.get("time_limit")
+            repetitions = args.repetitions if args.repetitions is not None else doc.get("repetitions", 1)
+            for rep in range(repetitions):
                 if (instance, label, rep) in done:
                     continue
-                found, payload, seconds, extra = solve(model, args.time_limit, args.seed)
+                wall0, cpu0 = time.perf_counter(), cpu_now()
+                found, payload, seconds, extra = solve(model, time_limit, args.seed)
+                wall, cpu = time.perf_counter() - wall0, cpu_now() - cpu0
                 record = {
                     "instance": instance,
                     "backend": label,
                     "repetition": rep,
                     "name": "peer",
                     "task": "solve",
-                    "options": {"seed": args.seed, "params": {"solver": args.solver}},
+                    "options": {"seed": args.seed, "params": {"solver": args.solver, "version": version}},
                     "status": "unknown",
                     "verified": False,
                     "seconds": seconds,
                     "variables": len(model["variables"]),
                     "rows": len(model["constraints"]),
                     "stats": {"seconds": seconds, "extra": extra},
+                    "wall_seconds": wall,
+                    "cpu_seconds": cpu,
+                    "machine": host,
                 }
-                if args.time_limit:
-                    record["options"]["time_limit"] = args.time_limit
+                for key in ("group", "size", "position", "instances"):
+                    if doc.get(key) is not None:
+                        record[key] = doc[key]
+                if time_limit:
+                    record["options"]["time_limit"] = time_limit
                 if found == "solution":
                     wrong = check(model, payload)
                     if wrong is None:

@@ -42,6 +42,11 @@ pub struct RunArgs {
     /// without running anything.
     #[arg(long, value_name = "DIR")]
     pub export_models: Option<PathBuf>,
+    /// Run only the peer LABEL (one of the experiment's `peers` that is a backend of this
+    /// binary, such as `highs` with `--features highs`) on the same instances and limits,
+    /// into `NAME.peer-LABEL.jsonl`; join it with `zeroone merge EXPERIMENT FILE`.
+    #[arg(long, value_name = "LABEL", conflicts_with = "export_models")]
+    pub peer: Option<String>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -58,7 +63,10 @@ pub fn cli_error(e: HarnessError) -> CliError {
 
 /// Runs `zeroone run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
-    let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    let mut experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    if let Some(label) = &args.peer {
+        experiment = experiment.as_peer_run(label).map_err(cli_error)?;
+    }
     if let Some(dir) = &args.export_models {
         let n = export_models(&experiment, dir, args.shard).map_err(cli_error)?;
         eprintln!("{}: wrote {n} models to {}", experiment.name, dir.display());

@@ -6,6 +6,7 @@
 //! so a malformed file runs nothing and writes nothing.
 //!
 //! ```toml
+//! title = "Brute force"     # the figures' title (default: the file name)
 //! description = "brute force on tiny boards"
 //! kind = "solve"            # "solve" (default), "count" or "table"
 //! repetitions = 1           # runs of each (instance, backend) pair
@@ -33,6 +34,8 @@
 //! label = "brute"           # name in records and reports (default: the name)
 //! seed = 0
 //! params = { key = "value" }
+//! sweep = { dim = [64, 128], seed = [1, 2] }  # one configuration per combination, labelled
+//!                                             # "brute dim=64 seed=1" and so on
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -140,6 +143,8 @@ pub struct Experiment {
     pub name: String,
     /// The experiment file.
     pub path: PathBuf,
+    /// A short title for the report's figures (`title = "..."`); absent: the name is used.
+    pub title: Option<String>,
     /// One paragraph for the report.
     pub description: String,
     /// Solve, count or table.
@@ -181,9 +186,54 @@ impl Experiment {
     }
 }
 
+impl Experiment {
+    /// The experiment that runs the peer `label` (one of `peers`, and a backend of this
+    /// binary's registry, such as `highs` built with `--features highs`) on the same instances
+    /// under the same limits and repetitions: its records go to `NAME.peer-LABEL.jsonl`, it
+    /// writes no reports, and `zeroone merge` joins its records with the experiment's own.
+    /// Cost: one backend made to check the name.
+    pub fn as_peer_run(&self, label: &str) -> Result<Experiment, HarnessError> {
+        let bad = |message: String| HarnessError::Experiment {
+            file: self.path.clone(),
+            location: "peers".into(),
+            message,
+        };
+        if !self.peers.iter().any(|p| p == label) {
+            return Err(bad(format!(
+                "'{label}' is not one of this experiment's peers ({})",
+                self.peers.join(", ")
+            )));
+        }
+        let options = BackendOptions {
+            time_limit: self.time_limit,
+            seed: 0,
+            params: BTreeMap::new(),
+        };
+        let mut backend = make_backend(label, &options)
+            .map_err(|e| bad(format!("peer '{label}' cannot run in this binary: {e}")))?;
+        if backend.solver().is_none() {
+            return Err(bad(format!("peer '{label}' cannot solve")));
+        }
+        Ok(Experiment {
+            name: format!("{}.peer-{label}", self.name),
+            baseline: None,
+            backends: vec![BackendConfig {
+                label: label.to_string(),
+                name: label.to_string(),
+                options,
+                task: Task::Solve,
+            }],
+            peers: Vec::new(),
+            outputs: BTreeSet::new(),
+            ..self.clone()
+        })
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExperiment {
+    title: Option<String>,
     description: Option<String>,
     #[serde(default)]
     kind: ExperimentKind,
@@ -229,6 +279,63 @@ struct RawBackend {
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     task: Option<Task>,
+    /// Parameter sweep: each key (`seed` or a parameter) with a list of values; the backend
+    /// becomes one configuration per combination.
+    #[serde(default)]
+    sweep: BTreeMap<Spanned<String>, Spanned<Vec<toml::Value>>>,
+}
+
+/// The most configurations one `sweep` may make.
+const MAX_SWEEP: usize = 10_000;
+
+/// One combination of a sweep: `(key, value text)` pairs.
+type Combination = Vec<(String, String)>;
+
+/// The combinations of a sweep, in order (the last key varies fastest): each a list of
+/// `(key, value text)`. `Err` names the key whose value is not a string, number or boolean.
+fn sweep_combinations(
+    sweep: &BTreeMap<Spanned<String>, Spanned<Vec<toml::Value>>>,
+) -> Result<Vec<Combination>, (Range<usize>, String)> {
+    let mut out: Vec<Combination> = vec![Vec::new()];
+    for (k, values) in sweep {
+        if values.get_ref().is_empty() {
+            return Err((
+                values.span(),
+                format!("sweep.{}: expected a non-empty list", k.get_ref()),
+            ));
+        }
+        let texts: Vec<String> = values
+            .get_ref()
+            .iter()
+            .map(param_text)
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                (
+                    values.span(),
+                    format!(
+                        "sweep.{}: expected strings, numbers or booleans",
+                        k.get_ref()
+                    ),
+                )
+            })?;
+        out = out
+            .into_iter()
+            .flat_map(|combo| {
+                texts.iter().map(move |t| {
+                    let mut c = combo.clone();
+                    c.push((k.get_ref().clone(), t.clone()));
+                    c
+                })
+            })
+            .collect();
+        if out.len() > MAX_SWEEP {
+            return Err((
+                values.span(),
+                format!("sweep: more than {MAX_SWEEP} configurations"),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -537,63 +644,88 @@ impl Experiment {
         let mut backends: Vec<BackendConfig> = Vec::new();
         for (i, spanned) in raw.backends.iter().enumerate() {
             let b = spanned.get_ref();
-            let name = b.name.get_ref().clone();
-            let label = b.label.clone().unwrap_or_else(|| name.clone());
-            if backends.iter().any(|c| c.label == label) {
-                return Err(at.at(
+            let combos = sweep_combinations(&b.sweep)
+                .map_err(|(span, m)| at.at(span, format!("backends[{i}].{m}")))?;
+            for combo in combos {
+                let name = b.name.get_ref().clone();
+                let base_label = b.label.clone().unwrap_or_else(|| name.clone());
+                let label = if combo.is_empty() {
+                    base_label
+                } else {
+                    let parts: Vec<String> =
+                        combo.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    format!("{base_label} {}", parts.join(" "))
+                };
+                if backends.iter().any(|c| c.label == label) {
+                    return Err(at.at(
                     spanned.span(),
                     format!("backends[{i}]: the label '{label}' is used twice; give each configuration its own `label`"),
                 ));
-            }
-            let mut params = BTreeMap::new();
-            for (k, v) in &b.params {
-                let k = k.get_ref();
-                let text = param_text(v.get_ref()).ok_or_else(|| {
-                    at.at(
+                }
+                let mut params = BTreeMap::new();
+                for (k, v) in &b.params {
+                    let k = k.get_ref();
+                    let text =
+                        param_text(v.get_ref()).ok_or_else(|| {
+                            at.at(
                         v.span(),
                         format!("backends[{i}].params.{k}: expected a string, number or boolean"),
                     )
-                })?;
-                params.insert(k.clone(), text);
-            }
-            let options = BackendOptions {
-                time_limit,
-                seed: b.seed,
-                params,
-            };
-            let task = b.task.unwrap_or(default_task);
-            let mut backend = make_backend(&name, &options).map_err(|e| match &e {
-                BackendError::BadOption { key, .. } => match b.params.get(key.as_str()) {
-                    Some(v) => at.at(v.span(), format!("backends[{i}]: {e}")),
-                    None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
-                },
-                BackendError::UnknownOption { key, .. } => {
-                    match b.params.get_key_value(key.as_str()) {
-                        Some((k, _)) => at.at(k.span(), format!("backends[{i}].params: {e}")),
-                        None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                        })?;
+                    params.insert(k.clone(), text);
+                }
+                let mut seed = b.seed;
+                for (k, v) in &combo {
+                    if k == "seed" {
+                        seed = v.parse().map_err(|_| {
+                            at.at(
+                                b.name.span(),
+                                format!("backends[{i}].sweep.seed: '{v}' is not a whole number"),
+                            )
+                        })?;
+                    } else {
+                        params.insert(k.clone(), v.clone());
                     }
                 }
-                _ => at.at(b.name.span(), format!("backends[{i}].name: {e}")),
-            })?;
-            let able = match task {
-                Task::Solve => backend.solver().is_some(),
-                Task::Count => backend.counter().is_some(),
-            };
-            if !able {
-                return Err(at.at(
+                let options = BackendOptions {
+                    time_limit,
+                    seed,
+                    params,
+                };
+                let task = b.task.unwrap_or(default_task);
+                let mut backend = make_backend(&name, &options).map_err(|e| match &e {
+                    BackendError::BadOption { key, .. } => match b.params.get(key.as_str()) {
+                        Some(v) => at.at(v.span(), format!("backends[{i}]: {e}")),
+                        None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                    },
+                    BackendError::UnknownOption { key, .. } => {
+                        match b.params.get_key_value(key.as_str()) {
+                            Some((k, _)) => at.at(k.span(), format!("backends[{i}].params: {e}")),
+                            None => at.at(b.name.span(), format!("backends[{i}]: {e}")),
+                        }
+                    }
+                    _ => at.at(b.name.span(), format!("backends[{i}].name: {e}")),
+                })?;
+                let able = match task {
+                    Task::Solve => backend.solver().is_some(),
+                    Task::Count => backend.counter().is_some(),
+                };
+                if !able {
+                    return Err(at.at(
                     b.name.span(),
                     format!(
                         "backends[{i}]: backend '{name}' cannot {}; set `task` for this backend or leave it out",
                         task.name()
                     ),
                 ));
+                }
+                backends.push(BackendConfig {
+                    label,
+                    name,
+                    options,
+                    task,
+                });
             }
-            backends.push(BackendConfig {
-                label,
-                name,
-                options,
-                task,
-            });
         }
 
         let mut peers: Vec<String> = Vec::new();
@@ -691,6 +823,7 @@ impl Experiment {
         Ok(Experiment {
             name,
             path: path.to_path_buf(),
+            title: raw.title,
             description: raw.description.unwrap_or_default(),
             kind: raw.kind,
             repetitions,
@@ -851,5 +984,64 @@ mod tests {
         assert_eq!(e.backends[0].name, "bitset");
         let bad = load("\u{feff}repetition = 2\n").unwrap_err().to_string();
         assert!(bad.starts_with("exp/test.toml:1:1: unknown field"), "{bad}");
+    }
+
+    #[test]
+    fn a_sweep_makes_one_labelled_configuration_per_combination() {
+        let e = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"vsa\"\nsweep = { code = [\"unitary\", \"gaussian\"], dim = [16, 64], seed = [1, 2] }\n",
+        )
+        .unwrap();
+        assert_eq!(e.backends.len(), 8);
+        let first = &e.backends[0];
+        assert_eq!(first.label, "vsa code=unitary dim=16 seed=1");
+        assert_eq!(first.options.seed, 1);
+        assert_eq!(first.options.params["dim"], "16");
+        assert_eq!(e.backends[7].label, "vsa code=gaussian dim=64 seed=2");
+        // A bad seed in a sweep is located, never silently dropped.
+        let bad = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"vsa\"\nsweep = { seed = [\"x\"] }\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            bad.contains("sweep.seed: 'x' is not a whole number"),
+            "{bad}"
+        );
+        let empty = load(
+            "[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"vsa\"\nsweep = { dim = [] }\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            empty.contains("sweep.dim: expected a non-empty list"),
+            "{empty}"
+        );
+    }
+
+    #[test]
+    fn a_peer_run_takes_only_a_listed_peer_the_binary_has() {
+        let e = load(
+            "time_limit = 3\nrepetitions = 2\npeers = [\"bitset\", \"cp-sat\"]\nbaseline = \"brute\"\n[[instances]]\ngenerate = \"queens-bare\"\nsizes = [4]\n[[backends]]\nname = \"brute\"\n",
+        );
+        // Any registry backend can stand in for a peer built into the binary (as `highs` is).
+        let e = e.unwrap();
+        let peer = e.as_peer_run("bitset").unwrap();
+        assert_eq!(peer.name, "test.peer-bitset");
+        assert_eq!(peer.backends.len(), 1);
+        assert_eq!(peer.backends[0].label, "bitset");
+        assert_eq!(peer.time_limit, e.time_limit);
+        assert_eq!(peer.repetitions, 2);
+        assert!(peer.outputs.is_empty() && peer.peers.is_empty());
+        let not_listed = e.as_peer_run("sat").unwrap_err().to_string();
+        assert!(
+            not_listed.contains("'sat' is not one of this experiment's peers"),
+            "{not_listed}"
+        );
+        let not_built = e.as_peer_run("cp-sat").unwrap_err().to_string();
+        assert!(
+            not_built.contains("peer 'cp-sat' cannot run in this binary"),
+            "{not_built}"
+        );
     }
 }

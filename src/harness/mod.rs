@@ -11,6 +11,8 @@
 //! | [`experiment`] | the experiment file schema and its located errors |
 //! | [`source`] | instance sources: puzzle files, shared data sets, built-in boards; sampling, filters |
 //! | [`record`] | one finished run as one JSON line; the record file, its lock, merging; medians |
+//! | [`figures`] | backend-specific figures, named per backend (never pooled) |
+//! | [`stats`] | competition statistics: PAR-2, time distributions, spread, ratios, the VBS |
 //! | [`plan`] | the options of a run, shards, job keys |
 //! | [`store`] | where records live; opening them for a run (resume, fresh, the lock) |
 //! | [`plot`] | SVG plots (time distributions, search-space sizes) |
@@ -22,12 +24,14 @@
 //! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
 
 pub mod experiment;
+pub mod figures;
 pub mod plan;
 pub mod plot;
 pub mod record;
 pub mod report;
 pub mod runner;
 pub mod source;
+pub mod stats;
 pub mod store;
 pub mod table_run;
 

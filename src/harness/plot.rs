@@ -1,126 +1,451 @@
-//! SVG plots drawn with plotters.
+//! SVG figures drawn with plotters, made to read alone (in print, in black and white): each
+//! has a title saying what it shows, every series a distinct colour *and* marker (12 of each
+//! before any repeats), the legend in its own panel beside the data, and series with nothing to
+//! draw named in a note instead of an empty legend entry.
 //!
-//! [`time_distribution`]: for each backend, its answered runs sorted by time: the `k`-th point
-//! is the time within which it answered `k` instances (a "cactus" plot, log time axis). A curve
-//! further right answered more instances; a lower curve answered them faster.
-//!
-//! [`size_curve`]: exact counts (as log10) against board size, for the search-space table.
+//! - [`cactus`]: per backend, its answered instances sorted by time: the `k`-th point is the
+//!   time within which it answered `k` instances (log time axis), with the time limit drawn.
+//! - [`scatter`]: per instance, one backend's time against another's, log-log, with the
+//!   diagonal; panels for several pairs.
+//! - [`size_time`]: median time against puzzle size, per backend (log time axis).
+//! - [`size_curve`]: exact counts (as log10) against board size, for the search-space table.
+//! - [`shares`]: a share (0 to 100 %) per set, as bars.
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::backend::Status;
-use crate::harness::experiment::Experiment;
-use crate::harness::record::median;
-use crate::harness::record::Record;
+const SIZE: (u32, u32) = (960, 560);
+/// Width of the legend panel on the right of each figure.
+const LEGEND_WIDTH: u32 = 230;
 
-const SIZE: (u32, u32) = (900, 560);
+/// A palette of 12 colours that stay apart (Paul Tol's "muted" and "bright" sets, darkened
+/// where they would be too pale on white).
+const PALETTE: [RGBColor; 12] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(230, 159, 0),
+    RGBColor(51, 34, 136),
+    RGBColor(136, 34, 85),
+    RGBColor(17, 119, 51),
+    RGBColor(153, 153, 51),
+    RGBColor(102, 102, 102),
+    RGBColor(0, 0, 0),
+];
 
-fn colour(i: usize) -> RGBColor {
-    const PALETTE: [RGBColor; 8] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-    ];
+/// The colour of series `i`.
+pub fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
-/// The time-distribution plot of `records` as SVG text. Per instance, the time is the median
-/// over repetitions of the answered (solved or infeasible) runs.
-pub fn time_distribution(experiment: &Experiment, records: &[Record]) -> Result<String, String> {
-    let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
-    for (label, name) in experiment.labels() {
-        if name == "peer" && !records.iter().any(|r| r.backend == label) {
-            continue;
-        }
-        let mut per_instance: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
-        for r in records.iter().filter(|r| {
-            r.backend == label && matches!(r.status, Status::Solved | Status::Infeasible)
-        }) {
-            per_instance
-                .entry(&r.instance)
-                .or_default()
-                .push(r.seconds.max(1e-9));
-        }
-        let mut times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
-        times.sort_by(f64::total_cmp);
-        curves.push((label, times));
-    }
-    let all: Vec<f64> = curves.iter().flat_map(|(_, t)| t.iter().copied()).collect();
-    let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = all.iter().copied().fold(0.0, f64::max);
-    let (lo, hi) = if all.is_empty() {
-        (1e-6, 1.0)
+/// Marker shapes; with filled and hollow variants, 12 distinct markers.
+const SHAPES: usize = 6;
+
+/// The marker of series `series` at backend pixel `(x, y)`: one of six shapes (circle,
+/// square, triangle up, triangle down, diamond, cross), filled or hollow: 12 markers.
+fn marker<'b>(
+    series: usize,
+    (x, y): (i32, i32),
+    c: RGBColor,
+) -> Vec<DynElement<'static, SVGBackend<'b>, (i32, i32)>> {
+    // Colours repeat every 12 series; the marker shifts by one each round, so the
+    // (colour, marker) pair stays distinct for 144 series.
+    let i = (series + series / PALETTE.len()) % (2 * SHAPES);
+    let filled = i < SHAPES;
+    let style = if filled {
+        c.filled()
     } else {
-        (lo / 2.0, (hi * 2.0).max(lo * 4.0))
+        c.stroke_width(2)
     };
-    let n_max = curves
+    let r = 5;
+    let poly = |pts: Vec<(i32, i32)>| -> DynElement<'static, SVGBackend<'b>, (i32, i32)> {
+        let pts: Vec<(i32, i32)> = pts.into_iter().map(|(dx, dy)| (x + dx, y + dy)).collect();
+        if filled {
+            Polygon::new(pts, style).into_dyn()
+        } else {
+            let mut closed = pts.clone();
+            closed.push(pts[0]);
+            PathElement::new(closed, style).into_dyn()
+        }
+    };
+    match i % SHAPES {
+        0 => vec![Circle::new((x, y), r, style).into_dyn()],
+        1 => vec![poly(vec![(-r, -r), (r, -r), (r, r), (-r, r)])],
+        2 => vec![poly(vec![(0, -r - 1), (r + 1, r), (-r - 1, r)])],
+        3 => vec![poly(vec![(0, r + 1), (r + 1, -r), (-r - 1, -r)])],
+        4 => vec![poly(vec![(0, -r - 2), (r + 2, 0), (0, r + 2), (-r - 2, 0)])],
+        _ => vec![
+            PathElement::new(vec![(x - r, y - r), (x + r, y + r)], c.stroke_width(2)).into_dyn(),
+            PathElement::new(vec![(x - r, y + r), (x + r, y - r)], c.stroke_width(2)).into_dyn(),
+        ],
+    }
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Draws the legend panel: one entry per `(series index, text)`, marker and line, then the
+/// `notes` (series not drawn, what a mark means) in smaller type.
+fn legend(area: &Area<'_>, entries: &[(usize, String)], notes: &[String]) -> Result<(), String> {
+    let text = ("sans-serif", 15).into_font();
+    let small = ("sans-serif", 13).into_font().color(&RGBColor(60, 60, 60));
+    let mut y = 50;
+    for (i, label) in entries {
+        let c = colour(*i);
+        area.draw(&PathElement::new(vec![(8, y), (44, y)], c.stroke_width(2)))
+            .map_err(err)?;
+        for m in marker(*i, (26, y), c) {
+            area.draw(&m).map_err(err)?;
+        }
+        area.draw(&Text::new(label.clone(), (52, y - 8), text.clone()))
+            .map_err(err)?;
+        y += 24;
+    }
+    y += 10;
+    for note in notes {
+        for line in wrap(note, 30) {
+            area.draw(&Text::new(line, (8, y), small.clone()))
+                .map_err(err)?;
+            y += 17;
+        }
+        y += 4;
+    }
+    Ok(())
+}
+
+/// `text` broken into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let last = lines.last_mut().expect("never empty");
+        if !last.is_empty() && last.len() + 1 + word.len() > width {
+            lines.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines
+}
+
+/// The title area, the plot area and the legend panel of a figure; the panel is wide
+/// enough for the longest of `labels` (within limits).
+fn layout<'a>(
+    root: &Area<'a>,
+    title: &str,
+    labels: &[String],
+) -> Result<(Area<'a>, Area<'a>), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let root = root
+        .titled(title, ("sans-serif", title_size(title)))
+        .map_err(err)?;
+    let (w, _) = root.dim_in_pixel();
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    let panel = (60 + longest * 8).clamp(LEGEND_WIDTH, 380);
+    let (plot, side) = root.split_horizontally(w.saturating_sub(panel));
+    Ok((plot, side))
+}
+
+/// The title's font size: smaller for long titles, so they fit the figure's width.
+fn title_size(title: &str) -> u32 {
+    let n = title.chars().count() as u32;
+    if n <= 80 {
+        20
+    } else {
+        (20 * 80 / n).max(12)
+    }
+}
+
+/// The note naming series with nothing to draw: each by name when few, else how many.
+fn not_drawn(empty: &[&str]) -> String {
+    if empty.len() <= 3 {
+        format!("not drawn, no answer: {}", empty.join(", "))
+    } else {
+        format!(
+            "not drawn, no answer: {} series (see the report's tables)",
+            empty.len()
+        )
+    }
+}
+
+/// A log axis range covering `values` (and `extra`), with room around them.
+fn log_range(values: impl Iterator<Item = f64>, extra: Option<f64>) -> (f64, f64) {
+    let v: Vec<f64> = values.filter(|x| *x > 0.0).chain(extra).collect();
+    if v.is_empty() {
+        return (1e-6, 1.0);
+    }
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(0.0, f64::max);
+    (lo / 2.0, (hi * 2.0).max(lo * 4.0))
+}
+
+/// One series of a cactus plot: its label and its times (seconds).
+pub type Series = (String, Vec<f64>);
+
+/// One curve: its label and its `(size, y)` points.
+pub type Curve = (String, Vec<(usize, f64)>);
+
+/// The cactus plot of `series` (each: a label and its per-instance times of answered
+/// instances) as SVG text, titled `title`, with the time limit drawn as a dashed line.
+/// Series with no answer are named in the legend panel's note, not drawn. Cost: one pass.
+pub fn cactus(title: &str, series: &[Series], time_limit: Option<f64>) -> Result<String, String> {
+    let sorted: Vec<(usize, &String, Vec<f64>)> = series
         .iter()
-        .map(|(_, t)| t.len())
+        .enumerate()
+        .map(|(i, (l, t))| {
+            let mut t: Vec<f64> = t.iter().map(|x| x.max(1e-9)).collect();
+            t.sort_by(f64::total_cmp);
+            (i, l, t)
+        })
+        .collect();
+    let (lo, hi) = log_range(
+        sorted.iter().flat_map(|(_, _, t)| t.iter().copied()),
+        time_limit,
+    );
+    let n_max = sorted
+        .iter()
+        .map(|(_, _, t)| t.len())
         .max()
         .unwrap_or(0)
         .max(1);
-
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{}: time per answered instance", experiment.name),
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(40)
+        let labels: Vec<String> = series.iter().map(|(l, _)| format!("{l} (0000)")).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(10)
+            .x_label_area_size(45)
             .y_label_area_size(70)
             .build_cartesian_2d(0usize..n_max + 1, (lo..hi).log_scale())
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         chart
             .configure_mesh()
-            .x_desc("instances answered (sorted by time)")
-            .y_desc("seconds (log scale)")
+            .x_desc("instances answered (each series sorted by its own time)")
+            .y_desc("seconds per instance (log scale)")
             .y_label_formatter(&|y| format!("{y:.0e}"))
             .draw()
-            .map_err(|e| e.to_string())?;
-        for (i, (label, times)) in curves.iter().enumerate() {
-            let c = colour(i);
+            .map_err(err)?;
+        if let Some(t) = time_limit {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(0, t), (n_max + 1, t)],
+                    8,
+                    5,
+                    BLACK.stroke_width(1),
+                ))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("time limit {t} s"),
+                    (1, t * 1.15),
+                    ("sans-serif", 13),
+                )))
+                .map_err(err)?;
+        }
+        let mut entries = Vec::new();
+        let mut empty = Vec::new();
+        for (i, label, times) in &sorted {
+            if times.is_empty() {
+                empty.push(label.as_str());
+                continue;
+            }
+            let c = colour(*i);
             let points: Vec<(usize, f64)> =
                 times.iter().enumerate().map(|(k, &t)| (k + 1, t)).collect();
             chart
                 .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(format!("{label} ({} answered)", times.len()))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
-                });
-            if points.len() <= 60 {
-                chart
-                    .draw_series(points.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                    .map_err(|e| e.to_string())?;
-            }
+                .map_err(err)?;
+            draw_markers(&mut chart, &points, *i)?;
+            entries.push((*i, format!("{label} ({})", times.len())));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+        let mut notes = vec!["(n): instances answered".to_string()];
+        if !empty.is_empty() {
+            notes.push(not_drawn(&empty));
+        }
+        legend(&side, &entries, &notes)?;
+        root.present().map_err(err)?;
     }
     Ok(svg)
 }
 
-/// A log plot of exact counts against board size as SVG text: one curve per `(name, points)`
-/// where a point is `(size, log10 count)`; sizes in `marked` get a ring on every curve.
+/// Markers along a series: every point when there are few, else about 12 spread evenly
+/// (offset per series, so markers of close curves do not sit on each other).
+fn draw_markers<X, Y>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, Y>>,
+    points: &[(X::ValueType, Y::ValueType)],
+    i: usize,
+) -> Result<(), String>
+where
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone,
+    Y::ValueType: Clone,
+{
+    let step = if points.len() <= 24 {
+        1
+    } else {
+        points.len() / 12
+    };
+    let offset = if step > 1 { (i * step / 5) % step } else { 0 };
+    let c = colour(i);
+    let area = chart.plotting_area();
+    // Pixel positions are absolute; drawing on the stripped area is relative to its corner.
+    let (bx, by) = area.get_base_pixel();
+    for p in points.iter().skip(offset).step_by(step) {
+        let (x, y) = area.map_coordinate(p);
+        let px = (x - bx, y - by);
+        for m in marker(i, px, c) {
+            area.strip_coord_spec().draw(&m).map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+/// One scatter panel: x label, y label, the y series' index (its colour and marker), and the
+/// points `(x time, y time)`.
+pub type Panel = (String, String, usize, Vec<(f64, f64)>);
+
+/// Panels of log-log scatter plots as SVG text: for each [`Panel`] one panel of per-instance
+/// times (instances both answered), with the diagonal (equal time) dashed; a point above it
+/// means the y backend was slower there.
+pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
+    let cols = panels.len().clamp(1, 3);
+    let rows = panels.len().div_ceil(cols).max(1);
+    let size = (SIZE.0, 60 + 300 * rows as u32);
+    let (lo, hi) = log_range(
+        panels
+            .iter()
+            .flat_map(|(_, _, _, p)| p.iter().flat_map(|&(a, b)| [a, b])),
+        None,
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root
+            .titled(title, ("sans-serif", title_size(title)))
+            .map_err(err)?;
+        for (k, area) in root.split_evenly((rows, cols)).iter().enumerate() {
+            let Some((xl, yl, series, points)) = panels.get(k) else {
+                continue;
+            };
+            let mut chart = ChartBuilder::on(area)
+                .margin(8)
+                .caption(
+                    format!("{yl} against {xl} ({} instances)", points.len()),
+                    ("sans-serif", 14),
+                )
+                .x_label_area_size(35)
+                .y_label_area_size(55)
+                .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("{xl} s"))
+                .y_desc(format!("{yl} s"))
+                .x_labels(4)
+                .y_labels(4)
+                .x_label_formatter(&|v| format!("{v:.0e}"))
+                .y_label_formatter(&|v| format!("{v:.0e}"))
+                .draw()
+                .map_err(err)?;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(lo, lo), (hi, hi)],
+                    6,
+                    4,
+                    BLACK.stroke_width(1),
+                ))
+                .map_err(err)?;
+            let (bx, by) = chart.plotting_area().get_base_pixel();
+            let area = chart.plotting_area().strip_coord_spec();
+            for p in points {
+                let (x, y) = chart.plotting_area().map_coordinate(p);
+                for m in marker(*series, (x - bx, y - by), colour(*series)) {
+                    area.draw(&m).map_err(err)?;
+                }
+            }
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Median time against puzzle size as SVG text: one series per `(label, points)` where a
+/// point is `(size, median seconds)`; series without points are named in the note.
+pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
+    let (lo, hi) = log_range(
+        series.iter().flat_map(|(_, p)| p.iter().map(|&(_, t)| t)),
+        None,
+    );
+    let x_lo = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(x, _)| x))
+        .min()
+        .unwrap_or(0);
+    let x_hi = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|&(x, _)| x))
+        .max()
+        .unwrap_or(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let labels: Vec<String> = series.iter().map(|(l, _)| l.clone()).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(10)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x_lo.saturating_sub(1)..x_hi + 1, (lo..hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("puzzle size (hex width, Queens n, Sudoku n)")
+            .y_desc("median seconds per instance (log scale)")
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .draw()
+            .map_err(err)?;
+        let mut entries = Vec::new();
+        let mut empty = Vec::new();
+        for (i, (label, points)) in series.iter().enumerate() {
+            if points.is_empty() {
+                empty.push(label.as_str());
+                continue;
+            }
+            chart
+                .draw_series(LineSeries::new(points.clone(), colour(i).stroke_width(2)))
+                .map_err(err)?;
+            draw_markers(&mut chart, points, i)?;
+            entries.push((i, label.clone()));
+        }
+        let mut notes = vec!["per size: the median over its answered instances".to_string()];
+        if !empty.is_empty() {
+            notes.push(not_drawn(&empty));
+        }
+        legend(&side, &entries, &notes)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// A log plot of exact counts against board size as SVG text: one series per
+/// `(name, points)` where a point is `(size, log10 count)` (sizes with a zero count are left
+/// out by the caller and named in `notes`); each `(series name, size, text)` in `marked` gets
+/// a ring and its text beside it.
 pub fn size_curve(
     title: &str,
-    curves: &[(String, Vec<(usize, f64)>)],
-    marked: &[(String, usize)],
+    curves: &[Curve],
+    marked: &[(String, usize, String)],
+    notes: &[String],
 ) -> Result<String, String> {
     let x_max = curves
         .iter()
@@ -134,53 +459,106 @@ pub fn size_curve(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
+        let labels: Vec<String> = curves.iter().map(|(l, _)| l.clone()).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(12)
-            .x_label_area_size(40)
+            .x_label_area_size(45)
             .y_label_area_size(60)
-            .build_cartesian_2d(0usize..x_max + 1, 0.0..y_max * 1.05)
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d(0usize..x_max + 1, 0.0..y_max * 1.08)
+            .map_err(err)?;
         chart
             .configure_mesh()
-            .x_desc("board width / size")
+            .x_desc("board width (hex) / size n (Queens)")
             .y_desc("log10 of the count")
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
+        let mut entries = Vec::new();
         for (i, (name, points)) in curves.iter().enumerate() {
             let c = colour(i);
             chart
                 .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
-                });
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                .map_err(|e| e.to_string())?;
-            let rings: Vec<(usize, f64)> = points
-                .iter()
-                .filter(|(x, _)| marked.iter().any(|(n, m)| n == name && m == x))
-                .copied()
-                .collect();
-            chart
-                .draw_series(
-                    rings
-                        .iter()
-                        .map(|&p| Circle::new(p, 8, BLACK.stroke_width(2))),
-                )
-                .map_err(|e| e.to_string())?;
+                .map_err(err)?;
+            draw_markers(&mut chart, points, i)?;
+            entries.push((i, name.clone()));
+            for (_, x, text) in marked.iter().filter(|(n, _, _)| n == name) {
+                if let Some(&p) = points.iter().find(|(px, _)| px == x) {
+                    chart
+                        .draw_series(std::iter::once(Circle::new(p, 11, BLACK.stroke_width(2))))
+                        .map_err(err)?;
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            text.clone(),
+                            (p.0.saturating_sub(1), p.1 + y_max * 0.09),
+                            ("sans-serif", 13),
+                        )))
+                        .map_err(err)?;
+                }
+            }
         }
+        legend(&side, &entries, notes)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Bars of a share in percent per set as SVG text: `(set, part, whole)` for each bar, drawn
+/// as `100 * part / whole` and labelled `part of whole`.
+pub fn shares(
+    title: &str,
+    y_desc: &str,
+    bars: &[(String, usize, usize)],
+) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root
+            .titled(title, ("sans-serif", title_size(title)))
+            .map_err(err)?;
+        let n = bars.len().max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..n as f64, 0.0..110.0)
+            .map_err(err)?;
         chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_desc(y_desc)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(err)?;
+        for (i, (set, part, whole)) in bars.iter().enumerate() {
+            let share = if *whole == 0 {
+                0.0
+            } else {
+                100.0 * *part as f64 / *whole as f64
+            };
+            let x = i as f64;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x + 0.2, 0.0), (x + 0.8, share)],
+                    colour(i).filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series([
+                    Text::new(
+                        set.clone(),
+                        (x + 0.2, share + 10.0),
+                        ("sans-serif", 13).into_font(),
+                    ),
+                    Text::new(
+                        format!("{share:.1}% ({part} of {whole})"),
+                        (x + 0.2, share + 4.0),
+                        ("sans-serif", 13).into_font(),
+                    ),
+                ])
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
     }
     Ok(svg)
 }

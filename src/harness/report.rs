@@ -11,13 +11,16 @@ use std::path::{Path, PathBuf};
 
 use crate::backend::Status;
 use crate::harness::experiment::{Experiment, Output, Task};
+use crate::harness::figures::{self, FigureValue};
 use crate::harness::plan::job_keys;
 use crate::harness::record::{read_records, Record, RunKey};
 use crate::harness::store::records_path;
-use crate::harness::{plot, write_atomically, HarnessError};
+use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::worker::LimitBy;
 
 pub use crate::harness::record::{median, quantile};
+pub use crate::harness::stats::par2;
+use crate::harness::stats::ratio_to;
 
 /// Where and how a report was made: the header of `NAME.md`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,14 +45,23 @@ impl Provenance {
             }
             out.join("; ")
         };
-        let builds: BTreeSet<String> = records
+        // Peer rows (outside solvers) carry their package's version, not a zeroone build.
+        let (peers, own): (Vec<&Record>, Vec<&Record>) =
+            records.iter().partition(|r| r.name == "peer");
+        let builds: BTreeSet<String> = own
             .iter()
             .filter_map(|r| match (&r.version, &r.commit) {
                 (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
                 _ => None,
             })
+            .chain(peers.iter().filter_map(|r| {
+                r.options
+                    .params
+                    .get("version")
+                    .map(|v| format!("peer `{}`: {v}", r.backend))
+            }))
             .collect();
-        let no_build = records.iter().filter(|r| r.commit.is_none()).count();
+        let no_build = own.iter().filter(|r| r.commit.is_none()).count();
         let machines: BTreeSet<String> = records.iter().filter_map(|r| r.machine.clone()).collect();
         let no_machine = records.iter().filter(|r| r.machine.is_none()).count();
         let machine = if machines.is_empty() {
@@ -155,36 +167,6 @@ fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
         .into_iter()
         .filter_map(|(k, v)| median(&v).map(|m| (k, m)))
         .collect()
-}
-
-/// The PAR-2 score of `runs` under a time limit of `limit` seconds (see
-/// [`BackendSummary::par2`]).
-pub fn par2(runs: &[&Record], limit: f64) -> Option<f64> {
-    let scores: Vec<f64> = runs
-        .iter()
-        .filter_map(|r| {
-            if r.status.is_answer() {
-                Some(r.seconds.min(limit))
-            } else if r.status.is_par2_penalty() {
-                Some(2.0 * limit)
-            } else {
-                None
-            }
-        })
-        .collect();
-    (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
-}
-
-fn ratio_to(base: &BTreeMap<String, f64>, own: &BTreeMap<String, f64>) -> Option<(f64, usize)> {
-    let common: Vec<(f64, f64)> = own
-        .iter()
-        .filter_map(|(k, t)| base.get(k).map(|bt| (*t, *bt)))
-        .collect();
-    let (a, z): (Vec<f64>, Vec<f64>) = common.iter().copied().unzip();
-    match (median(&a), median(&z)) {
-        (Some(x), Some(y)) if y > 0.0 => Some((x / y, common.len())),
-        _ => None,
-    }
 }
 
 fn summary_of(
@@ -387,35 +369,45 @@ fn header(
     md
 }
 
-/// The per-backend table and its note.
-fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
-    let time = |s: Option<f64>| match s {
+/// A time for a table: `~` when redacted, `-` when absent.
+fn time_cell(s: Option<f64>, redact_times: bool) -> String {
+    match s {
         Some(_) if redact_times => "~".to_string(),
         _ => seconds_text(s),
-    };
-    let mut md = String::new();
-    let summaries = summarise(experiment, records);
-    let _ = writeln!(md, "\n## Results per backend\n");
-    let base = experiment.baseline.as_deref().unwrap_or("-");
-    let _ = writeln!(
-        md,
-        "| backend | runs | solved | infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified | median s | p90 s | PAR-2 s | median cpu s | peak MB | median nodes | ratio to `{base}` |"
-    );
-    let _ = writeln!(
-        md,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for s in &summaries {
-        let ratio = match s.ratio {
-            Some((r, n)) if !redact_times => format!("{r:.3} (n={n})"),
-            Some((_, n)) => format!("~ (n={n})"),
-            None => "-".into(),
-        };
-        let label = if s.label == s.name {
-            format!("`{}`", s.label)
-        } else {
-            format!("`{}` ({})", s.label, s.name)
-        };
+    }
+}
+
+/// The label of a backend in the tables: `` `label` `` and its registry name when it differs.
+fn label_cell(label: &str, name: &str) -> String {
+    if label == name {
+        format!("`{label}`")
+    } else {
+        format!("`{label}` ({name})")
+    }
+}
+
+/// A ratio with three significant digits (`0.0123`, `1.24`, `412`), in e-notation below 0.001.
+fn ratio_text(r: f64) -> String {
+    if r == 0.0 {
+        "0".into()
+    } else if r < 1e-3 {
+        format!("{r:.2e}")
+    } else if r < 1.0 {
+        let decimals = (-r.log10().floor()) as usize + 2;
+        format!("{r:.decimals$}")
+    } else if r < 100.0 {
+        format!("{r:.3}")
+    } else {
+        format!("{r:.0}")
+    }
+}
+
+/// The status table (deterministic: statuses and verification only) and its note.
+fn status_table(experiment: &Experiment, records: &[Record]) -> String {
+    let mut md = String::from("\n## Statuses per backend\n\n");
+    md.push_str("| backend | runs | solved | infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified |\n");
+    md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for s in &summarise(experiment, records) {
         let verified = if s.unwitnessed_counts > 0 {
             format!(
                 "{} ({} counts, no witness)",
@@ -424,14 +416,10 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
         } else {
             s.verified.to_string()
         };
-        let rss = match s.max_rss_mb {
-            Some(_) if redact_times => "~".to_string(),
-            Some(m) => format!("{m:.0}"),
-            None => "-".into(),
-        };
         let _ = writeln!(
             md,
-            "| {label} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {verified} | {} | {} | {} | {} | {rss} | {} | {ratio} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {verified} |",
+            label_cell(&s.label, &s.name),
             s.runs,
             s.solved,
             s.infeasible,
@@ -442,24 +430,171 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
             s.crash,
             s.unsupported,
             s.error,
-            time(s.median_seconds),
-            time(s.p90_seconds),
-            time(s.par2),
-            time(s.median_cpu_seconds),
-            s.median_nodes.map_or("-".into(), |n| format!("{n:.0}")),
         );
     }
+    md.push_str(
+        "\nA run is `solved` when the verifier accepted its answer; `unknown` when a sound but incomplete backend (or a peer) stopped without one; \
+         `limit` when it stopped at the count limit or the time limit it honours itself; `timeout`, `memout` and `crash` when its worker was killed at the time limit, ran out of memory or died; \
+         `unsupported` when the backend refused the model. A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
+         so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\".\n",
+    );
+    md
+}
+
+/// Labels with records, in experiment order, with their registry names (`peer` for peers),
+/// and the peers listed but without records.
+fn present_labels(
+    experiment: &Experiment,
+    records: &[Record],
+) -> (Vec<(String, String)>, Vec<String>) {
+    let (with, without): (Vec<_>, Vec<_>) = experiment
+        .labels()
+        .into_iter()
+        .partition(|(l, _)| records.iter().any(|r| &r.backend == l));
+    let missing = without
+        .into_iter()
+        .filter(|(_, n)| n == "peer")
+        .map(|(l, _)| l)
+        .collect();
+    (with, missing)
+}
+
+/// One competition table over `records` (all sources, or one).
+fn competition_rows(
+    experiment: &Experiment,
+    records: &[&Record],
+    labels: &[(String, String)],
+    redact_times: bool,
+    full: bool,
+) -> String {
+    let t = |s: Option<f64>| time_cell(s, redact_times);
+    let names: Vec<String> = labels.iter().map(|(l, _)| l.clone()).collect();
+    let rows = stats::competition(
+        records,
+        &names,
+        experiment.baseline.as_deref(),
+        experiment.time_limit.map(|d| d.as_secs_f64()),
+    );
+    let base = experiment.baseline.as_deref().unwrap_or("-");
+    let mut md = String::new();
+    if full {
+        let _ = writeln!(md, "| backend | answered | PAR-2 s | median s | mean s | p90 s | max s | median cpu s | mean cpu s | spread over reps | peak MB | ratio to `{base}` | fastest on |");
+        md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    } else {
+        let _ = writeln!(md, "| backend | answered | PAR-2 s | median s | p90 s | max s | median cpu s | ratio to `{base}` | fastest on |");
+        md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    }
+    for c in &rows {
+        let label = match labels.iter().find(|(l, _)| *l == c.label) {
+            Some((l, n)) => label_cell(l, n),
+            None => "**VBS** (virtual best)".to_string(),
+        };
+        let ratio = match c.ratio {
+            Some((r, n)) if !redact_times => format!("{} (n={n})", ratio_text(r)),
+            Some((_, n)) => format!("~ (n={n})"),
+            None => "-".into(),
+        };
+        let fastest = if redact_times {
+            "~".to_string()
+        } else {
+            c.fastest.to_string()
+        };
+        let answered = format!("{} of {}", c.answered, c.instances);
+        if full {
+            let spread = match c.spread {
+                Some(_) if redact_times => "~".to_string(),
+                Some(x) => format!("{:.0}%", 100.0 * x),
+                None => "-".into(),
+            };
+            let rss = records
+                .iter()
+                .filter(|r| r.backend == c.label)
+                .filter_map(|r| r.peak_rss_mb)
+                .reduce(f64::max);
+            let rss = match rss {
+                Some(_) if redact_times => "~".to_string(),
+                Some(m) => format!("{m:.0}"),
+                None => "-".into(),
+            };
+            let _ = writeln!(
+                md,
+                "| {label} | {answered} | {} | {} | {} | {} | {} | {} | {} | {spread} | {rss} | {ratio} | {fastest} |",
+                t(c.par2), t(c.time.median), t(c.time.mean), t(c.time.p90), t(c.time.max), t(c.cpu.median), t(c.cpu.mean),
+            );
+        } else {
+            let _ = writeln!(
+                md,
+                "| {label} | {answered} | {} | {} | {} | {} | {} | {ratio} | {fastest} |",
+                t(c.par2),
+                t(c.time.median),
+                t(c.time.p90),
+                t(c.time.max),
+                t(c.cpu.median),
+            );
+        }
+    }
+    md
+}
+
+/// The competition statistics over all sources, then per source, and their note.
+fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
+    let (labels, missing) = present_labels(experiment, records);
+    let mut md = String::from("\n## Competition\n\n");
+    if !missing.is_empty() {
+        let _ = writeln!(
+            md,
+            "Peers without records in this run (not installed or not run; see experiments/peers/README.md): {}.\n",
+            missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let all: Vec<&Record> = records.iter().collect();
+    md.push_str(&competition_rows(
+        experiment,
+        &all,
+        &labels,
+        redact_times,
+        true,
+    ));
+    let limit = experiment
+        .time_limit
+        .map_or("no time limit: PAR-2 is not defined".to_string(), |t| {
+            format!("a time limit of {} s", t.as_secs_f64())
+        });
     let _ = writeln!(
         md,
-        "\nTimes are seconds inside the backend, over the answered runs (solved or proved infeasible): the median over repetitions for each instance, then the median and 90th percentile over instances. \
-         The ratio is this backend's median time over the instances both it and the baseline answered, \
-         divided by the baseline's median on the same instances; below 1 is faster. \
-         PAR-2 is the mean over runs of the answered runs' times and twice the time limit for each `limit`, `timeout`, `memout` or `crash` (`unknown`, `unsupported` and `error` runs are left out). \
-         Runs execute in worker processes: cpu s is the median of a worker's user + system time during a run, peak MB the largest peak resident set of any run. \
-         Timings on a shared machine are noisy; counts and statuses are exact. \
-         A counting run is `solved` when its count is complete and `limit` when it stopped at the count limit or the time limit (the partial count is kept); `verified` counts the runs whose answer or count witnesses passed the verifier, \
-         so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\"."
+        "\nPer instance, a backend's time is the median over its answered repetitions (solved or proved infeasible) of the seconds inside the backend (for a peer: its solve call), and its cpu time the median user + system CPU seconds of the same runs \
+         (a zeroone run's worker process; a peer's Python process and its solver child); median, mean, p90 and max are then taken over the answered instances. \
+         PAR-2 ({limit}) is the mean over runs of the answered runs' times and twice the limit for each `limit`, `timeout`, `memout` or `crash` (`unknown`, `unsupported` and `error` runs are left out). \
+         Spread over reps is the median over instances of (slowest - fastest) / median of the answered repetitions. \
+         The ratio is this backend's median time over the instances both it and the baseline answered, divided by the baseline's median on the same instances (n of them); below 1 is faster. \
+         The VBS (virtual best solver) takes, per instance, the fastest answer of any solving backend or peer; \"fastest on\" counts the instances where a backend gave it. \
+         Peak MB is the largest peak resident set of any run's worker. Timings on a shared machine are noisy; statuses and counts are exact."
     );
+    let mut groups: Vec<&str> = Vec::new();
+    for r in records {
+        if !groups.contains(&r.group_name()) {
+            groups.push(r.group_name());
+        }
+    }
+    if groups.len() > 1 {
+        md.push_str("\n## Competition per source\n");
+        for g in groups {
+            let mine: Vec<&Record> = records.iter().filter(|r| r.group_name() == g).collect();
+            let n = mine
+                .iter()
+                .map(|r| r.instance.as_str())
+                .collect::<BTreeSet<_>>()
+                .len();
+            let _ = writeln!(md, "\n### {g} ({n} instances)\n");
+            md.push_str(&competition_rows(
+                experiment,
+                &mine,
+                &labels,
+                redact_times,
+                false,
+            ));
+        }
+    }
     md
 }
 
@@ -474,8 +609,9 @@ pub fn render_markdown(
     redact_times: bool,
 ) -> String {
     let mut md = header(experiment, records, expected_runs, provenance, redact_times);
+    md.push_str(&status_table(experiment, records));
     md.push_str(&backend_table(experiment, records, redact_times));
-    md.push_str(&group_table(experiment, records, redact_times));
+    md.push_str(&figures_section(experiment, records));
     md.push_str(&rest_of_report(experiment, records));
     md
 }
@@ -535,6 +671,7 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
     let extras = extra_figures(experiment, records);
     if !extras.is_empty() {
         let _ = writeln!(md, "\n## Backend figures\n");
+        let _ = writeln!(md, "Each backend's own counters, named for what they count (they are not comparable across backends; the CSV has one column per backend and figure).\n");
         let _ = writeln!(md, "| backend | figure | value |");
         let _ = writeln!(md, "|---|---|---|");
         for (label, key, value) in extras {
@@ -558,119 +695,109 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         }
     }
 
-    let errors: Vec<&Record> = records
+    md.push_str(&runs_without_answer(records));
+    md
+}
+
+/// The runs without an answer (not `limit`), grouped by backend, status and reason (the
+/// reason with its numbers taken out), each group with its count and first instance.
+fn runs_without_answer(records: &[Record]) -> String {
+    // (backend, status, reason shape), runs, first instance, its reason.
+    type Group = ((String, Status, String), usize, String, String);
+    let mut groups: Vec<Group> = Vec::new();
+    for r in records
         .iter()
         .filter(|r| !r.status.is_answer() && r.status != Status::Limit)
-        .collect();
-    if !errors.is_empty() {
-        let _ = writeln!(md, "\n## Runs without an answer (first 20)\n");
-        let _ = writeln!(md, "| instance | backend | status | reason |");
-        let _ = writeln!(md, "|---|---|---|---|");
-        for r in errors.iter().take(20) {
-            let reason = r.reason.as_deref().unwrap_or("").replace('|', "\\|");
-            let _ = writeln!(
-                md,
-                "| {} | `{}` | {} | {} |",
-                r.instance,
-                r.backend,
-                r.status.name(),
-                reason
-            );
+    {
+        let reason = r.reason.as_deref().unwrap_or("");
+        let shape: String = reason
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '#' } else { c })
+            .collect();
+        let key = (r.backend.clone(), r.status, shape);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1 += 1,
+            None => groups.push((key, 1, r.instance.clone(), reason.to_string())),
         }
     }
-    md
-}
-
-/// Per (group, backend): runs, solved share, median time and steps. Empty when all instances
-/// are in one group.
-fn group_table(experiment: &Experiment, records: &[Record], redact_times: bool) -> String {
-    let mut groups: Vec<&str> = Vec::new();
-    for r in records {
-        let g = r.group_name();
-        if !groups.contains(&g) {
-            groups.push(g);
-        }
-    }
-    if groups.len() < 2 {
+    if groups.is_empty() {
         return String::new();
     }
-    let mut md = String::from("\n## Results per source\n\n");
+    let mut md = String::from("\n## Runs without an answer\n\n");
     md.push_str(
-        "| source | backend | runs | solved | solved % | error | median s | median steps |\n",
+        "| backend | status | runs | first instance | its reason |\n|---|---|---:|---|---|\n",
     );
-    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for g in groups {
-        for (label, _) in experiment.labels() {
-            let mine: Vec<&Record> = records
-                .iter()
-                .filter(|r| r.backend == label && r.group_name() == g)
-                .collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let solved = mine.iter().filter(|r| r.status == Status::Solved).count();
-            let errors = mine.iter().filter(|r| r.status == Status::Error).count();
-            let times: Vec<f64> = mine.iter().map(|r| r.seconds).collect();
-            let steps: Vec<f64> = mine
-                .iter()
-                .filter(|r| r.stats.steps > 0)
-                .map(|r| r.stats.steps as f64)
-                .collect();
-            let _ = writeln!(
-                md,
-                "| {g} | `{label}` | {} | {solved} | {:.1} | {errors} | {} | {} |",
-                mine.len(),
-                100.0 * solved as f64 / mine.len() as f64,
-                if redact_times {
-                    "~".to_string()
-                } else {
-                    seconds_text(median(&times))
-                },
-                median(&steps).map_or("-".into(), |m| format!("{m:.0}")),
-            );
-        }
+    for ((backend, status, _), n, instance, reason) in groups.iter().take(40) {
+        let _ = writeln!(
+            md,
+            "| `{backend}` | {} | {n} | {instance} | {} |",
+            status.name(),
+            reason.replace('|', "\\|")
+        );
+    }
+    if groups.len() > 40 {
+        let _ = writeln!(
+            md,
+            "\n{} more kinds of reason are in the CSV.",
+            groups.len() - 40
+        );
     }
     md
 }
 
-/// Backend-specific figures (`stats.extra`): booleans as "true in k of n runs", numbers as a
-/// median. Sorted by backend order, then key.
+/// Backend-specific figures, named per backend (see [`figures`]): per label and figure, the
+/// runs that measured it and the median and maximum (numbers), how often it held (flags), or
+/// its values (settings). Sorted by backend order, then figure.
 fn extra_figures(experiment: &Experiment, records: &[Record]) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     for (label, _) in experiment.labels() {
-        let mut keys: BTreeMap<&str, (usize, usize, Vec<f64>)> = BTreeMap::new();
+        let mut by_figure: BTreeMap<String, Vec<FigureValue>> = BTreeMap::new();
         for r in records.iter().filter(|r| r.backend == label) {
-            for (k, v) in &r.stats.extra {
-                let e = keys.entry(k.as_str()).or_default();
-                match v {
-                    serde_json::Value::Bool(t) => {
-                        e.0 += *t as usize;
-                        e.1 += 1;
-                    }
-                    serde_json::Value::Number(n) => {
-                        if let Some(x) = n.as_f64() {
-                            e.2.push(x);
-                        }
-                    }
-                    _ => {}
-                }
+            for (name, v) in figures::figures_of(r) {
+                by_figure.entry(name).or_default().push(v);
             }
         }
-        for (k, (trues, bools, numbers)) in keys {
-            if bools > 0 {
-                out.push((
-                    label.clone(),
-                    k.to_string(),
-                    format!("true in {trues} of {bools} runs"),
-                ));
-            }
-            if let Some(m) = median(&numbers) {
-                out.push((
-                    label.clone(),
-                    k.to_string(),
-                    format!("median {m} over {} runs", numbers.len()),
-                ));
-            }
+        for (figure, values) in by_figure {
+            let numbers: Vec<f64> = values
+                .iter()
+                .filter_map(|v| match v {
+                    FigureValue::Number(x) => Some(*x),
+                    _ => None,
+                })
+                .collect();
+            let flags: Vec<bool> = values
+                .iter()
+                .filter_map(|v| match v {
+                    FigureValue::Flag(b) => Some(*b),
+                    _ => None,
+                })
+                .collect();
+            let texts: BTreeSet<&str> = values
+                .iter()
+                .filter_map(|v| match v {
+                    FigureValue::Text(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let text = if !numbers.is_empty() {
+                let m = median(&numbers).unwrap_or(0.0);
+                let max = numbers.iter().copied().fold(f64::MIN, f64::max);
+                format!(
+                    "median {}, max {} over {} runs",
+                    FigureValue::Number(m).cell(),
+                    FigureValue::Number(max).cell(),
+                    numbers.len()
+                )
+            } else if !flags.is_empty() {
+                format!(
+                    "true in {} of {} runs",
+                    flags.iter().filter(|b| **b).count(),
+                    flags.len()
+                )
+            } else {
+                texts.into_iter().collect::<Vec<_>>().join(", ")
+            };
+            out.push((label.clone(), figure, text));
         }
     }
     out
@@ -729,14 +856,71 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// The CSV report: one row per run, in job order.
+/// A count for a CSV cell: empty when 0 (not recorded).
+fn positive(n: usize) -> String {
+    if n > 0 {
+        n.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// The fixed columns of the CSV report, before the backends' figures.
+pub const CSV_COLUMNS: [&str; 19] = [
+    "instance",
+    "source",
+    "size",
+    "backend",
+    "name",
+    "task",
+    "repetition",
+    "status",
+    "verified",
+    "seconds",
+    "wall_seconds",
+    "cpu_seconds",
+    "peak_rss_mb",
+    "limit_by",
+    "count",
+    "exhaustive",
+    "variables",
+    "rows",
+    "reason",
+];
+
+/// The CSV report ("tidy": one row per run, in job order, one column per variable): the
+/// fixed [`CSV_COLUMNS`], then one column per backend figure (`owner.figure`, see
+/// [`figures::column_name`]) in order of first appearance. A cell is empty when the run did
+/// not measure it (a figure of another backend, a killed worker's CPU time); numbers are
+/// plain, times in seconds.
 pub fn render_csv(records: &[Record]) -> String {
-    let mut out = String::from(
-        "instance,backend,name,task,repetition,status,verified,seconds,nodes,steps,guesses,backtracks,count,exhaustive,variables,rows,reason,wall_seconds,cpu_seconds,peak_rss_mb,limit_by,group,size\n",
-    );
-    for r in records {
-        let fields = [
+    let per_run: Vec<Vec<(String, String)>> = records
+        .iter()
+        .map(|r| {
+            figures::figures_of(r)
+                .into_iter()
+                .map(|(f, v)| (figures::column_name(figures::owner_of(r), &f), v.cell()))
+                .collect()
+        })
+        .collect();
+    let mut figure_columns: Vec<String> = Vec::new();
+    for (c, _) in per_run.iter().flatten() {
+        if !figure_columns.contains(c) {
+            figure_columns.push(c.clone());
+        }
+    }
+    let mut out = CSV_COLUMNS.join(",");
+    for c in &figure_columns {
+        out.push(',');
+        out.push_str(&csv_field(c));
+    }
+    out.push('\n');
+    let opt = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:e}"));
+    for (r, figs) in records.iter().zip(&per_run) {
+        let mut fields = vec![
             csv_field(&r.instance),
+            csv_field(r.group_name()),
+            r.size.map_or(String::new(), |x| x.to_string()),
             csv_field(&r.backend),
             csv_field(&r.name),
             r.task.name().to_string(),
@@ -744,17 +928,8 @@ pub fn render_csv(records: &[Record]) -> String {
             r.status.name().to_string(),
             r.verified.to_string(),
             format!("{:e}", r.seconds),
-            r.stats.nodes.to_string(),
-            r.stats.steps.to_string(),
-            r.stats.guesses.to_string(),
-            r.stats.backtracks.to_string(),
-            r.count.clone().unwrap_or_default(),
-            r.exhaustive.map_or(String::new(), |e| e.to_string()),
-            r.variables.to_string(),
-            r.rows.to_string(),
-            csv_field(r.reason.as_deref().unwrap_or("")),
-            r.wall_seconds.map_or(String::new(), |x| format!("{x:e}")),
-            r.cpu_seconds.map_or(String::new(), |x| format!("{x:e}")),
+            opt(r.wall_seconds),
+            opt(r.cpu_seconds),
             r.peak_rss_mb.map_or(String::new(), |x| format!("{x:.1}")),
             r.limit_by
                 .map_or("", |l| match l {
@@ -762,9 +937,19 @@ pub fn render_csv(records: &[Record]) -> String {
                     LimitBy::Parent => "parent",
                 })
                 .to_string(),
-            csv_field(r.group_name()),
-            r.size.map_or(String::new(), |x| x.to_string()),
+            r.count.clone().unwrap_or_default(),
+            r.exhaustive.map_or(String::new(), |e| e.to_string()),
+            positive(r.variables),
+            positive(r.rows),
+            csv_field(r.reason.as_deref().unwrap_or("")),
         ];
+        for c in &figure_columns {
+            let cell = figs
+                .iter()
+                .find(|(k, _)| k == c)
+                .map_or("", |(_, v)| v.as_str());
+            fields.push(csv_field(cell));
+        }
         out.push_str(&fields.join(","));
         out.push('\n');
     }
@@ -827,6 +1012,263 @@ pub fn experiment_records(experiment: &Experiment, records: Vec<Record>) -> (Vec
     (keyed.into_iter().map(|(_, r)| r).collect(), expected)
 }
 
+/// What a figure of a solve report shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FigureKind {
+    /// The cactus plot of some sources (`None`: all of them).
+    Cactus(Option<Vec<String>>),
+    /// Per-instance times of each backend against the baseline's, log-log.
+    Scatter(String),
+    /// Median time against puzzle size.
+    SizeTime,
+    /// The share of runs whose LP relaxation was integral, per source.
+    IntegralShare,
+}
+
+/// One figure of a solve report: its file (in the reports folder), its caption line for the
+/// Markdown, and what it draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Figure {
+    /// File name, `NAME.KIND[-SOURCE].svg`.
+    pub file: String,
+    /// One sentence saying what the figure shows.
+    pub caption: String,
+    /// What it draws.
+    pub kind: FigureKind,
+}
+
+/// The sources of `records`, in order of first appearance.
+fn sources_of(records: &[Record]) -> Vec<String> {
+    let mut groups: Vec<String> = Vec::new();
+    for r in records {
+        if !groups.iter().any(|g| g == r.group_name()) {
+            groups.push(r.group_name().to_string());
+        }
+    }
+    groups
+}
+
+/// The figures a solve report has (when its outputs include the time plot): a cactus plot per
+/// source, the scatter against the baseline (when there is one and another backend answered),
+/// and time against size (when sizes vary). Decided from the records alone.
+pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
+    if !experiment.outputs.contains(&Output::TimePlot) {
+        return Vec::new();
+    }
+    let name = &experiment.name;
+    let limit = experiment.time_limit.map_or(String::new(), |t| {
+        format!(
+            "; the dashed line is the time limit ({} s)",
+            t.as_secs_f64()
+        )
+    });
+    // A source of fewer than MIN_CACTUS instances gets no plot of its own (a cactus of one or
+    // two points says nothing): such sources share one.
+    const MIN_CACTUS: usize = 5;
+    let sources = sources_of(records);
+    let size_of = |g: &str| {
+        records
+            .iter()
+            .filter(|r| r.group_name() == g)
+            .map(|r| r.instance.as_str())
+            .collect::<BTreeSet<_>>()
+            .len()
+    };
+    let (big, small): (Vec<String>, Vec<String>) =
+        sources.into_iter().partition(|g| size_of(g) >= MIN_CACTUS);
+    let mut out: Vec<Figure> = Vec::new();
+    if big.len() + usize::from(!small.is_empty()) <= 1 {
+        out.push(Figure {
+            file: format!("{name}.cactus.svg"),
+            caption: format!("Cactus plot: for each backend and peer, its answered instances sorted by time (the k-th point: the time within which it answered k instances; log scale){limit}. Further right answered more, lower answered faster."),
+            kind: FigureKind::Cactus(None),
+        });
+    } else {
+        for g in &big {
+            out.push(Figure {
+                file: format!("{name}.cactus-{}.svg", crate::harness::runner::model_file_name(g).trim_end_matches(".json")),
+                caption: format!("Cactus plot of source `{g}` alone: for each backend and peer, its answered instances of this source sorted by time (log scale){limit}."),
+                kind: FigureKind::Cactus(Some(vec![g.clone()])),
+            });
+        }
+        if !small.is_empty() {
+            out.push(Figure {
+                file: format!("{name}.cactus-small-sources.svg"),
+                caption: format!("Cactus plot of the sources with fewer than {MIN_CACTUS} instances each, together ({}){limit}.", small.join(", ")),
+                kind: FigureKind::Cactus(Some(small.clone())),
+            });
+        }
+    }
+    let others_answered = experiment.labels().iter().any(|(l, _)| {
+        Some(l) != experiment.baseline.as_ref()
+            && records
+                .iter()
+                .any(|r| &r.backend == l && r.status.is_answer())
+    });
+    if let Some(base) = experiment.baseline.as_ref().filter(|_| others_answered) {
+        out.push(Figure {
+            file: format!("{name}.scatter.svg"),
+            caption: format!("Per instance, each backend's and peer's time (y) against `{base}`'s (x), log-log, over the instances both answered; above the dashed diagonal the backend was slower than `{base}`."),
+            kind: FigureKind::Scatter(base.clone()),
+        });
+    }
+    if records
+        .iter()
+        .any(|r| r.stats.extra.contains_key("lp_integral"))
+    {
+        out.push(Figure {
+            file: format!("{name}.integral.svg"),
+            caption: "Per source, the share of runs whose LP relaxation optimum was integral (then it is a verified solution), of the runs that report it.".into(),
+            kind: FigureKind::IntegralShare,
+        });
+    }
+    let sizes: BTreeSet<usize> = records.iter().filter_map(|r| r.size).collect();
+    if sizes.len() > 1 {
+        out.push(Figure {
+            file: format!("{name}.size-time.svg"),
+            caption: "Median time per answered instance against puzzle size, per backend and peer (log scale).".into(),
+            kind: FigureKind::SizeTime,
+        });
+    }
+    out
+}
+
+/// The title of the experiment's figures: its `title`, else its name.
+fn title_of(experiment: &Experiment) -> String {
+    experiment
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("Experiment {}", experiment.name))
+}
+
+/// Draws `figure` from `records` as SVG text.
+pub fn draw_figure(
+    experiment: &Experiment,
+    records: &[Record],
+    figure: &Figure,
+) -> Result<String, String> {
+    let (labels, _) = present_labels(experiment, records);
+    let per_label = |rs: &[&Record]| -> Vec<(String, BTreeMap<String, f64>)> {
+        labels
+            .iter()
+            .map(|(l, _)| {
+                let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+                for r in rs
+                    .iter()
+                    .filter(|r| &r.backend == l && r.status.is_answer())
+                {
+                    by.entry(r.instance.clone()).or_default().push(r.seconds);
+                }
+                let med = by
+                    .into_iter()
+                    .filter_map(|(k, v)| median(&v).map(|m| (k, m)))
+                    .collect();
+                (l.clone(), med)
+            })
+            .collect()
+    };
+    let title = title_of(experiment);
+    match &figure.kind {
+        FigureKind::Cactus(group) => {
+            let rs: Vec<&Record> = records
+                .iter()
+                .filter(|r| {
+                    group
+                        .as_ref()
+                        .is_none_or(|gs| gs.iter().any(|g| g == r.group_name()))
+                })
+                .collect();
+            let series: Vec<plot::Series> = per_label(&rs)
+                .into_iter()
+                .map(|(l, m)| (l, m.into_values().collect()))
+                .collect();
+            let t = match group.as_deref() {
+                Some([g]) => format!("{title}: time per answered instance, source {g}"),
+                Some(_) => format!("{title}: time per answered instance, small sources"),
+                None => format!("{title}: time per answered instance"),
+            };
+            plot::cactus(&t, &series, experiment.time_limit.map(|d| d.as_secs_f64()))
+        }
+        FigureKind::Scatter(base) => {
+            let all: Vec<&Record> = records.iter().collect();
+            let times = per_label(&all);
+            let Some((_, base_times)) = times.iter().find(|(l, _)| l == base) else {
+                return plot::scatter(&title, &[]);
+            };
+            let panels: Vec<plot::Panel> = times
+                .iter()
+                .enumerate()
+                .filter(|(_, (l, m))| l != base && !m.is_empty())
+                .map(|(i, (l, m))| {
+                    let pts = m
+                        .iter()
+                        .filter_map(|(k, t)| base_times.get(k).map(|b| (b.max(1e-9), t.max(1e-9))))
+                        .collect();
+                    (base.clone(), l.clone(), i, pts)
+                })
+                .collect();
+            plot::scatter(
+                &format!("{title}: per-instance time against {base}"),
+                &panels,
+            )
+        }
+        FigureKind::IntegralShare => {
+            let bars: Vec<(String, usize, usize)> = sources_of(records)
+                .into_iter()
+                .map(|g| {
+                    let flags: Vec<bool> = records
+                        .iter()
+                        .filter(|r| r.group_name() == g)
+                        .filter_map(|r| r.stats.extra.get("lp_integral").and_then(|v| v.as_bool()))
+                        .collect();
+                    let integral = flags.iter().filter(|b| **b).count();
+                    (g, integral, flags.len())
+                })
+                .collect();
+            plot::shares(
+                &format!("{title}: LP relaxation integral, per source"),
+                "runs with an integral LP optimum (%)",
+                &bars,
+            )
+        }
+        FigureKind::SizeTime => {
+            let series: Vec<(String, Vec<(usize, f64)>)> = labels
+                .iter()
+                .map(|(l, _)| {
+                    let mut by: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+                    for r in records
+                        .iter()
+                        .filter(|r| &r.backend == l && r.status.is_answer())
+                    {
+                        if let Some(n) = r.size {
+                            by.entry(n).or_default().push(r.seconds);
+                        }
+                    }
+                    let pts = by
+                        .into_iter()
+                        .filter_map(|(n, v)| median(&v).map(|m| (n, m.max(1e-9))))
+                        .collect();
+                    (l.clone(), pts)
+                })
+                .collect();
+            plot::size_time(&format!("{title}: time against puzzle size"), &series)
+        }
+    }
+}
+
+/// The Markdown section listing the figures, each with its caption.
+fn figures_section(experiment: &Experiment, records: &[Record]) -> String {
+    let list = figure_list(experiment, records);
+    if list.is_empty() {
+        return String::new();
+    }
+    let mut md = String::from("\n## Figures\n\n");
+    for f in list {
+        let _ = writeln!(md, "- [`{}`]({}): {}", f.file, f.file, f.caption);
+    }
+    md
+}
+
 /// Reads the experiment's record file from `dir` and writes the reports its `outputs` name,
 /// from the records alone: no puzzle source is read, no backend made, no program started.
 /// Returns the files written.
@@ -851,14 +1293,18 @@ pub fn write_reports(
                 render_csv(&records),
             ),
             Output::TimePlot => {
-                let file = dir.join(format!("{}.time.svg", experiment.name));
-                let svg = plot::time_distribution(experiment, &records).map_err(|message| {
-                    HarnessError::Plot {
-                        path: file.clone(),
-                        message,
-                    }
-                })?;
-                (file, svg)
+                for figure in figure_list(experiment, &records) {
+                    let file = dir.join(&figure.file);
+                    let svg = draw_figure(experiment, &records, &figure).map_err(|message| {
+                        HarnessError::Plot {
+                            path: file.clone(),
+                            message,
+                        }
+                    })?;
+                    write_atomically(&file, svg.as_bytes())?;
+                    written.push(file);
+                }
+                continue;
             }
             Output::SizePlot => continue,
         };

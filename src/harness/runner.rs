@@ -118,21 +118,68 @@ fn run_job(
     record
 }
 
-fn progress_bar(total: usize, shown: bool) -> ProgressBar {
-    let target = if shown {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(total as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:32}] {pos}/{len} runs  {per_sec}  ETA {eta}  {msg}",
-        )
-        .expect("the progress template is valid")
-        .progress_chars("=> "),
-    );
-    bar
+/// The progress of a run on stderr, in under 80 columns: runs done of all, how they ended
+/// (answered / unknown or limited / failed), and the time left estimated from the elapsed
+/// time per finished run (not from a rate over the last few runs, which reads 0 s while the
+/// slowest runs are still going).
+struct Progress {
+    bar: ProgressBar,
+    start: std::time::Instant,
+    total: usize,
+    counts: [AtomicUsize; 3],
+}
+
+impl Progress {
+    fn new(total: usize, shown: bool) -> Progress {
+        let target = if shown {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(Some(total as u64), target);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:16}] {pos}/{len} {msg}")
+                .expect("the progress template is valid")
+                .progress_chars("=> "),
+        );
+        Progress {
+            bar,
+            start: std::time::Instant::now(),
+            total,
+            counts: Default::default(),
+        }
+    }
+
+    /// Counts one finished run with `status` and redraws the line.
+    fn finished(&self, status: crate::backend::Status) {
+        use crate::backend::Status;
+        let slot = match status {
+            Status::Solved | Status::Infeasible => 0,
+            Status::Error | Status::Crash => 2,
+            _ => 1,
+        };
+        self.counts[slot].fetch_add(1, Ordering::SeqCst);
+        self.bar.inc(1);
+        let done = self.bar.position() as usize;
+        let [ok, unknown, failed] = [0, 1, 2].map(|i| self.counts[i].load(Ordering::SeqCst));
+        self.bar.set_message(format!(
+            "ok {ok} unk {unknown} err {failed} {}",
+            time_left(self.start.elapsed().as_secs_f64(), done, self.total)
+        ));
+    }
+}
+
+/// "~1h02m left" from `elapsed` seconds for `done` of `total` runs (empty before the first).
+fn time_left(elapsed: f64, done: usize, total: usize) -> String {
+    if done == 0 {
+        return String::new();
+    }
+    let left = (elapsed / done as f64 * total.saturating_sub(done) as f64).round() as u64;
+    match left {
+        0..=59 => format!("~{left}s left"),
+        60..=3599 => format!("~{}m{:02}s left", left / 60, left % 60),
+        _ => format!("~{}h{:02}m left", left / 3600, left % 3600 / 60),
+    }
 }
 
 /// Refuses records made with other settings than the experiment now gives: resuming would
@@ -227,13 +274,13 @@ pub fn run_experiment(
         workers: options.workers(),
         machine: crate::harness::record::machine(),
     };
-    let bar = progress_bar(pending, options.progress);
-    bar.set_message(experiment.name.clone());
-    let ran = run_pending(&run, &instances, &done, file, options, &bar)?;
-    bar.finish_and_clear();
+    let progress = Progress::new(pending, options.progress);
+    let ran = run_pending(&run, &instances, &done, file, options, &progress)?;
+    progress.bar.finish_and_clear();
     let stopped = ran < pending;
     let mut reports = Vec::new();
-    if options.shard.is_none() && !stopped {
+    // A run stopped by --max-runs reports what is on record (marked incomplete) too.
+    if options.shard.is_none() {
         reports = report::write_reports(experiment, &options.reports_dir, &options.command)?;
     }
     Ok(RunSummary {
@@ -254,7 +301,7 @@ fn run_pending(
     done: &HashSet<RunKey>,
     file: RecordFile,
     options: &RunOptions,
-    bar: &ProgressBar,
+    progress: &Progress,
 ) -> Result<usize, HarnessError> {
     let experiment = run.experiment;
     let file = Mutex::new(file);
@@ -294,7 +341,7 @@ fn run_pending(
                     return;
                 }
                 finished.fetch_add(1, Ordering::SeqCst);
-                bar.inc(1);
+                progress.finished(record.status);
             }
         });
     };
@@ -438,7 +485,9 @@ pub fn model_file_name(id: &str) -> String {
 }
 
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
-/// `dir/{id}.json` as `{"instance": id, "model": ...}`, for peer solvers outside zeroone
+/// `dir/{id}.json` as `{"instance": id, "group", "size", "position", "instances",
+/// "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
+/// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
 /// atomically; cost: one model build and one JSON file per instance.
 pub fn export_models(
@@ -456,7 +505,16 @@ pub fn export_models(
             .puzzle
             .to_model(&inst.id)
             .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
-        let json = serde_json::json!({ "instance": inst.id, "model": model });
+        let json = serde_json::json!({
+            "instance": inst.id,
+            "group": inst.group,
+            "size": inst.size(),
+            "position": i,
+            "instances": instances.len(),
+            "time_limit": experiment.time_limit.map(|t| t.as_secs_f64()),
+            "repetitions": experiment.repetitions,
+            "model": model,
+        });
         let path = dir.join(model_file_name(&inst.id));
         crate::harness::write_atomically(&path, json.to_string().as_bytes())?;
         written += 1;
@@ -484,5 +542,19 @@ pub fn rewrite_reports(
             crate::harness::table_run::write_table_reports(experiment, dir, command)
         }
         _ => report::write_reports(experiment, dir, command),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_left;
+
+    #[test]
+    fn time_left_comes_from_the_elapsed_time_per_finished_run() {
+        assert_eq!(time_left(10.0, 0, 100), "");
+        // 2 s per run so far, 50 runs to go.
+        assert_eq!(time_left(100.0, 50, 100), "~1m40s left");
+        assert_eq!(time_left(3600.0, 1, 3), "~2h00m left");
+        assert_eq!(time_left(5.0, 10, 10), "~0s left");
     }
 }

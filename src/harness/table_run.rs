@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
+use num_traits::Zero;
 
 use crate::backend::hex_shards::{self, HexHalves, Layer, PartCount, RowOrder};
 use crate::backend::{Stats, Status};
@@ -28,7 +28,7 @@ use crate::harness::{plot, write_atomically, HarnessError};
 use crate::table::{
     hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
     hex_widths_table, orbits_from_fixed_points, queens_levels, queens_sizes_table, Cell, Format,
-    HexLevels, QueensLevels, TableError, TableOptions,
+    HexLevels, QueensLevels, TableError, TableOptions, HEX_LEVELS, QUEENS_LEVELS,
 };
 
 /// One row of a table experiment: a hex width or a Queens size, or, when the experiment
@@ -347,7 +347,7 @@ fn queens_from(r: &Record, size: usize) -> Option<QueensLevels> {
 }
 
 fn log10(x: &BigUint) -> f64 {
-    x.to_f64().map_or(f64::NAN, f64::log10)
+    crate::table::log10_of(x)
 }
 
 /// The levels on record, in the experiment's row order (rows without a good record are left
@@ -488,16 +488,21 @@ pub fn render_table_markdown(
     );
     md += "Exact counts (no floating point) from `zeroone::table`: closed forms for the first levels, \
            dynamic programming over rows for the constrained ones (cross-checked against the \
-           enumerator in the table's tests), orbits by canonical forms checked by Burnside's lemma.\n\n";
+           enumerator in the table's tests), orbits by canonical forms checked by Burnside's lemma. \
+           Counts longer than 24 digits are shown by their closed form (`2^271`); the CSV files hold every digit \
+           and a `log10` column beside each count column.\n\n";
     if !hex.is_empty() {
         let mut t = hex_widths_table(&hex);
         for row in &mut t.rows {
-            if let Some(Cell::Text(w)) = row.first_mut() {
-                if marked.iter().any(|m| m.to_string() == *w) {
-                    *w = format!("**{w}** (marked)");
+            if let Some(Cell::Int(w)) = row.first() {
+                if marked.contains(&(*w as usize)) {
+                    row[0] = Cell::Text(format!("**{w}** (marked)"));
                 }
             }
         }
+        md += "Levels (each column, left to right, adds a rule to the one before it):\n\n";
+        md += &crate::table::level_legend(&crate::table::HEX_LEVELS);
+        md += "\n";
         md += &t.render(Format::Markdown);
         if !marked.is_empty() {
             md += "\nRows in bold are the widths the experiment file marks (`mark_hex_widths`; \
@@ -507,6 +512,9 @@ pub fn render_table_markdown(
     }
     md += &shards_markdown(&rows, &solved, redact_times);
     if !queens.is_empty() {
+        md += "Queens levels:\n\n";
+        md += &crate::table::level_legend(&crate::table::QUEENS_LEVELS);
+        md += "\n";
         md += &queens_sizes_table(&queens).render(Format::Markdown);
         md += "\n";
     }
@@ -573,6 +581,67 @@ fn shards_markdown(rows: &[TableRow], solved: &BTreeMap<&str, &Record>, redact: 
     md
 }
 
+/// The curves of the search-space plot: every level of every hex width and Queens size on
+/// record, as `(size, log10 count)`, named as the tables name them; zero counts have no
+/// logarithm and are left out, each said in the returned notes.
+fn size_curves(hex: &[HexLevels], queens: &[QueensLevels]) -> (Vec<plot::Curve>, Vec<String>) {
+    let mut curves = Vec::new();
+    let mut notes = Vec::new();
+    let mut add = |name: String, points: Vec<(usize, Option<&BigUint>)>| {
+        let zeros: Vec<String> = points
+            .iter()
+            .filter(|(_, c)| c.is_some_and(|c| c.is_zero()))
+            .map(|(x, _)| x.to_string())
+            .collect();
+        if !zeros.is_empty() {
+            notes.push(format!(
+                "{name}: 0 at size {} (left out: no log)",
+                zeros.join(", ")
+            ));
+        }
+        let pts: Vec<(usize, f64)> = points
+            .into_iter()
+            .filter_map(|(x, c)| c.filter(|c| !c.is_zero()).map(|c| (x, log10(c))))
+            .collect();
+        if !pts.is_empty() {
+            curves.push((name, pts));
+        }
+    };
+    if !hex.is_empty() {
+        let levels: [fn(&HexLevels) -> Option<&BigUint>; 6] = [
+            |l| Some(&l.every_cell),
+            |l| Some(&l.choose_n),
+            |l| Some(&l.one_axis),
+            |l| Some(&l.two_axes),
+            |l| Some(&l.three_axes),
+            |l| l.orbits.as_ref(),
+        ];
+        for ((name, _), get) in HEX_LEVELS.iter().zip(levels) {
+            add(
+                format!("hex: {name}"),
+                hex.iter().map(|l| (l.width, get(l))).collect(),
+            );
+        }
+    }
+    if !queens.is_empty() {
+        let levels: [fn(&QueensLevels) -> Option<&BigUint>; 6] = [
+            |l| Some(&l.every_cell),
+            |l| Some(&l.choose_n),
+            |l| Some(&l.one_per_row),
+            |l| Some(&l.permutations),
+            |l| Some(&l.no_touching),
+            |l| l.orbits.as_ref(),
+        ];
+        for ((name, _), get) in QUEENS_LEVELS.iter().zip(levels) {
+            add(
+                format!("queens: {name}"),
+                queens.iter().map(|l| (l.size, get(l))).collect(),
+            );
+        }
+    }
+    (curves, notes)
+}
+
 /// Reads the table experiment's records and writes its reports: `NAME.md`, `NAME.hex.csv`,
 /// `NAME.queens.csv` and `NAME.size.svg` (as `outputs` asks).
 pub fn write_table_reports(
@@ -612,56 +681,30 @@ pub fn write_table_reports(
             }
             Output::SizePlot => {
                 let file = dir.join(format!("{}.size.svg", experiment.name));
-                let curve = |name: &str, pts: Vec<(usize, f64)>| (name.to_string(), pts);
-                let mut curves = Vec::new();
-                if !hex.is_empty() {
-                    curves.push(curve(
-                        "hex: every cell 0/1",
-                        hex.iter()
-                            .map(|l| (l.width, log10(&l.every_cell)))
-                            .collect(),
-                    ));
-                    curves.push(curve(
-                        "hex: one per row",
-                        hex.iter().map(|l| (l.width, log10(&l.one_axis))).collect(),
-                    ));
-                    curves.push(curve(
-                        "hex: one per line, three axes",
-                        hex.iter()
-                            .map(|l| (l.width, log10(&l.three_axes)))
-                            .collect(),
-                    ));
-                }
-                if !queens.is_empty() {
-                    curves.push(curve(
-                        "queens: permutations",
-                        queens
-                            .iter()
-                            .map(|l| (l.size, log10(&l.permutations)))
-                            .collect(),
-                    ));
-                    curves.push(curve(
-                        "queens: no touching",
-                        queens
-                            .iter()
-                            .map(|l| (l.size, log10(&l.no_touching)))
-                            .collect(),
-                    ));
-                }
-                let marked: Vec<(String, usize)> = experiment
+                let (curves, notes) = size_curves(&hex, &queens);
+                let marked: Vec<(String, usize, String)> = experiment
                     .table
                     .as_ref()
                     .map(|t| {
                         t.mark_hex_widths
                             .iter()
-                            .map(|&w| ("hex: one per line, three axes".to_string(), w))
+                            .map(|&w| {
+                                (
+                                    format!("hex: {}", HEX_LEVELS[4].0),
+                                    w,
+                                    format!("width {w} (the seed's row)"),
+                                )
+                            })
                             .collect()
                     })
                     .unwrap_or_default();
                 let svg = plot::size_curve(
-                    &format!("{}: search-space size against board width", experiment.name),
+                    &experiment.title.clone().unwrap_or_else(|| {
+                        "Search-space size of each modelling level against board size".into()
+                    }),
                     &curves,
                     &marked,
+                    &notes,
                 )
                 .map_err(|message| HarnessError::Plot {
                     path: file.clone(),
