@@ -266,7 +266,10 @@ pub fn star_table(l: &StarLevels) -> Table {
             text("no two touching, up to rotation and reflection"),
             l.orbits
                 .clone()
-                .map_or(Cell::Empty, |v| count_cell(v, None)),
+                .map_or_else(
+                    || Cell::Missing("more placements than the orbit limit".into()),
+                    |v| count_cell(v, None),
+                ),
         ],
     ];
     if let Some(b) = &l.board {
