@@ -293,6 +293,60 @@ fn bad_export_requests_exit_2_and_write_nothing() {
     assert!(!missing.exists());
 }
 
+/// Solutions of DIMACS `text` over its first `n` variables, by varisat with blocking clauses.
+fn count_dimacs(text: &str, n: usize) -> usize {
+    use varisat::{ExtendFormula, Lit};
+    let mut solver = varisat::Solver::new();
+    solver.add_dimacs_cnf(text.as_bytes()).unwrap();
+    let mut count = 0;
+    while solver.solve().unwrap() {
+        let model = solver.model().unwrap();
+        let block: Vec<Lit> = model
+            .iter()
+            .filter(|l| l.index() < n)
+            .map(|&l| !l)
+            .collect();
+        solver.add_clause(&block);
+        count += 1;
+    }
+    count
+}
+
+#[test]
+fn general_rows_export_to_cnf_with_each_pb_encoding() {
+    // models/subset-sum.toml: 43 subsets of {1..12} summing to 20 with at least 3 elements.
+    let file = model_file("subset-sum.toml");
+    let file = file.to_str().unwrap();
+    for pb in ["gte", "dpw", "adder"] {
+        let out = zeroone(&["export", file, "--format", "cnf", "--pb-encoding", pb]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&format!(
+            "c general rows: 1 cardinality (totalizer), 1 weighted ({pb})\n"
+        )));
+        assert_eq!(count_dimacs(&text, 12), 43, "{pb}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.cnf");
+    let out = zeroone(&[
+        "export",
+        file,
+        "--format",
+        "cnf",
+        "--pb-encoding",
+        "bdd",
+        "--output",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gte, dpw, adder"));
+    assert!(!target.exists());
+}
+
 /// Every registered backend (other than brute force, which is too small for width 9) either
 /// solves each generated width-9 board with the printed solution or says it cannot (unknown,
 /// or no solve ability); counters find exactly one. Backends that land later are covered as

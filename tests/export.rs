@@ -10,12 +10,21 @@ use varisat::{ExtendFormula, Lit};
 use zeroone::export::cnf::{to_dimacs, CnfOptions};
 use zeroone::export::{render, Format, Names};
 use zeroone::generate::{generate_hex, GenerateOptions};
-use zeroone::model::{Model, Sense};
+use zeroone::model::{Model, ModelBuilder, PuzzleKind, Relation, Sense};
 use zeroone::puzzle::{QueensBoard, Sudoku};
 use zeroone::verify::Verifier;
 
-/// A row read back from a file: variable ids (sorted) and sense.
-type Row = (Vec<usize>, Sense);
+/// A row read back from a file: `(variable id, weight)` terms sorted by variable, and the sense
+/// (normalized as the model builder does: `= 1` / `<= 1` on unit weights are the exact-cover
+/// variants).
+type Row = (Vec<(usize, u64)>, Sense);
+
+/// The row `terms (relation) rhs` as the model would hold it.
+fn row_of(mut terms: Vec<(usize, u64)>, relation: Relation, rhs: u64) -> Row {
+    terms.sort();
+    let unit = terms.iter().all(|&(_, w)| w == 1);
+    (terms, Sense::new(relation, rhs).normalized(unit))
+}
 
 fn data(path: &str) -> String {
     let p = format!("{}/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -63,6 +72,39 @@ fn models() -> Vec<Model> {
     vec![hex_board(), queens_level(), sudoku()]
 }
 
+/// A model with every general row kind, one sense per family (as the JSON model needs):
+/// `= 2`, `<= 2`, `>= 2`, `<= 0` and weighted `=`, `<=`, `>=` rows, an exact-cover row and a
+/// given. By hand: v0 = 0, v3 = 1, one of v1 / v2, and {v5, v6} or {v6, v7}: 4 solutions.
+fn general_model() -> Model {
+    let mut b = ModelBuilder::new("general", PuzzleKind::Generic);
+    let v: Vec<usize> = (0..8)
+        .map(|i| b.variable(format!("v{i}"), zeroone::model::Coord::Free))
+        .collect();
+    let two = b.family("two");
+    b.row(two, v[..4].to_vec(), Sense::Exactly(2));
+    let most = b.family("most");
+    b.row(most, v[4..].to_vec(), Sense::AtMost(2));
+    let least = b.family("least");
+    b.row(least, v[2..].to_vec(), Sense::AtLeast(2));
+    let none = b.family("none");
+    b.row(none, vec![v[0]], Sense::AtMost(0));
+    let w_eq = b.family("w_eq");
+    b.weighted_row(w_eq, v[4..].to_vec(), vec![3, 1, 4, 1], Sense::Exactly(5));
+    let w_most = b.family("w_most");
+    b.weighted_row(
+        w_most,
+        vec![v[0], v[1], v[2], v[4]],
+        vec![5, 2, 7, 1],
+        Sense::AtMost(8),
+    );
+    let w_least = b.family("w_least");
+    b.weighted_row(w_least, v.clone(), (1..=8).collect(), Sense::AtLeast(7));
+    let cover = b.family("cover");
+    b.row(cover, vec![v[1], v[2]], Sense::ExactlyOne);
+    b.given(v[3]);
+    b.build().unwrap()
+}
+
 /// The rows every writer must produce: the model's rows plus one row per given, keyed by name.
 fn expected_rows(model: &Model) -> BTreeMap<String, Row> {
     let full = model.with_givens_as_rows();
@@ -70,7 +112,7 @@ fn expected_rows(model: &Model) -> BTreeMap<String, Row> {
     full.constraints()
         .iter()
         .zip(names.rows)
-        .map(|(c, n)| (n, (c.vars.clone(), c.sense)))
+        .map(|(c, n)| (n, (c.terms().collect(), c.sense)))
         .collect()
 }
 
@@ -89,7 +131,8 @@ fn read_lp(model: &Model, text: &str) -> (BTreeMap<String, Row>, Vec<usize>) {
     let mut section = "";
     let mut rows = BTreeMap::new();
     let mut binary = Vec::new();
-    let mut current: Option<(String, Vec<usize>)> = None;
+    let mut current: Option<(String, Vec<(usize, u64)>)> = None;
+    let mut weight = None;
     for line in text.lines() {
         let t = line.trim();
         if t.starts_with('\\') || t.is_empty() {
@@ -109,24 +152,27 @@ fn read_lp(model: &Model, text: &str) -> (BTreeMap<String, Row>, Vec<usize>) {
                     current = Some((tokens[0].trim_end_matches(':').to_string(), Vec::new()));
                     tokens.remove(0);
                 }
-                let (name, vars) = current.as_mut().expect("row name first");
+                let (name, terms) = current.as_mut().expect("row name first");
                 let mut i = 0;
                 while i < tokens.len() {
                     match tokens[i] {
                         "+" => {}
-                        "=" | "<=" => {
-                            assert_eq!(tokens[i + 1], "1");
-                            let sense = if tokens[i] == "=" {
-                                Sense::ExactlyOne
-                            } else {
-                                Sense::AtMostOne
+                        op @ ("=" | "<=" | ">=") => {
+                            let relation = match op {
+                                "=" => Relation::Equal,
+                                "<=" => Relation::AtMost,
+                                _ => Relation::AtLeast,
                             };
-                            let mut v = std::mem::take(vars);
-                            v.sort();
-                            rows.insert(name.clone(), (v, sense));
+                            let rhs = tokens[i + 1].parse().unwrap();
+                            rows.insert(name.clone(), row_of(std::mem::take(terms), relation, rhs));
                             i += 1;
                         }
-                        var => vars.push(var_of(&names, var)),
+                        token => match token.parse::<u64>() {
+                            Ok(w) => weight = Some(w),
+                            Err(_) => {
+                                terms.push((var_of(&names, token), weight.take().unwrap_or(1)))
+                            }
+                        },
                     }
                     i += 1;
                 }
@@ -143,8 +189,9 @@ fn read_lp(model: &Model, text: &str) -> (BTreeMap<String, Row>, Vec<usize>) {
 fn read_mps(model: &Model, text: &str) -> (BTreeMap<String, Row>, Vec<usize>) {
     let names = Names::of(&model.with_givens_as_rows());
     let mut section = "";
-    let mut senses = BTreeMap::new();
-    let mut vars: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut relations = BTreeMap::new();
+    let mut rhs: BTreeMap<String, u64> = BTreeMap::new();
+    let mut terms: BTreeMap<String, Vec<(usize, u64)>> = BTreeMap::new();
     let mut binary = Vec::new();
     for line in text.lines() {
         if line.starts_with('*') {
@@ -157,26 +204,30 @@ fn read_mps(model: &Model, text: &str) -> (BTreeMap<String, Row>, Vec<usize>) {
         }
         match section {
             "ROWS" => {
-                let sense = match tokens[0] {
-                    "E" => Some(Sense::ExactlyOne),
-                    "L" => Some(Sense::AtMostOne),
+                let relation = match tokens[0] {
+                    "E" => Some(Relation::Equal),
+                    "L" => Some(Relation::AtMost),
+                    "G" => Some(Relation::AtLeast),
                     "N" => None,
                     other => panic!("row type {other}"),
                 };
-                if let Some(s) = sense {
-                    senses.insert(tokens[1].to_string(), s);
+                if let Some(r) = relation {
+                    relations.insert(tokens[1].to_string(), r);
                 }
             }
             "COLUMNS" => {
                 let v = var_of(&names, tokens[0]);
                 for pair in tokens[1..].chunks(2) {
                     if pair[0] != "obj" {
-                        assert_eq!(pair[1], "1");
-                        vars.entry(pair[0].to_string()).or_default().push(v);
+                        let w = pair[1].parse().unwrap();
+                        terms.entry(pair[0].to_string()).or_default().push((v, w));
                     }
                 }
             }
-            "RHS" => assert_eq!((tokens[0], tokens[2]), ("rhs", "1")),
+            "RHS" => {
+                assert_eq!(tokens[0], "rhs");
+                rhs.insert(tokens[1].to_string(), tokens[2].parse().unwrap());
+            }
             "BOUNDS" => {
                 assert_eq!(tokens[0], "BV");
                 binary.push(var_of(&names, tokens[2]));
@@ -185,12 +236,17 @@ fn read_mps(model: &Model, text: &str) -> (BTreeMap<String, Row>, Vec<usize>) {
         }
     }
     assert_eq!(section, "ENDATA");
-    let rows = senses
+    // Every row has its right-hand side written, even a zero one.
+    assert_eq!(rhs.len(), relations.len());
+    let rows = relations
         .into_iter()
-        .map(|(name, s)| {
-            let mut v = vars.remove(&name).unwrap_or_default();
-            v.sort();
-            (name, (v, s))
+        .map(|(name, relation)| {
+            let row = row_of(
+                terms.remove(&name).unwrap_or_default(),
+                relation,
+                rhs[&name],
+            );
+            (name, row)
         })
         .collect();
     (rows, binary)
@@ -213,26 +269,28 @@ fn read_opb(model: &Model, text: &str) -> Vec<Row> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(tokens.last(), Some(&";"));
         let n = tokens.len();
-        let (op, rhs) = (tokens[n - 3], tokens[n - 2]);
-        let sense = match (op, rhs) {
-            ("=", "1") => Sense::ExactlyOne,
-            (">=", "-1") => Sense::AtMostOne,
-            other => panic!("unexpected {other:?}"),
-        };
-        let coef = if sense == Sense::ExactlyOne {
-            "+1"
-        } else {
-            "-1"
-        };
-        let mut vars: Vec<usize> = tokens[..n - 3]
+        let (op, rhs) = (tokens[n - 3], tokens[n - 2].parse::<i64>().unwrap());
+        let coefs: Vec<(usize, i64)> = tokens[..n - 3]
             .chunks(2)
             .map(|t| {
-                assert_eq!(t[0], coef);
-                t[1][1..].parse::<usize>().unwrap() - 1
+                (
+                    t[1][1..].parse::<usize>().unwrap() - 1,
+                    t[0].parse().unwrap(),
+                )
             })
             .collect();
-        vars.sort();
-        rows.push((vars, sense));
+        // "<=" rows are written negated ("-w x >= -k"): all coefficients share one sign.
+        let negated = coefs[0].1 < 0;
+        assert!(coefs.iter().all(|&(_, c)| (c < 0) == negated), "{line}");
+        let relation = match (op, negated) {
+            ("=", false) => Relation::Equal,
+            (">=", true) => Relation::AtMost,
+            (">=", false) => Relation::AtLeast,
+            other => panic!("unexpected {other:?} in {line}"),
+        };
+        let terms = coefs.iter().map(|&(v, c)| (v, c.unsigned_abs())).collect();
+        let k = if negated { -rhs } else { rhs };
+        rows.push(row_of(terms, relation, u64::try_from(k).unwrap()));
     }
     rows
 }
@@ -263,15 +321,71 @@ fn opb_rows_read_back_in_order() {
         let expected: Vec<Row> = full
             .constraints()
             .iter()
-            .map(|c| (c.vars.clone(), c.sense))
+            .map(|c| (c.terms().collect(), c.sense))
             .collect();
         assert_eq!(rows, expected, "{}", m.name());
     }
 }
 
 #[test]
+fn general_rows_read_back_from_lp_mps_and_opb() {
+    let m = general_model();
+    let expected = expected_rows(&m);
+    let (lp, _) = read_lp(&m, &render(&m, Format::Lp).unwrap());
+    assert_eq!(lp, expected);
+    let mps_text = render(&m, Format::Mps).unwrap();
+    let (mps, _) = read_mps(&m, &mps_text);
+    assert_eq!(mps, expected);
+    // The at-least rows are MPS row type G.
+    assert!(mps_text.contains(" G least_0\n") && mps_text.contains(" G w_least_0\n"));
+    let opb_text = render(&m, Format::Opb).unwrap();
+    let opb = read_opb(&m, &opb_text);
+    let in_order: Vec<Row> = m
+        .with_givens_as_rows()
+        .constraints()
+        .iter()
+        .map(|c| (c.terms().collect(), c.sense))
+        .collect();
+    assert_eq!(opb, in_order);
+    // "<= 8" with weights 5, 2, 7, 1 is written negated, and "<= 0" keeps a plain 0.
+    assert!(opb_text.contains("-5 x1 -2 x2 -7 x3 -1 x5 >= -8 ;\n"));
+    assert!(opb_text.contains("-1 x1 >= 0 ;\n"));
+    // The header names each family's sense and weights.
+    assert!(opb_text.contains(
+        "* families: two 1 (= 2), most 1 (<= 2), least 1 (>= 2), none 1 (<= 0), w_eq 1 (= 5, weights 1..4), w_most 1 (<= 8, weights 1..7), w_least 1 (>= 7, weights 1..8), cover 1 (= 1), given 1 (= 1)\n"
+    ));
+}
+
+#[test]
+fn general_rows_in_cnf_have_the_models_solutions() {
+    // Every CNF encoding of the general model has exactly the model's solutions (counted over
+    // the model variables with blocking clauses, each one verified).
+    let m = general_model();
+    let mut brute = zeroone::backend::make_backend("brute", &Default::default()).unwrap();
+    let expected = zeroone::backend::count_verified(brute.as_mut(), &m, None)
+        .unwrap()
+        .count;
+    assert!(expected > 1, "{expected}");
+    for pb in zeroone::export::cnf::PbEncoding::ALL {
+        let options = CnfOptions {
+            pb,
+            ..CnfOptions::default()
+        };
+        let text = to_dimacs(&m, &options).unwrap();
+        assert!(text.contains(&format!("weighted by the {} ({pb})", pb.describe())));
+        let solutions = solve_dimacs(&text, m.num_variables(), 1000);
+        assert_eq!(solutions.len() as u128, expected, "{pb}");
+        for x in &solutions {
+            Verifier::new(&m)
+                .check(&zeroone::model::Solution::from_bools(x))
+                .unwrap();
+        }
+    }
+}
+
+#[test]
 fn json_round_trips() {
-    for m in models() {
+    for m in models().into_iter().chain([general_model()]) {
         let text = render(&m, Format::Json).unwrap();
         let back = zeroone::puzzle::parse::generic::parse_json(&text, "export.json").unwrap();
         assert_eq!(back.name(), m.name());
@@ -307,9 +421,13 @@ fn cnf_solved_by_varisat_gives_the_one_verified_answer() {
     for m in models() {
         for options in [
             CnfOptions::default(),
-            CnfOptions { pairwise_up_to: 0 },
+            CnfOptions {
+                pairwise_up_to: 0,
+                ..CnfOptions::default()
+            },
             CnfOptions {
                 pairwise_up_to: usize::MAX,
+                ..CnfOptions::default()
             },
         ] {
             let text = to_dimacs(&m, &options).unwrap();

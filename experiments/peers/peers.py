@@ -3,8 +3,10 @@
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
 instance: {"instance": id, "model": <zeroone model>}), solves each with the chosen peer, checks
-every answer against the model's rows (each "exactly-one" row sums to 1, each "at-most-one" row
-to at most 1, every given is 1: the rules of zeroone's verifier), and appends one JSON line per
+every answer against the model's rows (each row's weighted sum `sum w x` against its sense:
+"exactly-one" = 1, "at-most-one" <= 1, "exactly" = rhs, "at-most" <= rhs, "at-least" >= rhs,
+with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
+appends one JSON line per
 run in zeroone's record format, flushed per line. Runs already in the output file are skipped,
 so an interrupted run continues where it stopped. `zeroone merge EXPERIMENT OUT` then joins the
 rows with the experiment's own (the experiment must list the label under `peers`).
@@ -16,43 +18,8 @@ import argparse
 import glob
 import json
 import os
-import platform
-import resource
 import sys
 import time
-
-
-def cpu_now():
-    """User + system CPU seconds of this process and its finished children (CBC runs as one)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def machine():
-    """This machine as zeroone's records name it: logical cores, CPU model, OS, architecture."""
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    arch = platform.machine().replace("AMD64", "x86_64")
-    return f"{os.cpu_count()} logical cores, {cpu}, {platform.system().lower()} {arch}"
-
-
-def solver_version(name):
-    """The peer's package and version, for the records' provenance."""
-    if name == "cp-sat":
-        import ortools
-
-        return f"ortools {ortools.__version__}"
-    import pulp
-
-    return f"pulp {pulp.__version__} (CBC)"
 
 
 def load_done(path):
@@ -78,20 +45,34 @@ def load_done(path):
     return done
 
 
+# The relation of each serialized sense; `rhs` is absent for the two exact-cover senses (k = 1).
+RELATIONS = {
+    "exactly-one": "=",
+    "at-most-one": "<=",
+    "exactly": "=",
+    "at-most": "<=",
+    "at-least": ">=",
+}
+
+
 def row_terms(row):
-    """A row as (terms, sense, rhs): terms are (variable, weight) pairs, sense one of "=", "<=",
-    ">=". Reads the set-partitioning form ("exactly-one" / "at-most-one" over `vars`) and the
-    general 0-1 form (`weights` beside `vars`, `sense` "=", "<=" or ">=", right side `rhs`)."""
+    """(variable, weight) pairs of a serialized row (weights default to 1)."""
     weights = row.get("weights") or [1] * len(row["vars"])
-    terms = list(zip(row["vars"], weights))
+    if len(weights) != len(row["vars"]):
+        raise ValueError(f"row {row['family']}/{row['index']}: {len(row['vars'])} variables, {len(weights)} weights")
+    return list(zip(row["vars"], weights))
+
+
+def row_bound(row):
+    """(relation, k) of a serialized row: '=', '<=' or '>=' and the right-hand side."""
     sense = row["sense"]
-    if sense == "exactly-one":
-        return terms, "=", 1
-    if sense == "at-most-one":
-        return terms, "<=", 1
-    if sense in ("=", "<=", ">="):
-        return terms, sense, row["rhs"]
-    raise SystemExit(f"peers.py: row sense {sense!r} not understood (expected exactly-one, at-most-one, =, <= or >=)")
+    if sense not in RELATIONS:
+        raise ValueError(f"row {row['family']}/{row['index']}: unknown sense {sense!r}")
+    return RELATIONS[sense], row.get("rhs", 1)
+
+
+def holds(relation, total, k):
+    return total == k if relation == "=" else total <= k if relation == "<=" else total >= k
 
 
 def check(model, ones):
@@ -104,11 +85,10 @@ def check(model, ones):
         if g not in chosen:
             return f"given variable {g} is 0"
     for row in model["constraints"]:
-        terms, sense, rhs = row_terms(row)
-        s = sum(w for v, w in terms if v in chosen)
-        ok = s == rhs if sense == "=" else (s <= rhs if sense == "<=" else s >= rhs)
-        if not ok:
-            return f"row {row['family']}/{row['index']} sums to {s}, expected {sense} {rhs}"
+        s = sum(w for v, w in row_terms(row) if v in chosen)
+        relation, k = row_bound(row)
+        if not holds(relation, s, k):
+            return f"row {row['family']}/{row['index']} sums to {s}, expected {relation} {k}"
     return None
 
 
@@ -118,15 +98,14 @@ def solve_cpsat(model, time_limit, seed):
     m = cp_model.CpModel()
     x = [m.NewBoolVar(f"x{i}") for i in range(len(model["variables"]))]
     for row in model["constraints"]:
-        terms, sense, rhs = row_terms(row)
-        unit = all(w == 1 for _, w in terms) and rhs == 1
-        if unit and sense == "=":
-            m.AddExactlyOne([x[v] for v, _ in terms])
-        elif unit and sense == "<=":
-            m.AddAtMostOne([x[v] for v, _ in terms])
+        if row["sense"] == "exactly-one":
+            m.AddExactlyOne([x[v] for v in row["vars"]])
+        elif row["sense"] == "at-most-one":
+            m.AddAtMostOne([x[v] for v in row["vars"]])
         else:
-            expr = sum(w * x[v] for v, w in terms)
-            m.Add(expr == rhs if sense == "=" else (expr <= rhs if sense == "<=" else expr >= rhs))
+            expr = sum(w * x[v] for v, w in row_terms(row))
+            relation, k = row_bound(row)
+            m.Add(expr == k if relation == "=" else expr <= k if relation == "<=" else expr >= k)
     for g in model["givens"]:
         m.Add(x[g] == 1)
     solver = cp_model.CpSolver()
@@ -153,9 +132,9 @@ def solve_cbc(model, time_limit, seed):
     x = [pulp.LpVariable(f"x{i}", cat="Binary") for i in range(len(model["variables"]))]
     prob += pulp.lpSum([])  # feasibility: no objective
     for k, row in enumerate(model["constraints"]):
-        terms, sense, rhs = row_terms(row)
-        expr = pulp.lpSum(w * x[v] for v, w in terms)
-        prob += (expr == rhs if sense == "=" else (expr <= rhs if sense == "<=" else expr >= rhs)), f"r{k}"
+        expr = pulp.lpSum(w * x[v] for v, w in row_terms(row))
+        relation, rhs = row_bound(row)
+        prob += (expr == rhs if relation == "=" else expr <= rhs if relation == "<=" else expr >= rhs), f"r{k}"
     for g in model["givens"]:
         prob += x[g] == 1, f"g{g}"
     solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, options=[f"randomSeed {seed}"])
@@ -180,10 +159,8 @@ def main():
     p.add_argument("--models", required=True, help="folder written by zeroone run --export-models")
     p.add_argument("--out", required=True, help="record file to append to (JSON lines)")
     p.add_argument("--label", help="backend label in the records (default: the solver name)")
-    p.add_argument("--time-limit", type=float, default=None,
-                   help="seconds per run (default: the experiment's, as exported with the models)")
-    p.add_argument("--repetitions", type=int, default=None,
-                   help="runs per instance (default: the experiment's, as exported with the models)")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds per run")
+    p.add_argument("--repetitions", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
     label = args.label or args.solver
@@ -193,43 +170,32 @@ def main():
     if not files:
         sys.exit(f"peers.py: no *.json models in {args.models} (write them with zeroone run --export-models)")
     done = load_done(args.out)
-    version, host = solver_version(args.solver), machine()
     ran = 0
     with open(args.out, "a") as out:
         for path in files:
             with open(path) as f:
                 doc = json.load(f)
             instance, model = doc["instance"], doc["model"]
-            time_limit = args.time_limit if args.time_limit is not None else doc.get("time_limit")
-            repetitions = args.repetitions if args.repetitions is not None else doc.get("repetitions", 1)
-            for rep in range(repetitions):
+            for rep in range(args.repetitions):
                 if (instance, label, rep) in done:
                     continue
-                wall0, cpu0 = time.perf_counter(), cpu_now()
-                found, payload, seconds, extra = solve(model, time_limit, args.seed)
-                wall, cpu = time.perf_counter() - wall0, cpu_now() - cpu0
+                found, payload, seconds, extra = solve(model, args.time_limit, args.seed)
                 record = {
                     "instance": instance,
                     "backend": label,
                     "repetition": rep,
                     "name": "peer",
                     "task": "solve",
-                    "options": {"seed": args.seed, "params": {"solver": args.solver, "version": version}},
+                    "options": {"seed": args.seed, "params": {"solver": args.solver}},
                     "status": "unknown",
                     "verified": False,
                     "seconds": seconds,
                     "variables": len(model["variables"]),
                     "rows": len(model["constraints"]),
                     "stats": {"seconds": seconds, "extra": extra},
-                    "wall_seconds": wall,
-                    "cpu_seconds": cpu,
-                    "machine": host,
                 }
-                for key in ("group", "size", "position", "instances"):
-                    if doc.get(key) is not None:
-                        record[key] = doc[key]
-                if time_limit:
-                    record["options"]["time_limit"] = time_limit
+                if args.time_limit:
+                    record["options"]["time_limit"] = args.time_limit
                 if found == "solution":
                     wrong = check(model, payload)
                     if wrong is None:

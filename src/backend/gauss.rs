@@ -1,7 +1,8 @@
 //! Gaussian elimination over the rationals: the linear relaxation of a 0-1 model.
 //!
-//! The "exactly one" rows `A x = 1`, with every given written as `x_i = 1`, are eliminated
-//! exactly (row-reduced echelon form over the rationals: `i128` fractions with overflow checks,
+//! The equality rows `A x = b` (every "exactly one" row, `= 1`, and every general `= k` row
+//! with its weights and right-hand side), with every given written as `x_i = 1`, are
+//! eliminated exactly (row-reduced echelon form over the rationals: `i128` fractions with overflow checks,
 //! redone with arbitrary-precision fractions when a check trips). The result is a
 //! [`GaussReport`]: equations, unknowns, rank, nullity, consistency, which rows are redundant
 //! (and the exact combination of earlier rows each one repeats), pivot and free variables, the
@@ -9,14 +10,15 @@
 //! SVD), whose fractional and negative entries show why linear algebra alone does not solve the
 //! puzzle.
 //!
-//! "At most one" rows are not equations: the relaxation ignores them (the report counts them and
-//! says so). They are only consulted when elimination fixes every variable: the unique real
-//! solution is then the only candidate, and it is checked against them.
+//! Inequality rows ("at most one", `<= k`, `>= k`) are not equations: the relaxation ignores
+//! them (the report counts them per family and says so). They are only consulted when
+//! elimination fixes every variable: the unique real solution is then the only candidate, and
+//! it is checked against them.
 //!
 //! As a backend (`--backend gauss`) it is a sound but incomplete solver: `solved` only when
 //! elimination fixes every variable to 0 or 1, `infeasible` when the equations are inconsistent
-//! or fix a variable to a value other than 0 or 1 (or the unique candidate breaks an "at most
-//! one" row), `unknown` otherwise, with the reason.
+//! or fix a variable to a value other than 0 or 1 (or the unique candidate breaks an
+//! inequality row), `unknown` otherwise, with the reason. It accepts every row kind.
 //!
 //! Costs: elimination is sparse; each new row is reduced against the basis (one pass over the
 //! basis rows it meets) and then cleared from the basis, so the worst case is
@@ -33,7 +35,7 @@ use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Zero};
 use serde::Serialize;
 
 use crate::backend::{Backend, BackendError, BackendOptions, Found, SolveReport, Solver, Stats};
-use crate::model::{Coord, Model, Sense, Solution, VarId};
+use crate::model::{Coord, Model, Solution, VarId};
 
 /// Fractions the elimination can run on: exact, with checked arithmetic (`None` on overflow).
 trait Exact:
@@ -48,9 +50,27 @@ trait Exact:
     + CheckedDiv
     + std::ops::Neg<Output = Self>
 {
+    /// The integer `v` (a weight or right-hand side, at most 2^53) as a fraction.
+    fn integer(v: u64) -> Self;
 }
-impl Exact for Ratio<i128> {}
-impl Exact for BigRational {}
+impl Exact for Ratio<i128> {
+    fn integer(v: u64) -> Self {
+        Ratio::from_integer(i128::from(v))
+    }
+}
+impl Exact for BigRational {
+    fn integer(v: u64) -> Self {
+        BigRational::from_integer(v.into())
+    }
+}
+
+/// One equation `sum w x = rhs` of the relaxation: `(variable, weight)` terms sorted by
+/// variable, and the right-hand side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Equation {
+    terms: Vec<(VarId, u64)>,
+    rhs: u64,
+}
 
 /// A sparse vector: `(position, nonzero value)` sorted by position.
 type Sparse<T> = Vec<(usize, T)>;
@@ -127,13 +147,13 @@ struct Eliminated {
     big: bool,
 }
 
-/// Row-reduces `equations` (each `sum of vars = 1`) over `T`; `None` on overflow.
-fn eliminate<T: Exact>(equations: &[&[VarId]]) -> Option<Eliminated> {
+/// Row-reduces `equations` over `T`; `None` on overflow.
+fn eliminate<T: Exact>(equations: &[Equation]) -> Option<Eliminated> {
     let mut basis: Vec<BasisRow<T>> = Vec::new();
     let mut redundant = Vec::new();
-    for (e, vars) in equations.iter().enumerate() {
-        let mut coeffs: Sparse<T> = vars.iter().map(|&v| (v, T::one())).collect();
-        let mut rhs = T::one();
+    for (e, eq) in equations.iter().enumerate() {
+        let mut coeffs: Sparse<T> = eq.terms.iter().map(|&(v, w)| (v, T::integer(w))).collect();
+        let mut rhs = T::integer(eq.rhs);
         let mut combo: Sparse<T> = vec![(e, T::one())];
         for b in &basis {
             if let Some(c) = lookup(&coeffs, b.pivot).cloned() {
@@ -191,7 +211,7 @@ fn eliminate<T: Exact>(equations: &[&[VarId]]) -> Option<Eliminated> {
 }
 
 /// Eliminates with `i128` fractions, falling back to arbitrary precision on overflow.
-fn eliminate_exactly(equations: &[&[VarId]]) -> Eliminated {
+fn eliminate_exactly(equations: &[Equation]) -> Eliminated {
     if let Some(e) = eliminate::<Ratio<i128>>(equations) {
         return e;
     }
@@ -206,14 +226,14 @@ fn eliminate_exactly(equations: &[&[VarId]]) -> Eliminated {
 pub struct FamilyRank {
     /// Family name (`given` for the givens).
     pub family: String,
-    /// Its "exactly one" rows (equations).
+    /// Its equality rows (`= 1` and `= k`, weighted or not): the equations.
     pub equations: usize,
     /// Its equations independent of all rows before them (in model order).
     pub independent: usize,
     /// Its equations that repeat a combination of earlier rows.
     pub redundant: usize,
-    /// Its "at most one" rows, which the relaxation ignores.
-    pub ignored_at_most_one: usize,
+    /// Its inequality rows (`<= 1`, `<= k`, `>= k`), which the relaxation ignores.
+    pub ignored_inequalities: usize,
 }
 
 /// A row named by family and position.
@@ -270,7 +290,7 @@ pub struct LeastNorm {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "status", content = "reason")]
 pub enum Verdict {
-    /// Every variable is fixed to 0 or 1 and the "at most one" rows hold: the unique solution.
+    /// Every variable is fixed to 0 or 1 and the inequality rows hold: the unique solution.
     Solved,
     /// No 0-1 solution exists; why.
     Infeasible(String),
@@ -285,14 +305,14 @@ pub struct GaussReport {
     pub name: String,
     /// Puzzle kind (`hex`, `queens`, `sudoku`, `model`).
     pub kind: String,
-    /// Equations: "exactly one" rows plus one `x = 1` per given.
+    /// Equations: the equality rows plus one `x = 1` per given.
     pub equations: usize,
     /// Unknowns: the model's variables.
     pub unknowns: usize,
     /// Givens among the equations (family `given`).
     pub givens: usize,
-    /// "At most one" rows, ignored by the relaxation (they are not equations).
-    pub ignored_at_most_one: usize,
+    /// Inequality rows (`<= 1`, `<= k`, `>= k`), ignored by the relaxation (not equations).
+    pub ignored_inequalities: usize,
     /// Exact rank of the equation matrix.
     pub rank: usize,
     /// `unknowns - rank`: dimension of the real solution set (when consistent).
@@ -325,12 +345,16 @@ pub struct GaussReport {
 pub fn analyse(model: &Model) -> GaussReport {
     let full = model.with_givens_as_rows();
     let constraints = full.constraints();
+    // The same rows, in the same order, as `Model::dense_equalities` (used for the SVD).
     let eq_rows: Vec<usize> = (0..constraints.len())
-        .filter(|&r| constraints[r].sense == Sense::ExactlyOne)
+        .filter(|&r| constraints[r].sense.is_equality())
         .collect();
-    let equations: Vec<&[VarId]> = eq_rows
+    let equations: Vec<Equation> = eq_rows
         .iter()
-        .map(|&r| constraints[r].vars.as_slice())
+        .map(|&r| Equation {
+            terms: constraints[r].terms().collect(),
+            rhs: constraints[r].sense.rhs(),
+        })
         .collect();
     let n = full.num_variables();
     let elim = eliminate_exactly(&equations);
@@ -346,13 +370,14 @@ pub fn analyse(model: &Model) -> GaussReport {
             equations: 0,
             independent: 0,
             redundant: 0,
-            ignored_at_most_one: 0,
+            ignored_inequalities: 0,
         })
         .collect();
     for c in constraints {
-        match c.sense {
-            Sense::ExactlyOne => families[c.family].equations += 1,
-            _ => families[c.family].ignored_at_most_one += 1,
+        if c.sense.is_equality() {
+            families[c.family].equations += 1;
+        } else {
+            families[c.family].ignored_inequalities += 1;
         }
     }
     let mut redundant: BTreeMap<String, Vec<RedundantRow>> = families
@@ -402,18 +427,18 @@ pub fn analyse(model: &Model) -> GaussReport {
         })
         .collect();
 
-    let independent: Vec<&[VarId]> = {
+    let independent: Vec<&Equation> = {
         let mut dependent = vec![false; equations.len()];
         for (e, _, _) in &elim.redundant {
             dependent[*e] = true;
         }
         (0..equations.len())
             .filter(|&e| !dependent[e])
-            .map(|e| equations[e])
+            .map(|e| &equations[e])
             .collect()
     };
     let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
-    let ignored: usize = families.iter().map(|f| f.ignored_at_most_one).sum();
+    let ignored: usize = families.iter().map(|f| f.ignored_inequalities).sum();
 
     let (verdict, solution) = if !consistent {
         let (e, _, _) = elim.redundant.iter().find(|r| r.2).expect("a conflict");
@@ -445,13 +470,16 @@ pub fn analyse(model: &Model) -> GaussReport {
         let solution = Solution::new(ones);
         let value = solution.to_bools(n);
         let broken = constraints.iter().find(|c| {
-            c.sense == Sense::AtMostOne && c.vars.iter().filter(|&&v| value[v]).count() > 1
+            let sum: u64 = c.terms().filter(|&(v, _)| value[v]).map(|(_, w)| w).sum();
+            !c.sense.is_equality() && !c.sense.holds(sum)
         });
         match broken {
             Some(c) => (
                 Verdict::Infeasible(format!(
-                    "the equations have one solution, and it breaks row {} of family '{}' (at most one)",
-                    c.index, full.families()[c.family].name
+                    "the equations have one solution, and it breaks row {} of family '{}' ({})",
+                    c.index,
+                    full.families()[c.family].name,
+                    c.sense
                 )),
                 None,
             ),
@@ -474,7 +502,7 @@ pub fn analyse(model: &Model) -> GaussReport {
         equations: equations.len(),
         unknowns: n,
         givens: model.givens().len(),
-        ignored_at_most_one: ignored,
+        ignored_inequalities: ignored,
         rank,
         nullity: n - rank,
         consistent,
@@ -500,33 +528,32 @@ fn round_to(x: f64, decimals: i32) -> f64 {
     }
 }
 
-/// The least-norm solution of consistent equations from their independent rows `R` (full row
-/// rank): `x = R^T (R R^T)^-1 1`, with the Gram matrix built from the sparse rows and solved by
-/// nalgebra's Cholesky. Costs `O(rank^3)` instead of the SVD's `O(rank^2 n)` (a 16x16 Sudoku:
-/// well under a second instead of a minute). `None` if Cholesky fails.
-fn gram_least_norm(rows: &[&[VarId]], n: usize) -> Option<nalgebra::DVector<f64>> {
+/// The least-norm solution of consistent equations from their independent rows `R x = b` (full
+/// row rank): `x = R^T (R R^T)^-1 b`, with the Gram matrix built from the sparse weighted rows
+/// and solved by nalgebra's Cholesky. Costs `O(rank^3)` instead of the SVD's `O(rank^2 n)` (a
+/// 16x16 Sudoku: well under a second instead of a minute). `None` if Cholesky fails.
+fn gram_least_norm(rows: &[&Equation], n: usize) -> Option<nalgebra::DVector<f64>> {
     let r = rows.len();
-    let mut by_var: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut by_var: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     for (i, row) in rows.iter().enumerate() {
-        for &v in row.iter() {
-            by_var[v].push(i);
+        for &(v, w) in &row.terms {
+            by_var[v].push((i, w as f64));
         }
     }
     let mut gram = nalgebra::DMatrix::<f64>::zeros(r, r);
     for list in &by_var {
-        for &i in list {
-            for &j in list {
-                gram[(i, j)] += 1.0;
+        for &(i, wi) in list {
+            for &(j, wj) in list {
+                gram[(i, j)] += wi * wj;
             }
         }
     }
-    let y = gram
-        .cholesky()?
-        .solve(&nalgebra::DVector::from_element(r, 1.0));
+    let b = nalgebra::DVector::from_iterator(r, rows.iter().map(|row| row.rhs as f64));
+    let y = gram.cholesky()?.solve(&b);
     let mut x = nalgebra::DVector::zeros(n);
     for (i, row) in rows.iter().enumerate() {
-        for &v in row.iter() {
-            x[v] += y[i];
+        for &(v, w) in &row.terms {
+            x[v] += y[i] * w as f64;
         }
     }
     Some(x)
@@ -562,7 +589,7 @@ fn svd_least_norm(
 
 /// The least-norm real solution (least squares when inconsistent): from the independent rows
 /// by Cholesky when the equations are consistent, else from nalgebra's SVD.
-fn least_norm_solution(full: &Model, rank: usize, independent: Option<&[&[VarId]]>) -> LeastNorm {
+fn least_norm_solution(full: &Model, rank: usize, independent: Option<&[&Equation]>) -> LeastNorm {
     let (a, b) = full.dense_equalities(false);
     let n = full.num_variables();
     let x = match independent {
@@ -644,8 +671,8 @@ impl GaussReport {
         let _ = writeln!(s, "| fixed by elimination | {} |", self.fixed.len());
         let _ = writeln!(
             s,
-            "| at-most-one rows (ignored: not equations) | {} |",
-            self.ignored_at_most_one
+            "| inequality rows (ignored: not equations) | {} |",
+            self.ignored_inequalities
         );
         let verdict = match &self.verdict {
             Verdict::Solved => "solved: every variable fixed to 0 or 1".to_string(),
@@ -657,13 +684,13 @@ impl GaussReport {
         let _ = writeln!(s, "### Families (in elimination order)\n");
         let _ = writeln!(
             s,
-            "| family | equations | independent | redundant | at-most-one (ignored) |\n|---|---|---|---|---|"
+            "| family | equations | independent | redundant | inequalities (ignored) |\n|---|---|---|---|---|"
         );
         for f in &self.families {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} |",
-                f.family, f.equations, f.independent, f.redundant, f.ignored_at_most_one
+                f.family, f.equations, f.independent, f.redundant, f.ignored_inequalities
             );
         }
         s.push('\n');
@@ -847,6 +874,12 @@ impl Backend for Gauss {
     fn solver(&mut self) -> Option<&mut dyn Solver> {
         Some(self)
     }
+    /// Every row kind: equality rows (weighted or not) are eliminated with their right-hand
+    /// sides, inequality rows are ignored by the relaxation and checked on the unique
+    /// candidate (see the module docs).
+    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl fmt::Display for GaussReport {
@@ -858,7 +891,7 @@ impl fmt::Display for GaussReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ModelBuilder, PuzzleKind};
+    use crate::model::{ModelBuilder, PuzzleKind, Sense};
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 
     fn svd_rank(model: &Model) -> usize {
@@ -1053,7 +1086,7 @@ mod tests {
     fn at_most_one_rows_are_counted_but_ignored() {
         let m = QueensBoard::bare(4).to_model("q4");
         let r = analyse(&m);
-        assert_eq!(r.ignored_at_most_one, 9);
+        assert_eq!(r.ignored_inequalities, 9);
         assert_eq!(r.equations, 8);
         assert_eq!(r.rank, 7);
         assert!(r.to_markdown().contains("ignored"));
@@ -1072,5 +1105,144 @@ mod tests {
             &[(0, Ratio::new(-i128::MAX, 1))]
         )
         .is_none());
+    }
+
+    fn variables(b: &mut ModelBuilder, labels: &[&str]) -> Vec<VarId> {
+        labels.iter().map(|l| b.variable(*l, Coord::Free)).collect()
+    }
+
+    #[test]
+    fn weighted_equalities_are_eliminated_with_their_right_hand_sides() {
+        // a + 2b + 3c = 3, b + c + d = 2, 2a + 4b + 6c = 6 (twice the first), a + d >= 1.
+        // By hand: the first two rows are independent (pivots a and b), the third is 2 x the
+        // first, so rank 2 and nullity 4 - 2 = 2; the >= row is ignored.
+        let mut b = ModelBuilder::new("weighted", PuzzleKind::Generic);
+        let x = variables(&mut b, &["a", "b", "c", "d"]);
+        let f = b.family("eq");
+        b.weighted_row(f, vec![x[0], x[1], x[2]], vec![1, 2, 3], Sense::Exactly(3));
+        b.row(f, vec![x[1], x[2], x[3]], Sense::Exactly(2));
+        b.weighted_row(f, vec![x[0], x[1], x[2]], vec![2, 4, 6], Sense::Exactly(6));
+        let g = b.family("cover");
+        b.row(g, vec![x[0], x[3]], Sense::AtLeast(1));
+        let m = b.build().unwrap();
+        let r = analyse(&m);
+        assert_eq!(
+            (
+                r.equations,
+                r.unknowns,
+                r.rank,
+                r.nullity,
+                r.ignored_inequalities
+            ),
+            (3, 4, 2, 2, 1)
+        );
+        assert!(r.consistent);
+        let red = &r.redundant["eq"];
+        assert_eq!(red.len(), 1);
+        assert_eq!((red[0].index, red[0].conflicting), (2, false));
+        let combo: Vec<(usize, &str)> = red[0]
+            .combination
+            .iter()
+            .map(|t| (t.index, t.coefficient.as_str()))
+            .collect();
+        assert_eq!(combo, vec![(0, "2")]);
+        assert_eq!(r.families[1].ignored_inequalities, 1);
+        assert_eq!(r.rank, svd_rank(&m));
+        // The least-norm solution solves the weighted equations (residual against A x = b).
+        assert!(r.least_norm.residual < 1e-6, "{}", r.least_norm.residual);
+        let (a, rhs) = m.dense_equalities(false);
+        let by_svd = svd_least_norm(&a, &rhs, r.rank);
+        for (v, x) in by_svd.iter().enumerate() {
+            assert!((x - r.least_norm.values[v]).abs() < 1e-3, "var {v}");
+        }
+        assert!(r
+            .exact_markdown()
+            .contains("| inequality rows (ignored: not equations) | 1 |"));
+
+        // The same rows with 2a + 4b + 6c = 5: the right-hand sides disagree (5 != 2 x 3).
+        let mut b = ModelBuilder::new("clash", PuzzleKind::Generic);
+        let x = variables(&mut b, &["a", "b", "c"]);
+        let f = b.family("eq");
+        b.weighted_row(f, x.clone(), vec![1, 2, 3], Sense::Exactly(3));
+        b.weighted_row(f, x.clone(), vec![2, 4, 6], Sense::Exactly(5));
+        let r = analyse(&b.build().unwrap());
+        assert!(!r.consistent);
+        assert!(r.redundant["eq"][0].conflicting);
+        assert!(matches!(r.verdict, Verdict::Infeasible(_)));
+    }
+
+    #[test]
+    fn weighted_rows_can_fix_every_variable() {
+        // 2a + b = 2, a + b = 1, b + c = 1: a = 1, b = 0, c = 1 by hand.
+        let build = |extra: Option<Sense>| {
+            let mut b = ModelBuilder::new("fix", PuzzleKind::Generic);
+            let x = variables(&mut b, &["a", "b", "c"]);
+            let f = b.family("eq");
+            b.weighted_row(f, vec![x[0], x[1]], vec![2, 1], Sense::Exactly(2));
+            b.row(f, vec![x[0], x[1]], Sense::ExactlyOne);
+            b.row(f, vec![x[1], x[2]], Sense::ExactlyOne);
+            if let Some(sense) = extra {
+                let g = b.family("extra");
+                b.row(g, vec![x[0], x[2]], sense);
+            }
+            b.build().unwrap()
+        };
+        let m = build(Some(Sense::AtLeast(2)));
+        let mut gauss = Gauss;
+        let out = crate::backend::solve_verified(&mut gauss, &m).unwrap();
+        assert_eq!(out.status, crate::backend::Status::Solved);
+        assert!(out.verified);
+        let r = analyse(&m);
+        let values: Vec<&str> = r.fixed.iter().map(|f| f.value.as_str()).collect();
+        assert_eq!(values, vec!["1", "0", "1"]);
+        // The unique candidate has a + c = 2, which breaks "a + c <= 1".
+        let r = analyse(&build(Some(Sense::AtMostOne)));
+        assert!(
+            matches!(r.verdict, Verdict::Infeasible(ref why) if why.contains("extra") && why.contains("<= 1"))
+        );
+        // 2a = 1 fixes a to 1/2.
+        let mut b = ModelBuilder::new("half", PuzzleKind::Generic);
+        let x = variables(&mut b, &["a"]);
+        let f = b.family("eq");
+        b.weighted_row(f, x, vec![2], Sense::Exactly(1));
+        let r = analyse(&b.build().unwrap());
+        assert_eq!(r.fixed[0].value, "1/2");
+        assert!(matches!(r.verdict, Verdict::Infeasible(_)));
+    }
+
+    #[test]
+    fn two_per_line_matrices_have_rank_2n_minus_1() {
+        // Rows and columns "= 2" on an n x n grid: the row sums and the column sums both total
+        // every cell, so one equation repeats the others (rank 2n - 1), consistently (2n = 2n).
+        // With columns "= 1" instead the totals differ (2n != n): inconsistent.
+        for (col_rhs, consistent) in [(2, true), (1, false)] {
+            let n = 4;
+            let mut b = ModelBuilder::new("two", PuzzleKind::Generic);
+            let x: Vec<Vec<VarId>> = (0..n)
+                .map(|r| {
+                    (0..n)
+                        .map(|c| b.variable(format!("r{r}c{c}"), Coord::Free))
+                        .collect()
+                })
+                .collect();
+            let rows = b.family("row");
+            let cols = b.family("col");
+            for (i, line) in x.iter().enumerate() {
+                b.row(rows, line.clone(), Sense::Exactly(2));
+                b.row(
+                    cols,
+                    x.iter().map(|r| r[i]).collect(),
+                    Sense::Exactly(col_rhs),
+                );
+            }
+            let m = b.build().unwrap();
+            let r = analyse(&m);
+            assert_eq!(
+                (r.equations, r.rank, r.nullity),
+                (2 * n, 2 * n - 1, n * n - 2 * n + 1)
+            );
+            assert_eq!(r.consistent, consistent);
+            assert_eq!(r.rank, svd_rank(&m));
+        }
     }
 }

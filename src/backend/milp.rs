@@ -1,12 +1,13 @@
 //! Mixed-integer programming through `good_lp`: one binary variable per model variable, one
-//! linear row per model row (`= 1` or `<= 1`), and a zero objective (pure feasibility).
+//! linear row per model row (`sum w x (=, <=, >=) k` with its weights; every row kind is
+//! accepted), and a zero objective (pure feasibility).
 //!
 //! The default engine is microlp (pure Rust, always built). With the cargo feature `highs` the
 //! same code drives HiGHS (module `backend::highs`, built with that feature). Abilities:
 //! - `solve`: one MILP solve of the model with its givens applied ([`Model::reduce`]);
 //! - `count` up to a limit: after each solution a no-good cut
 //!   `sum_{x_i = 1} x_i - sum_{x_i = 0} x_i <= ones - 1` excludes exactly that solution (the
-//!   `x_i = 0` terms are left out for variables in an "exactly one" row, which no other solution
+//!   `x_i = 0` terms are left out for variables in an equality row, which no other solution
 //!   can add to this one) and the
 //!   MILP is solved again (one full solve per solution, so counting `k` solutions costs `k + 1`
 //!   solves; "is it unique" is a count with limit 2). Every solution found while counting goes
@@ -40,7 +41,7 @@ use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
     TimeLimit, WITNESS_LIMIT,
 };
-use crate::model::{Model, Reduction, Relation, Sense, Solution};
+use crate::model::{Model, Reduction, Relation, Solution};
 use crate::verify::Verifier;
 
 /// Distance from 0 or 1 below which an LP or MILP value counts as integral.
@@ -102,12 +103,14 @@ fn run_engine(
     relax: bool,
     time_left: Option<Duration>,
 ) -> Result<Result<Vec<f64>, Stop>, BackendError> {
-    // A variable in some "exactly one" row can never be added to a solution (that row already
-    // holds its one), so the no-good cut may leave it out: `sum_{ones} x <= ones - 1` is exact
-    // over covered variables and much sparser; uncovered ones keep the `- x` terms.
+    // A variable in some equality row `sum w x = k` can never be added to a solution: weights
+    // are positive, so a superset of a solution puts more than `k` on that row. The no-good
+    // cut may leave such variables out: `sum_{ones} x <= ones - 1` is exact over covered
+    // variables and much sparser; uncovered ones keep the `- x` terms. Not so for `<=` rows
+    // (a subset may leave room) nor `>=` rows (a superset of a solution is one again).
     let mut covered = vec![false; reduced.num_variables()];
     for c in reduced.constraints() {
-        if c.sense == Sense::ExactlyOne {
+        if c.sense.is_equality() {
             for &v in &c.vars {
                 covered[v] = true;
             }
@@ -473,12 +476,18 @@ impl Backend for Milp {
     fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
         Some(self)
     }
+    /// Every row kind: rows are linear constraints with their weights, relation and
+    /// right-hand side (exact in `f64`: coefficients are at most 2^53).
+    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::{count_verified, solve_verified, Status};
+    use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 
     fn milp(relax: bool) -> Milp {
@@ -596,5 +605,64 @@ mod tests {
                 .ones,
             vec![1]
         );
+    }
+
+    /// OEIS A001499: n x n 0-1 matrices with two ones in every row and column.
+    fn two_per_line(n: usize) -> Model {
+        let mut b = ModelBuilder::new(format!("a001499-{n}"), PuzzleKind::Generic);
+        let x: Vec<Vec<usize>> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| b.variable(format!("r{r}c{c}"), Coord::Free))
+                    .collect()
+            })
+            .collect();
+        let rows = b.family("row");
+        let cols = b.family("col");
+        for (i, line) in x.iter().enumerate() {
+            b.row(rows, line.clone(), Sense::Exactly(2));
+            b.row(cols, x.iter().map(|r| r[i]).collect(), Sense::Exactly(2));
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn counts_and_solves_two_ones_per_row_and_column() {
+        // A001499: 90 for n = 4 (counted with no-good cuts over the equality rows).
+        let c = count_verified(&mut milp(false), &two_per_line(4), None).unwrap();
+        assert_eq!((c.count, c.exhaustive, c.verified), (90, true, true));
+        let out = solve_verified(&mut milp(false), &two_per_line(5)).unwrap();
+        assert_eq!((out.status, out.verified), (Status::Solved, true));
+    }
+
+    #[test]
+    fn at_least_and_weighted_rows_count_like_brute_force() {
+        // ">= 3 of 5" (supersets of a solution are solutions: the cuts need the "- x" terms),
+        // "<= 2" and a weighted equation with a given; brute force counts the same models.
+        let mut b = ModelBuilder::new("mixed", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..7)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("min");
+        b.row(f, v[..5].to_vec(), Sense::AtLeast(3));
+        let g = b.family("max");
+        b.row(g, v[3..].to_vec(), Sense::AtMost(2));
+        let h = b.family("sum");
+        b.weighted_row(h, v.clone(), vec![1, 2, 3, 4, 5, 6, 7], Sense::Exactly(14));
+        b.given(v[1]);
+        let m = b.build().unwrap();
+        let brute = count_verified(&mut crate::backend::brute::BruteForce, &m, None).unwrap();
+        let c = count_verified(&mut milp(false), &m, None).unwrap();
+        assert_eq!((c.count, c.exhaustive), (brute.count, true));
+        assert!(c.count > 1, "{}", c.count);
+        // ">= 3 of 5" alone: C(5,3) + C(5,4) + C(5,5) = 16.
+        let mut b = ModelBuilder::new("at-least", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..5)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("min");
+        b.row(f, v, Sense::AtLeast(3));
+        let c = count_verified(&mut milp(false), &b.build().unwrap(), None).unwrap();
+        assert_eq!((c.count, c.exhaustive), (16, true));
     }
 }

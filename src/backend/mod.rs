@@ -463,9 +463,9 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "sat",
-        about: "CNF encoding (pairwise / sequential-counter at-most-one) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
+        about: "CNF encoding (pairwise / sequential-counter at-most-one; rustsat totalizer and GTE/DPW/adder for general rows) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
         make: |o| Ok(Box::new(sat::Sat::new(o)?)),
-        params: &["pairwise-up-to"],
+        params: &["pairwise-up-to", "pb-encoding"],
         uses_time_limit: false,
         uses_seed: false,
     },

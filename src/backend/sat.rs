@@ -1,14 +1,16 @@
 //! SAT: the model's CNF encoding ([`crate::export::cnf`]: at-least-one clauses plus pairwise or
-//! sequential-counter at-most-one clauses, givens as unit clauses) handed to varisat, a
-//! pure-Rust CDCL solver.
+//! sequential-counter at-most-one clauses for exact-cover rows, rustsat's totalizer for
+//! cardinality rows and a pseudo-Boolean encoding for weighted rows, givens as unit clauses)
+//! handed to varisat, a pure-Rust CDCL solver. Every row kind is accepted.
 //!
 //! Counting adds one blocking clause per solution found, over the model variables only (the
 //! counter's auxiliary variables are not determined by them), and solves again incrementally,
 //! so `count(limit)` costs `min(count, limit) + 1` SAT calls.
 //!
-//! Options: `pairwise-up-to` (default 6): rows of at most this many variables get pairwise
-//! at-most-one clauses, longer rows the sequential counter. No time limit: varisat cannot be
-//! interrupted from outside.
+//! Options: `pairwise-up-to` (default 6): exact-cover rows of at most this many variables get
+//! pairwise at-most-one clauses, longer rows the sequential counter; `pb-encoding` (`gte`,
+//! the default, `dpw` or `adder`): the encoding of weighted rows. No time limit: varisat
+//! cannot be interrupted from outside.
 
 use varisat::{ExtendFormula, Lit, Solver as VarisatSolver};
 
@@ -16,7 +18,7 @@ use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, SolveReport, Solver, Stats,
 };
-use crate::export::cnf::{Cnf, CnfOptions};
+use crate::export::cnf::{Cnf, CnfOptions, PbEncoding};
 use crate::model::{Model, Solution};
 
 /// The SAT backend (`--backend sat`).
@@ -26,7 +28,7 @@ pub struct Sat {
 }
 
 impl Sat {
-    /// A SAT backend; reads `pairwise-up-to` from `options.params`.
+    /// A SAT backend; reads `pairwise-up-to` and `pb-encoding` from `options.params`.
     pub fn new(options: &BackendOptions) -> Result<Sat, BackendError> {
         let pairwise_up_to = options.param(
             "sat",
@@ -34,8 +36,14 @@ impl Sat {
             CnfOptions::default().pairwise_up_to,
             "a row length (non-negative integer)",
         )?;
+        let pb = options.param(
+            "sat",
+            "pb-encoding",
+            PbEncoding::default(),
+            "a pseudo-Boolean encoding: gte, dpw or adder",
+        )?;
         Ok(Sat {
-            encoding: CnfOptions { pairwise_up_to },
+            encoding: CnfOptions { pairwise_up_to, pb },
         })
     }
 
@@ -47,7 +55,10 @@ impl Sat {
         mut found: impl FnMut(Solution) -> bool,
         stats: &mut Stats,
     ) -> Result<(u128, bool), BackendError> {
-        let cnf = Cnf::encode(model, &self.encoding);
+        let cnf = Cnf::encode(model, &self.encoding).map_err(|e| BackendError::Failed {
+            backend: "sat".into(),
+            reason: e.to_string(),
+        })?;
         let mut solver = VarisatSolver::new();
         for clause in &cnf.clauses {
             let lits: Vec<Lit> = clause
@@ -59,6 +70,12 @@ impl Sat {
         stats
             .extra
             .insert("clauses".into(), (cnf.clauses.len() as u64).into());
+        if cnf.rows_cardinality + cnf.rows_pseudo_boolean > 0 {
+            stats.extra.insert(
+                "general_row_clauses".into(),
+                ((cnf.cardinality + cnf.pseudo_boolean) as u64).into(),
+            );
+        }
         stats.extra.insert(
             "auxiliary_variables".into(),
             ((cnf.num_vars - cnf.model_vars) as u64).into(),
@@ -149,12 +166,17 @@ impl Backend for Sat {
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
+    /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
+    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::count_verified;
+    use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
     use crate::puzzle::{HexBoard, QueensBoard};
 
     #[test]
@@ -181,6 +203,112 @@ mod tests {
         assert_eq!(counts, vec![90, 90, 90]);
         let mut o = BackendOptions::default();
         o.params.insert("pairwise-up-to".into(), "many".into());
+        assert!(matches!(Sat::new(&o), Err(BackendError::BadOption { .. })));
+    }
+
+    /// OEIS A001499: n x n 0-1 matrices with exactly two ones in every row and column.
+    fn two_per_line(n: usize) -> Model {
+        let mut b = ModelBuilder::new(format!("a001499-{n}"), PuzzleKind::Generic);
+        let x: Vec<Vec<usize>> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| b.variable(format!("r{r}c{c}"), Coord::Free))
+                    .collect()
+            })
+            .collect();
+        let rows = b.family("row");
+        let cols = b.family("col");
+        for (i, line) in x.iter().enumerate() {
+            b.row(rows, line.clone(), Sense::Exactly(2));
+            b.row(cols, x.iter().map(|r| r[i]).collect(), Sense::Exactly(2));
+        }
+        b.build().unwrap()
+    }
+
+    fn sat_with(pb: &str) -> Sat {
+        let mut o = BackendOptions::default();
+        o.params.insert("pb-encoding".into(), pb.into());
+        Sat::new(&o).unwrap()
+    }
+
+    #[test]
+    fn counts_two_ones_per_row_and_column_exactly() {
+        // A001499: 90 for n = 4, 2040 for n = 5.
+        for (n, expected) in [(4, 90), (5, 2040)] {
+            let m = two_per_line(n);
+            let mut sat = Sat::new(&BackendOptions::default()).unwrap();
+            let out = count_verified(&mut sat, &m, None).unwrap();
+            assert_eq!(
+                (out.count, out.exhaustive, out.verified),
+                (expected, true, true)
+            );
+        }
+    }
+
+    /// The subsets of `weights` (one variable each) whose weights sum to `k`, as a weighted
+    /// row, plus how many there are by enumeration.
+    fn subset_sum(weights: &[u64], sense: Sense) -> (Model, u128) {
+        let mut b = ModelBuilder::new("subset-sum", PuzzleKind::Generic);
+        let vars: Vec<usize> = (0..weights.len())
+            .map(|i| b.variable(format!("w{}", weights[i]), Coord::Free))
+            .collect();
+        let f = b.family("sum");
+        b.weighted_row(f, vars, weights.to_vec(), sense);
+        let expected = (0u32..1 << weights.len())
+            .filter(|bits| {
+                let sum = (0..weights.len())
+                    .filter(|&i| bits >> i & 1 == 1)
+                    .map(|i| weights[i])
+                    .sum();
+                sense.holds(sum)
+            })
+            .count() as u128;
+        (b.build().unwrap(), expected)
+    }
+
+    #[test]
+    fn counts_subset_sums_with_every_pb_encoding() {
+        let weights: Vec<u64> = (1..=10).collect();
+        // Subsets of {1..10} summing to 10: the partitions of 10 into distinct parts, 10.
+        let (m, expected) = subset_sum(&weights, Sense::Exactly(10));
+        assert_eq!(expected, 10);
+        let cases = [
+            (m, expected),
+            subset_sum(&[3, 5, 7, 11, 13, 17, 19], Sense::AtLeast(40)),
+            subset_sum(&[3, 5, 7, 11, 13, 17, 19], Sense::AtMost(30)),
+            subset_sum(&[4, 6, 10, 14], Sense::Exactly(15)),
+        ];
+        for pb in ["gte", "dpw", "adder"] {
+            for (m, expected) in &cases {
+                let out = count_verified(&mut sat_with(pb), m, None).unwrap();
+                let sense = m.constraints()[0].sense;
+                assert_eq!(
+                    (out.count, out.exhaustive),
+                    (*expected, true),
+                    "{pb} {sense:?}"
+                );
+                assert_eq!(out.verified, out.count > 0, "{pb} {sense:?}");
+            }
+        }
+        // {4, 6, 10, 14} has only even sums: 15 is out of reach.
+        assert_eq!(cases[3].1, 0);
+    }
+
+    #[test]
+    fn at_least_rows_count_with_givens() {
+        // Five variables, at least three ones, x0 given: C(4,2) + C(4,3) + C(4,4) = 11.
+        let mut b = ModelBuilder::new("at-least", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..5)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("min");
+        b.row(f, v.clone(), Sense::AtLeast(3));
+        b.given(v[0]);
+        let m = b.build().unwrap();
+        let out = count_verified(&mut sat_with("gte"), &m, None).unwrap();
+        assert_eq!((out.count, out.verified), (11, true));
+        let mut o = BackendOptions::default();
+        o.params.insert("pb-encoding".into(), "bdd".into());
         assert!(matches!(Sat::new(&o), Err(BackendError::BadOption { .. })));
     }
 }

@@ -234,7 +234,7 @@ mod tests {
             ),
             (
                 &["--backend", "sat", "--relax"],
-                "'sat' does not take option 'relax' (it takes: pairwise-up-to)",
+                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding)",
             ),
             (
                 &["--backend", "enum", "--relax"],

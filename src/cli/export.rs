@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use zeroone::export::cnf::{to_dimacs, CnfOptions};
+use zeroone::export::cnf::{to_dimacs, CnfOptions, PbEncoding};
 use zeroone::export::{render, write_file, Format};
 use zeroone::puzzle::parse::{stem_of, Format as InputFormat};
 
@@ -37,6 +37,10 @@ pub struct ExportArgs {
     /// rows a sequential counter.
     #[arg(long, default_value_t = CnfOptions::default().pairwise_up_to)]
     pub pairwise_up_to: usize,
+    /// CNF only: the encoding of weighted rows (gte, dpw or adder, all from rustsat);
+    /// cardinality rows always get the totalizer.
+    #[arg(long, default_value_t = PbEncoding::default())]
+    pub pb_encoding: PbEncoding,
 }
 
 /// Exports the selected puzzles. The file is read one puzzle at a time; for a folder it is
@@ -103,6 +107,7 @@ fn rendered(args: &ExportArgs, format: Format) -> Result<Texts<'_>, CliError> {
                 &model,
                 &CnfOptions {
                     pairwise_up_to: args.pairwise_up_to,
+                    pb: args.pb_encoding,
                 },
             )
             .map_err(|e| {

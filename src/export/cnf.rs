@@ -11,31 +11,122 @@
 //!   `(-x_k | -s_{k-1})`.
 //!
 //! The default threshold 6 switches where the counter starts to pay (15 pairwise clauses against
-//! 14 for `k = 6`, 21 against 17 for `k = 7`). The `c` header lines give the encoding, the
-//! threshold, the clause counts by kind and the table `variable label coordinate`.
+//! 14 for `k = 6`, 21 against 17 for `k = 7`).
+//!
+//! General rows (`sum w_i x_i (=, <=, >=) k` with `k != 1` or weights) are encoded by the
+//! `rustsat` crate ([`RUSTSAT_VERSION`]), not by hand:
+//! - **cardinality rows** (unit weights, any `k`): the totalizer (Bailleux and Boufkhad 2003),
+//!   built for the bound `k` only; an equality is bounded from both sides;
+//! - **pseudo-Boolean rows** (weights): the encoding [`PbEncoding`] names, by default the
+//!   generalized totalizer (GTE, Joshi, Martins and Manquinho 2015); lower bounds and
+//!   equalities go through rustsat's inverted and doubled forms of an upper-bounding encoding
+//!   (the binary adder bounds both sides itself).
+//!
+//! Rows that rustsat recognises as trivial (always true, a clause, a forced assignment) get
+//! those clauses directly; a weighted row whose weights all equal `w` is divided by `w` and
+//! encoded by the totalizer (an equality whose `k` is not a multiple of `w` becomes the empty
+//! clause), but is still counted as a weighted row. The `c` header lines give the encodings, the threshold, the rows and clauses by kind
+//! and the table `variable label coordinate`.
 //!
 //! Auxiliary variables are not determined by the model variables, so a solution count must be
 //! taken over the model variables only (the `sat` backend blocks on those).
 //!
-//! Costs: `O(sum over rows of min(k^2, 3k))` clauses, built in memory.
+//! Costs: `O(sum over rows of min(k^2, 3k))` clauses for exact-cover rows; a totalizer over
+//! `n` variables for bound `k` has `O(n k)` clauses, a GTE `O(n * distinct partial sums)`
+//! (exponential in the worst case, small when weights repeat), DPW and the adder
+//! `O(n log(max weight))`-ish; all built in memory.
 
 use std::fmt::Write;
 
-use super::{describe_coord, header_lines};
-use crate::model::{Model, Sense};
+use std::fmt;
+use std::str::FromStr;
 
-/// How at-most-one constraints are encoded.
+use rustsat::encodings::{card, pb};
+use rustsat::instances::{BasicVarManager, Cnf as RsCnf, ManageVars};
+use rustsat::types::constraints::{CardConstraint, PbConstraint};
+use rustsat::types::{Lit, Var};
+
+use super::{describe_coord, header_lines};
+use crate::model::{Constraint, Model, Relation, Sense};
+
+/// The version of the `rustsat` crate whose encodings the CNF export uses (named in the
+/// header so a formula can be traced to the code that made it; a test keeps it equal to the
+/// version in `Cargo.lock`).
+pub const RUSTSAT_VERSION: &str = "0.7.5";
+
+/// The pseudo-Boolean encoding used for weighted rows (all from `rustsat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PbEncoding {
+    /// Generalized totalizer (GTE): one output per distinct partial sum up to the bound.
+    /// rustsat's default; compact when weights repeat, large for many distinct weights.
+    #[default]
+    Gte,
+    /// Dynamic polynomial watchdog (DPW): totalizers over the binary digits of the weights;
+    /// grows with the number of bits of the weights rather than with distinct sums.
+    Dpw,
+    /// Binary adder (Warners 1998; Een and Sorensson 2006): a circuit of full adders,
+    /// `O(n log W)` clauses, bounds both sides itself; propagates least well.
+    Adder,
+}
+
+impl PbEncoding {
+    /// Every encoding, in the order `--help` lists them.
+    pub const ALL: [PbEncoding; 3] = [PbEncoding::Gte, PbEncoding::Dpw, PbEncoding::Adder];
+
+    /// The name options take (`gte`, `dpw`, `adder`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PbEncoding::Gte => "gte",
+            PbEncoding::Dpw => "dpw",
+            PbEncoding::Adder => "adder",
+        }
+    }
+
+    /// The encoding in words, for the DIMACS header.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PbEncoding::Gte => "generalized totalizer (GTE)",
+            PbEncoding::Dpw => "dynamic polynomial watchdog (DPW)",
+            PbEncoding::Adder => "binary adder",
+        }
+    }
+}
+
+impl fmt::Display for PbEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PbEncoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PbEncoding, String> {
+        PbEncoding::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!("unknown pseudo-Boolean encoding '{s}' (known: gte, dpw, adder)")
+            })
+    }
+}
+
+/// How rows are encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CnfOptions {
-    /// Rows of at most this many variables use pairwise clauses; longer rows the sequential
-    /// counter. `usize::MAX`: always pairwise; `0` or `1`: always the counter (for rows of two
-    /// or more).
+    /// Exact-cover rows of at most this many variables use pairwise at-most-one clauses;
+    /// longer rows the sequential counter. `usize::MAX`: always pairwise; `0` or `1`: always
+    /// the counter (for rows of two or more).
     pub pairwise_up_to: usize,
+    /// The encoding of weighted rows (cardinality rows always use the totalizer).
+    pub pb: PbEncoding,
 }
 
 impl Default for CnfOptions {
     fn default() -> Self {
-        CnfOptions { pairwise_up_to: 6 }
+        CnfOptions {
+            pairwise_up_to: 6,
+            pb: PbEncoding::default(),
+        }
     }
 }
 
@@ -60,11 +151,20 @@ pub struct Cnf {
     pub rows_pairwise: usize,
     /// Rows encoded with the sequential counter.
     pub rows_sequential: usize,
+    /// Clauses of totalizer encodings of cardinality rows (unit weights, `k != 1`).
+    pub cardinality: usize,
+    /// Clauses of pseudo-Boolean encodings of weighted rows.
+    pub pseudo_boolean: usize,
+    /// Cardinality rows (unit weights, `k != 1`), encoded with the totalizer.
+    pub rows_cardinality: usize,
+    /// Weighted rows, encoded with [`CnfOptions::pb`].
+    pub rows_pseudo_boolean: usize,
 }
 
 impl Cnf {
-    /// The CNF of `model` with the at-most-one encoding chosen by `options`.
-    pub fn encode(model: &Model, options: &CnfOptions) -> Cnf {
+    /// The CNF of `model` with the encodings chosen by `options`. Fails only when rustsat
+    /// runs out of memory on a general row ([`super::ExportError::OutOfMemory`]).
+    pub fn encode(model: &Model, options: &CnfOptions) -> Result<Cnf, super::ExportError> {
         let n = model.num_variables();
         let mut cnf = Cnf {
             num_vars: n,
@@ -73,6 +173,15 @@ impl Cnf {
         };
         let lit = |v: usize| (v + 1) as i32;
         for c in model.constraints() {
+            if !c.is_unit() {
+                cnf.push_general_row(c, options.pb).map_err(|_| {
+                    super::ExportError::OutOfMemory {
+                        family: model.families()[c.family].name.clone(),
+                        row: c.index,
+                    }
+                })?;
+                continue;
+            }
             if c.sense == Sense::ExactlyOne {
                 cnf.clauses.push(c.vars.iter().map(|&v| lit(v)).collect());
                 cnf.at_least_one += 1;
@@ -110,56 +219,113 @@ impl Cnf {
             cnf.clauses.push(vec![lit(g)]);
             cnf.givens += 1;
         }
-        cnf
+        Ok(cnf)
+    }
+
+    /// Appends the rustsat encoding of the general row `c` (cardinality or weighted), with its
+    /// auxiliary variables numbered after the current ones.
+    fn push_general_row(
+        &mut self,
+        c: &Constraint,
+        pb_encoding: PbEncoding,
+    ) -> Result<(), rustsat::OutOfMemory> {
+        let mut vars = BasicVarManager::from_next_free(Var::new(self.num_vars as u32));
+        let mut clauses = RsCnf::new();
+        let lits = c.vars.iter().map(|&v| Lit::positive(v as u32));
+        // Every rhs, weight and row total is at most 2^53 (`MAX_COEFFICIENT`): fits usize
+        // and isize on the 64-bit targets zeroone builds for.
+        let k = c.sense.rhs() as usize;
+        let (low, high) = c.weight_range();
+        let weighted = c.weights.is_some();
+        if weighted {
+            self.rows_pseudo_boolean += 1;
+        } else {
+            self.rows_cardinality += 1;
+        }
+        let done = if low == high {
+            // Unit weights, or all weights equal to `w`: a cardinality row after dividing by
+            // `w`. Done here because rustsat 0.7.5 panics on an equality whose right-hand
+            // side `w` does not divide (it converts such rows itself, unguarded).
+            let w = low as usize;
+            let constraint = match c.sense.relation() {
+                Relation::Equal if k % w != 0 => None,
+                Relation::Equal => Some(CardConstraint::new_eq(lits, k / w)),
+                Relation::AtMost => Some(CardConstraint::new_ub(lits, k / w)),
+                Relation::AtLeast => Some(CardConstraint::new_lb(lits, k.div_ceil(w))),
+            };
+            match constraint {
+                // No multiple of `w` equals `k`: the row cannot hold.
+                None => {
+                    clauses.add_clause(rustsat::types::Clause::new());
+                    Ok(())
+                }
+                Some(constraint) => card::encode_cardinality_constraint::<card::Totalizer, _>(
+                    constraint,
+                    &mut clauses,
+                    &mut vars,
+                ),
+            }
+        } else {
+            let terms = lits.zip(c.terms().map(|(_, w)| w as usize));
+            let constraint = match c.sense.relation() {
+                Relation::Equal => PbConstraint::new_eq_unsigned(terms, k as isize),
+                Relation::AtMost => PbConstraint::new_ub_unsigned(terms, k as isize),
+                Relation::AtLeast => PbConstraint::new_lb_unsigned(terms, k as isize),
+            };
+            encode_pb(pb_encoding, constraint, &mut clauses, &mut vars)
+        };
+        done?;
+        let added = clauses.len();
+        self.clauses.extend(
+            clauses
+                .into_iter()
+                .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect::<Vec<i32>>()),
+        );
+        if weighted {
+            self.pseudo_boolean += added;
+        } else {
+            self.cardinality += added;
+        }
+        self.num_vars = self.num_vars.max(vars.n_used() as usize);
+        Ok(())
     }
 }
 
-/// The model in DIMACS CNF, with the encoding and clause counts in the `c` header.
-pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::ExportError> {
-    crate::backend::exact_cover_only(model).map_err(|reason| {
-        super::ExportError::UnsupportedRows {
-            format: "cnf",
-            reason,
+/// Encodes one pseudo-Boolean constraint with `encoding`, through rustsat's generic encoder
+/// (which handles trivial and all-equal-weight rows itself).
+fn encode_pb(
+    encoding: PbEncoding,
+    constraint: PbConstraint,
+    clauses: &mut RsCnf,
+    vars: &mut BasicVarManager,
+) -> Result<(), rustsat::OutOfMemory> {
+    type Dpw = pb::simulators::Double<
+        pb::DynamicPolyWatchdog,
+        pb::simulators::Inverted<pb::DynamicPolyWatchdog>,
+    >;
+    match encoding {
+        PbEncoding::Gte => {
+            pb::encode_pb_constraint::<pb::DoubleGeneralizedTotalizer, _>(constraint, clauses, vars)
         }
-    })?;
-    let cnf = Cnf::encode(model, options);
+        PbEncoding::Dpw => pb::encode_pb_constraint::<Dpw, _>(constraint, clauses, vars),
+        PbEncoding::Adder => {
+            pb::encode_pb_constraint::<pb::BinaryAdder, _>(constraint, clauses, vars)
+        }
+    }
+}
+
+/// The model in DIMACS CNF, with the encodings and clause counts in the `c` header. The
+/// header lines of an exact-cover model are those of earlier versions; lines on general rows
+/// appear only when the model has some.
+pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::ExportError> {
+    let cnf = Cnf::encode(model, options)?;
     let mut out = String::new();
     for line in header_lines(model) {
         let _ = writeln!(out, "c {line}");
     }
-    let threshold = if options.pairwise_up_to == usize::MAX {
-        "pairwise for every row".to_string()
-    } else {
-        format!(
-            "pairwise for rows of <= {} variables, sequential counter (Sinz) above",
-            options.pairwise_up_to
-        )
-    };
-    let _ = writeln!(
-        out,
-        "c exactly-one = at-least-one clause + at-most-one encoding; {threshold}"
-    );
-    let _ = writeln!(
-        out,
-        "c rows: {} pairwise, {} sequential counter",
-        cnf.rows_pairwise, cnf.rows_sequential
-    );
-    let _ = writeln!(
-        out,
-        "c clauses: {} at-least-one, {} pairwise, {} sequential counter, {} givens, {} total",
-        cnf.at_least_one,
-        cnf.pairwise,
-        cnf.sequential,
-        cnf.givens,
-        cnf.clauses.len()
-    );
-    let _ = writeln!(
-        out,
-        "c variables: {} model (1..={}), {} auxiliary",
-        cnf.model_vars,
-        cnf.model_vars,
-        cnf.num_vars - cnf.model_vars
-    );
+    for line in encoding_lines(&cnf, options) {
+        let _ = writeln!(out, "c {line}");
+    }
     out.push_str("c variable, label, coordinate:\n");
     for (i, v) in model.variables().iter().enumerate() {
         let _ = writeln!(
@@ -178,6 +344,64 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::E
         out.push_str("0\n");
     }
     Ok(out)
+}
+
+/// The header lines naming the encodings and counting rows and clauses by kind.
+fn encoding_lines(cnf: &Cnf, options: &CnfOptions) -> Vec<String> {
+    let threshold = if options.pairwise_up_to == usize::MAX {
+        "pairwise for every row".to_string()
+    } else {
+        format!(
+            "pairwise for rows of <= {} variables, sequential counter (Sinz) above",
+            options.pairwise_up_to
+        )
+    };
+    let general = cnf.rows_cardinality + cnf.rows_pseudo_boolean > 0;
+    let mut lines = vec![format!(
+        "exactly-one = at-least-one clause + at-most-one encoding; {threshold}"
+    )];
+    if general {
+        lines.push(format!(
+            "general rows by rustsat {RUSTSAT_VERSION}: cardinality (unit weights, k != 1) by the totalizer, weighted by the {} ({}); equalities bounded both ways",
+            options.pb.describe(),
+            options.pb.name()
+        ));
+    }
+    lines.push(format!(
+        "rows: {} pairwise, {} sequential counter",
+        cnf.rows_pairwise, cnf.rows_sequential
+    ));
+    if general {
+        lines.push(format!(
+            "general rows: {} cardinality (totalizer), {} weighted ({})",
+            cnf.rows_cardinality,
+            cnf.rows_pseudo_boolean,
+            options.pb.name()
+        ));
+    }
+    lines.push(format!(
+        "clauses: {} at-least-one, {} pairwise, {} sequential counter, {} givens, {} total",
+        cnf.at_least_one,
+        cnf.pairwise,
+        cnf.sequential,
+        cnf.givens,
+        cnf.clauses.len()
+    ));
+    if general {
+        lines.push(format!(
+            "general-row clauses: {} totalizer, {} {} (included in the total)",
+            cnf.cardinality,
+            cnf.pseudo_boolean,
+            options.pb.name()
+        ));
+    }
+    lines.push(format!(
+        "variables: {} model (1..={}), {} auxiliary",
+        cnf.model_vars,
+        cnf.model_vars,
+        cnf.num_vars - cnf.model_vars
+    ));
+    lines
 }
 
 #[cfg(test)]
@@ -227,8 +451,10 @@ mod tests {
                         &m,
                         &CnfOptions {
                             pairwise_up_to: threshold,
+                            ..CnfOptions::default()
                         },
-                    );
+                    )
+                    .unwrap();
                     for bits in 0u32..1 << k {
                         let x: Vec<bool> = (0..k).map(|i| bits >> i & 1 == 1).collect();
                         let ones = bits.count_ones() as usize;
@@ -246,18 +472,182 @@ mod tests {
     #[test]
     fn clause_counts_follow_the_formulas() {
         let m = row_model(9, Sense::ExactlyOne);
-        let seq = Cnf::encode(&m, &CnfOptions::default());
+        let seq = Cnf::encode(&m, &CnfOptions::default()).unwrap();
         assert_eq!((seq.at_least_one, seq.sequential, seq.pairwise), (1, 23, 0));
         assert_eq!(seq.num_vars, 9 + 8);
         let pw = Cnf::encode(
             &m,
             &CnfOptions {
                 pairwise_up_to: usize::MAX,
+                ..CnfOptions::default()
             },
-        );
+        )
+        .unwrap();
         assert_eq!((pw.pairwise, pw.num_vars), (36, 9));
         let text = to_dimacs(&m, &CnfOptions::default()).unwrap();
         assert!(text.contains("c clauses: 1 at-least-one, 0 pairwise, 23 sequential counter"));
         assert!(text.contains("p cnf 17 24\n"));
+    }
+
+    /// A model of one row `sum weights[i] x_i (sense)` over `weights.len()` variables.
+    fn weighted_model(weights: &[u64], sense: Sense) -> Model {
+        let mut b = ModelBuilder::new("row", PuzzleKind::Generic);
+        let vars: Vec<usize> = (0..weights.len())
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("only");
+        b.weighted_row(f, vars, weights.to_vec(), sense);
+        b.build().unwrap()
+    }
+
+    /// For every assignment of the model variables, whether the CNF (auxiliaries free) is
+    /// satisfiable under it, decided by varisat with the assignment as assumptions.
+    fn accepted_assignments(cnf: &Cnf) -> Vec<bool> {
+        use varisat::{ExtendFormula, Lit as VLit, Solver};
+        let mut solver = Solver::new();
+        for clause in &cnf.clauses {
+            let lits: Vec<VLit> = clause
+                .iter()
+                .map(|&l| VLit::from_dimacs(l as isize))
+                .collect();
+            solver.add_clause(&lits);
+        }
+        let n = cnf.model_vars;
+        (0u32..1 << n)
+            .map(|bits| {
+                let assumptions: Vec<VLit> = (0..n)
+                    .map(|v| {
+                        let l = v as isize + 1;
+                        VLit::from_dimacs(if bits >> v & 1 == 1 { l } else { -l })
+                    })
+                    .collect();
+                solver.assume(&assumptions);
+                solver.solve().unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn general_row_encodings_accept_exactly_the_right_assignments() {
+        let rows: [&[u64]; 6] = [
+            &[1, 1, 1, 1, 1],
+            &[1, 1],
+            &[3, 1, 4, 1, 5],
+            &[2, 2, 2, 2],
+            &[7, 2, 9],
+            &[1, 6, 2, 5, 3],
+        ];
+        let mut encoded = 0;
+        for weights in rows {
+            let total: u64 = weights.iter().sum();
+            for k in 0..=total + 1 {
+                for sense in [Sense::Exactly(k), Sense::AtMost(k), Sense::AtLeast(k)] {
+                    let m = weighted_model(weights, sense);
+                    for pb in PbEncoding::ALL {
+                        let options = CnfOptions {
+                            pb,
+                            ..CnfOptions::default()
+                        };
+                        let cnf = Cnf::encode(&m, &options).unwrap();
+                        let accepted = accepted_assignments(&cnf);
+                        for (bits, &ok) in accepted.iter().enumerate() {
+                            let sum: u64 = (0..weights.len())
+                                .filter(|&i| bits >> i & 1 == 1)
+                                .map(|i| weights[i])
+                                .sum();
+                            assert_eq!(
+                                ok,
+                                sense.holds(sum),
+                                "{weights:?} {sense:?} {pb}: x = {bits:b} (sum {sum})"
+                            );
+                        }
+                        encoded += usize::from(cnf.rows_cardinality + cnf.rows_pseudo_boolean > 0);
+                    }
+                }
+            }
+        }
+        // Most of these rows are general (the rest are = 1 / <= 1 on unit weights).
+        assert!(encoded > 300, "{encoded}");
+    }
+
+    #[test]
+    fn general_rows_are_counted_and_named_in_the_header() {
+        let mut b = ModelBuilder::new("mixed", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..6)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let card = b.family("card");
+        let weighted = b.family("weighted");
+        let cover = b.family("cover");
+        b.row(card, v[..4].to_vec(), Sense::Exactly(2));
+        b.row(card, v[2..].to_vec(), Sense::AtLeast(3));
+        b.weighted_row(
+            weighted,
+            v.clone(),
+            vec![1, 2, 3, 4, 5, 6],
+            Sense::AtMost(9),
+        );
+        b.row(cover, vec![v[0], v[5]], Sense::AtMostOne);
+        let m = b.build().unwrap();
+        for pb in PbEncoding::ALL {
+            let options = CnfOptions {
+                pb,
+                ..CnfOptions::default()
+            };
+            let cnf = Cnf::encode(&m, &options).unwrap();
+            assert_eq!((cnf.rows_cardinality, cnf.rows_pseudo_boolean), (2, 1));
+            assert_eq!((cnf.rows_pairwise, cnf.pairwise), (1, 1));
+            assert!(cnf.cardinality > 0 && cnf.pseudo_boolean > 0);
+            assert_eq!(
+                cnf.clauses.len(),
+                cnf.at_least_one
+                    + cnf.pairwise
+                    + cnf.sequential
+                    + cnf.givens
+                    + cnf.cardinality
+                    + cnf.pseudo_boolean
+            );
+            let text = to_dimacs(&m, &options).unwrap();
+            assert!(text.contains(&format!(
+                "c general rows by rustsat {RUSTSAT_VERSION}: cardinality (unit weights, k != 1) by the totalizer, weighted by the {} ({pb})",
+                pb.describe()
+            )));
+            assert!(text.contains(&format!(
+                "c general rows: 2 cardinality (totalizer), 1 weighted ({pb})\n"
+            )));
+            assert!(text.contains(&format!(
+                "c general-row clauses: {} totalizer, {} {pb} (included in the total)\n",
+                cnf.cardinality, cnf.pseudo_boolean
+            )));
+            assert!(text.contains(&format!("p cnf {} {}\n", cnf.num_vars, cnf.clauses.len())));
+            assert!(text.contains(
+                "c families: card 2 (mixed), weighted 1 (<= 9, weights 1..6), cover 1 (<= 1)\n"
+            ));
+        }
+        // An exact-cover model's header has none of these lines.
+        let plain = to_dimacs(&row_model(9, Sense::ExactlyOne), &CnfOptions::default()).unwrap();
+        assert!(!plain.contains("general"));
+    }
+
+    #[test]
+    fn the_named_rustsat_version_is_the_locked_one() {
+        let lock = include_str!("../../Cargo.lock");
+        let locked = format!("name = \"rustsat\"\nversion = \"{RUSTSAT_VERSION}\"\n");
+        assert!(
+            lock.contains(&locked),
+            "Cargo.lock has another rustsat than {RUSTSAT_VERSION}"
+        );
+    }
+
+    #[test]
+    fn pb_encodings_parse_by_name() {
+        for e in PbEncoding::ALL {
+            assert_eq!(e.name().parse::<PbEncoding>().unwrap(), e);
+        }
+        assert_eq!("GTE".parse::<PbEncoding>().unwrap(), PbEncoding::Gte);
+        assert!("bdd"
+            .parse::<PbEncoding>()
+            .unwrap_err()
+            .contains("known: gte, dpw, adder"));
     }
 }

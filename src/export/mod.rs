@@ -24,7 +24,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::model::{Coord, Model, PuzzleKind, Sense};
+use crate::model::{Coord, Model, PuzzleKind};
 
 /// Errors of the export layer.
 #[derive(Debug, Error)]
@@ -47,6 +47,15 @@ pub enum ExportError {
         format: &'static str,
         /// Which row, and why.
         reason: String,
+    },
+    /// The CNF encoder ran out of memory on a row (a pseudo-Boolean encoding too large for
+    /// this machine; another `--pb-encoding` may fit).
+    #[error("out of memory while encoding row {row} of family '{family}' in CNF")]
+    OutOfMemory {
+        /// The row's family.
+        family: String,
+        /// The row's index in its family.
+        row: usize,
     },
     /// Writing the output failed.
     #[error("cannot write {path}: {source}")]
@@ -219,25 +228,28 @@ pub fn describe_kind(kind: &PuzzleKind) -> String {
 }
 
 /// Header lines shared by all text formats (without comment markers): model name, kind, size,
-/// rows per family and how givens are written.
+/// rows per family with their sense (`= 1`, `<= 1`, `= 2`, ... or `mixed`) and weight range,
+/// and how givens are written.
 pub(crate) fn header_lines(model: &Model) -> Vec<String> {
     let s = model.summary();
     let families: Vec<String> = model
         .families()
         .iter()
         .map(|f| {
-            let eq = f
-                .rows
-                .iter()
-                .filter(|&&r| model.constraints()[r].sense == Sense::ExactlyOne)
-                .count();
-            let sense = if eq == f.rows.len() {
-                "= 1"
-            } else if eq == 0 {
-                "<= 1"
+            let rows: Vec<&crate::model::Constraint> =
+                f.rows.iter().map(|&r| &model.constraints()[r]).collect();
+            let first = rows.first().map(|c| c.sense);
+            let mut sense = if rows.iter().all(|c| Some(c.sense) == first) {
+                first.map_or_else(|| "= 1".to_string(), |s| s.to_string())
             } else {
-                "mixed"
+                "mixed".to_string()
             };
+            let weighted = rows.iter().filter(|c| c.weights.is_some());
+            let low = weighted.clone().map(|c| c.weight_range().0).min();
+            let high = weighted.map(|c| c.weight_range().1).max();
+            if let (Some(low), Some(high)) = (low, high) {
+                sense.push_str(&format!(", weights {low}..{high}"));
+            }
             format!("{} {} ({sense})", f.name, f.rows.len())
         })
         .collect();

@@ -1,5 +1,6 @@
-//! Free MPS: rows `N obj` (all-zero objective), `E` for "exactly one", `L` for "at most one";
-//! every column bounded `BV` (binary); right-hand sides 1. Read by HiGHS, CBC, Gurobi, CPLEX,
+//! Free MPS: rows `N obj` (all-zero objective), `E` for `= k` ("exactly one" included), `L`
+//! for `<= k`, `G` for `>= k`; column entries carry the row weights (1 unless weighted); every
+//! column bounded `BV` (binary); one right-hand side per row, written even when 0. Read by HiGHS, CBC, Gurobi, CPLEX,
 //! SCIP and GLPK (`--freemps`).
 //!
 //! Names carry no spaces (see [`super::Names`]), as free MPS requires. `*` lines hold the same

@@ -1,7 +1,8 @@
 //! OPB, the input format of the pseudo-Boolean competitions: variables `x1..xN` (model variable
-//! `i` is `x{i+1}`), one constraint per line ending in `;`. "Exactly one" rows are
-//! `+1 x1 +1 x2 = 1 ;`; "at most one" rows use only `>=`, as the format asks:
-//! `-1 x1 -1 x2 >= -1 ;`. Givens are `+1 xi = 1 ;` rows.
+//! `i` is `x{i+1}`), one constraint per line ending in `;`, with the row weights as
+//! coefficients. Equality rows are `+1 x1 +2 x2 = 2 ;`, `>= k` rows `+1 x1 +1 x2 >= 2 ;`; OPB
+//! has no `<=`, so `<= k` rows are negated: `-1 x1 -1 x2 >= -1 ;` ("at most one"), `-1 x1 >= 0 ;`
+//! for `<= 0`. Givens are `+1 xi = 1 ;` rows.
 //!
 //! The first line is the required `* #variable= N #constraint= M`; `*` comment lines then give
 //! the model, its families and the table `x<i> label coordinate`. No objective line: a
