@@ -1,6 +1,8 @@
-//! `zeroone generate hex|queens --width N --count K --seed S [--output PATH]`: boards with
-//! exactly one solution, in the `.hex` / `.queens` text formats, each preceded by `#` lines
-//! with attempts, repairs, search nodes and whether propagation alone solves it.
+//! `zeroone generate hex|queens|star|killer --width N --count K --seed S [--output PATH]`:
+//! boards with exactly one solution, in the `.hex` / `.queens` / `.star` / `.killer` text
+//! formats, each preceded by `#` lines with attempts, repairs, search nodes and the backends
+//! that confirmed it. Star Battle takes `--stars K`; Killer Sudoku's width is 4 or 9 and takes
+//! `--max-cage`.
 
 use std::path::PathBuf;
 
@@ -17,6 +19,10 @@ pub enum GenerateKind {
     Hex,
     /// Square Queens grids.
     Queens,
+    /// Star Battle grids (`--stars K` per row, column and region).
+    Star,
+    /// Killer Sudoku (width 4 or 9).
+    Killer,
 }
 
 /// Options of `zeroone generate`.
@@ -25,7 +31,8 @@ pub struct GenerateArgs {
     /// Puzzle kind.
     #[arg(value_enum)]
     kind: GenerateKind,
-    /// Hex width (odd, up to 51) or Queens side (4 to 52).
+    /// Hex width (odd, up to 51), Queens side (4 to 52), Star Battle side (4 to 16) or Killer
+    /// Sudoku side (4 or 9).
     #[arg(long)]
     width: usize,
     /// Number of boards.
@@ -40,6 +47,12 @@ pub struct GenerateArgs {
     /// Region moves tried per placement before starting over (default: 4 x width).
     #[arg(long)]
     max_repairs: Option<usize>,
+    /// Star Battle: stars per row, column and region (4k <= width).
+    #[arg(long, default_value_t = 1)]
+    stars: usize,
+    /// Killer Sudoku: the largest cage grown (2 to 9 cells).
+    #[arg(long, default_value_t = 4)]
+    max_cage: usize,
     /// Write to this file (through a temporary file and a rename) instead of standard output.
     #[arg(long)]
     output: Option<PathBuf>,
@@ -81,6 +94,35 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
                 .map(|g| text::queens_block(w, seed, g))
                 .collect();
             ("queens", blocks, found.stopped)
+        }
+        GenerateKind::Star => {
+            use zeroone::puzzle::star::generate::{block, generate_partial, StarOptions};
+            let mut o = StarOptions::new(w, args.stars, args.count, seed);
+            o.max_attempts = args.max_attempts;
+            if let Some(r) = args.max_repairs {
+                o.max_repairs = r;
+            }
+            let (boards, stopped) = generate_partial(&o).map_err(map_err)?;
+            let blocks = boards.iter().map(|g| block(&o, g)).collect();
+            ("star", blocks, stopped)
+        }
+        GenerateKind::Killer => {
+            use zeroone::puzzle::killer::generate::{block, generate_partial, KillerOptions};
+            let box_size = match w {
+                4 => 2,
+                9 => 3,
+                _ => {
+                    return Err(CliError::BadInput(format!(
+                        "--width {w}: expected 4 or 9 for a Killer Sudoku"
+                    )))
+                }
+            };
+            let mut o = KillerOptions::new(box_size, args.count, seed);
+            o.max_cage = args.max_cage;
+            o.max_attempts = args.max_attempts;
+            let (boards, stopped) = generate_partial(&o).map_err(map_err)?;
+            let blocks = boards.iter().map(|g| block(&o, g)).collect();
+            ("killer", blocks, stopped)
         }
     };
     // Every board found is written, even when the run stopped short of --count.

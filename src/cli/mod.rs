@@ -68,9 +68,11 @@ enum Command {
     Count(count::CountArgs),
     /// Write the 0-1 model of a puzzle as CPLEX LP, free MPS, OPB, DIMACS CNF or JSON.
     Export(export::ExportArgs),
-    /// Generate hex boards or Queens grids with exactly one solution.
+    /// Generate hex boards, Queens grids, Star Battles or Killer Sudokus with exactly one
+    /// solution.
     Generate(generate::GenerateArgs),
-    /// Print the search-space table: exact counts per modelling level (hex, Queens, Sudoku).
+    /// Print the search-space table: exact counts per modelling level (hex, Queens, Star
+    /// Battle, Sudoku).
     Table(table::TableArgs),
     /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
     Gauss(gauss::GaussArgs),

@@ -17,8 +17,8 @@ use zeroone::table::{self, Format, Method, TableOptions};
 /// Arguments of `zeroone table`.
 #[derive(Debug, Args)]
 pub struct TableArgs {
-    /// What to tabulate: `hex`, `queens`, `sudoku`, or a board file (`.hex`, `.queens`,
-    /// `.sudoku`, `.txt`).
+    /// What to tabulate: `hex`, `queens`, `star` (`--size N --stars K`), `sudoku`, or a board
+    /// file (`.hex`, `.queens`, `.sudoku`, `.txt`).
     what: String,
     /// A board file for `hex`, `queens` or `sudoku`: adds the board's own solution count.
     file: Option<PathBuf>,
@@ -37,6 +37,9 @@ pub struct TableArgs {
     /// Queens: a range of sizes, one row each (`1-14` or a comma list).
     #[arg(long)]
     sizes: Option<String>,
+    /// Star Battle: stars per row, column and region.
+    #[arg(long, default_value_t = 1)]
+    stars: usize,
     /// Sudoku: the grid as one line of n^2 symbols (`.` or `0` for an empty cell).
     #[arg(long)]
     grid: Option<String>,
@@ -260,7 +263,7 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         return emit(&args, &t.render(format));
     }
     let file = match (args.what.as_str(), &args.file) {
-        ("hex" | "queens" | "sudoku", file) => file.clone(),
+        ("hex" | "queens" | "sudoku" | "star", file) => file.clone(),
         (path, None) => Some(PathBuf::from(path)),
         (_, Some(_)) => {
             return Err(CliError::BadInput(format!(
@@ -313,6 +316,15 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
                 ))
             }
         },
+        "star" => {
+            let n = args.size.ok_or_else(|| {
+                CliError::BadInput("table star: give --size N (and --stars K)".into())
+            })?;
+            let levels =
+                zeroone::puzzle::star::table::star_levels(n, args.stars, options.orbit_limit)
+                    .map_err(failed)?;
+            zeroone::puzzle::star::table::star_table(&levels).render(format)
+        }
         "sudoku" => {
             let line = args.grid.as_deref().ok_or_else(|| {
                 CliError::BadInput("table sudoku: give a FILE or the grid with --grid LINE".into())
@@ -323,7 +335,7 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         }
         other => {
             return Err(CliError::BadInput(format!(
-                "table '{other}': expected hex, queens or sudoku"
+                "table '{other}': expected hex, queens, star or sudoku"
             )))
         }
     };

@@ -126,18 +126,21 @@ mod tests {
         use crate::puzzle::parse::ParseErrorKind;
         assert_eq!(
             ParseErrorKind::UnknownFormat(".x".into()).to_string(),
-            "expected a file ending in .hex, .queens, .sudoku, .txt, .json or .toml \
+            "expected a file ending in .hex, .queens, .sudoku, .star, .killer, .txt, .json or .toml \
              (optionally .gz), or --format, found '.x'"
         );
         assert_eq!(
             ParseErrorKind::FormatNeeded.to_string(),
-            "expected --format hex|queens|sudoku|json|toml to read standard input, found none"
+            "expected --format hex|queens|sudoku|star|killer|json|toml to read standard input, found none"
         );
         let names: Vec<&str> = crate::puzzle::parse::Format::all()
             .iter()
             .map(|f| f.name())
             .collect();
-        assert_eq!(names, ["hex", "queens", "sudoku", "json", "toml"]);
+        assert_eq!(
+            names,
+            ["hex", "queens", "sudoku", "star", "killer", "json", "toml"]
+        );
     }
 
     #[test]

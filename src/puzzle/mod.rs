@@ -28,6 +28,8 @@ registry! {
     hex => HEX,
     queens => QUEENS,
     sudoku => SUDOKU,
+    star => STAR,
+    killer => KILLER,
 }
 
 use std::sync::Arc;
