@@ -20,7 +20,7 @@
 //! one cage), a cage of more than `n` cells, a sum its cells cannot make with distinct digits,
 //! and sums that do not total `n * n(n+1)/2` (every row holds each digit once).
 //!
-//! Cages are numbered in reading order of their first cell; [`write`] names cage `i` by the
+//! Cages are numbered in reading order of their first cell; [`write()`] names cage `i` by the
 //! `i`-th symbol, so [`read_str`] gives back the same board. Costs: one pass over the text.
 
 use super::{cage_symbol, first_apart, sum_range, KillerBoard, MAX_CAGES};

@@ -14,7 +14,7 @@
 //! # solution: 1,3 5,8 ...
 //! ```
 //!
-//! Region letters become region indices in letter order (`A` < `Z` < `a` < `z`), so [`write`]
+//! Region letters become region indices in letter order (`A` < `Z` < `a` < `z`), so [`write()`]
 //! followed by [`read_str`] gives the same board. Errors name the file, the puzzle, the line
 //! and the column, and say what was expected. Costs: one pass over the text; a solution line is
 //! checked on the board's model once.
