@@ -21,7 +21,7 @@
 
 use super::StarBoard;
 use crate::puzzle::parse::{is_blank, Locator, ParseError, ParseErrorKind};
-use crate::puzzle::grid::region_letter;
+use crate::puzzle::grid::{region_letter, regions_of};
 
 /// A block of consecutive non-blank lines and one of its grid lines, as the shared stream
 /// reader cuts them.
@@ -238,76 +238,6 @@ fn read_solution(
         )
     })?;
     Ok(rows)
-}
-
-/// Cells of a grid block as region indices (`None` for an all-`.` grid), after checking the
-/// characters, that `.` and letters are not mixed, and that there are exactly `n` regions.
-pub(crate) fn regions_of(
-    rows: &[GridRow],
-    n: usize,
-    p: usize,
-    at: &Locator,
-) -> Result<Option<Vec<Vec<usize>>>, ParseError> {
-    let first = rows[0].cells[0].1;
-    let mut seen: Vec<char> = Vec::new();
-    let mut extra: Option<(usize, usize)> = None;
-    for row in rows {
-        for &(col, c) in &row.cells {
-            if !(c.is_ascii_alphabetic() || c == '.') {
-                return Err(at.error(
-                    Some(p),
-                    row.line,
-                    col,
-                    ParseErrorKind::UnknownChar {
-                        expected: "a region letter (A-Z, a-z) or '.'".into(),
-                        found: c,
-                    },
-                ));
-            }
-            if (c == '.') != (first == '.') {
-                return Err(at.error(
-                    Some(p),
-                    row.line,
-                    col,
-                    ParseErrorKind::MixedBlank { first, found: c },
-                ));
-            }
-            if !seen.contains(&c) {
-                seen.push(c);
-                if seen.len() == n + 1 {
-                    extra = Some((row.line, col));
-                }
-            }
-        }
-    }
-    if first == '.' {
-        return Ok(None);
-    }
-    let found = seen.len();
-    seen.sort_unstable();
-    if found != n {
-        let (line, column) = extra.unwrap_or((rows[0].line, rows[0].cells[0].0));
-        return Err(at.error(
-            Some(p),
-            line,
-            column,
-            ParseErrorKind::RegionCount {
-                expected: n,
-                found,
-                letters: seen.iter().collect(),
-            },
-        ));
-    }
-    Ok(Some(
-        rows.iter()
-            .map(|row| {
-                row.cells
-                    .iter()
-                    .map(|&(_, c)| seen.binary_search(&c).unwrap_or(0))
-                    .collect()
-            })
-            .collect(),
-    ))
 }
 
 /// A Star Battle grid as `n` lines of region letters (`.` when bare), preceded by
