@@ -66,7 +66,12 @@ impl LegalityEngine for BitsetEngine {
                 continue;
             }
             self.sums[r] += w;
-            for &v in &layout.row(r)[..layout.shut_out(r, self.sums[r])] {
+            let out = layout.shut_out(r, self.sums[r]);
+            if out == layout.row(r).len() {
+                self.legal.remove_words(layout.row_words(r));
+                continue;
+            }
+            for &v in &layout.row(r)[..out] {
                 self.legal.remove(v as usize);
             }
         }

@@ -20,8 +20,16 @@
 //!   variable is forced"; on Sudoku it covers naked singles (a `cell` row) and hidden singles
 //!   (a `row-digit`, `column-digit` or `box-digit` row). Exact-cover rows keep their own fast
 //!   path (a legal count per row, no sums).
+//! - **Clique cover** (general rows with a lower bound, once the rule above is at a fixed
+//!   point): the row's legal variables are covered greedily by parts of the exact-cover rows
+//!   (`= 1`, `<= 1`) through them; each part takes at most one variable, so the sum of the
+//!   parts' largest weights bounds what the row can still gain. Below the need: contradiction.
+//!   Equal to it: every part must take one variable of its largest weight, so the part's
+//!   lighter variables and the rest of the exact-cover row it came from are excluded, and a
+//!   part with one such variable forces it (on Star Battle: the 2x2-window argument).
 //! - **Contradiction**: an open "exactly one" row with no legal variable left, or a row whose
-//!   `sum + avail` falls below its lower bound; the search backtracks at once.
+//!   `sum + avail` (or clique-cover bound) falls below its lower bound; the search backtracks
+//!   at once.
 //! - **Choice point**: MRV, counting branches: an open "exactly one" row branches once per legal
 //!   variable; an open general row with `c` legal variables that needs at least `need` more
 //!   (missing weight over its largest weight, rounded up) counts `c - need + 1` (its slack in
@@ -44,7 +52,10 @@
 //! Cost per placement: the engine's `place` plus one `legal` query (for `vsa` that is one FFT
 //! batch), then work proportional to the number of variables whose legality changed times the
 //! rows they sit in. A choice point scans the open rows once. Models with general rows pay a
-//! weight per (variable, row) pair in the layout and a sum per row.
+//! weight per (variable, row) pair in the layout and a sum per row, and per demand row and
+//! round of propagation one clique cover (its length times the exact-cover rows through each
+//! variable; the layout keeps those as bit masks over the row, for rows of up to 128
+//! variables).
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -176,6 +187,50 @@ pub struct Layout {
     pub max_row_len: usize,
     word_start: Vec<u32>,
     word_masks: Vec<(u32, u64)>,
+    /// Per nonzero (indexed like the rows' variables), plus one: where its cliques start in
+    /// `cliques`. Empty when no row is general.
+    clique_start: Vec<u32>,
+    /// For each position `i` of a demand row of 2 to 128 variables: the exact-cover rows
+    /// (`= 1`, `<= 1`) through its variable that hold at least two of the row's variables, as
+    /// (row, mask of the row positions they hold). See [`State::propagate_cover`].
+    cliques: Vec<Clique>,
+    /// Per row when general rows exist: the most positions one of its cliques holds (0 when
+    /// it has none).
+    clique_width: Vec<u32>,
+    /// Per variable, plus one, when general rows exist: where its entries start in `tracked`.
+    tracked_start: Vec<u32>,
+    /// The (variable, row) pairs whose legal count the search keeps when general rows exist
+    /// (see [`Layout::tracked`]), grouped by variable.
+    tracked: Vec<TrackedRow>,
+}
+
+/// An exact-cover row through a variable of a demand row, seen from that demand row.
+#[derive(Debug, Clone, Copy)]
+struct Clique {
+    /// The exact-cover row.
+    row: u32,
+    /// How many of the demand row's variables it holds (at least two).
+    width: u32,
+    /// Those variables, as positions in the demand row.
+    mask: u128,
+}
+
+/// One row of a variable whose legal count and weight [`State::sync`] keeps up to date.
+#[derive(Debug, Clone, Copy)]
+struct TrackedRow {
+    row: u32,
+    /// What losing a legal variable means for the row: see [`TrackedRow::DEMAND`].
+    kind: u32,
+    weight: u64,
+}
+
+impl TrackedRow {
+    /// An "exactly one" row: queued when at most one legal variable is left.
+    const EXACTLY_ONE: u32 = 0;
+    /// A general row with a lower bound: queued whenever it loses a variable.
+    const DEMAND: u32 = 1;
+    /// A general row without a lower bound: counted, never queued.
+    const UPPER: u32 = 2;
 }
 
 impl Layout {
@@ -232,6 +287,11 @@ impl Layout {
             max_row_len: 0,
             word_start: Vec::new(),
             word_masks: Vec::new(),
+            clique_start: Vec::new(),
+            cliques: Vec::new(),
+            clique_width: Vec::new(),
+            tracked_start: Vec::new(),
+            tracked: Vec::new(),
         };
         for c in cons {
             let mut terms: Vec<(usize, u64)> = c.terms().collect();
@@ -257,7 +317,124 @@ impl Layout {
             .collect();
         l.build_columns();
         l.build_word_masks();
+        l.build_cliques();
+        l.build_tracked();
         l
+    }
+
+    /// The tracked rows of every variable (see [`Layout::tracked`]). Cost: one pass over the
+    /// nonzeros; nothing when no row is general.
+    fn build_tracked(&mut self) {
+        if !self.general {
+            return;
+        }
+        self.tracked_start = Vec::with_capacity(self.num_vars + 1);
+        for v in 0..self.num_vars {
+            self.tracked_start.push(self.tracked.len() as u32);
+            let (start, end) = (self.var_start[v] as usize, self.var_start[v + 1] as usize);
+            for i in start..end {
+                let r = self.var_rows[i] as usize;
+                let kind = if self.exactly_one[r] {
+                    TrackedRow::EXACTLY_ONE
+                } else if !self.general_row[r] {
+                    continue;
+                } else if self.lower[r] > 0 {
+                    TrackedRow::DEMAND
+                } else {
+                    TrackedRow::UPPER
+                };
+                self.tracked.push(TrackedRow {
+                    row: r as u32,
+                    kind,
+                    weight: self.var_weights[i],
+                });
+            }
+        }
+        self.tracked_start.push(self.tracked.len() as u32);
+    }
+
+    /// The tracked rows of `v` (general rows exist).
+    #[inline]
+    fn tracked_of(&self, v: usize) -> &[TrackedRow] {
+        &self.tracked[self.tracked_start[v] as usize..self.tracked_start[v + 1] as usize]
+    }
+
+    /// The cliques of every demand row (see [`Layout::cliques_at`]). Cost: for each variable
+    /// of a demand row, the lengths of the exact-cover rows through it; nothing when no row is
+    /// general.
+    fn build_cliques(&mut self) {
+        if !self.general {
+            return;
+        }
+        let mut demand = vec![false; self.num_rows];
+        for &r in &self.demand_rows {
+            demand[r as usize] = true;
+        }
+        let mut position = vec![u32::MAX; self.num_vars];
+        let mut cliques = Vec::new();
+        let mut clique_start = Vec::with_capacity(self.row_vars.len() + 1);
+        let mut clique_width = vec![0; self.num_rows];
+        for r in 0..self.num_rows {
+            let vars = self.row(r);
+            if !demand[r] || !(2..=128).contains(&vars.len()) {
+                clique_start.extend(std::iter::repeat_n(cliques.len() as u32, vars.len()));
+                continue;
+            }
+            for (i, &v) in vars.iter().enumerate() {
+                position[v as usize] = i as u32;
+            }
+            let from = cliques.len();
+            for &v in vars {
+                clique_start.push(cliques.len() as u32);
+                let at = cliques.len();
+                for &q in self.rows_of(v as usize) {
+                    if q as usize == r || self.general_row[q as usize] {
+                        continue;
+                    }
+                    let mask = self
+                        .row(q as usize)
+                        .iter()
+                        .map(|&u| position[u as usize])
+                        .filter(|&p| p != u32::MAX)
+                        .fold(0u128, |m, p| m | 1 << p);
+                    if mask.count_ones() >= 2 {
+                        let width = mask.count_ones();
+                        cliques.push(Clique {
+                            row: q,
+                            width,
+                            mask,
+                        });
+                    }
+                }
+                // Widest first: the search stops at the first narrower than its best part.
+                cliques[at..].sort_by_key(|c| (std::cmp::Reverse(c.width), c.row));
+            }
+            for &v in vars {
+                position[v as usize] = u32::MAX;
+            }
+            clique_width[r] = cliques[from..].iter().map(|c| c.width).max().unwrap_or(0);
+        }
+        clique_start.push(cliques.len() as u32);
+        (self.cliques, self.clique_start, self.clique_width) =
+            (cliques, clique_start, clique_width);
+    }
+
+    /// The cliques through position `i` of row `r`: exact-cover rows holding that variable
+    /// and at least one more of row `r`, each with the mask of row `r`'s positions it holds.
+    /// Empty unless `r` is a demand row of at most 128 variables.
+    #[inline]
+    fn cliques_at(&self, r: usize, i: usize) -> &[Clique] {
+        if self.clique_start.is_empty() {
+            return &[];
+        }
+        let at = self.row_start[r] as usize + i;
+        &self.cliques[self.clique_start[at] as usize..self.clique_start[at + 1] as usize]
+    }
+
+    /// Whether any position of row `r` has a clique.
+    #[inline]
+    fn has_cliques(&self, r: usize) -> bool {
+        self.clique_width.get(r).is_some_and(|&w| w > 0)
     }
 
     fn push_row(
@@ -339,6 +516,14 @@ impl Layout {
         &self.word_masks[self.word_start[r] as usize..self.word_start[r + 1] as usize]
     }
 
+    /// Whether the search keeps a legal count for row `r` when general rows exist: "exactly
+    /// one" and general rows; an "at most one" row's count only matters to LCV, which then
+    /// counts its legal variables on demand (see [`State::candidates`]).
+    #[inline]
+    pub fn tracked(&self, r: usize) -> bool {
+        self.exactly_one[r] || self.general_row[r]
+    }
+
     /// The rows variable `v` sits in.
     #[inline]
     pub fn rows_of(&self, v: usize) -> &[u32] {
@@ -360,11 +545,14 @@ impl Layout {
         if upper == u64::MAX {
             return 0;
         }
-        let room = upper.saturating_sub(sum);
         let weights = self.row_weights(r);
-        if sum > upper {
+        if sum > upper || (sum == upper && self.max_weight[r] == 1) {
             return weights.len();
         }
+        if self.max_weight[r] == 1 {
+            return 0;
+        }
+        let room = upper - sum;
         weights.iter().take_while(|&&w| w > room).count()
     }
 }
@@ -571,7 +759,15 @@ struct State<'l> {
     open: usize,
     placed: Vec<u32>,
     queue: Vec<u32>,
-    scored: Vec<(u32, u32)>,
+    /// Per row when general rows exist: whether it is in `queue` as a demand row.
+    pending: Vec<bool>,
+    /// Demand rows waiting for the clique-cover rule, and whether each row is among them.
+    cover_queue: Vec<u32>,
+    cover_pending: Vec<bool>,
+    /// Scratch for [`State::candidates`]: (LCV score, variable, weight in the row).
+    scored: Vec<(u32, u32, u64)>,
+    /// Scratch for [`State::propagate_cover`]: (clique row or `u32::MAX`, positions covered).
+    parts: Vec<(u32, u128)>,
     stats: Stats,
 }
 
@@ -625,9 +821,20 @@ impl State<'_> {
     fn sync_general(&mut self, engine: &mut dyn LegalityEngine) {
         let layout = self.layout;
         let fresh = engine.legal(layout);
-        for w in 0..self.legal.words.len() {
-            let new = fresh.words[w] & !self.excluded.words[w];
-            let old = &mut self.legal.words[w];
+        // Disjoint borrows, as in `sync`. `avail` is kept for every row (only general rows
+        // read it), which saves a branch per (variable, row).
+        let State {
+            legal,
+            excluded,
+            count,
+            avail,
+            pending,
+            queue,
+            ..
+        } = self;
+        let words = fresh.words.iter().zip(&excluded.words);
+        for (w, ((&engine_word, &out), old)) in words.zip(legal.words.iter_mut()).enumerate() {
+            let new = engine_word & !out;
             let mut changed = new ^ *old;
             if changed == 0 {
                 continue;
@@ -636,25 +843,25 @@ impl State<'_> {
             while changed != 0 {
                 let bit = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                let v = w * 64 + bit;
-                let gained = new >> bit & 1 == 1;
-                for (&r, &weight) in layout.rows_of(v).iter().zip(layout.weights_of(v)) {
-                    let r = r as usize;
-                    if gained {
-                        self.count[r] += 1;
-                        if layout.general_row[r] {
-                            self.avail[r] += weight;
-                        }
-                    } else {
-                        self.count[r] -= 1;
-                        if layout.general_row[r] {
-                            self.avail[r] -= weight;
-                            if layout.lower[r] > 0 {
-                                self.queue.push(r as u32);
-                            }
-                        } else if self.count[r] <= 1 {
-                            self.queue.push(r as u32);
-                        }
+                let rows = layout.tracked_of(w * 64 + bit);
+                if new >> bit & 1 == 1 {
+                    for t in rows {
+                        count[t.row as usize] += 1;
+                        avail[t.row as usize] += t.weight;
+                    }
+                    continue;
+                }
+                for t in rows {
+                    let r = t.row as usize;
+                    count[r] -= 1;
+                    avail[r] -= t.weight;
+                    let push = match t.kind {
+                        TrackedRow::EXACTLY_ONE => count[r] <= 1,
+                        TrackedRow::DEMAND => !std::mem::replace(&mut pending[r], true),
+                        _ => false,
+                    };
+                    if push {
+                        queue.push(t.row);
                     }
                 }
             }
@@ -709,6 +916,28 @@ impl State<'_> {
         }
     }
 
+    /// Queues demand row `r` unless it is queued already (a row loses many variables at once).
+    fn push_demand(&mut self, r: usize) {
+        if !self.pending[r] {
+            self.pending[r] = true;
+            self.queue.push(r as u32);
+        }
+    }
+
+    /// Empties the queues.
+    fn clear_queue(&mut self) {
+        if !self.pending.is_empty() {
+            for &r in &self.queue {
+                self.pending[r as usize] = false;
+            }
+            for &r in &self.cover_queue {
+                self.cover_pending[r as usize] = false;
+            }
+        }
+        self.queue.clear();
+        self.cover_queue.clear();
+    }
+
     /// Rules `v` out for the rest of the current branch (see [`Frame::exclusive`]).
     fn exclude(&mut self, v: usize) {
         self.excluded.insert(v);
@@ -725,18 +954,36 @@ impl State<'_> {
 
     /// Places forced variables until none is left. False on a contradiction.
     fn propagate(&mut self, engine: &mut dyn LegalityEngine) -> bool {
+        loop {
+            if !self.propagate_rows(engine) {
+                return false;
+            }
+            let Some(r) = self.cover_queue.pop() else {
+                return true;
+            };
+            self.cover_pending[r as usize] = false;
+            if !self.propagate_cover(engine, r as usize) {
+                self.clear_queue();
+                return false;
+            }
+        }
+    }
+
+    /// The queue of [`State::propagate`] without the clique-cover rule.
+    fn propagate_rows(&mut self, engine: &mut dyn LegalityEngine) -> bool {
         while let Some(r) = self.queue.pop() {
             let r = r as usize;
             if self.layout.general && self.layout.general_row[r] {
+                self.pending[r] = false;
                 if !self.propagate_demand(engine, r) {
-                    self.queue.clear();
+                    self.clear_queue();
                     return false;
                 }
                 continue;
             }
             match self.count[r] {
                 0 => {
-                    self.queue.clear();
+                    self.clear_queue();
                     return false;
                 }
                 1 => {
@@ -775,6 +1022,7 @@ impl State<'_> {
         }
         let slack = reach - low;
         if slack >= layout.max_weight[r] {
+            self.defer_cover(r);
             return true;
         }
         let forced = layout
@@ -788,8 +1036,119 @@ impl State<'_> {
             self.stats.steps += 1;
             self.place(engine, v);
             self.sync(engine);
-            self.queue.push(r as u32);
+            self.push_demand(r);
+            return true;
         }
+        self.defer_cover(r);
+        true
+    }
+
+    /// Queues demand row `r` for [`State::propagate_cover`], which runs once the cheap rules
+    /// are at a fixed point (so a row is covered once per round, not once per placement).
+    fn defer_cover(&mut self, r: usize) {
+        if self.layout.has_cliques(r) && !self.cover_pending[r] {
+            self.cover_pending[r] = true;
+            self.cover_queue.push(r as u32);
+        }
+    }
+
+    /// The clique-cover rule for a demand row `r` that still needs weight `need`: cover its
+    /// legal variables greedily by parts, each part the still uncovered variables of one
+    /// exact-cover row through the heaviest uncovered variable (of the widest such row that
+    /// still holds two uncovered variables, or that variable alone). A part holds at most one placed variable, so the row can gain at most
+    /// the sum of the parts' largest weights, `bound`. `bound < need` fails. `bound == need`
+    /// means every part must take one variable of its largest weight: its lighter variables
+    /// are excluded, so is every other variable of the exact-cover row it came from (that
+    /// row's one variable is in this part), and a part with a single such variable forces
+    /// it. On Star Battle this is the 2x2-window argument: a row whose candidates are covered
+    /// by exactly as many windows as it needs stars empties those windows' other cells.
+    /// Cost: the row's length times the cliques per variable; exclusions are undone with the
+    /// branch (they sit on the exclusion trail). False on a contradiction.
+    fn propagate_cover(&mut self, engine: &mut dyn LegalityEngine, r: usize) -> bool {
+        let layout = self.layout;
+        if !layout.has_cliques(r) {
+            return true;
+        }
+        let need = layout.lower[r] - self.sum[r];
+        let candidates = (self.count[r] - CLOSED) as u64;
+        if layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64 {
+            // Every part holds at most `clique_width` candidates: more than `need` parts.
+            return true;
+        }
+        let (vars, weights) = (layout.row(r), layout.row_weights(r));
+        let mut uncovered = vars
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| self.legal.contains(v as usize))
+            .fold(0u128, |m, (i, _)| m | 1 << i);
+        let mut bound = 0u64;
+        self.parts.clear();
+        while uncovered != 0 {
+            let i = uncovered.trailing_zeros() as usize;
+            let (mut by, mut part) = (u32::MAX, 1u128 << i);
+            let mut size = 1;
+            for c in layout.cliques_at(r, i) {
+                if c.width <= size {
+                    // Widest first: no clique left can cover more.
+                    break;
+                }
+                let p = c.mask & uncovered;
+                let covered = if p == c.mask { c.width } else { p.count_ones() };
+                if covered > size {
+                    (by, part, size) = (c.row, p, covered);
+                }
+            }
+            uncovered &= !part;
+            bound += weights[i];
+            if bound > need {
+                return true;
+            }
+            self.parts.push((by, part));
+        }
+        if bound < need {
+            return false;
+        }
+        let mut excluded = false;
+        let mut single = None;
+        for k in 0..self.parts.len() {
+            let (q, part) = self.parts[k];
+            let top = weights[part.trailing_zeros() as usize];
+            let mut heaviest = part;
+            for j in bits(part).filter(|&j| weights[j] < top) {
+                heaviest &= !(1 << j);
+                excluded |= self.exclude_legal(vars[j] as usize);
+            }
+            if heaviest & (heaviest - 1) == 0 && single.is_none() {
+                single = Some(vars[heaviest.trailing_zeros() as usize] as usize);
+            }
+            if q != u32::MAX {
+                for &u in layout.row(q as usize) {
+                    let open =
+                        self.legal.contains(u as usize) && !self.excluded.contains(u as usize);
+                    if open && !bits(part).any(|j| vars[j] == u) {
+                        excluded |= self.exclude_legal(u as usize);
+                    }
+                }
+            }
+        }
+        if excluded {
+            self.sync(engine);
+            self.push_demand(r);
+        } else if let Some(v) = single {
+            self.stats.steps += 1;
+            self.place(engine, v);
+            self.sync(engine);
+            self.push_demand(r);
+        }
+        true
+    }
+
+    /// Excludes `v` if it is legal and not yet excluded; whether it did.
+    fn exclude_legal(&mut self, v: usize) -> bool {
+        if !self.legal.contains(v) || self.excluded.contains(v) {
+            return false;
+        }
+        self.exclude(v);
         true
     }
 
@@ -833,25 +1192,56 @@ impl State<'_> {
     }
 
     /// LCV: the legal variables of row `r`, those leaving the most peers legal first.
-    fn candidates(&mut self, r: usize, out: &mut Vec<u32>) {
+    ///
+    /// For a general row (branched on exclusively) only the candidates worth a branch are
+    /// listed: alternative `i` leaves the row candidates `i..`, so it is dead when their
+    /// weight falls short of the row's missing weight (with unit weights: `c - need + 1` of
+    /// `c` candidates).
+    fn candidates(&mut self, r: usize, out: &mut Vec<u32>, exclusive: bool) {
         let layout = self.layout;
         let start = out.len();
         let scored = &mut self.scored;
         scored.clear();
-        for &v in layout.row(r) {
+        for (&v, &weight) in layout.row(r).iter().zip(layout.row_weights(r)) {
             if !self.legal.contains(v as usize) {
                 continue;
             }
+            let legal = &self.legal;
+            let count = &self.count;
             let peers: u32 = layout
                 .rows_of(v as usize)
                 .iter()
                 .filter(|&&q| q as usize != r)
-                .map(|&q| (self.count[q as usize] & (CLOSED - 1)).saturating_sub(1))
+                .map(|&q| {
+                    let q = q as usize;
+                    let legal_in_q = if layout.general && !layout.tracked(q) {
+                        layout
+                            .row_words(q)
+                            .iter()
+                            .map(|&(w, mask)| (legal.words[w as usize] & mask).count_ones())
+                            .sum()
+                    } else {
+                        count[q] & (CLOSED - 1)
+                    };
+                    legal_in_q.saturating_sub(1)
+                })
                 .sum();
-            scored.push((peers, v));
+            scored.push((peers, v, weight));
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        out.extend(scored.iter().map(|&(_, v)| v));
+        let mut worth = scored.len();
+        if exclusive {
+            let missing = layout.lower[r] - self.sum[r];
+            let mut left = 0u64;
+            worth = scored
+                .iter()
+                .rposition(|&(_, _, w)| {
+                    left += w;
+                    left >= missing
+                })
+                .map_or(0, |i| i + 1);
+        }
+        out.extend(scored[..worth].iter().map(|&(_, v, _)| v));
         debug_assert!(out.len() > start);
     }
 
@@ -921,7 +1311,11 @@ fn search(
         open: layout.exactly_one.iter().filter(|&&e| e).count() + layout.demand_rows.len(),
         placed: Vec::with_capacity(layout.num_vars),
         queue: Vec::with_capacity(layout.num_rows),
+        pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
+        cover_queue: Vec::new(),
+        cover_pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
         scored: Vec::new(),
+        parts: Vec::new(),
         stats: Stats::default(),
     };
     let limit = match goal {
@@ -956,7 +1350,9 @@ fn search(
             st.queue.push(r as u32);
         }
     }
-    st.queue.extend_from_slice(&layout.demand_rows);
+    for &r in &layout.demand_rows {
+        st.push_demand(r as usize);
+    }
     let mut frames: Vec<Frame> = Vec::new();
     let mut cands: Vec<u32> = Vec::new();
     let mut checked = 0u64;
@@ -988,7 +1384,7 @@ fn search(
         if ok {
             let (r, exclusive) = st.choose_row();
             let cand_start = cands.len();
-            st.candidates(r, &mut cands);
+            st.candidates(r, &mut cands, exclusive);
             let first = cands[cand_start] as usize;
             frames.push(Frame {
                 cand_start,
@@ -1019,15 +1415,21 @@ fn search(
                 // Back to the state the frame was made in (a fixed point), plus this frame's
                 // exclusions but the last one.
                 st.unexclude_to(f.excluded_len + if f.exclusive { tried.len() - 1 } else { 0 });
-                st.queue.clear();
+                st.clear_queue();
                 st.sync(engine);
-                st.queue.clear();
+                st.clear_queue();
                 if f.exclusive {
                     // Candidate `next - 1` is out from here on. The exclusions are not part of
                     // the frame's fixed point, so recheck every row they touch.
                     st.exclude(tried[tried.len() - 1] as usize);
                     for &u in tried {
-                        st.queue.extend_from_slice(layout.rows_of(u as usize));
+                        for &r in layout.rows_of(u as usize) {
+                            if layout.general_row[r as usize] {
+                                st.push_demand(r as usize);
+                            } else {
+                                st.queue.push(r);
+                            }
+                        }
                     }
                 }
                 st.stats.guesses += 1;
@@ -1040,6 +1442,18 @@ fn search(
             frames.pop();
         }
     }
+}
+
+/// The positions of the set bits of `mask`, lowest first.
+fn bits(mask: u128) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 /// Keeps the last [`Layout`] and reuses it when the next model has the same rows (only the
@@ -1538,7 +1952,40 @@ mod tests {
         let m = model(28, &rows);
         let out = run_bitset(&m);
         assert_eq!(out.count, 0);
-        assert_eq!(out.stats.guesses, 2, "{:?}", out.stats);
+        // The pairs cover the row's candidates with two parts of one variable each: a bound of
+        // 2 < 3, seen by the clique cover at the root.
+        assert_eq!(out.stats.guesses, 0, "{:?}", out.stats);
+    }
+
+    #[test]
+    fn a_tight_clique_cover_empties_the_rest_of_its_windows() {
+        // a0 + a1 + a2 + a3 = 2 with windows {a0, a1, b0} and {a2, a3, b1} (at most one each):
+        // the two windows must each give the row one star, so b0 and b1 are out, and their
+        // "exactly one" partners p0, p1 are forced, at the root. Then 4 ways for the a's.
+        let (a, b0, b1, p0, p1) = ([0, 1, 2, 3], 4, 5, 6, 7);
+        let rows = vec![
+            ("pair", vec![b0, p0], None, Sense::ExactlyOne),
+            ("pair", vec![b1, p1], None, Sense::ExactlyOne),
+            ("two", a.to_vec(), None, Sense::Exactly(2)),
+            ("window", vec![a[0], a[1], b0], None, Sense::AtMostOne),
+            ("window", vec![a[2], a[3], b1], None, Sense::AtMostOne),
+        ];
+        let m = model(8, &rows);
+        let out = run_bitset(&m);
+        assert_eq!(out.count, 4);
+        assert!(out
+            .solutions
+            .iter()
+            .all(|s| s.ones.contains(&p0) && s.ones.contains(&p1)));
+        // Only the a's are guessed: 3 alternatives for the row (4 candidates, 2 needed; the
+        // third dies at once), 2 more under each of the first two. Without the cover, the
+        // pairs (two candidates each) would be branched on first, at 12 guesses.
+        assert_eq!(out.stats.guesses, 7, "{:?}", out.stats);
+        assert_eq!(
+            out.stats.steps - out.stats.guesses,
+            2,
+            "p0 and p1 are forced"
+        );
     }
 
     #[test]
