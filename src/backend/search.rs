@@ -204,6 +204,17 @@ pub struct Layout {
     tracked: Vec<TrackedRow>,
 }
 
+/// What the clique cover of a demand row says (see [`State::propagate_cover`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cover {
+    /// The cover bound exceeds the need (or no cover was tried): nothing follows.
+    Loose,
+    /// The bound is below the need: the row cannot be filled.
+    Short,
+    /// The bound equals the need: every part must take one of its heaviest variables.
+    Tight,
+}
+
 /// An exact-cover row through a variable of a demand row, seen from that demand row.
 #[derive(Debug, Clone, Copy)]
 struct Clique {
@@ -370,10 +381,12 @@ impl Layout {
         for &r in &self.demand_rows {
             demand[r as usize] = true;
         }
-        let mut position = vec![u32::MAX; self.num_vars];
+        // Per exact-cover row, the positions of the current demand row it holds, and how many.
+        let mut through = vec![(0u128, 0u32); self.num_rows];
         let mut cliques = Vec::new();
         let mut clique_start = Vec::with_capacity(self.row_vars.len() + 1);
         let mut clique_width = vec![0; self.num_rows];
+        let is_clique = |q: u32| !self.general_row[q as usize];
         for r in 0..self.num_rows {
             let vars = self.row(r);
             if !demand[r] || !(2..=128).contains(&vars.len()) {
@@ -381,24 +394,19 @@ impl Layout {
                 continue;
             }
             for (i, &v) in vars.iter().enumerate() {
-                position[v as usize] = i as u32;
+                for &q in self.rows_of(v as usize).iter().filter(|&&q| is_clique(q)) {
+                    let (mask, width) = &mut through[q as usize];
+                    *mask |= 1 << i;
+                    *width += 1;
+                }
             }
             let from = cliques.len();
             for &v in vars {
                 clique_start.push(cliques.len() as u32);
                 let at = cliques.len();
-                for &q in self.rows_of(v as usize) {
-                    if q as usize == r || self.general_row[q as usize] {
-                        continue;
-                    }
-                    let mask = self
-                        .row(q as usize)
-                        .iter()
-                        .map(|&u| position[u as usize])
-                        .filter(|&p| p != u32::MAX)
-                        .fold(0u128, |m, p| m | 1 << p);
-                    if mask.count_ones() >= 2 {
-                        let width = mask.count_ones();
+                for &q in self.rows_of(v as usize).iter().filter(|&&q| is_clique(q)) {
+                    let (mask, width) = through[q as usize];
+                    if width >= 2 {
                         cliques.push(Clique {
                             row: q,
                             width,
@@ -407,10 +415,14 @@ impl Layout {
                     }
                 }
                 // Widest first: the search stops at the first narrower than its best part.
-                cliques[at..].sort_by_key(|c| (std::cmp::Reverse(c.width), c.row));
+                if cliques.len() - at > 1 {
+                    cliques[at..].sort_unstable_by_key(|c| (std::cmp::Reverse(c.width), c.row));
+                }
             }
             for &v in vars {
-                position[v as usize] = u32::MAX;
+                for &q in self.rows_of(v as usize) {
+                    through[q as usize] = (0, 0);
+                }
             }
             clique_width[r] = cliques[from..].iter().map(|c| c.width).max().unwrap_or(0);
         }
@@ -520,7 +532,7 @@ impl Layout {
     /// one" and general rows; an "at most one" row's count only matters to LCV, which then
     /// counts its legal variables on demand (see [`State::candidates`]).
     #[inline]
-    pub fn tracked(&self, r: usize) -> bool {
+    fn tracked(&self, r: usize) -> bool {
         self.exactly_one[r] || self.general_row[r]
     }
 
@@ -871,22 +883,15 @@ impl State<'_> {
     fn place(&mut self, engine: &mut dyn LegalityEngine, v: usize) {
         engine.place(self.layout, v);
         self.placed.push(v as u32);
-        let layout = self.layout;
-        for (i, &r) in layout.rows_of(v).iter().enumerate() {
+        if self.layout.general {
+            return self.mark_general(v, true);
+        }
+        for &r in self.layout.rows_of(v) {
             let r = r as usize;
             self.filled[r] += 1;
-            if layout.exactly_one[r] {
-                if self.filled[r] == 1 {
-                    self.open -= 1;
-                    self.count[r] += CLOSED;
-                }
-            } else if layout.general && layout.general_row[r] {
-                let before = self.sum[r];
-                self.sum[r] += layout.weights_of(v)[i];
-                let low = layout.lower[r];
-                if before < low && self.sum[r] >= low {
-                    self.open -= 1;
-                }
+            if self.layout.exactly_one[r] && self.filled[r] == 1 {
+                self.open -= 1;
+                self.count[r] += CLOSED;
             }
         }
     }
@@ -896,21 +901,54 @@ impl State<'_> {
         while self.placed.len() > len {
             let v = self.placed.pop().unwrap() as usize;
             engine.unplace(layout, v);
-            for (i, &r) in layout.rows_of(v).iter().enumerate() {
+            if layout.general {
+                self.mark_general(v, false);
+                continue;
+            }
+            for &r in layout.rows_of(v) {
                 let r = r as usize;
                 self.filled[r] -= 1;
-                if layout.exactly_one[r] {
+                if layout.exactly_one[r] && self.filled[r] == 0 {
+                    self.open += 1;
+                    self.count[r] -= CLOSED;
+                }
+            }
+        }
+    }
+
+    /// [`State::place`] and [`State::undo_to`] for models with general rows: the fill of the
+    /// "exactly one" rows and the sums of the general rows through `v` (its tracked rows),
+    /// opening or closing rows as they cross their lower bound.
+    fn mark_general(&mut self, v: usize, placed: bool) {
+        for t in self.layout.tracked_of(v) {
+            let r = t.row as usize;
+            if t.kind == TrackedRow::EXACTLY_ONE {
+                if placed {
+                    self.filled[r] += 1;
+                    if self.filled[r] == 1 {
+                        self.open -= 1;
+                        self.count[r] += CLOSED;
+                    }
+                } else {
+                    self.filled[r] -= 1;
                     if self.filled[r] == 0 {
                         self.open += 1;
                         self.count[r] -= CLOSED;
                     }
-                } else if layout.general && layout.general_row[r] {
-                    let before = self.sum[r];
-                    self.sum[r] -= layout.weights_of(v)[i];
-                    let low = layout.lower[r];
-                    if before >= low && self.sum[r] < low {
-                        self.open += 1;
-                    }
+                }
+                continue;
+            }
+            let low = self.layout.lower[r];
+            let before = self.sum[r];
+            if placed {
+                self.sum[r] += t.weight;
+                if before < low && self.sum[r] >= low {
+                    self.open -= 1;
+                }
+            } else {
+                self.sum[r] -= t.weight;
+                if before >= low && self.sum[r] < low {
+                    self.open += 1;
                 }
             }
         }
@@ -1046,7 +1084,14 @@ impl State<'_> {
     /// Queues demand row `r` for [`State::propagate_cover`], which runs once the cheap rules
     /// are at a fixed point (so a row is covered once per round, not once per placement).
     fn defer_cover(&mut self, r: usize) {
-        if self.layout.has_cliques(r) && !self.cover_pending[r] {
+        let layout = self.layout;
+        let need = layout.lower[r] - self.sum[r];
+        let candidates = (self.count[r] - CLOSED) as u64;
+        if layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64 {
+            // Every part holds at most `clique_width` candidates: more than `need` parts.
+            return;
+        }
+        if layout.has_cliques(r) && !self.cover_pending[r] {
             self.cover_pending[r] = true;
             self.cover_queue.push(r as u32);
         }
@@ -1054,9 +1099,9 @@ impl State<'_> {
 
     /// The clique-cover rule for a demand row `r` that still needs weight `need`: cover its
     /// legal variables greedily by parts, each part the still uncovered variables of one
-    /// exact-cover row through the heaviest uncovered variable (of the widest such row that
-    /// still holds two uncovered variables, or that variable alone). A part holds at most one placed variable, so the row can gain at most
-    /// the sum of the parts' largest weights, `bound`. `bound < need` fails. `bound == need`
+    /// exact-cover row through the heaviest uncovered variable (the row holding most of them,
+    /// or that variable alone). A part holds at most one placed variable, so the row can gain
+    /// at most the sum of the parts' largest weights, `bound`. `bound < need` fails. `bound == need`
     /// means every part must take one variable of its largest weight: its lighter variables
     /// are excluded, so is every other variable of the exact-cover row it came from (that
     /// row's one variable is in this part), and a part with a single such variable forces
@@ -1066,47 +1111,11 @@ impl State<'_> {
     /// branch (they sit on the exclusion trail). False on a contradiction.
     fn propagate_cover(&mut self, engine: &mut dyn LegalityEngine, r: usize) -> bool {
         let layout = self.layout;
-        if !layout.has_cliques(r) {
-            return true;
-        }
-        let need = layout.lower[r] - self.sum[r];
-        let candidates = (self.count[r] - CLOSED) as u64;
-        if layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64 {
-            // Every part holds at most `clique_width` candidates: more than `need` parts.
-            return true;
-        }
         let (vars, weights) = (layout.row(r), layout.row_weights(r));
-        let mut uncovered = vars
-            .iter()
-            .enumerate()
-            .filter(|&(_, &v)| self.legal.contains(v as usize))
-            .fold(0u128, |m, (i, _)| m | 1 << i);
-        let mut bound = 0u64;
-        self.parts.clear();
-        while uncovered != 0 {
-            let i = uncovered.trailing_zeros() as usize;
-            let (mut by, mut part) = (u32::MAX, 1u128 << i);
-            let mut size = 1;
-            for c in layout.cliques_at(r, i) {
-                if c.width <= size {
-                    // Widest first: no clique left can cover more.
-                    break;
-                }
-                let p = c.mask & uncovered;
-                let covered = if p == c.mask { c.width } else { p.count_ones() };
-                if covered > size {
-                    (by, part, size) = (c.row, p, covered);
-                }
-            }
-            uncovered &= !part;
-            bound += weights[i];
-            if bound > need {
-                return true;
-            }
-            self.parts.push((by, part));
-        }
-        if bound < need {
-            return false;
+        match self.cover(r) {
+            Cover::Loose => return true,
+            Cover::Short => return false,
+            Cover::Tight => {}
         }
         let mut excluded = false;
         let mut single = None;
@@ -1141,6 +1150,56 @@ impl State<'_> {
             self.push_demand(r);
         }
         true
+    }
+
+    /// The greedy clique cover of demand row `r`'s legal variables (see
+    /// [`State::propagate_cover`]); when tight, its parts are left in `parts`.
+    fn cover(&mut self, r: usize) -> Cover {
+        let layout = self.layout;
+        if !layout.has_cliques(r) {
+            return Cover::Loose;
+        }
+        let need = layout.lower[r] - self.sum[r];
+        let candidates = (self.count[r] - CLOSED) as u64;
+        if layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64 {
+            // Every part holds at most `clique_width` candidates: more than `need` parts.
+            return Cover::Loose;
+        }
+        let (vars, weights) = (layout.row(r), layout.row_weights(r));
+        let mut uncovered = vars
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| self.legal.contains(v as usize))
+            .fold(0u128, |m, (i, _)| m | 1 << i);
+        let mut bound = 0u64;
+        self.parts.clear();
+        while uncovered != 0 {
+            let i = uncovered.trailing_zeros() as usize;
+            let (mut by, mut part) = (u32::MAX, 1u128 << i);
+            let mut size = 1;
+            for c in layout.cliques_at(r, i) {
+                if c.width <= size {
+                    // Widest first: no clique left can cover more.
+                    break;
+                }
+                let p = c.mask & uncovered;
+                let covered = if p == c.mask { c.width } else { p.count_ones() };
+                if covered > size {
+                    (by, part, size) = (c.row, p, covered);
+                }
+            }
+            uncovered &= !part;
+            bound += weights[i];
+            if bound > need {
+                return Cover::Loose;
+            }
+            self.parts.push((by, part));
+        }
+        if bound < need {
+            Cover::Short
+        } else {
+            Cover::Tight
+        }
     }
 
     /// Excludes `v` if it is legal and not yet excluded; whether it did.
@@ -1423,11 +1482,11 @@ fn search(
                     // the frame's fixed point, so recheck every row they touch.
                     st.exclude(tried[tried.len() - 1] as usize);
                     for &u in tried {
-                        for &r in layout.rows_of(u as usize) {
-                            if layout.general_row[r as usize] {
-                                st.push_demand(r as usize);
-                            } else {
-                                st.queue.push(r);
+                        for t in layout.tracked_of(u as usize) {
+                            match t.kind {
+                                TrackedRow::DEMAND => st.push_demand(t.row as usize),
+                                TrackedRow::EXACTLY_ONE => st.queue.push(t.row),
+                                _ => {}
                             }
                         }
                     }
