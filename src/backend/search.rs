@@ -304,8 +304,10 @@ impl Layout {
             tracked_start: Vec::new(),
             tracked: Vec::new(),
         };
+        let mut terms: Vec<(usize, u64)> = Vec::new();
         for c in cons {
-            let mut terms: Vec<(usize, u64)> = c.terms().collect();
+            terms.clear();
+            terms.extend(c.terms());
             let general = !c.is_unit();
             if general {
                 terms.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
