@@ -434,7 +434,7 @@ fn status_table(experiment: &Experiment, records: &[Record]) -> String {
     }
     md.push_str(
         "\nA run is `solved` when the verifier accepted its answer; `unknown` when a sound but incomplete backend (or a peer) stopped without one; \
-         `limit` when it stopped at the count limit or the time limit it honours itself; `timeout`, `memout` and `crash` when its worker was killed at the time limit, ran out of memory or died; \
+         `limit` when a count or search stopped at a limit (`--limit`, or the time limit for a count, which keeps its partial value); `timeout` when a run reached its time limit without an answer (stopped by the backend itself or by killing its worker); `memout` and `crash` when its worker ran out of memory or died; \
          `unsupported` when the backend refused the model. A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
          so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\".\n",
     );
