@@ -835,8 +835,8 @@ impl State<'_> {
     fn sync_general(&mut self, engine: &mut dyn LegalityEngine) {
         let layout = self.layout;
         let fresh = engine.legal(layout);
-        // Disjoint borrows, as in `sync`. `avail` is kept for every row (only general rows
-        // read it), which saves a branch per (variable, row).
+        // Disjoint borrows, as in `sync`. `avail` is kept for every tracked row (only general
+        // rows read it), which saves a branch per (variable, row).
         let State {
             legal,
             excluded,
@@ -1085,15 +1085,15 @@ impl State<'_> {
 
     /// Queues demand row `r` for [`State::propagate_cover`], which runs once the cheap rules
     /// are at a fixed point (so a row is covered once per round, not once per placement).
+    /// Rows the rule cannot conclude on are not queued: those without cliques, and unit-weight
+    /// rows with more than `need x clique_width` candidates (every part holds at most
+    /// `clique_width` of them, so there are more than `need` parts).
     fn defer_cover(&mut self, r: usize) {
         let layout = self.layout;
         let need = layout.lower[r] - self.sum[r];
         let candidates = (self.count[r] - CLOSED) as u64;
-        if layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64 {
-            // Every part holds at most `clique_width` candidates: more than `need` parts.
-            return;
-        }
-        if layout.has_cliques(r) && !self.cover_pending[r] {
+        let loose = layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64;
+        if layout.has_cliques(r) && !loose && !self.cover_pending[r] {
             self.cover_pending[r] = true;
             self.cover_queue.push(r as u32);
         }
@@ -1155,18 +1155,11 @@ impl State<'_> {
     }
 
     /// The greedy clique cover of demand row `r`'s legal variables (see
-    /// [`State::propagate_cover`]); when tight, its parts are left in `parts`.
+    /// [`State::propagate_cover`]); when tight, its parts are left in `parts`. Rows reach it
+    /// through [`State::defer_cover`], which leaves out those it cannot conclude on.
     fn cover(&mut self, r: usize) -> Cover {
         let layout = self.layout;
-        if !layout.has_cliques(r) {
-            return Cover::Loose;
-        }
         let need = layout.lower[r] - self.sum[r];
-        let candidates = (self.count[r] - CLOSED) as u64;
-        if layout.max_weight[r] == 1 && candidates > need * layout.clique_width[r] as u64 {
-            // Every part holds at most `clique_width` candidates: more than `need` parts.
-            return Cover::Loose;
-        }
         let (vars, weights) = (layout.row(r), layout.row_weights(r));
         let mut uncovered = vars
             .iter()
