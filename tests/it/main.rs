@@ -17,6 +17,7 @@ mod gauss_reports;
 mod general_rows;
 mod harness;
 mod isolation;
+mod layers;
 mod milp_levels;
 mod models;
 mod snapshots_model;
