@@ -77,13 +77,16 @@ struct JobRef<'a> {
     model: Option<&'a Model>,
 }
 
-/// Who enforces a run's time limit.
+/// Who enforced a run's time limit: the backend when it stopped itself, the parent whenever it
+/// had to kill the worker (a backend that cannot stop itself, or one that should have but did
+/// not: stopped, hung or too slow to notice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LimitBy {
     /// The backend stops itself at the limit (it has the `TimeLimit` ability).
     Backend,
-    /// The backend cannot stop itself; the parent kills its worker after the limit and grace.
+    /// The parent killed the worker after the limit and grace (the backend cannot stop itself,
+    /// or did not).
     Parent,
 }
 
@@ -359,6 +362,65 @@ fn keep_log(from: impl Read, log: Arc<Mutex<StderrLog>>) {
     }
 }
 
+/// Checks that a worker of `exe` can start under an address-space limit of `mb` MB (a limit
+/// below what the program needs to load dies in the loader, which would look like a `crash`).
+/// `Err(minimum)` names the smallest limit, in MB, under which a worker starts; callers refuse
+/// the limit with it. Cost: one short process start when the limit is enough, about ten when
+/// it is not (a bisection).
+pub fn check_memory_limit(exe: &Path, mb: u64) -> Result<(), u64> {
+    if starts_within(exe, mb) {
+        return Ok(());
+    }
+    // The smallest limit that starts, by bisection between `mb` (too small) and a limit
+    // that starts (doubling until one does).
+    let (mut low, mut high) = (mb, mb.max(1).saturating_mul(2));
+    while !starts_within(exe, high) {
+        low = high;
+        if high >= 1 << 20 {
+            return Err(high);
+        }
+        high = high.saturating_mul(2);
+    }
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if starts_within(exe, mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Err(high)
+}
+
+/// Whether `exe worker` starts and ends cleanly (given no job) under `mb` MB of address space.
+fn starts_within(exe: &Path, mb: u64) -> bool {
+    let bytes = mb.saturating_mul(1 << 20);
+    let mut command = Command::new(exe);
+    command
+        .arg("worker")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure calls only setrlimit, which is
+        // async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes as libc::rlim_t,
+                    rlim_max: bytes as libc::rlim_t,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    command.status().is_ok_and(|s| s.success())
+}
+
 impl Worker {
     /// Starts `exe worker` with `limits` (the address-space limit is set in the child before
     /// it runs). On Linux the worker is killed when the thread that started it ends
@@ -496,16 +558,12 @@ impl Worker {
             Err(RecvTimeoutError::Timeout) => {
                 let exit = self.kill();
                 let t = time_limit.unwrap_or_default();
-                let limit_by = job.options.time_limit.map(|_| {
-                    if backend_stops_itself(&job.backend, &job.options) {
-                        LimitBy::Backend
-                    } else {
-                        LimitBy::Parent
-                    }
-                });
-                let why = match limit_by {
-                    Some(LimitBy::Backend) => "the backend did not stop at its time limit",
-                    _ => "the backend cannot stop itself",
+                // The parent's kill enforced the limit, whatever the backend could have done.
+                let limit_by = job.options.time_limit.map(|_| LimitBy::Parent);
+                let why = if backend_stops_itself(&job.backend, &job.options) {
+                    "the backend did not stop at its time limit"
+                } else {
+                    "the backend cannot stop itself"
                 };
                 let mut r = RunResult::failed(
                     Status::Timeout,

@@ -39,7 +39,7 @@ pub use stream::{solutions_verified, SolutionStream, StreamOutcome, StreamReport
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BackendError {
     /// `--backend NAME` names no registered backend.
-    #[error("unknown backend '{name}' (known: {known})")]
+    #[error("unknown backend '{name}' (known: {known}){hint}", hint = crate::suggest::did_you_mean_in(name, known))]
     UnknownBackend {
         /// The name asked for.
         name: String,
@@ -76,7 +76,7 @@ pub enum BackendError {
     },
     /// An option (a `params` key, or `time_limit` / `seed`) that this backend does not read:
     /// refused, so that a misspelt or misplaced setting never measures the wrong configuration.
-    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted})")]
+    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted}){hint}", hint = crate::suggest::did_you_mean_in(key, accepted))]
     UnknownOption {
         /// Backend name.
         backend: String,
@@ -170,6 +170,11 @@ pub struct CountReport {
     /// How the search went.
     pub stats: Stats,
 }
+
+/// The [`Stats::extra`] key under which a counter that stopped for its own reasons (neither the
+/// count limit nor the time limit: an incomplete method that ran out of moves) says why; such a
+/// count is `unknown`, not `limit`.
+pub const INCOMPLETE: &str = "incomplete";
 
 /// How many witnesses a counter should keep.
 pub const WITNESS_LIMIT: usize = 16;
@@ -322,10 +327,12 @@ pub struct BackendOptions {
 pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Converts a time limit in seconds (from a command line or an experiment file) into a
-/// [`Duration`], or `None` when it is not a number from 0 to [`MAX_TIME_LIMIT`] (NaN, negative,
-/// infinite or too large: `Duration::from_secs_f64` would panic on some of those).
+/// [`Duration`], or `None` when it is not a number above 0 and at most [`MAX_TIME_LIMIT`] (0,
+/// NaN, negative, infinite or too large: `Duration::from_secs_f64` would panic on some of
+/// those, and a limit of 0 would stop every run before it starts). The same rule holds for
+/// `--time-limit` and `time_limit` in experiment files.
 pub fn time_limit_from_seconds(seconds: f64) -> Option<Duration> {
-    (seconds >= 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
+    (seconds > 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
         .then(|| Duration::from_secs_f64(seconds))
 }
 
@@ -441,7 +448,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "dp",
         about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
         make: |o| Ok(Box::new(dp::DpBackend::new(o))),
-        params: &["coordinate"],
+        params: &["coordinate", "memory-limit"],
         uses_time_limit: false,
         uses_seed: false,
     },
@@ -851,8 +858,11 @@ pub fn count_verified(
                 }
             }
             time = stats;
+            let incomplete = time.extra.get(INCOMPLETE).and_then(|v| v.as_str());
             let (status, reason) = if report.exhaustive {
                 (Status::Solved, None)
+            } else if let Some(why) = incomplete {
+                (Status::Unknown, Some(why.to_string()))
             } else {
                 let why = match limit {
                     Some(l) if report.count >= l as u128 => format!("stopped at the limit of {l}"),
@@ -935,7 +945,11 @@ mod tests {
         ] {
             assert_eq!(time_limit_from_seconds(s), None, "{s}");
         }
-        assert_eq!(time_limit_from_seconds(0.0), Some(Duration::ZERO));
+        assert_eq!(time_limit_from_seconds(0.0), None);
+        assert_eq!(
+            time_limit_from_seconds(0.5),
+            Some(Duration::from_millis(500))
+        );
         assert_eq!(time_limit_from_seconds(31_536_000.0), Some(MAX_TIME_LIMIT));
     }
 

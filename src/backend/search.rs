@@ -1572,11 +1572,24 @@ pub(crate) fn count_report(
 ) -> Result<crate::backend::CountReport, BackendError> {
     let layout = cache.layout(model);
     let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
+    let mut stats = out.stats;
+    let at_limit = limit.is_some_and(|l| out.count >= u128::from(l));
+    if !out.timed_out && !at_limit && !(out.exhausted && out.exact) {
+        // Neither the limit nor the time stopped it: an approximate engine ran out of moves.
+        let why = format!(
+            "the search ended without proving the count complete: the {} engine is approximate \
+             (the count is of verified solutions found, a lower bound)",
+            engine.name()
+        );
+        stats
+            .extra
+            .insert(crate::backend::INCOMPLETE.into(), why.into());
+    }
     Ok(crate::backend::CountReport {
         count: out.count,
         exhaustive: out.exhausted && out.exact,
         witnesses: out.solutions,
-        stats: out.stats,
+        stats,
     })
 }
 

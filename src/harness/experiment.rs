@@ -240,7 +240,7 @@ struct RawExperiment {
     repetitions: Option<Spanned<u32>>,
     time_limit: Option<Spanned<toml::Value>>,
     memory_limit: Option<Spanned<toml::Value>>,
-    count_limit: Option<u64>,
+    count_limit: Option<Spanned<u64>>,
     baseline: Option<Spanned<String>>,
     data_dir: Option<String>,
     outputs: Option<Vec<Output>>,
@@ -376,7 +376,7 @@ fn seconds(value: &toml::Value) -> Option<Duration> {
         toml::Value::Float(f) => *f,
         _ => return None,
     };
-    time_limit_from_seconds(s).filter(|_| s > 0.0)
+    time_limit_from_seconds(s)
 }
 
 /// The most repetitions of one (instance, backend) pair an experiment may ask for.
@@ -414,6 +414,21 @@ fn param_text(value: &toml::Value) -> Option<String> {
     }
 }
 
+/// The folder of an experiment's records and reports when none is named (`--reports`):
+/// `reports/` beside the folder holding the experiment file, as for `data/`
+/// (`experiments/quick.toml` reports to `reports/`, wherever the command runs from).
+pub fn default_reports_dir(experiment: &Path) -> PathBuf {
+    let dir = experiment.parent().unwrap_or(Path::new(""));
+    match dir.components().next_back() {
+        Some(std::path::Component::Normal(_)) => match dir.parent() {
+            Some(up) => up.join("reports"),
+            None => PathBuf::from("reports"),
+        },
+        None => PathBuf::from("../reports"),
+        Some(_) => dir.join("..").join("reports"),
+    }
+}
+
 /// The data folder: `data_dir` from the file (relative to it), else `$ZEROONE_DATA`, else
 /// `data/` of the checkout holding `experiments/` (the folder above the file's).
 fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
@@ -426,12 +441,44 @@ fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
     dir.join("..").join("data")
 }
 
+/// The largest experiment file read (1 MiB; the shipped ones are a few KB): a larger file,
+/// or `/dev/zero`, is refused before it fills memory.
+pub const MAX_EXPERIMENT_BYTES: u64 = 1 << 20;
+
+/// The bytes of the experiment file at `path`, at most [`MAX_EXPERIMENT_BYTES`].
+/// A file that cannot be opened or read is bad input (exit 2), like a malformed one.
+fn read_capped(path: &Path) -> Result<Vec<u8>, HarnessError> {
+    use std::io::Read;
+    let at = Locator { path, text: "" };
+    let unreadable = |e: std::io::Error| {
+        at.key(
+            "(file)",
+            format!("expected a readable experiment file, found: {e}"),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_EXPERIMENT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_EXPERIMENT_BYTES {
+        return Err(at.key(
+            "(document)",
+            format!(
+                "expected an experiment file of at most {} MiB, found a larger one",
+                MAX_EXPERIMENT_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 impl Experiment {
     /// Reads and checks the experiment at `path`: schema, files, backends (each is made once
     /// through the registry, so unknown names and bad options are caught here), baseline.
     /// Errors name the file and the line and column (or key) at fault.
     pub fn load(path: &Path) -> Result<Experiment, HarnessError> {
-        let bytes = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
+        let bytes = read_capped(path)?;
         Experiment::from_text(path, &decode(path, &bytes)?)
     }
 
@@ -441,7 +488,7 @@ impl Experiment {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let at = Locator { path, text };
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
-            let message = e.message().to_string();
+            let message = crate::suggest::serde_hint(e.message());
             match e.span() {
                 Some(span) => at.at(span, message),
                 None => at.key("(document)", message),
@@ -479,6 +526,16 @@ impl Experiment {
                 )
             })?),
         };
+        // The same rule as `count --limit`: from 1.
+        let count_limit =
+            match &raw.count_limit {
+                None => None,
+                Some(c) if *c.get_ref() == 0 => return Err(at.at(
+                    c.span(),
+                    "count_limit: expected at least 1 (as for --limit); leave it out to count all",
+                )),
+                Some(c) => Some(*c.get_ref()),
+            };
         let memory_limit = match &raw.memory_limit {
             None => None,
             Some(m) => match m.get_ref() {
@@ -829,7 +886,7 @@ impl Experiment {
             repetitions,
             time_limit,
             memory_limit,
-            count_limit: raw.count_limit,
+            count_limit,
             baseline,
             sources,
             backends,
@@ -846,6 +903,23 @@ mod tests {
 
     fn load(text: &str) -> Result<Experiment, HarnessError> {
         Experiment::from_text(Path::new("exp/test.toml"), text)
+    }
+
+    #[test]
+    fn reports_sit_beside_the_experiments_folder_wherever_the_command_runs() {
+        for (file, reports) in [
+            ("experiments/quick.toml", "reports"),
+            ("/repo/experiments/quick.toml", "/repo/reports"),
+            ("a/b/x.toml", "a/reports"),
+            ("x.toml", "../reports"),
+            ("../x.toml", "../../reports"),
+        ] {
+            assert_eq!(
+                default_reports_dir(Path::new(file)),
+                PathBuf::from(reports),
+                "{file}"
+            );
+        }
     }
 
     #[test]
