@@ -18,8 +18,8 @@ pub struct MergeArgs {
     pub experiment: PathBuf,
     /// Record files to join (default: every `NAME.shard-*.jsonl` in the reports folder).
     pub files: Vec<PathBuf>,
-    /// Folder for records and reports (default: `reports/` beside the experiment file's folder,
-    /// e.g. `reports/` for `experiments/NAME.toml`, wherever the command runs from).
+    /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
+    /// the experiment file; `reports/` beside it when unset).
     #[arg(long)]
     pub reports: Option<PathBuf>,
 }
@@ -30,7 +30,7 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let reports = args
         .reports
         .clone()
-        .unwrap_or_else(|| zeroone::harness::default_reports_dir(&args.experiment));
+        .unwrap_or_else(|| experiment.reports_dir.clone());
     // The program as `zeroone`, not the path it was run from (machine-specific).
     let command: Vec<String> = std::iter::once("zeroone".to_string())
         .chain(std::env::args().skip(1))

@@ -16,8 +16,8 @@ use super::CliError;
 pub struct ReportArgs {
     /// The experiment file whose records to report.
     pub experiment: PathBuf,
-    /// Folder for records and reports (default: `reports/` beside the experiment file's folder,
-    /// e.g. `reports/` for `experiments/NAME.toml`, wherever the command runs from).
+    /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
+    /// the experiment file; `reports/` beside it when unset).
     #[arg(long)]
     pub reports: Option<PathBuf>,
 }
@@ -28,7 +28,7 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
     let reports = args
         .reports
         .clone()
-        .unwrap_or_else(|| zeroone::harness::default_reports_dir(&args.experiment));
+        .unwrap_or_else(|| experiment.reports_dir.clone());
     let command: Vec<String> = std::iter::once("zeroone".to_string())
         .chain(std::env::args().skip(1))
         .collect();

@@ -32,8 +32,8 @@ pub struct RunArgs {
     /// Run one deterministic slice k of N (1-based), writing `NAME.shard-k-of-N.jsonl`.
     #[arg(long)]
     pub shard: Option<Shard>,
-    /// Folder for records and reports (default: `reports/` beside the experiment file's folder,
-    /// e.g. `reports/` for `experiments/NAME.toml`, wherever the command runs from).
+    /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
+    /// the experiment file; `reports/` beside it when unset).
     #[arg(long)]
     pub reports: Option<PathBuf>,
     /// Stop after this many new runs (the record file stays resumable).
@@ -68,7 +68,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let reports = args
         .reports
         .clone()
-        .unwrap_or_else(|| zeroone::harness::default_reports_dir(&args.experiment));
+        .unwrap_or_else(|| experiment.reports_dir.clone());
     if let Some(label) = &args.peer {
         experiment = experiment.as_peer_run(label).map_err(cli_error)?;
     }

@@ -172,6 +172,10 @@ pub struct Experiment {
     /// `zeroone run` does not run them; `zeroone merge` accepts their records and the reports
     /// show them beside the backends.
     pub peers: Vec<String>,
+    /// The folder of its records and reports: `reports_dir` of the file, relative to the file
+    /// (default `reports`, beside it), so `zeroone run PATH` finds them wherever it is run
+    /// from; `--reports` overrides it. The shipped experiments say `"../reports"`.
+    pub reports_dir: PathBuf,
 }
 
 impl Experiment {
@@ -243,6 +247,7 @@ struct RawExperiment {
     count_limit: Option<Spanned<u64>>,
     baseline: Option<Spanned<String>>,
     data_dir: Option<String>,
+    reports_dir: Option<String>,
     outputs: Option<Vec<Output>>,
     #[serde(default)]
     instances: Vec<Spanned<RawSource>>,
@@ -414,19 +419,25 @@ fn param_text(value: &toml::Value) -> Option<String> {
     }
 }
 
-/// The folder of an experiment's records and reports when none is named (`--reports`):
-/// `reports/` beside the folder holding the experiment file, as for `data/`
-/// (`experiments/quick.toml` reports to `reports/`, wherever the command runs from).
-pub fn default_reports_dir(experiment: &Path) -> PathBuf {
-    let dir = experiment.parent().unwrap_or(Path::new(""));
-    match dir.components().next_back() {
-        Some(std::path::Component::Normal(_)) => match dir.parent() {
-            Some(up) => up.join("reports"),
-            None => PathBuf::from("reports"),
-        },
-        None => PathBuf::from("../reports"),
-        Some(_) => dir.join("..").join("reports"),
+/// `dir` joined with `relative`, with `name/..` pairs taken out lexically (`experiments` and
+/// `../reports` give `reports`), so paths printed and recorded stay short.
+fn join_tidy(dir: &Path, relative: &str) -> PathBuf {
+    use std::path::Component;
+    let joined = dir.join(relative);
+    let mut out: Vec<Component> = Vec::new();
+    for c in joined.components() {
+        match (c, out.last()) {
+            (Component::CurDir, _) => {}
+            (Component::ParentDir, Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
     }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
 }
 
 /// The data folder: `data_dir` from the file (relative to it), else `$ZEROONE_DATA`, else
@@ -503,6 +514,7 @@ impl Experiment {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "experiment".into());
         let data = data_root(dir, raw.data_dir.as_deref());
+        let reports_dir = join_tidy(dir, raw.reports_dir.as_deref().unwrap_or("reports"));
 
         let repetitions = match &raw.repetitions {
             None => 1,
@@ -887,6 +899,7 @@ impl Experiment {
             time_limit,
             memory_limit,
             count_limit,
+            reports_dir,
             baseline,
             sources,
             backends,
@@ -906,19 +919,23 @@ mod tests {
     }
 
     #[test]
-    fn reports_sit_beside_the_experiments_folder_wherever_the_command_runs() {
-        for (file, reports) in [
-            ("experiments/quick.toml", "reports"),
-            ("/repo/experiments/quick.toml", "/repo/reports"),
-            ("a/b/x.toml", "a/reports"),
-            ("x.toml", "../reports"),
-            ("../x.toml", "../../reports"),
+    fn reports_dir_is_relative_to_the_experiment_file() {
+        for (file, key, reports) in [
+            ("experiments/quick.toml", Some("../reports"), "reports"),
+            (
+                "/repo/experiments/quick.toml",
+                Some("../reports"),
+                "/repo/reports",
+            ),
+            ("a/b/x.toml", None, "a/b/reports"),
+            ("x.toml", None, "reports"),
+            ("x.toml", Some("../out"), "../out"),
+            ("../x.toml", Some("../r"), "../../r"),
         ] {
-            assert_eq!(
-                default_reports_dir(Path::new(file)),
-                PathBuf::from(reports),
-                "{file}"
-            );
+            let line = key.map_or(String::new(), |k| format!("reports_dir = \"{k}\"\n"));
+            let text = format!("{line}[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\n");
+            let e = Experiment::from_text(Path::new(file), &text).unwrap();
+            assert_eq!(e.reports_dir, PathBuf::from(reports), "{file} {key:?}");
         }
     }
 

@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-pub use experiment::{default_reports_dir, BackendConfig, Experiment, ExperimentKind, Task};
+pub use experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 pub use plan::{RunOptions, RunSummary, Shard};
 pub use record::Record;
 pub use runner::run_experiment;
