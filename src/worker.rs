@@ -497,6 +497,11 @@ impl Worker {
         })
     }
 
+    /// The worker's process id (to watch or signal it from outside).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Runs `job` on `model` in this worker. Returns the result and whether the worker is
     /// still alive (a worker that was killed, crashed or ran out of memory is gone; the result
     /// says which). `time_limit` is the job's limit; the worker is killed after it plus

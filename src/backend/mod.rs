@@ -447,7 +447,7 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "dp",
         about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
-        make: |o| Ok(Box::new(dp::DpBackend::new(o))),
+        make: |o| Ok(Box::new(dp::DpBackend::new(o)?)),
         params: &["coordinate", "memory-limit"],
         uses_time_limit: false,
         uses_seed: false,
