@@ -364,24 +364,42 @@ fn generate_writes_each_board_as_it_is_found() {
     let mut text = String::new();
     let mut buf = [0u8; 4096];
     let start = Instant::now();
-    while text.matches("# solution:").count() < 2 && start.elapsed() < Duration::from_secs(20) {
+    // Each board ends with its `# solution:` line; wait for two whole boards.
+    let whole = |t: &str| {
+        t.lines().filter(|l| l.starts_with("# solution:")).count()
+            - usize::from(
+                !t.ends_with('\n')
+                    && t.lines()
+                        .last()
+                        .is_some_and(|l| l.starts_with("# solution:")),
+            )
+    };
+    while whole(&text) < 2 && start.elapsed() < Duration::from_secs(20) {
         let n = out.read(&mut buf).unwrap();
         assert!(n > 0, "generate ended early: {text}");
         text.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let boards = text.matches("# solution:").count();
+    let boards = whole(&text);
     assert!(boards >= 2, "{text}");
-    // What arrived reads back as boards.
-    let complete: String = text
-        .split_inclusive('\n')
-        .take_while(|_| true)
-        .collect::<String>();
-    let upto = complete.rfind("# solution:").unwrap();
-    let end = upto + complete[upto..].find('\n').unwrap() + 1;
+    // What arrived reads back as boards: everything up to the last whole board.
+    let mut end = 0;
+    let mut seen = 0;
+    for line in text.split_inclusive('\n') {
+        if !line.ends_with('\n') {
+            break;
+        }
+        end += line.len();
+        if line.starts_with("# solution:") {
+            seen += 1;
+            if seen == boards {
+                break;
+            }
+        }
+    }
     let parsed = zeroone::puzzle::parse::parse_str(
-        &complete[..end],
+        &text[..end],
         zeroone::puzzle::parse::Format::Hex,
         "streamed.hex",
     )
