@@ -1574,7 +1574,8 @@ pub(crate) fn count_report(
     let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
     let mut stats = out.stats;
     let at_limit = limit.is_some_and(|l| out.count >= u128::from(l));
-    if !out.timed_out && !at_limit && !(out.exhausted && out.exact) {
+    let complete = out.exhausted && out.exact;
+    if !(out.timed_out || at_limit || complete) {
         // Neither the limit nor the time stopped it: an approximate engine ran out of moves.
         let why = format!(
             "the search ended without proving the count complete: the {} engine is approximate \
