@@ -615,7 +615,12 @@ impl Worker {
             .limits
             .memory_mb
             .is_some_and(|mb| exit.peak_rss_mb >= 0.9 * mb as f64);
-        if oom.is_some() || near_limit {
+        // Under an address-space limit a failed mapping (a thread stack, a guard page, a large
+        // allocation outside the allocator's error path) ends in SIGSEGV or SIGBUS with a small
+        // resident set; zeroone's code is safe Rust, so the limit is the likely cause.
+        let mapping_failed = self.limits.memory_mb.is_some()
+            && matches!(exit.signal, Some(libc::SIGSEGV | libc::SIGBUS));
+        if oom.is_some() || near_limit || mapping_failed {
             let limit = self
                 .limits
                 .memory_mb

@@ -659,6 +659,27 @@ mod tests {
     }
 
     #[test]
+    fn appended_records_are_synced_every_so_many_and_on_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.jsonl");
+        let mut file = RecordFile::create(&p).unwrap();
+        let r = record("a", Status::Solved);
+        for i in 1..SYNC_RECORDS {
+            file.append(&r).unwrap();
+            assert_eq!(file.unsynced(), i);
+        }
+        file.append(&r).unwrap();
+        assert_eq!(file.unsynced(), 0, "synced at the {SYNC_RECORDS}th record");
+        file.append(&r).unwrap();
+        assert_eq!(file.unsynced(), 1);
+        file.sync().unwrap();
+        assert_eq!(file.unsynced(), 0);
+        drop(file);
+        let (records, _) = read_records(&p, false).unwrap();
+        assert_eq!(records.len(), SYNC_RECORDS + 1);
+    }
+
+    #[test]
     fn merge_drops_repeats_and_refuses_conflicts() {
         let dir = tempfile::tempdir().unwrap();
         let p1 = dir.path().join("1.jsonl");
