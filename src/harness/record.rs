@@ -239,42 +239,62 @@ impl Record {
     }
 }
 
-/// Reads every record of `path`. A last line without its newline that does not parse is torn
-/// (the run was killed while writing it): it is dropped when `tolerate_torn` and the returned
-/// length stops before it; otherwise, and for any other bad line, the error names the line.
-/// Returns the records and the byte length of the good prefix.
+/// The longest record line read (16 MiB; a record is a few KB): a longer line, as in a file
+/// that is not a record file (`/dev/zero`), is refused before it fills memory.
+pub const MAX_RECORD_LINE: usize = 16 << 20;
+
+/// Reads every record of `path`, one line at a time. A last line without its newline that does
+/// not parse is torn (the run was killed while writing it): it is dropped when `tolerate_torn`
+/// and the returned length stops before it; otherwise, and for any other bad line (or one
+/// longer than [`MAX_RECORD_LINE`]), the error names the line. Returns the records and the
+/// byte length of the good prefix.
 pub fn read_records(path: &Path, tolerate_torn: bool) -> Result<(Vec<Record>, u64), HarnessError> {
-    let text = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
+    use std::io::{BufRead, BufReader, Read};
+    let file = File::open(path).map_err(|e| HarnessError::io(path, e))?;
+    let mut reader = BufReader::new(file);
     let mut records = Vec::new();
-    let mut offset = 0usize;
+    let mut offset = 0u64;
     let mut line_no = 0usize;
-    while offset < text.len() {
-        line_no += 1;
-        let end = text[offset..].iter().position(|&b| b == b'\n');
-        let (line, next, complete) = match end {
-            Some(e) => (&text[offset..offset + e], offset + e + 1, true),
-            None => (&text[offset..], text.len(), false),
-        };
-        if line.iter().all(u8::is_ascii_whitespace) {
-            offset = next;
-            continue;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = (&mut reader)
+            .take(MAX_RECORD_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| HarnessError::io(path, e))?;
+        if read == 0 {
+            break;
         }
-        match serde_json::from_slice::<Record>(line) {
-            Ok(r) => records.push(r.migrated()),
-            Err(e) => {
-                if !complete && tolerate_torn {
-                    return Ok((records, offset as u64));
+        line_no += 1;
+        let complete = line.last() == Some(&b'\n');
+        if !complete && line.len() > MAX_RECORD_LINE {
+            return Err(HarnessError::Records {
+                file: path.to_path_buf(),
+                line: line_no,
+                message: format!("not a run record: a line longer than {MAX_RECORD_LINE} bytes"),
+            });
+        }
+        let body = if complete {
+            &line[..line.len() - 1]
+        } else {
+            &line[..]
+        };
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            match serde_json::from_slice::<Record>(body) {
+                Ok(r) => records.push(r.migrated()),
+                Err(_) if !complete && tolerate_torn => return Ok((records, offset)),
+                Err(e) => {
+                    return Err(HarnessError::Records {
+                        file: path.to_path_buf(),
+                        line: line_no,
+                        message: format!("not a run record: {e}"),
+                    })
                 }
-                return Err(HarnessError::Records {
-                    file: path.to_path_buf(),
-                    line: line_no,
-                    message: format!("not a run record: {e}"),
-                });
             }
         }
-        offset = next;
+        offset += read as u64;
     }
-    Ok((records, text.len() as u64))
+    Ok((records, offset))
 }
 
 /// The exclusive right to write one record file: a lock on `FILE.lock` (an exclusive `flock`,
@@ -415,8 +435,13 @@ impl RecordFile {
         // A good last line written without its newline (a kill between the two writes of an
         // older format) gets one, so the next record starts on its own line.
         if good > 0 {
-            let text = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
-            if text.last() != Some(&b'\n') {
+            use std::io::{Read, Seek, SeekFrom};
+            let mut last = [0u8; 1];
+            let mut file = File::open(path).map_err(|e| HarnessError::io(path, e))?;
+            file.seek(SeekFrom::Start(good - 1))
+                .and_then(|_| file.read_exact(&mut last))
+                .map_err(|e| HarnessError::io(path, e))?;
+            if last[0] != b'\n' {
                 rf.file
                     .write_all(b"\n")
                     .map_err(|e| HarnessError::io(path, e))?;

@@ -588,7 +588,7 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
                 .map(|r| r.instance.as_str())
                 .collect::<BTreeSet<_>>()
                 .len();
-            let _ = writeln!(md, "\n### {g} ({n} instances)\n");
+            let _ = writeln!(md, "\n### {} ({n} instances)\n", markdown_text(g));
             md.push_str(&competition_rows(
                 experiment,
                 &mine,
@@ -698,7 +698,7 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         );
     } else {
         for d in disagreements.iter().take(50) {
-            let _ = writeln!(md, "- {d}");
+            let _ = writeln!(md, "- {}", markdown_text(d));
         }
         if disagreements.len() > 50 {
             let _ = writeln!(md, "- ... {} more", disagreements.len() - 50);

@@ -859,3 +859,18 @@ fn the_main_job_writes_only_files_git_ignores() {
         );
     }
 }
+
+#[test]
+fn dev_zero_as_a_record_file_or_an_experiment_is_refused_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("e.toml"),
+        "[[instances]]\ngenerate = \"hex\"\nsizes = [3]\n[[backends]]\nname = \"brute\"\n",
+    )
+    .unwrap();
+    let ran = capped(dir.path(), &["merge", "e.toml", "/dev/zero"], None);
+    refused_bounded(&ran, "merge /dev/zero", &["/dev/zero:1: ", "longer than"]);
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.toml")).unwrap();
+    let ran = capped(dir.path(), &["run", "zero.toml"], None);
+    refused_bounded(&ran, "run zero.toml", &["at most 1 MiB"]);
+}
