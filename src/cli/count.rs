@@ -40,8 +40,8 @@ pub struct CountArgs {
     /// While a puzzle is being counted, print "still counting" with the time so far on
     /// standard error every SECS seconds (default: every 10 s when standard error is a
     /// terminal, for long counts such as `milp`'s one solve per solution).
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86400))]
-    pub progress: Option<u64>,
+    #[arg(long, value_name = "SECS", value_parser = progress_interval)]
+    pub progress: Option<Duration>,
     #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
@@ -68,9 +68,11 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
     let model = input::restrict(model, args.backend.families.as_deref())?;
     let every = args.progress.or_else(|| {
         use std::io::IsTerminal;
-        std::io::stderr().is_terminal().then_some(10)
+        std::io::stderr()
+            .is_terminal()
+            .then_some(Duration::from_secs(10))
     });
-    let heartbeat = every.map(|s| Heartbeat::start(index, backend.name(), Duration::from_secs(s)));
+    let heartbeat = every.map(|every| Heartbeat::start(index, backend.name(), every));
     let outcome = super::isolated::count(&args.backend, backend, &model, args.limit);
     drop(heartbeat);
     let outcome = outcome?;
@@ -85,6 +87,16 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         (false, true) => stable_count_text(index, &model, name, &outcome),
     };
     Ok((text, outcome.status.is_failure()))
+}
+
+/// `--progress SECS`: a number of seconds from 0.1 to 86400.
+fn progress_interval(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.1..=86400.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "expected seconds from 0.1 to 86400, found '{text}'"
+        )),
+    }
 }
 
 /// A "still counting" line on standard error every `every` while a puzzle is counted (the
@@ -103,7 +115,7 @@ impl Heartbeat {
         let thread = std::thread::spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
                 eprintln!(
-                    "zeroone: still counting puzzle {index} with {backend} ({:.0} s so far)",
+                    "zeroone: still counting puzzle {index} with {backend} ({:.1} s so far)",
                     start.elapsed().as_secs_f64()
                 );
             }

@@ -763,9 +763,9 @@ fn a_long_count_says_it_is_still_counting() {
             "--backend",
             "milp",
             "--limit",
-            "400",
+            "100",
             "--progress",
-            "1",
+            "0.1",
         ],
         None,
     );
