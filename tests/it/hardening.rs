@@ -685,6 +685,10 @@ fn newcomer_errors_suggest_the_name_meant_and_missing_files_are_exit_2() {
         ),
         (&["run", "nosuch.toml"][..], "nosuch.toml"),
         (
+            &["solv", "models/hex-9.hex"][..],
+            "a similar subcommand exists: 'solve'",
+        ),
+        (
             &["count", "models/hex-9.hex", "--order", "mrv"][..],
             "does not take option 'order'",
         ),
