@@ -392,6 +392,20 @@ pub fn check_memory_limit(exe: &Path, mb: u64) -> Result<(), u64> {
     Err(high)
 }
 
+/// Sets this process's address-space limit (`RLIMIT_AS`) to `bytes`. Async-signal-safe and
+/// allocation-free, for `pre_exec` between fork and exec.
+fn limit_address_space(bytes: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: setrlimit reads the struct we pass and nothing else.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Whether `exe worker` starts and ends cleanly (given no job) under `mb` MB of address space.
 fn starts_within(exe: &Path, mb: u64) -> bool {
     let bytes = mb.saturating_mul(1 << 20);
@@ -406,16 +420,7 @@ fn starts_within(exe: &Path, mb: u64) -> bool {
         // SAFETY: between fork and exec the closure calls only setrlimit, which is
         // async-signal-safe, and allocates nothing.
         unsafe {
-            command.pre_exec(move || {
-                let limit = libc::rlimit {
-                    rlim_cur: bytes as libc::rlim_t,
-                    rlim_max: bytes as libc::rlim_t,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                Ok(())
-            });
+            command.pre_exec(move || limit_address_space(bytes));
         }
     }
     command.status().is_ok_and(|s| s.success())
@@ -445,16 +450,10 @@ impl Worker {
                         // The worker dies with the parent instead of running on, orphaned.
                         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
                     }
-                    if let Some(bytes) = memory {
-                        let limit = libc::rlimit {
-                            rlim_cur: bytes as libc::rlim_t,
-                            rlim_max: bytes as libc::rlim_t,
-                        };
-                        if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                            return Err(io::Error::last_os_error());
-                        }
+                    match memory {
+                        Some(bytes) => limit_address_space(bytes),
+                        None => Ok(()),
                     }
-                    Ok(())
                 });
             }
         }

@@ -649,6 +649,34 @@ pub fn generate_queens_each(
     }))
 }
 
+/// Boards `0..count` made by `one` (each given its index), handed to `each` as they come;
+/// the first error stops the run. The loop shared by the generators.
+pub(crate) fn each_board<B>(
+    count: usize,
+    mut one: impl FnMut(usize) -> Result<B, GenerateError>,
+    each: OnBoard<'_, B>,
+) -> (usize, Option<GenerateError>) {
+    count_each(each, |each| {
+        for index in 0..count {
+            let board = one(index)?;
+            each(board).map_err(|reason| GenerateError::Output { index, reason })?;
+        }
+        Ok(())
+    })
+}
+
+/// Every board `run` hands out, kept (for callers that want them all), and why it stopped.
+pub(crate) fn collect_boards<B>(
+    run: impl FnOnce(OnBoard<'_, B>) -> Result<(usize, Option<GenerateError>), GenerateError>,
+) -> Result<(Vec<B>, Option<GenerateError>), GenerateError> {
+    let mut boards = Vec::new();
+    let (_, stopped) = run(&mut |g| {
+        boards.push(g);
+        Ok(())
+    })?;
+    Ok((boards, stopped))
+}
+
 /// Runs `run` with `each` wrapped to count the boards it takes; the count and the error that
 /// stopped the run.
 pub(crate) fn count_each<B>(

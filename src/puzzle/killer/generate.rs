@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use super::file::write;
 use super::search::count;
 use super::{first_apart, KillerBoard};
-use crate::generate::{count_each, Check, GenerateError, OnBoard};
+use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
 use crate::puzzle::generate::complete_grid;
 use crate::puzzle::star::generate::confirm_unique;
 use crate::puzzle::sudoku::symbol;
@@ -214,12 +214,7 @@ pub fn generate(o: &KillerOptions) -> Result<Vec<GeneratedKiller>, GenerateError
 pub fn generate_partial(
     o: &KillerOptions,
 ) -> Result<(Vec<GeneratedKiller>, Option<GenerateError>), GenerateError> {
-    let mut boards = Vec::new();
-    let (_, stopped) = generate_each(o, &mut |g| {
-        boards.push(g);
-        Ok(())
-    })?;
-    Ok((boards, stopped))
+    collect_boards(|each| generate_each(o, each))
 }
 
 /// Like [`generate_partial`], but hands each board to `each` as soon as it is confirmed,
@@ -230,13 +225,7 @@ pub fn generate_each(
     each: OnBoard<'_, GeneratedKiller>,
 ) -> Result<(usize, Option<GenerateError>), GenerateError> {
     check_options(o)?;
-    Ok(count_each(each, |each| {
-        for i in 0..o.count {
-            let g = one_board(o, i)?;
-            each(g).map_err(|reason| GenerateError::Output { index: i, reason })?;
-        }
-        Ok(())
-    }))
+    Ok(each_board(o.count, |i| one_board(o, i), each))
 }
 
 fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {

@@ -28,7 +28,7 @@ use super::file::{solution_line, write};
 use super::search::{count_within, row_masks};
 use super::StarBoard;
 use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
-use crate::generate::{count_each, Check, GenerateError, OnBoard};
+use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
 use crate::model::{Model, Solution};
 
 /// The backends that may confirm a board, in order of preference; the first two that accept
@@ -474,12 +474,7 @@ pub fn generate(o: &StarOptions) -> Result<Vec<GeneratedStar>, GenerateError> {
 pub fn generate_partial(
     o: &StarOptions,
 ) -> Result<(Vec<GeneratedStar>, Option<GenerateError>), GenerateError> {
-    let mut boards = Vec::new();
-    let (_, stopped) = generate_each(o, &mut |g| {
-        boards.push(g);
-        Ok(())
-    })?;
-    Ok((boards, stopped))
+    collect_boards(|each| generate_each(o, each))
 }
 
 /// Like [`generate_partial`], but hands each board to `each` as soon as it is confirmed,
@@ -491,13 +486,7 @@ pub fn generate_each(
 ) -> Result<(usize, Option<GenerateError>), GenerateError> {
     check_options(o)?;
     let mut seen = BTreeSet::new();
-    Ok(count_each(each, |each| {
-        for i in 0..o.count {
-            let g = one_board(o, i, &mut seen)?;
-            each(g).map_err(|reason| GenerateError::Output { index: i, reason })?;
-        }
-        Ok(())
-    }))
+    Ok(each_board(o.count, |i| one_board(o, i, &mut seen), each))
 }
 
 /// One board as a `.star` block: `#` lines saying how it was made, the grid (with its
