@@ -19,7 +19,7 @@
 //!   there is no 0-1 solution, and a fractional vertex is `unknown`. With a zero objective the
 //!   vertex reached is whichever feasible basis the simplex meets first, so "integral" means
 //!   "this LP solver, from this model, happened to land on a 0-1 vertex";
-//! - a wall-clock time limit ([`TimeLimit`]): handed to the engine for each solve (microlp checks
+//! - a wall-clock time limit (`time_limit` in its options): handed to the engine for each solve (microlp checks
 //!   it between simplex and branch-and-bound steps, HiGHS natively) and, when counting, also
 //!   checked between solves, each solve getting only the time left. A solve stopped by the limit
 //!   without a solution is `unknown`; a count stopped by it is not exhaustive.

@@ -48,7 +48,7 @@ pub use verified::{count_verified, solutions_verified, solve_verified};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BackendError {
     /// `--backend NAME` names no registered backend.
-    #[error("unknown backend '{name}' (known: {known})")]
+    #[error("unknown backend '{name}' (known: {known}){hint}", hint = crate::suggest::did_you_mean_in(name, known))]
     UnknownBackend {
         /// The name asked for.
         name: String,
@@ -85,7 +85,7 @@ pub enum BackendError {
     },
     /// An option (a `params` key, or `time_limit` / `seed`) that this backend does not read:
     /// refused, so that a misspelt or misplaced setting never measures the wrong configuration.
-    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted})")]
+    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted}){hint}", hint = crate::suggest::did_you_mean_in(key, accepted))]
     UnknownOption {
         /// Backend name.
         backend: String,
@@ -185,10 +185,12 @@ pub struct BackendOptions {
 pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Converts a time limit in seconds (from a command line or an experiment file) into a
-/// [`Duration`], or `None` when it is not a number from 0 to [`MAX_TIME_LIMIT`] (NaN, negative,
-/// infinite or too large: `Duration::from_secs_f64` would panic on some of those).
+/// [`Duration`], or `None` when it is not a number above 0 and at most [`MAX_TIME_LIMIT`] (0,
+/// NaN, negative, infinite or too large: `Duration::from_secs_f64` would panic on some of
+/// those, and a limit of 0 would stop every run before it starts). The same rule holds for
+/// `--time-limit` and `time_limit` in experiment files.
 pub fn time_limit_from_seconds(seconds: f64) -> Option<Duration> {
-    (seconds >= 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
+    (seconds > 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
         .then(|| Duration::from_secs_f64(seconds))
 }
 
@@ -305,8 +307,8 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "dp",
         about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
-        make: |o| Ok(Box::new(dp::DpBackend::new(o))),
-        params: &["coordinate"],
+        make: |o| Ok(Box::new(dp::DpBackend::new(o)?)),
+        params: &["coordinate", "memory-limit"],
         uses_time_limit: false,
         uses_seed: false,
     },
@@ -484,7 +486,11 @@ mod tests {
         ] {
             assert_eq!(time_limit_from_seconds(s), None, "{s}");
         }
-        assert_eq!(time_limit_from_seconds(0.0), Some(Duration::ZERO));
+        assert_eq!(time_limit_from_seconds(0.0), None);
+        assert_eq!(
+            time_limit_from_seconds(0.5),
+            Some(Duration::from_millis(500))
+        );
         assert_eq!(time_limit_from_seconds(31_536_000.0), Some(MAX_TIME_LIMIT));
     }
 

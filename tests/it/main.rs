@@ -15,6 +15,7 @@ mod export;
 mod gauss_cli;
 mod gauss_reports;
 mod general_rows;
+mod hardening;
 mod harness;
 mod isolation;
 mod layers;
