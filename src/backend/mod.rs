@@ -10,6 +10,7 @@
 //! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
 
 pub mod bitset;
+pub mod branch_bound;
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
@@ -18,6 +19,7 @@ pub mod hex_shards;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod milp;
+pub mod optimize;
 pub mod sat;
 pub mod search;
 pub mod stream;
@@ -33,6 +35,8 @@ use thiserror::Error;
 use crate::model::{Model, Solution};
 use crate::verify::Verifier;
 
+pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
+pub(crate) use stream::solutions_verified_where;
 pub use stream::{solutions_verified, SolutionStream, StreamOutcome, StreamReport};
 
 /// Errors of the backend layer.
@@ -275,6 +279,15 @@ pub trait Backend: Send {
     /// The ability to hand over every solution, one at a time, if the backend has it.
     fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {
         None
+    }
+    /// The ability to optimise a model's objective exactly, if the backend has it. A backend
+    /// without it is `unsupported` on a model with an objective, never run as if it had none.
+    fn optimizer(&mut self) -> Option<&mut dyn Optimizer> {
+        None
+    }
+    /// Why the backend has no [`Backend::optimizer`], for the `unsupported` message.
+    fn no_optimizer_reason(&self) -> String {
+        "it decides feasibility only and has no objective search".into()
     }
     /// `Err(reason)` when the backend cannot handle some row of `model`. The default accepts
     /// exact-cover rows only (`= 1` / `<= 1` on unit weights); a backend that handles general
@@ -546,6 +559,12 @@ pub enum Status {
     /// A solution was found and the verifier accepted it; for a count: the count is complete
     /// and every witness passed the verifier.
     Solved,
+    /// A model with an objective: a verified solution whose recomputed value the backend
+    /// proved optimal.
+    Optimal,
+    /// A model with an objective: a limit stopped the search with a verified solution in hand
+    /// (the best value found; not proved optimal).
+    Feasible,
     /// The backend proved there is no solution.
     Infeasible,
     /// A sound backend stopped without deciding (an incomplete method, a search it gave up).
@@ -569,8 +588,10 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order reports list them.
-    pub const ALL: [Status; 9] = [
+    pub const ALL: [Status; 11] = [
         Status::Solved,
+        Status::Optimal,
+        Status::Feasible,
         Status::Infeasible,
         Status::Unknown,
         Status::Limit,
@@ -585,6 +606,8 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::Solved => "solved",
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
             Status::Infeasible => "infeasible",
             Status::Unknown => "unknown",
             Status::Limit => "limit",
@@ -596,17 +619,24 @@ impl Status {
         }
     }
 
-    /// Whether this is an answer (`solved` or `infeasible`): only these enter time ratios.
+    /// Whether this is an answer (`solved`, `optimal` or `infeasible`): only these enter time
+    /// ratios. `feasible` is not: the optimum was not proved.
     pub fn is_answer(self) -> bool {
-        matches!(self, Status::Solved | Status::Infeasible)
+        matches!(self, Status::Solved | Status::Optimal | Status::Infeasible)
     }
 
-    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died).
+    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died,
+    /// or stopped at the limit before proving its solution optimal).
     pub fn is_par2_penalty(self) -> bool {
         matches!(
             self,
-            Status::Limit | Status::Timeout | Status::Memout | Status::Crash
+            Status::Limit | Status::Timeout | Status::Memout | Status::Crash | Status::Feasible
         )
+    }
+
+    /// Whether the run handed back a verified solution (`solved`, `optimal`, `feasible`).
+    pub fn has_solution(self) -> bool {
+        matches!(self, Status::Solved | Status::Optimal | Status::Feasible)
     }
 
     /// Whether the run ended without running to an outcome, which makes `solve` and `count`
@@ -621,14 +651,55 @@ impl Status {
 pub struct Outcome {
     /// Verified status.
     pub status: Status,
-    /// The solution, present only when `status` is `Solved` (hence verified).
+    /// The solution, present only when `status` is `Solved`, `Optimal` or `Feasible` (hence
+    /// verified).
     pub solution: Option<Solution>,
     /// Whether the verifier accepted a solution.
     pub verified: bool,
-    /// Why the status is not `solved` or `infeasible`.
+    /// Why the status is not `solved`, `optimal` or `infeasible`.
     pub reason: Option<String>,
+    /// A model with an objective: the value of `solution`, recomputed by the verifier (exact).
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound on the optimum the backend proved, when it knows
+    /// one (equal to `objective` when `optimal`).
+    pub bound: Option<i128>,
     /// The backend's statistics (time measured here when the backend left it zero).
     pub stats: Stats,
+}
+
+impl Outcome {
+    /// An outcome with `stats` and nothing else: status `error`, no solution, no values (for
+    /// struct-update syntax).
+    pub fn empty(stats: Stats) -> Outcome {
+        Outcome {
+            status: Status::Error,
+            solution: None,
+            verified: false,
+            reason: None,
+            objective: None,
+            bound: None,
+            stats,
+        }
+    }
+
+    /// The verified `solution` of a model with no objective (status `solved`).
+    pub fn solved(solution: Solution, stats: Stats) -> Outcome {
+        Outcome {
+            status: Status::Solved,
+            solution: Some(solution),
+            verified: true,
+            ..Outcome::empty(stats)
+        }
+    }
+
+    /// The relative gap between `objective` and `bound` (see
+    /// [`crate::objective::Objective::gap`]), when both are known.
+    pub fn gap(&self) -> Option<f64> {
+        Some(crate::objective::Objective::gap(
+            self.objective?,
+            self.bound?,
+        ))
+    }
 }
 
 /// A verified count result.
@@ -690,6 +761,9 @@ fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
 pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
     let name = backend.name();
     let rows = backend.rows_supported(model);
+    if model.objective().is_some() {
+        return Ok(optimize_verified(backend, model, rows));
+    }
     let solver = backend.solver().ok_or_else(|| BackendError::Unsupported {
         backend: name.into(),
         ability: "solve".into(),
@@ -704,11 +778,8 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
     }));
     let elapsed = start.elapsed().as_secs_f64();
     let error = |reason: String, stats: Stats| Outcome {
-        status: Status::Error,
-        solution: None,
-        verified: false,
         reason: Some(reason),
-        stats,
+        ..Outcome::empty(stats)
     };
     let stats_with_time = |mut stats: Stats| {
         if stats.seconds == 0.0 {
@@ -729,32 +800,73 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
             let stats = stats_with_time(report.stats);
             match report.found {
                 Found::Solution(s) => match Verifier::new(model).check(&s) {
-                    Ok(()) => Outcome {
-                        status: Status::Solved,
-                        solution: Some(s),
-                        verified: true,
-                        reason: None,
-                        stats,
-                    },
+                    Ok(()) => Outcome::solved(s, stats),
                     Err(v) => error(format!("answer rejected by the verifier: {v}"), stats),
                 },
                 Found::Infeasible => Outcome {
                     status: Status::Infeasible,
-                    solution: None,
-                    verified: false,
-                    reason: None,
-                    stats,
+                    ..Outcome::empty(stats)
                 },
                 Found::Unknown(reason) => Outcome {
                     status: Status::Unknown,
-                    solution: None,
-                    verified: false,
                     reason: Some(reason),
-                    stats,
+                    ..Outcome::empty(stats)
                 },
             }
         }
     })
+}
+
+/// [`solve_verified`] on a model with an objective: the backend's optimizer, or `unsupported`
+/// with the backend's reason when it has none; its report checked by
+/// [`optimize::verify_optimum`]. Panics and errors become `error` (`unsupported` when the model
+/// is too large for the backend).
+fn optimize_verified(
+    backend: &mut dyn Backend,
+    model: &Model,
+    rows: Result<(), String>,
+) -> Outcome {
+    let name = backend.name();
+    let why = backend.no_optimizer_reason();
+    let Some(optimizer) = backend.optimizer() else {
+        return Outcome {
+            status: Status::Unsupported,
+            reason: Some(format!(
+                "backend '{name}' cannot optimise an objective: {why}"
+            )),
+            ..Outcome::empty(Stats::default())
+        };
+    };
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        rows.map_err(|reason| BackendError::UnsupportedRows {
+            backend: name.into(),
+            reason,
+        })?;
+        optimizer.optimize(model)
+    }));
+    let elapsed = start.elapsed().as_secs_f64();
+    let timed = |mut stats: Stats| {
+        if stats.seconds == 0.0 {
+            stats.seconds = elapsed;
+        }
+        stats
+    };
+    match result {
+        Err(p) => Outcome {
+            reason: Some(format!("backend '{name}' panicked: {}", panic_text(p))),
+            ..Outcome::empty(timed(Stats::default()))
+        },
+        Ok(Err(e)) => Outcome {
+            status: status_of_error(&e),
+            reason: Some(e.to_string()),
+            ..Outcome::empty(timed(Stats::default()))
+        },
+        Ok(Ok(mut report)) => {
+            report.stats = timed(report.stats);
+            optimize::verify_optimum(model, report)
+        }
+    }
 }
 
 /// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are

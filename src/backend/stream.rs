@@ -65,6 +65,18 @@ pub fn solutions_verified(
     limit: Option<u64>,
     each: &mut dyn FnMut(&Solution),
 ) -> Result<StreamOutcome, BackendError> {
+    solutions_verified_where(backend, model, limit, &|_| true, each)
+}
+
+/// [`solutions_verified`] handing over (and counting towards `limit`) only the solutions
+/// `keep` accepts; every solution met is still verified and checked for repeats.
+pub(crate) fn solutions_verified_where(
+    backend: &mut dyn Backend,
+    model: &Model,
+    limit: Option<u64>,
+    keep: &dyn Fn(&Solution) -> bool,
+    each: &mut dyn FnMut(&Solution),
+) -> Result<StreamOutcome, BackendError> {
     let name = backend.name();
     backend
         .rows_supported(model)
@@ -99,13 +111,12 @@ pub fn solutions_verified(
                     rejected = Some("the same solution was handed over twice".into());
                     return ControlFlow::Break(());
                 }
+                if !keep(&s) {
+                    return ControlFlow::Continue(());
+                }
                 count += 1;
                 each(&s);
-                if limit.is_some_and(|l| count >= l as u128) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
+                crate::backend::optimize::continue_below(limit, count)
             })
         }))
     };

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::Backend;
+use zeroone::backend::{optimal_solutions_verified, Backend, CountOutcome, Status};
 use zeroone::model::Model;
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{count_text, stable_count_text, CountRecord};
@@ -29,6 +29,10 @@ pub struct CountArgs {
     /// Stop counting after this many solutions (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Count the optimal solutions of a model with an objective (the optimum is proved first,
+    /// then every solution of that value is counted, each verified) instead of all solutions.
+    #[arg(long)]
+    pub optimal: bool,
     /// One JSON object per puzzle per line.
     #[arg(long)]
     pub json: bool,
@@ -59,7 +63,11 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
 /// Restricts, counts, verifies the witnesses of and renders one puzzle.
 fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
-    let outcome = super::isolated::count(&args.backend, backend, &model, args.limit)?;
+    let outcome = if args.optimal {
+        count_optimal(args, backend, &model)?
+    } else {
+        super::isolated::count(&args.backend, backend, &model, args.limit)?
+    };
     let name = backend.name();
     let text = match (args.json, args.stable) {
         (true, false) => format!("{}\n", CountRecord::new(index, name, &outcome).to_json()),
@@ -71,4 +79,51 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         (false, true) => stable_count_text(index, &model, name, &outcome),
     };
     Ok((text, outcome.status.is_failure()))
+}
+
+/// `--optimal`: the optimum first, then every solution of that value counted (each verified).
+/// Runs in this process, so limits the backend cannot enforce are refused, as for `solve --all`.
+fn count_optimal(
+    args: &CountArgs,
+    backend: &mut dyn Backend,
+    model: &Model,
+) -> Result<CountOutcome, CliError> {
+    if model.objective().is_none() {
+        return Err(CliError::BadInput(format!(
+            "--optimal counts the optimal solutions of a model with an objective; '{}' has none",
+            model.name()
+        )));
+    }
+    if args.backend.memory_limit.is_some() || args.backend.time_limit.is_some() {
+        return Err(CliError::BadInput(
+            "--optimal runs in this process: --time-limit and --memory-limit are not enforced there; drop them".into(),
+        ));
+    }
+    let (best, stream) = optimal_solutions_verified(backend, model, args.limit, &mut |_| {})
+        .map_err(|e| CliError::BadInput(e.to_string()))?;
+    let Some(stream) = stream else {
+        return Ok(CountOutcome {
+            status: best.status,
+            count: 0,
+            exhaustive: false,
+            verified: false,
+            reason: best
+                .reason
+                .or_else(|| Some(format!("no proved optimum ({})", best.status.name()))),
+            stats: best.stats,
+        });
+    };
+    let status = match (stream.status, stream.exhaustive) {
+        (Status::Solved, true) => Status::Solved,
+        (Status::Solved, false) => Status::Limit,
+        (other, _) => other,
+    };
+    Ok(CountOutcome {
+        status,
+        count: stream.count,
+        exhaustive: stream.exhaustive,
+        verified: stream.count > 0,
+        reason: stream.reason,
+        stats: stream.stats,
+    })
 }

@@ -57,6 +57,14 @@ pub enum ExportError {
         /// The row's index in its family.
         row: usize,
     },
+    /// The format cannot carry the model's objective (DIMACS CNF is satisfaction only).
+    #[error("the {format} export cannot carry the model's objective ({sense}); use lp, mps, opb or json, or drop the objective")]
+    ObjectiveUnsupported {
+        /// The format's name.
+        format: &'static str,
+        /// The objective's sense.
+        sense: crate::model::ObjectiveSense,
+    },
     /// Writing the output failed.
     #[error("cannot write {path}: {source}")]
     Io {
