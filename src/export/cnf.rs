@@ -314,6 +314,9 @@ fn encode_pb(
     }
 }
 
+/// Clauses (DIMACS literals) and the number of variables they use.
+pub type BoundClauses = (Vec<Vec<i32>>, usize);
+
 /// The clauses saying `sum_v c_v x_v <= bound` for signed integer costs over model variables
 /// (`(variable id, cost)`, DIMACS variable `id + 1`), through the same rustsat encodings as the
 /// weighted rows, their auxiliary variables numbered from `first_free + 1`. A negative cost is
@@ -326,7 +329,7 @@ pub fn objective_at_most(
     bound: i128,
     first_free: usize,
     encoding: PbEncoding,
-) -> Result<Option<(Vec<Vec<i32>>, usize)>, rustsat::OutOfMemory> {
+) -> Result<Option<BoundClauses>, rustsat::OutOfMemory> {
     let negative: i128 = costs.iter().map(|&(_, c)| i128::from(c.min(0))).sum();
     let positive: i128 = costs.iter().map(|&(_, c)| i128::from(c.max(0))).sum();
     // Over the literals with weight |c|: sum <= bound - negative.

@@ -19,6 +19,7 @@ mod harness;
 mod isolation;
 mod milp_levels;
 mod models;
+mod optimisation;
 mod snapshots_model;
 mod star_killer;
 mod streaming;
