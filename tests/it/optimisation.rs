@@ -470,3 +470,28 @@ fn the_json_export_round_trips_the_objective() {
     let q = QueensBoard::bare(4).to_model("q");
     assert!(q.objective().is_none());
 }
+
+#[test]
+fn the_example_models_have_their_documented_optima() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (file, optimum, optimal_solutions) in [
+        ("models/set-cover-weighted.json", 11, 1),
+        ("models/knapsack-multi.toml", 80, 1),
+        ("models/queens-cheapest-6.json", 13, 1),
+    ] {
+        let path = format!("{root}/{file}");
+        for backend in ["bitset", "milp", "sat", "brute"] {
+            let out = zeroone(&["solve", &path, "--backend", backend, "--json", "--stable"]);
+            let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            if line["status"] == "unsupported" {
+                assert_eq!(backend, "brute", "{file}");
+                continue;
+            }
+            assert_eq!(line["status"], "optimal", "{file} by {backend}: {line}");
+            assert_eq!(line["objective"], optimum, "{file} by {backend}");
+        }
+        let count = zeroone(&["count", &path, "--optimal", "--json", "--stable"]);
+        let line: serde_json::Value = serde_json::from_slice(&count.stdout).unwrap();
+        assert_eq!(line["count"], optimal_solutions, "{file}");
+    }
+}
