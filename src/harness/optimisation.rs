@@ -109,8 +109,8 @@ pub fn optimisation_section(
     md
 }
 
-/// Per instance: the proved optimum and who proved it, the best value found, the best bound
-/// proved by a run that did not finish, and the gap between them.
+/// Per instance: the proved optimum and who proved it; without one, the value and bound of the
+/// `feasible` run closest to its bound, and their gap.
 fn instance_table(records: &[Record]) -> String {
     let mut md = String::from("\n| instance | optimum | proved by | best value found | best bound | gap |\n|---|---:|---|---:|---:|---:|\n");
     let mut by_instance: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
@@ -128,15 +128,16 @@ fn instance_table(records: &[Record]) -> String {
             .map(|r| r.backend.as_str())
             .collect();
         let infeasible = rs.iter().any(|r| r.status == Status::Infeasible);
-        // The sense is not in the record: a proved optimum is the best; otherwise the best
-        // value and bound are read against the optimum's side when known.
-        let values: Vec<i128> = rs.iter().filter_map(|r| r.objective).collect();
-        let best = optimum.or_else(|| values.first().copied());
-        let bound = rs
-            .iter()
+        // The sense is not in the record: a proved optimum is the best value; otherwise the
+        // value of the run closest to its own proved bound.
+        // Unproved: the value and bound of the feasible run with the smallest gap.
+        let closest = (rs.iter())
             .filter(|r| r.status == Status::Feasible)
-            .filter_map(|r| r.bound)
-            .next();
+            .filter_map(|r| Some((r.objective?, r.bound?)))
+            .min_by(|a, b| Objective::gap(a.0, a.1).total_cmp(&Objective::gap(b.0, b.1)));
+        let any_value = rs.iter().find_map(|r| r.objective);
+        let best = optimum.or(closest.map(|c| c.0)).or(any_value);
+        let bound = closest.filter(|_| optimum.is_none()).map(|c| c.1);
         let gap = match (optimum, best, bound) {
             (Some(_), _, _) => "0".to_string(),
             (None, Some(v), Some(b)) => format!("{:.2}%", Objective::gap(v, b) * 100.0),
