@@ -152,12 +152,12 @@ fn timed(mut stats: Stats, seconds: f64) -> Stats {
 /// assert!(outcome.verified && outcome.solution.is_some());
 /// ```
 pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
-    let run = guarded(backend, model, Ability::Solve, |b| {
-        b.solver().map(|s| s.solve(model))
-    })?;
     if model.objective().is_some() {
         return Ok(optimize_verified(backend, model));
     }
+    let run = guarded(backend, model, Ability::Solve, |b| {
+        b.solver().map(|s| s.solve(model))
+    })?;
     let unanswered = |status: Status, reason: Option<String>, stats: Stats| Outcome {
         status,
         reason,
