@@ -2,9 +2,21 @@
 //! linear row per model row (`sum w x (=, <=, >=) k` with its weights; every row kind is
 //! accepted), and a zero objective (pure feasibility).
 //!
+//! Robustness, in three layers:
+//! - **presolve** ([`crate::backend::presolve`], param `presolve=off|propagate|probe`, default
+//!   `probe`): the search's propagation (and failed-literal probing) fixes what every solution
+//!   agrees on; fixed variables leave the model and satisfied rows are dropped, so the engine
+//!   sees only the open part, and a contradiction proves infeasibility with no engine call;
+//! - **exact rows** ([`crate::backend::linear`]): rows with weights or right-hand sides of
+//!   2^16 or more are divided by their common divisor and split into base-2^16 digit rows
+//!   with integer carries, so no coefficient the engine sees is large;
+//! - **retries** ([`ATTEMPTS`]): an engine error ("Singular matrix", a failed validation) or a
+//!   MILP answer that breaks a row is retried on a perturbed problem (shuffled variables and
+//!   rows, a random objective, seeded by the attempt) before the run is an error.
+//!
 //! The default engine is microlp (pure Rust, always built). With the cargo feature `highs` the
 //! same code drives HiGHS (module `backend::highs`, built with that feature). Abilities:
-//! - `solve`: one MILP solve of the model with its givens applied ([`Model::reduce`]);
+//! - `solve`: one MILP solve of the presolved model (none when presolve decides it);
 //! - `count` up to a limit: after each solution a no-good cut
 //!   `sum_{x_i = 1} x_i - sum_{x_i = 0} x_i <= ones - 1` excludes exactly that solution (the
 //!   `x_i = 0` terms are left out for variables in an equality row, which no other solution
