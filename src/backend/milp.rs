@@ -113,7 +113,7 @@ enum Stop {
 }
 
 /// How many times one MILP is tried before an internal solver error is reported: the model as
-/// it is, then with perturbations (see [`Formulation::build`]).
+/// it is, then on perturbed copies (shuffled variables and rows, a random objective).
 pub const ATTEMPTS: u32 = 3;
 
 /// The MILP of a reduced model (a model without givens), built once per solve or count: its
