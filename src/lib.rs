@@ -30,6 +30,7 @@ pub mod model;
 pub mod output;
 pub mod puzzle;
 pub mod render;
+pub mod suggest;
 pub mod symmetry;
 pub mod table;
 pub mod testing;

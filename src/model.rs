@@ -477,11 +477,12 @@ impl TryFrom<ConstraintRepr> for Constraint {
 
 /// The sense named `name` (as [`Sense::name`] writes it) with right-hand side `rhs` (default
 /// 1). `exactly-one` and `at-most-one` accept no `rhs` other than 1.
+/// The error says what was expected (`a sense ...`, `right-hand side 1 ...`).
 pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
     let k = rhs.unwrap_or(1);
     match name {
         "exactly-one" | "at-most-one" if k != 1 => Err(format!(
-            "sense '{name}' has right-hand side 1, not {k} (write \"exactly\" or \"at-most\" with \"rhs\")"
+            "right-hand side 1 for sense '{name}' (write \"exactly\" or \"at-most\" with \"rhs\" for {k})"
         )),
         "exactly-one" => Ok(Sense::ExactlyOne),
         "at-most-one" => Ok(Sense::AtMostOne),
@@ -489,8 +490,37 @@ pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
         "at-most" => Ok(Sense::AtMost(k)),
         "at-least" => Ok(Sense::AtLeast(k)),
         other => Err(format!(
-            "unknown sense '{other}': expected exactly-one, at-most-one, exactly, at-most or at-least"
+            "a sense: exactly-one, at-most-one, exactly, at-most or at-least{}",
+            sense_hint(other)
         )),
+    }
+}
+
+/// Whether `name` is one of the sense names [`parse_sense`] reads.
+pub fn is_sense_name(name: &str) -> bool {
+    SENSE_NAMES.contains(&name)
+}
+
+/// The sense names of the JSON/TOML model, as [`parse_sense`] reads them.
+const SENSE_NAMES: [&str; 5] = [
+    "exactly-one",
+    "at-most-one",
+    "exactly",
+    "at-most",
+    "at-least",
+];
+
+/// What a sense written as a symbol or a near miss means (`">="`: `at-least`).
+fn sense_hint(name: &str) -> String {
+    let symbol = match name.trim() {
+        ">=" | "=>" | "≥" => Some("at-least"),
+        "<=" | "=<" | "≤" => Some("at-most"),
+        "=" | "==" => Some("exactly"),
+        _ => None,
+    };
+    match symbol {
+        Some(s) => format!("; for '{name}' write \"{s}\" with \"rhs\""),
+        None => crate::suggest::did_you_mean(name, SENSE_NAMES),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::backend::{
     Counter, SolveReport, Solver, Stats,
 };
 use crate::export::cnf::{Cnf, CnfOptions, PbEncoding};
+use crate::export::ExportError;
 use crate::model::{Model, Solution};
 
 /// The SAT backend (`--backend sat`).
@@ -55,9 +56,15 @@ impl Sat {
         mut found: impl FnMut(Solution) -> bool,
         stats: &mut Stats,
     ) -> Result<(u128, bool), BackendError> {
-        let cnf = Cnf::encode(model, &self.encoding).map_err(|e| BackendError::Failed {
-            backend: "sat".into(),
-            reason: e.to_string(),
+        let cnf = Cnf::encode(model, &self.encoding).map_err(|e| match e {
+            ExportError::EncodingTooLarge { .. } => BackendError::UnsupportedRows {
+                backend: "sat".into(),
+                reason: e.to_string(),
+            },
+            _ => BackendError::Failed {
+                backend: "sat".into(),
+                reason: e.to_string(),
+            },
         })?;
         let mut solver = VarisatSolver::new();
         for clause in &cnf.clauses {

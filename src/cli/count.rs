@@ -2,6 +2,8 @@
 //! and counted one puzzle at a time (`--jobs` at once), printed in file order.
 
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use zeroone::backend::Backend;
@@ -35,6 +37,11 @@ pub struct CountArgs {
     /// Deterministic output: no timings or statistics, so it can be committed and diffed.
     #[arg(long)]
     pub stable: bool,
+    /// While a puzzle is being counted, print "still counting" with the time so far on
+    /// standard error every SECS seconds (default: every 10 s when standard error is a
+    /// terminal, for long counts such as `milp`'s one solve per solution).
+    #[arg(long, value_name = "SECS", value_parser = progress_interval)]
+    pub progress: Option<Duration>,
     #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
@@ -59,7 +66,16 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
 /// Restricts, counts, verifies the witnesses of and renders one puzzle.
 fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
-    let outcome = super::isolated::count(&args.backend, backend, &model, args.limit)?;
+    let every = args.progress.or_else(|| {
+        use std::io::IsTerminal;
+        std::io::stderr()
+            .is_terminal()
+            .then_some(Duration::from_secs(10))
+    });
+    let heartbeat = every.map(|every| Heartbeat::start(index, backend.name(), every));
+    let outcome = super::isolated::count(&args.backend, backend, &model, args.limit);
+    drop(heartbeat);
+    let outcome = outcome?;
     let name = backend.name();
     let text = match (args.json, args.stable) {
         (true, false) => format!("{}\n", CountRecord::new(index, name, &outcome).to_json()),
@@ -71,4 +87,51 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         (false, true) => stable_count_text(index, &model, name, &outcome),
     };
     Ok((text, outcome.status.is_failure()))
+}
+
+/// `--progress SECS`: a number of seconds from 0.1 to 86400.
+fn progress_interval(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.1..=86400.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "expected seconds from 0.1 to 86400, found '{text}'"
+        )),
+    }
+}
+
+/// A "still counting" line on standard error every `every` while a puzzle is counted (the
+/// count itself gives no progress to report: a MILP count is one solve per solution). Stops
+/// when dropped. Cost: one sleeping thread per puzzle being counted.
+struct Heartbeat {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    fn start(index: usize, backend: &str, every: Duration) -> Heartbeat {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let backend = backend.to_string();
+        let start = Instant::now();
+        let thread = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+                eprintln!(
+                    "zeroone: still counting puzzle {index} with {backend} ({:.1} s so far)",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
+        Heartbeat {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }

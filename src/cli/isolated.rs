@@ -22,6 +22,14 @@ static POOL: OnceLock<Result<WorkerPool, String>> = OnceLock::new();
 fn pool(args: &BackendArgs) -> Result<&'static WorkerPool, CliError> {
     POOL.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find zeroone: {e}"))?;
+        if let Some(mb) = args.memory_limit {
+            zeroone::worker::check_memory_limit(&exe, mb).map_err(|min| {
+                format!(
+                    "--memory-limit {mb}: a worker process needs at least {min} MB of address \
+                     space to start; give {min} or more"
+                )
+            })?;
+        }
         Ok(WorkerPool::new(
             exe,
             Limits {
@@ -30,7 +38,13 @@ fn pool(args: &BackendArgs) -> Result<&'static WorkerPool, CliError> {
         ))
     })
     .as_ref()
-    .map_err(|e| CliError::Failed(e.clone()))
+    .map_err(|e| {
+        if e.starts_with("--memory-limit") {
+            CliError::BadInput(e.clone())
+        } else {
+            CliError::Failed(e.clone())
+        }
+    })
 }
 
 /// A missing ability is bad input (exit 2), as in this process.

@@ -174,6 +174,15 @@ impl Cnf {
         let lit = |v: usize| (v + 1) as i32;
         for c in model.constraints() {
             if !c.is_unit() {
+                let estimate = encoding_estimate(c, options.pb);
+                if estimate > MAX_ENCODING_SIZE {
+                    return Err(super::ExportError::EncodingTooLarge {
+                        family: model.families()[c.family].name.clone(),
+                        row: c.index,
+                        encoding: encoding_name(c, options.pb),
+                        estimate,
+                    });
+                }
                 cnf.push_general_row(c, options.pb).map_err(|_| {
                     super::ExportError::OutOfMemory {
                         family: model.families()[c.family].name.clone(),
@@ -289,6 +298,77 @@ impl Cnf {
         self.num_vars = self.num_vars.max(vars.n_used() as usize);
         Ok(())
     }
+}
+
+/// The largest encoding of one general row built, in [`encoding_estimate`]'s units (clauses and
+/// table entries): 2^24, a few hundred MB. A row past it is refused before rustsat allocates.
+pub const MAX_ENCODING_SIZE: u128 = 1 << 24;
+
+/// The encoding a general row gets: the totalizer for rows whose weights are all equal,
+/// otherwise `pb`.
+fn encoding_name(c: &Constraint, pb: PbEncoding) -> &'static str {
+    let (low, high) = c.weight_range();
+    if low == high {
+        "totalizer"
+    } else {
+        pb.name()
+    }
+}
+
+/// An upper estimate of the size of the encoding of the general row `c` (clauses plus the
+/// entries of the tables rustsat allocates), computed from the row's length, weights and bound
+/// alone, before anything is built. Cost: `O(row length)`.
+///
+/// - totalizer (equal weights `w`, bound `b = k / w`): a balanced tree whose node over `m`
+///   inputs has `min(m, b + 1)` outputs and `out_left * out_right` clauses;
+/// - GTE: the same tree with `min(2^m, b + 2)` outputs per node (distinct partial sums up to the
+///   bound; `b` is `total - k` for a lower bound, which rustsat inverts);
+/// - DPW: totalizers over the `B` bits of the weights, about `n * B^2`;
+/// - adder: `n * B` full adders of 14 clauses, plus the comparator table rustsat sizes by the
+///   bound, `min(k, total) + 1` entries (the cause of the aborts this check prevents).
+///
+/// Equalities encode both bounds and count both.
+pub fn encoding_estimate(c: &Constraint, pb: PbEncoding) -> u128 {
+    let n = c.vars.len() as u128;
+    let k = u128::from(c.sense.rhs());
+    let total = u128::from(c.total_weight());
+    let (low, high) = c.weight_range();
+    // The bounds encoded: the upper one (k) and, inverted, the lower one (total - k).
+    let bounds: Vec<u128> = match c.sense.relation() {
+        Relation::Equal => vec![k, total.saturating_sub(k)],
+        Relation::AtMost => vec![k],
+        Relation::AtLeast => vec![total.saturating_sub(k)],
+    };
+    let bits = u128::from(64 - high.max(1).leading_zeros());
+    bounds
+        .iter()
+        .map(|&b| {
+            if low == high {
+                tree_estimate(c.vars.len(), |m| (m as u128).min(b / u128::from(low) + 1))
+            } else {
+                match pb {
+                    PbEncoding::Gte => tree_estimate(c.vars.len(), |m| {
+                        let sums = if m >= 127 { u128::MAX } else { 1u128 << m };
+                        sums.min(b + 2)
+                    }),
+                    PbEncoding::Dpw => n * bits * bits + n,
+                    PbEncoding::Adder => 14 * n * bits + k.min(total) + 1,
+                }
+            }
+        })
+        .fold(0u128, u128::saturating_add)
+}
+
+/// The clauses of a balanced merge tree over `n` leaves whose node over `m` leaves has
+/// `outputs(m)` outputs: the sum over inner nodes of `outputs(left) * outputs(right)`.
+fn tree_estimate(n: usize, outputs: impl Fn(usize) -> u128 + Copy) -> u128 {
+    if n <= 1 {
+        return 0;
+    }
+    let (l, r) = (n / 2, n - n / 2);
+    let here = outputs(l).saturating_mul(outputs(r));
+    here.saturating_add(tree_estimate(l, outputs))
+        .saturating_add(tree_estimate(r, outputs))
 }
 
 /// Encodes one pseudo-Boolean constraint with `encoding`, through rustsat's generic encoder

@@ -474,14 +474,15 @@ fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Pr
             .collect::<Result<_, _>>()?,
     };
     let senses = (rhs.iter())
-        .map(|&k| parse_sense(&fam.sense.value, k))
-        .collect::<Result<Vec<Sense>, String>>()
-        .map_err(|message| {
-            let found = format!(
-                "'{}'{}",
-                fam.sense.value,
-                fam.rhs.as_ref().map_or("", |_| " with that rhs")
-            );
+        .map(|&k| parse_sense(&fam.sense.value, k).map_err(|m| (m, k)))
+        .collect::<Result<Vec<Sense>, (String, Option<u64>)>>()
+        .map_err(|(message, k)| {
+            let found = match k {
+                Some(k) if crate::model::is_sense_name(&fam.sense.value) => {
+                    format!("'{}' with rhs {k}", fam.sense.value)
+                }
+                _ => format!("'{}'", fam.sense.value),
+            };
             bad_value(
                 fam.sense.seq,
                 message,
@@ -673,7 +674,7 @@ pub fn parse_json(text: &str, file: &str) -> Result<Model, ParseError> {
         let kind = if e.is_eof() && text.trim().is_empty() {
             ParseErrorKind::NoPuzzle("model")
         } else {
-            ParseErrorKind::Syntax(json_message(&e))
+            ParseErrorKind::Syntax(crate::suggest::serde_hint(&json_message(&e)))
         };
         error(file, e.line().max(1), e.column().max(1), kind)
     })?;
@@ -706,7 +707,7 @@ pub fn parse_toml(text: &str, file: &str) -> Result<Model, ParseError> {
         let kind = if text.trim().is_empty() {
             ParseErrorKind::NoPuzzle("model")
         } else {
-            ParseErrorKind::Syntax(e.message().trim().to_string())
+            ParseErrorKind::Syntax(crate::suggest::serde_hint(e.message().trim()))
         };
         error(file, line, column, kind)
     })?;
