@@ -111,6 +111,12 @@ pub struct RunResult {
     /// Whether the count is complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exhaustive: Option<bool>,
+    /// A model with an objective: the verified value of the solution (exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound the backend proved, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i128>,
     /// The backend's statistics (`seconds`: its own clock).
     pub stats: Stats,
     /// Wall-clock seconds seen by the parent.
@@ -133,6 +139,8 @@ impl RunResult {
             solution: None,
             count: None,
             exhaustive: None,
+            objective: None,
+            bound: None,
             stats: Stats::default(),
             wall_seconds: 0.0,
             cpu_seconds: 0.0,
@@ -204,6 +212,8 @@ fn execute(job: &Job, model: &Model) -> RunResult {
                 verified: o.verified,
                 reason: o.reason,
                 solution: o.solution,
+                objective: o.objective,
+                bound: o.bound,
                 stats: o.stats,
                 ..RunResult::failed(Status::Error, String::new())
             },

@@ -756,6 +756,9 @@ impl Backend for DpBackend {
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         Some(self)
     }
+    fn no_optimizer_reason(&self) -> String {
+        "dynamic programming over lines counts placements per state and keeps no solution or cost per state".into()
+    }
 }
 
 #[cfg(test)]

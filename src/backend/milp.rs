@@ -1,6 +1,7 @@
 //! Mixed-integer programming through `good_lp`: one binary variable per model variable, one
 //! linear row per model row (`sum w x (=, <=, >=) k` with its weights; every row kind is
-//! accepted), and a zero objective (pure feasibility).
+//! accepted), and the model's objective (minimised in minimisation form), or a zero objective
+//! (pure feasibility) for a model without one.
 //!
 //! Robustness, in three layers:
 //! - **presolve** ([`crate::backend::presolve`], param `presolve=off|propagate|probe`, default
@@ -158,12 +159,13 @@ impl<'m> Formulation<'m> {
         }
     }
 
-    /// The problem for attempt `attempt` with `cuts`: the variables (model ones first in id
-    /// order, then auxiliaries), the model ones, the rows and the objective. Attempt 0 is the
-    /// model as it is with a zero objective. A later attempt perturbs it, seeded by the attempt
-    /// number (so runs are reproducible): the variables are created and the rows added in a
-    /// shuffled order, and the objective is a random integer cost in `[-3, 3]` per variable.
-    /// The feasible set is the same, so any answer is still an answer of the model.
+    /// The problem for attempt `attempt` with `cuts`: the variables (model ones, then
+    /// auxiliaries), the model ones, the rows and the objective (the model's, in minimisation
+    /// form, or zero). Attempt 0 is the model as it is. A later attempt perturbs it, seeded by
+    /// the attempt number (so runs are reproducible): the variables are created and the rows
+    /// added in a shuffled order, and a model without an objective gets a random integer cost
+    /// in `[-3, 3]` per variable. The feasible set (and any objective) is the same, so any
+    /// answer is still an answer of the model.
     fn build(
         &self,
         cuts: &[Vec<usize>],
@@ -220,11 +222,16 @@ impl<'m> Formulation<'m> {
             })
             .chain(cuts.iter().map(|ones| self.cut(ones, &xs)))
             .collect();
-        let mut objective = Expression::from(0);
+        let mut objective: Expression = match self.reduced.objective() {
+            Some(o) => o.terms().map(|(v, _)| o.min_cost(v) as f64 * xs[v]).sum(),
+            None => Expression::from(0),
+        };
         if attempt > 0 {
             rows.shuffle(&mut rng);
-            for &x in &xs {
-                objective += rng.gen_range(-3..=3) as f64 * x;
+            if self.reduced.objective().is_none() {
+                for &x in &xs {
+                    objective += rng.gen_range(-3..=3) as f64 * x;
+                }
             }
         }
         (vars, xs, rows, objective)
@@ -255,7 +262,7 @@ impl<'m> Formulation<'m> {
         cuts: &[Vec<usize>],
         relax: bool,
         deadline: Option<Instant>,
-    ) -> Result<Result<Vec<f64>, Stop>, BackendError> {
+    ) -> Result<Result<(Vec<f64>, bool), Stop>, BackendError> {
         if self.lp.infeasible {
             return Ok(Err(Stop::Infeasible));
         }
@@ -277,14 +284,23 @@ impl<'m> Formulation<'m> {
                 Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
                 #[cfg(feature = "highs")]
                 Engine::Highs => {
+                    // Integer costs: a gap below 1 proves the optimum; the default relative
+                    // gap (1e-4) would stop early and call a near-optimal solution optimal.
                     let model = problem.using(good_lp::highs).set_threads(1);
+                    let model = model
+                        .set_mip_rel_gap(0.0)
+                        .and_then(|m| m.set_mip_abs_gap(0.5))
+                        .map_err(|e| BackendError::Failed {
+                            backend: engine.name().into(),
+                            reason: format!("setting the MIP gap: {e:?}"),
+                        })?;
                     finish(model, rows, seconds, &xs)
                 }
             };
             match result {
-                Ok(values) if relax => return Ok(Ok(values)),
-                Ok(values) => match to_solution(engine, &values) {
-                    Ok(s) if self.verifier.accepts(&s) => return Ok(Ok(values)),
+                Ok(answer) if relax => return Ok(Ok(answer)),
+                Ok(answer) => match to_solution(engine, &answer.0) {
+                    Ok(s) if self.verifier.accepts(&s) => return Ok(Ok(answer)),
                     Ok(_) => failures.push("an answer that breaks a row".to_string()),
                     Err(e) => failures.push(e.to_string()),
                 },
@@ -320,7 +336,7 @@ fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
     rows: Vec<good_lp::Constraint>,
     seconds: Option<f64>,
     xs: &[Variable],
-) -> Result<Vec<f64>, ResolutionError> {
+) -> Result<(Vec<f64>, bool), ResolutionError> {
     for row in rows {
         problem.add_constraint(row);
     }
@@ -328,7 +344,8 @@ fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
         problem = problem.with_time_limit(s);
     }
     let solution = problem.solve()?;
-    Ok(xs.iter().map(|&x| solution.value(x)).collect())
+    let proved = matches!(solution.status(), good_lp::solvers::SolutionStatus::Optimal);
+    Ok((xs.iter().map(|&x| solution.value(x)).collect(), proved))
 }
 
 /// Turns MILP values into a solution of `reduction.model`, refusing non-0/1 values.
@@ -376,7 +393,7 @@ pub fn lp_relaxation(
     } else {
         let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
         match Formulation::new(&reduction.model).solve(engine, &[], true, deadline)? {
-            Ok(v) => v,
+            Ok((v, _)) => v,
             Err(Stop::Infeasible) => return Ok(Some(infeasible)),
             Err(Stop::TimeLimit) => return Ok(None),
         }
@@ -482,15 +499,15 @@ impl Milp {
     }
 
     /// Solves `reduction.model` (whose MILP is `formulation`) with `cuts`: `Ok(Some)` is a
-    /// solution of the original model, `Ok(None)` says there is none (left), `Err(())` that the
-    /// time limit stopped it.
+    /// solution of the original model and whether the engine proved it optimal, `Ok(None)`
+    /// says there is none (left), `Err(())` that the time limit stopped it.
     fn solve_reduced(
         &self,
         reduction: &Reduction,
         formulation: &Formulation,
         cuts: &[Vec<usize>],
         deadline: Option<Instant>,
-    ) -> Result<Result<Option<Solution>, ()>, BackendError> {
+    ) -> Result<Result<Option<(Solution, bool)>, ()>, BackendError> {
         if reduction.infeasible {
             return Ok(Ok(None));
         }
@@ -498,12 +515,13 @@ impl Milp {
             // Nothing left to choose: the fixed values are the only candidate, and only once.
             return Ok(Ok(cuts
                 .is_empty()
-                .then(|| reduction.lift(&Solution::new(vec![])))));
+                .then(|| (reduction.lift(&Solution::new(vec![])), true))));
         }
         match formulation.solve(self.engine, cuts, false, deadline)? {
-            Ok(values) => Ok(Ok(Some(
+            Ok((values, proved)) => Ok(Ok(Some((
                 reduction.lift(&to_solution(self.engine, &values)?),
-            ))),
+                proved,
+            )))),
             Err(Stop::Infeasible) => Ok(Ok(None)),
             Err(Stop::TimeLimit) => Ok(Err(())),
         }
@@ -543,7 +561,7 @@ impl Solver for Milp {
         let reduction = &presolved.reduction;
         let formulation = Formulation::new(&reduction.model);
         let found = match self.solve_reduced(reduction, &formulation, &[], deadline)? {
-            Ok(Some(s)) => Found::Solution(s),
+            Ok(Some((s, _))) => Found::Solution(s),
             Ok(None) => Found::Infeasible,
             Err(()) => Found::TimedOut,
         };
@@ -563,8 +581,14 @@ impl Counter for Milp {
                     .into(),
             });
         }
+        // Counting ignores the objective: every solution counts, and a feasibility MILP is
+        // cheaper to solve.
+        let plain = model
+            .clone()
+            .with_objective(None)
+            .expect("no objective always fits");
         let deadline = self.time_limit.and_then(|t| start.checked_add(t));
-        let presolved = presolve(model, self.presolve, deadline)?;
+        let presolved = presolve(&plain, self.presolve, deadline)?;
         let reduction = &presolved.reduction;
         let formulation = Formulation::new(&reduction.model);
         let verifier = Verifier::new(model);
@@ -578,7 +602,7 @@ impl Counter for Milp {
             match self.solve_reduced(reduction, &formulation, &cuts, deadline)? {
                 Ok(None) => break CountEnd::Complete,
                 Err(()) => break CountEnd::TimedOut,
-                Ok(Some(s)) => {
+                Ok(Some((s, _))) => {
                     if let Err(v) = verifier.check(&s) {
                         return Err(BackendError::Failed {
                             backend: self.registry_name.into(),
@@ -615,6 +639,58 @@ impl Counter for Milp {
     }
 }
 
+/// The native objective: the MILP minimises it (in minimisation form). Proved optimal when
+/// the engine says so (microlp: no gap; HiGHS: absolute gap below 1, which is exact for integer
+/// costs); a solution the time limit stopped is `feasible`. good_lp reports no dual bound, so
+/// `bound` is known only once proved. The claimed value is the exact value of the solution
+/// returned (the engine's own objective is a float).
+impl crate::backend::Optimizer for Milp {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        use crate::backend::OptimizeReport;
+        let start = Instant::now();
+        let objective = model.objective().ok_or_else(|| BackendError::Failed {
+            backend: self.registry_name.into(),
+            reason: "optimize called on a model without an objective".into(),
+        })?;
+        if self.relax {
+            // An integral optimal vertex of the LP relaxation is an optimal 0-1 solution.
+            let report = self.solve_relaxation(model, start)?;
+            return Ok(match report.found {
+                Found::Solution(s) => {
+                    let value = objective.value(&s.ones);
+                    OptimizeReport::optimal(s, value, report.stats)
+                }
+                found => OptimizeReport::without_solution(found, report.stats),
+            });
+        }
+        // Presolve keeps every solution (fixings hold in all of them), so the optimum of the
+        // reduced model, lifted, is the model's; the fixed ones add a constant the exact
+        // value of the lifted solution includes.
+        let deadline = self.time_limit.and_then(|t| start.checked_add(t));
+        let presolved = presolve(model, self.presolve, deadline)?;
+        let reduction = &presolved.reduction;
+        let formulation = Formulation::new(&reduction.model);
+        let result = self.solve_reduced(reduction, &formulation, &[], deadline)?;
+        let mut stats = self.milp_stats(start, &presolved, &formulation);
+        stats.solutions = matches!(result, Ok(Some(_))) as u64;
+        Ok(match result {
+            Ok(Some((s, true))) => {
+                let value = objective.value(&s.ones);
+                OptimizeReport::optimal(s, value, stats)
+            }
+            Ok(Some((s, false))) => OptimizeReport {
+                value: Some(objective.value(&s.ones)),
+                found: Found::Solution(s),
+                proved: false,
+                bound: None,
+                stats,
+            },
+            Ok(None) => OptimizeReport::without_solution(Found::Infeasible, stats),
+            Err(()) => OptimizeReport::without_solution(Found::TimedOut, stats),
+        })
+    }
+}
+
 impl Backend for Milp {
     fn name(&self) -> &'static str {
         self.registry_name
@@ -625,6 +701,9 @@ impl Backend for Milp {
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         // An LP relaxation has no solutions to count.
         (!self.relax).then_some(self as &mut dyn Counter)
+    }
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        Some(self)
     }
     /// Every row kind: rows are linear constraints with their weights, relation and
     /// right-hand side (exact in `f64`: coefficients are at most 2^53).

@@ -13,6 +13,7 @@
 //! runners make of it is in [`outcome`].
 
 pub mod bitset;
+pub mod branch_bound;
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
@@ -22,6 +23,7 @@ pub mod hex_shards;
 pub mod highs;
 pub mod linear;
 pub mod milp;
+pub mod optimize;
 pub mod outcome;
 pub mod presolve;
 pub mod sat;
@@ -38,12 +40,14 @@ use thiserror::Error;
 
 use crate::model::Model;
 
+pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
 pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, Outcome, SolveReport, Stats, Status, Undecided,
     WITNESS_LIMIT,
 };
-pub(crate) use stream::{count_by_enumeration, solve_by_enumeration};
+pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
 pub use stream::{SolutionStream, StreamOutcome, StreamReport};
+pub(crate) use verified::solutions_verified_where;
 pub use verified::{count_verified, solutions_verified, solve_verified};
 
 /// Errors of the backend layer.
@@ -140,6 +144,15 @@ pub trait Backend: Send {
     /// The ability to hand over every solution, one at a time, if the backend has it.
     fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {
         None
+    }
+    /// The ability to optimise a model's objective exactly, if the backend has it. A backend
+    /// without it is `unsupported` on a model with an objective, never run as if it had none.
+    fn optimizer(&mut self) -> Option<&mut dyn Optimizer> {
+        None
+    }
+    /// Why the backend has no [`Backend::optimizer`], for the `unsupported` message.
+    fn no_optimizer_reason(&self) -> String {
+        "it decides feasibility only and has no objective search".into()
     }
     /// `Err(reason)` when the backend cannot handle some row of `model`. The default accepts
     /// exact-cover rows only (`= 1` / `<= 1` on unit weights); a backend that handles general

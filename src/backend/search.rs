@@ -60,6 +60,7 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use crate::backend::branch_bound::CostBound;
 use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
 use crate::model::{Model, Sense, Solution};
 
@@ -799,6 +800,9 @@ struct State<'l> {
     scored: Vec<(u32, u32, u64)>,
     /// Scratch for [`State::propagate_cover`]: (clique row or `u32::MAX`, positions covered).
     parts: Vec<(u32, u128)>,
+    /// When optimising: each variable's minimisation-form cost, which orders candidates
+    /// (cheapest first, then LCV).
+    costs: Option<Vec<i64>>,
     stats: Stats,
 }
 
@@ -825,6 +829,7 @@ impl<'l> State<'l> {
             cover_pending: vec![false; general_rows],
             scored: Vec::new(),
             parts: Vec::new(),
+            costs: None,
             stats: Stats::default(),
         }
     }
@@ -1385,7 +1390,14 @@ impl<'l> State<'l> {
                 .sum();
             scored.push((peers, v, weight));
         }
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        match &self.costs {
+            None => scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))),
+            Some(c) => scored.sort_by(|a, b| {
+                (c[a.1 as usize].cmp(&c[b.1 as usize]))
+                    .then(b.0.cmp(&a.0))
+                    .then(a.1.cmp(&b.1))
+            }),
+        }
         let mut worth = scored.len();
         if exclusive {
             let missing = layout.lower[r] - self.sum[r];
@@ -1421,7 +1433,27 @@ pub fn run(
     goal: Goal,
     time_limit: Option<Duration>,
 ) -> Result<SearchOutcome, BackendError> {
-    search(engine, layout, goal, time_limit, None)
+    search(engine, layout, goal, time_limit, None, None)
+}
+
+/// Runs the search as branch and bound (see [`crate::backend::branch_bound`]): every solution
+/// is offered to `bound`, which keeps the best, and a node whose lower bound cannot beat it is
+/// pruned. Candidates are tried cheapest first. `outcome.exhausted` (with an exact engine)
+/// proves the kept solution optimal. Same steps and limits as [`run`].
+pub fn run_optimizing(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    time_limit: Option<Duration>,
+    bound: &mut CostBound,
+) -> Result<SearchOutcome, BackendError> {
+    search(
+        engine,
+        layout,
+        Goal::Count { limit: None },
+        time_limit,
+        None,
+        Some(bound),
+    )
 }
 
 /// Runs the search on `layout` handing every solution to `sink` (which may stop it) instead of
@@ -1438,6 +1470,7 @@ pub fn run_streaming(
         Goal::Count { limit: None },
         time_limit,
         Some(sink),
+        None,
     )
 }
 
@@ -1498,12 +1531,14 @@ fn search(
     goal: Goal,
     time_limit: Option<Duration>,
     mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
+    mut bound: Option<&mut CostBound>,
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
     let deadline = time_limit.and_then(|t| start.checked_add(t));
     engine.reset(layout)?;
     let exact = engine.exact();
     let mut st = State::new(layout);
+    st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     let limit = match goal {
         Goal::Solve => Some(1),
         Goal::Count { limit } => limit,
@@ -1542,9 +1577,14 @@ fn search(
             }
         }
         let mut ok = st.propagate(engine);
+        if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
+            ok = b.admits(layout, &st.legal, &st.placed);
+        }
         if ok && st.open == 0 {
             outcome.count += 1;
-            if let Some(sink) = sink.as_deref_mut() {
+            if let Some(b) = bound.as_deref_mut() {
+                b.offer(&st.placed, || st.solution());
+            } else if let Some(sink) = sink.as_deref_mut() {
                 if sink(st.solution()).is_break() {
                     return finish(st, outcome, engine);
                 }
@@ -1763,6 +1803,51 @@ impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
     }
 }
 
+impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        optimize_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
+    }
+}
+
+/// The shared `optimize` body: branch and bound over the search. Proved optimal when the
+/// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then);
+/// stopped by the time limit with a solution: `feasible`, with no bound.
+pub(crate) fn optimize_report(
+    engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
+    model: &Model,
+    time_limit: Option<Duration>,
+) -> Result<crate::backend::OptimizeReport, BackendError> {
+    use crate::backend::{Found, OptimizeReport};
+    let objective = model.objective().ok_or_else(|| BackendError::Failed {
+        backend: engine.name().into(),
+        reason: "optimize called on a model without an objective".into(),
+    })?;
+    let layout = cache.layout(model);
+    let mut bound = CostBound::new(layout, objective);
+    let mut out = run_optimizing(engine, layout, time_limit, &mut bound)?;
+    out.stats.extra.insert("bounds".into(), bound.bounds.into());
+    out.stats.extra.insert("pruned".into(), bound.pruned.into());
+    let proved = out.exhausted && out.exact;
+    Ok(match bound.best() {
+        Some((value, s)) => OptimizeReport {
+            found: Found::Solution(s.clone()),
+            value: Some(objective.flip(*value)),
+            proved,
+            bound: proved.then(|| objective.flip(*value)),
+            stats: out.stats,
+        },
+        None if proved => OptimizeReport::without_solution(Found::Infeasible, out.stats),
+        None if out.timed_out => OptimizeReport::without_solution(Found::TimedOut, out.stats),
+        None => OptimizeReport::without_solution(
+            Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+                engine: engine.name(),
+            }),
+            out.stats,
+        ),
+    })
+}
+
 impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     fn name(&self) -> &'static str {
         self.engine.name()
@@ -1775,6 +1860,21 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
+    }
+    /// Branch and bound, with an exact engine only: an approximate one may hide solutions, so
+    /// an exhausted search would prove nothing.
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        if self.engine.exact() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+    fn no_optimizer_reason(&self) -> String {
+        format!(
+            "the {} engine is approximate with these settings (an exhausted search proves nothing; use bitset, or an exact code)",
+            self.engine.name()
+        )
     }
     /// Every row kind the engine reads (for `bitset`: all of them), since the search keeps
     /// the sums and bounds of general rows itself.

@@ -6,7 +6,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use zeroone::backend::Backend;
+use zeroone::backend::{optimal_solutions_verified, Backend, CountOutcome, Status};
 use zeroone::model::Model;
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{count_text, stable_count_text, CountRecord};
@@ -31,6 +31,10 @@ pub struct CountArgs {
     /// Stop counting after this many solutions (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Count the optimal solutions of a model with an objective (the optimum is proved first,
+    /// then every solution of that value is counted, each verified) instead of all solutions.
+    #[arg(long)]
+    pub optimal: bool,
     /// One JSON object per puzzle per line.
     #[arg(long)]
     pub json: bool,
@@ -73,7 +77,11 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
             .then_some(Duration::from_secs(10))
     });
     let heartbeat = every.map(|every| Heartbeat::start(index, backend.name(), every));
-    let outcome = super::isolated::count(&args.backend, backend, &model, args.limit);
+    let outcome = if args.optimal {
+        count_optimal(args, backend, &model)
+    } else {
+        super::isolated::count(&args.backend, backend, &model, args.limit)
+    };
     drop(heartbeat);
     let outcome = outcome?;
     let name = backend.name();
@@ -134,4 +142,51 @@ impl Drop for Heartbeat {
             let _ = t.join();
         }
     }
+}
+
+/// `--optimal`: the optimum first, then every solution of that value counted (each verified).
+/// Runs in this process, so limits the backend cannot enforce are refused, as for `solve --all`.
+fn count_optimal(
+    args: &CountArgs,
+    backend: &mut dyn Backend,
+    model: &Model,
+) -> Result<CountOutcome, CliError> {
+    if model.objective().is_none() {
+        return Err(CliError::BadInput(format!(
+            "--optimal counts the optimal solutions of a model with an objective; '{}' has none",
+            model.name()
+        )));
+    }
+    if args.backend.memory_limit.is_some() || args.backend.time_limit.is_some() {
+        return Err(CliError::BadInput(
+            "--optimal runs in this process: --time-limit and --memory-limit are not enforced there; drop them".into(),
+        ));
+    }
+    let (best, stream) = optimal_solutions_verified(backend, model, args.limit, &mut |_| {})
+        .map_err(|e| CliError::BadInput(e.to_string()))?;
+    let Some(stream) = stream else {
+        return Ok(CountOutcome {
+            status: best.status,
+            count: 0,
+            exhaustive: false,
+            verified: false,
+            reason: best
+                .reason
+                .or_else(|| Some(format!("no proved optimum ({})", best.status.name()))),
+            stats: best.stats,
+        });
+    };
+    let status = match (stream.status, stream.exhaustive) {
+        (Status::Solved, true) => Status::Solved,
+        (Status::Solved, false) => Status::Limit,
+        (other, _) => other,
+    };
+    Ok(CountOutcome {
+        status,
+        count: stream.count,
+        exhaustive: stream.exhaustive,
+        verified: stream.count > 0,
+        reason: stream.reason,
+        stats: stream.stats,
+    })
 }

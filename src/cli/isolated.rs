@@ -91,7 +91,9 @@ pub fn solve(
     if !isolated(args) {
         return solve_verified(backend, model).map_err(|e| CliError::BadInput(e.to_string()));
     }
-    if backend.solver().is_none() {
+    // A model with an objective needs the optimizer instead; its absence is an outcome
+    // (`unsupported`, with the backend's reason), reported by the worker.
+    if backend.solver().is_none() && model.objective().is_none() {
         return Err(missing(backend, "solve"));
     }
     let r = run(args, backend, model, JobTask::Solve)?;
@@ -100,6 +102,8 @@ pub fn solve(
         solution: r.solution,
         verified: r.verified,
         reason: r.reason,
+        objective: r.objective,
+        bound: r.bound,
         stats: r.stats,
     })
 }

@@ -394,10 +394,59 @@ fn encode_pb(
     }
 }
 
+/// Clauses (DIMACS literals) and the number of variables they use.
+pub type BoundClauses = (Vec<Vec<i32>>, usize);
+
+/// The clauses saying `sum_v c_v x_v <= bound` for signed integer costs over model variables
+/// (`(variable id, cost)`, DIMACS variable `id + 1`), through the same rustsat encodings as the
+/// weighted rows, their auxiliary variables numbered from `first_free + 1`. A negative cost is
+/// written on the negated literal: `c x = |c| (1 - x) - |c|`. Returns `None` when no assignment
+/// can meet the bound, else the clauses (none when every assignment meets it) and the number of
+/// variables used. Used by the `sat` backend's solution-improving search. Cost: one encoding,
+/// of a size depending on `encoding` and the costs (the adder stays `O(n log sum)`).
+pub fn objective_at_most(
+    costs: &[(usize, i64)],
+    bound: i128,
+    first_free: usize,
+    encoding: PbEncoding,
+) -> Result<Option<BoundClauses>, rustsat::OutOfMemory> {
+    let negative: i128 = costs.iter().map(|&(_, c)| i128::from(c.min(0))).sum();
+    let positive: i128 = costs.iter().map(|&(_, c)| i128::from(c.max(0))).sum();
+    // Over the literals with weight |c|: sum <= bound - negative.
+    let k = bound - negative;
+    if k < 0 {
+        return Ok(None);
+    }
+    if k >= positive - negative {
+        return Ok(Some((Vec::new(), first_free)));
+    }
+    let terms = costs.iter().filter(|&&(_, c)| c != 0).map(|&(v, c)| {
+        let lit = Lit::positive(v as u32);
+        (if c < 0 { !lit } else { lit }, c.unsigned_abs() as usize)
+    });
+    // k < the total weight, which fits isize: every cost is at most 2^53 and the caller bounds
+    // the number of terms.
+    let constraint = PbConstraint::new_ub_unsigned(terms, k as isize);
+    let mut vars = BasicVarManager::from_next_free(Var::new(first_free as u32));
+    let mut clauses = RsCnf::new();
+    encode_pb(encoding, constraint, &mut clauses, &mut vars)?;
+    let out = clauses
+        .into_iter()
+        .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect())
+        .collect();
+    Ok(Some((out, first_free.max(vars.n_used() as usize))))
+}
+
 /// The model in DIMACS CNF, with the encodings and clause counts in the `c` header. The
 /// header lines of an exact-cover model are those of earlier versions; lines on general rows
 /// appear only when the model has some.
 pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::ExportError> {
+    if let Some(o) = model.objective() {
+        return Err(super::ExportError::ObjectiveUnsupported {
+            format: "cnf",
+            sense: o.sense(),
+        });
+    }
     let cnf = Cnf::encode(model, options)?;
     let mut out = String::new();
     for line in header_lines(model) {

@@ -70,6 +70,14 @@ pub enum ExportError {
         /// [`cnf::encoding_estimate`] of the row.
         estimate: u128,
     },
+    /// The format cannot carry the model's objective (DIMACS CNF is satisfaction only).
+    #[error("the {format} export cannot carry the model's objective ({sense}); use lp, mps, opb or json, or drop the objective")]
+    ObjectiveUnsupported {
+        /// The format's name.
+        format: &'static str,
+        /// The objective's sense.
+        sense: crate::model::ObjectiveSense,
+    },
     /// Writing the output failed.
     #[error("cannot write {path}: {source}")]
     Io {

@@ -79,6 +79,12 @@ pub struct Record {
     /// Why the status is `unknown` or `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A model with an objective: the verified value of the run's solution (exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound on the optimum the backend proved, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i128>,
     /// Variables and rows of the model the backend was given.
     #[serde(default)]
     pub variables: usize,
@@ -146,6 +152,8 @@ impl Record {
             count: None,
             exhaustive: None,
             reason: None,
+            objective: None,
+            bound: None,
             variables: 0,
             rows: 0,
             stats: Stats::default(),

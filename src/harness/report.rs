@@ -191,7 +191,9 @@ fn summary_of(
         .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
     BackendSummary {
         runs: mine.len(),
-        solved: count(Status::Solved),
+        // A verified solution: `solved`, or on a model with an objective `optimal` or
+        // `feasible` (the optimisation section tells those apart).
+        solved: mine.iter().filter(|r| r.status.has_solution()).count(),
         infeasible: count(Status::Infeasible),
         unknown: count(Status::Unknown),
         limit: count(Status::Limit),
@@ -614,6 +616,11 @@ pub fn render_markdown(
     let mut md = header(experiment, records, expected_runs, provenance, redact_times);
     md.push_str(&status_table(experiment, records));
     md.push_str(&backend_table(experiment, records, redact_times));
+    md.push_str(&crate::harness::optimisation::optimisation_section(
+        experiment,
+        records,
+        redact_times,
+    ));
     md.push_str(&figures_section(experiment, records));
     md.push_str(&rest_of_report(experiment, records));
     md
@@ -826,7 +833,7 @@ pub fn disagreements(records: &[Record]) -> Vec<String> {
     for (inst, rs) in by_instance {
         let solved: Vec<&str> = rs
             .iter()
-            .filter(|r| r.status == Status::Solved && r.count.is_none())
+            .filter(|r| r.status.has_solution() && r.count.is_none())
             .map(|r| r.backend.as_str())
             .collect();
         let infeasible: Vec<&str> = rs
@@ -857,6 +864,7 @@ pub fn disagreements(records: &[Record]) -> Vec<String> {
             out.push(format!("{inst}: counts differ: {}", parts.join(" vs ")));
         }
     }
+    out.extend(crate::harness::optimisation::optimum_disagreements(records));
     out
 }
 

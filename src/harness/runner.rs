@@ -110,6 +110,8 @@ fn run_job(
     record.seconds = r.stats.seconds;
     record.count = r.count;
     record.exhaustive = r.exhaustive;
+    record.objective = r.objective;
+    record.bound = r.bound;
     record.stats = r.stats;
     record.wall_seconds = Some(r.wall_seconds);
     record.cpu_seconds = Some(r.cpu_seconds);

@@ -21,6 +21,7 @@ mod isolation;
 mod layers;
 mod milp_levels;
 mod models;
+mod optimisation;
 mod snapshots_model;
 mod star_killer;
 mod streaming;
