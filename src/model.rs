@@ -1451,7 +1451,18 @@ impl Model {
     /// (the givens' costs are a constant the caller adds back, e.g. by valuing the lifted
     /// solution). Costs one pass over the nonzeros.
     pub fn reduce(&self) -> Reduction {
-        let value = self.fixed_by_givens();
+        self.reduce_fixed(&self.fixed_by_givens())
+    }
+
+    /// [`Model::reduce`] for any fixed values (`value[v]`: `Some` fixes variable `v`, `None`
+    /// leaves it free), such as those a presolve proves: every fixed variable leaves the model,
+    /// each row loses them and its right-hand side drops by the weight fixed to 1, and rows left
+    /// always true are dropped (an exact-cover row with one variable fixed to 1 is satisfied).
+    /// `infeasible` is set when a row can no longer hold. The solutions of the reduced model,
+    /// lifted, are exactly the solutions of this model that agree with `value`. Panics when
+    /// `value` does not have one entry per variable. Costs one pass over the nonzeros.
+    pub fn reduce_fixed(&self, value: &[Option<bool>]) -> Reduction {
+        assert_eq!(value.len(), self.num_variables(), "one value per variable");
         let n = self.num_variables();
         let mut new_id = vec![None; n];
         let mut b = ModelBuilder::new(self.name.clone(), self.kind().clone());
@@ -1474,7 +1485,7 @@ impl Model {
             let id = b.family(f.name.clone());
             for &r in &f.rows {
                 let c = &self.constraints()[r];
-                infeasible |= !reduce_row(c, &value, &new_id, id, &mut b);
+                infeasible |= !reduce_row(c, value, &new_id, id, &mut b);
             }
         }
         let objective = (self.objective.as_ref()).map(|o| Arc::new(o.restricted(&original)));
@@ -1484,7 +1495,7 @@ impl Model {
                 ..Model::from_parts(b)
             },
             original,
-            ones: self.givens.clone(),
+            ones: (0..n).filter(|&v| value[v] == Some(true)).collect(),
             original_variables: n,
             infeasible,
         }
@@ -1579,8 +1590,10 @@ impl Model {
 }
 
 /// Writes row `c` of a model into the reduced model's builder `b` (family `family`), given the
-/// values the givens fix and the reduced ids of the free variables. Returns `false` when the row
-/// can no longer hold (the givens leave no solution).
+/// fixed values and the reduced ids of the free variables: the row keeps its free variables and
+/// its right-hand side drops by the weight fixed to 1. A row left always true is dropped, except
+/// an exact-cover row untouched by the fixed ones (kept as it was). Returns `false` when the row
+/// can no longer hold (the fixed values leave no solution).
 fn reduce_row(
     c: &Constraint,
     value: &[Option<bool>],
@@ -1592,16 +1605,13 @@ fn reduce_row(
     let (mut vars, mut weights) = (Vec::new(), Vec::new());
     for (v, w) in c.terms() {
         match (value[v], new_id[v]) {
-            (Some(true), _) => used += w,
+            (Some(true), _) => used = used.saturating_add(w),
             (None, Some(id)) => {
                 vars.push(id);
                 weights.push(w);
             }
             _ => {}
         }
-    }
-    if c.is_unit() && used > 0 {
-        return true; // satisfied by its given (check_givens refused a second one)
     }
     let (low, high) = c.sense.bounds();
     if high.is_some_and(|h| used > h) {
@@ -1613,13 +1623,9 @@ fn reduce_row(
         return sense.holds(0);
     }
     let always_true = low <= used && high.is_none_or(|h| used + rest <= h);
-    if !always_true || c.is_unit() {
-        b.weighted_row(
-            family,
-            vars,
-            weights,
-            if c.is_unit() { c.sense } else { sense },
-        );
+    if !always_true || (c.is_unit() && used == 0) {
+        // An exact-cover row holding a one keeps its free variables as `= 0` / `<= 0`.
+        b.weighted_row(family, vars, weights, sense);
     }
     true
 }
@@ -1631,11 +1637,12 @@ pub struct Reduction {
     pub model: Model,
     /// For each variable of the reduced model, its id in the original model.
     pub original: Vec<VarId>,
-    /// Original variables fixed to 1 (the givens).
+    /// Original variables fixed to 1 (the givens, or every variable fixed to 1), sorted.
     pub ones: Vec<VarId>,
     /// Number of variables of the original model.
     pub original_variables: usize,
-    /// An "exactly one" row lost all its variables: the givens leave no solution.
+    /// A row can no longer hold (an "exactly one" row lost all its variables, or the fixed
+    /// ones overfill a row): the fixed values leave no solution.
     pub infeasible: bool,
 }
 

@@ -21,9 +21,11 @@ pub mod gauss;
 pub mod hex_shards;
 #[cfg(feature = "highs")]
 pub mod highs;
+pub mod linear;
 pub mod milp;
 pub mod optimize;
 pub mod outcome;
+pub mod presolve;
 pub mod sat;
 pub mod search;
 pub mod stream;
@@ -335,9 +337,9 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "milp",
-        about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
+        about: "0-1 MILP with good_lp + microlp after the search's presolve (presolve=off|propagate|probe); counts with no-good cuts; relax=true solves the LP relaxation",
         make: |o| Ok(Box::new(milp::Milp::new(o)?)),
-        params: &["relax"],
+        params: &["relax", "presolve"],
         uses_time_limit: true,
         uses_seed: false,
     },
@@ -354,7 +356,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "highs",
         about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
         make: |o| Ok(Box::new(highs::new(o)?)),
-        params: &["relax"],
+        params: &["relax", "presolve"],
         uses_time_limit: true,
         uses_seed: false,
     },

@@ -806,7 +806,90 @@ struct State<'l> {
     stats: Stats,
 }
 
-impl State<'_> {
+impl<'l> State<'l> {
+    /// The state before anything is placed (the engine must have been reset on `layout`).
+    fn new(layout: &'l Layout) -> Self {
+        let general_rows = if layout.general { layout.num_rows } else { 0 };
+        State {
+            layout,
+            legal: VarSet::new(layout.num_vars),
+            count: (layout.exactly_one.iter())
+                .map(|&e| if e { 0 } else { CLOSED })
+                .collect(),
+            filled: vec![0; layout.num_rows],
+            sum: vec![0; general_rows],
+            avail: vec![0; general_rows],
+            excluded: VarSet::new(layout.num_vars),
+            excluded_trail: Vec::new(),
+            open: layout.exactly_one.iter().filter(|&&e| e).count() + layout.demand_rows.len(),
+            placed: Vec::with_capacity(layout.num_vars),
+            queue: Vec::with_capacity(layout.num_rows),
+            pending: vec![false; general_rows],
+            cover_queue: Vec::new(),
+            cover_pending: vec![false; general_rows],
+            scored: Vec::new(),
+            parts: Vec::new(),
+            costs: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Places the givens and queues every row the first propagation must look at.
+    fn start(&mut self, engine: &mut dyn LegalityEngine) {
+        let layout = self.layout;
+        for &g in &layout.givens {
+            self.place(engine, g);
+        }
+        self.sync(engine);
+        for r in 0..layout.num_rows {
+            if self.count[r] <= 1 {
+                self.queue.push(r as u32);
+            }
+        }
+        for &r in &layout.demand_rows {
+            self.push_demand(r as usize);
+        }
+    }
+
+    /// Failed-literal probing at the root of a model with general rows (see
+    /// [`root_propagation`]): the state must be a propagated root. False when the root itself
+    /// is contradictory.
+    fn probe(&mut self, engine: &mut dyn LegalityEngine, deadline: Option<Instant>) -> bool {
+        let model_vars = self.layout.model_vars;
+        loop {
+            let mut fixed = false;
+            for v in 0..model_vars {
+                if !self.legal.contains(v) {
+                    continue;
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return true;
+                }
+                let (placed, excluded) = (self.placed.len(), self.excluded_trail.len());
+                self.place(engine, v);
+                self.sync(engine);
+                let ok = self.propagate(engine);
+                self.undo_to(engine, placed);
+                self.unexclude_to(excluded);
+                self.clear_queue();
+                self.sync(engine);
+                self.clear_queue();
+                if !ok {
+                    // No solution has v = 1: rule it out for good and propagate that.
+                    self.exclude(v);
+                    self.sync(engine);
+                    if !self.propagate(engine) {
+                        return false;
+                    }
+                    fixed = true;
+                }
+            }
+            if !fixed {
+                return true;
+            }
+        }
+    }
+
     /// Brings the cached legal set and per-row legal counts up to date with the engine.
     fn sync(&mut self, engine: &mut dyn LegalityEngine) {
         if self.layout.general {
@@ -1180,7 +1263,11 @@ impl State<'_> {
     /// through [`State::defer_cover`], which leaves out those it cannot conclude on.
     fn cover(&mut self, r: usize) -> Cover {
         let layout = self.layout;
-        let need = layout.lower[r] - self.sum[r];
+        // A row queued for the cover may have been filled since (a placement through another
+        // row): it needs nothing, so the rule concludes nothing.
+        let Some(need) = layout.lower[r].checked_sub(self.sum[r]) else {
+            return Cover::Loose;
+        };
         let (vars, weights) = (layout.row(r), layout.row_weights(r));
         let mut uncovered = vars
             .iter()
@@ -1387,6 +1474,57 @@ pub fn run_streaming(
     )
 }
 
+/// What the search's propagation decides before any choice (see [`root_propagation`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootPropagation {
+    /// Propagation met a contradiction: the model has no solution.
+    Contradiction,
+    /// Per model variable: the value every solution gives it (`Some`), or `None` when
+    /// propagation leaves it open.
+    Fixed(Vec<Option<bool>>),
+}
+
+/// Runs the search's propagation from the givens to its fixed point, with no choice made, on
+/// the exact [`crate::backend::bitset::BitsetEngine`]: the variables it places are 1 in every
+/// solution, those it shuts out (past a row's upper bound, or excluded by the clique-cover
+/// rule) are 0 in every solution. Sound, not complete: open variables may still be forced.
+/// Cost: one root node of the search (the layout's nonzeros, plus the propagation rounds).
+///
+/// With `probe` (models with general rows only; others are propagated alone), each open
+/// variable is then tried at 1 in turn: when propagation from there meets a contradiction, no
+/// solution has it, so it is fixed to 0 (excluded at the root) and the root propagated again;
+/// rounds repeat until one fixes nothing. Probing stops early, soundly, at the deadline
+/// `probe` holds (`Some(None)`: no deadline). Cost of probing: per round, one propagation per
+/// open variable.
+pub fn root_propagation(
+    layout: &Layout,
+    probe: Option<Option<Instant>>,
+) -> Result<RootPropagation, BackendError> {
+    let mut engine = crate::backend::bitset::BitsetEngine::default();
+    engine.reset(layout)?;
+    let mut st = State::new(layout);
+    st.start(&mut engine);
+    if !st.propagate(&mut engine) {
+        return Ok(RootPropagation::Contradiction);
+    }
+    if let (Some(deadline), true) = (probe, layout.general) {
+        if !st.probe(&mut engine, deadline) {
+            return Ok(RootPropagation::Contradiction);
+        }
+    }
+    let mut values: Vec<Option<bool>> = (0..layout.model_vars)
+        .map(|v| (!st.legal.contains(v)).then_some(false))
+        .collect();
+    for &v in st
+        .placed
+        .iter()
+        .filter(|&&v| (v as usize) < layout.model_vars)
+    {
+        values[v as usize] = Some(true);
+    }
+    Ok(RootPropagation::Fixed(values))
+}
+
 fn search(
     engine: &mut dyn LegalityEngine,
     layout: &Layout,
@@ -1399,30 +1537,8 @@ fn search(
     let deadline = time_limit.and_then(|t| start.checked_add(t));
     engine.reset(layout)?;
     let exact = engine.exact();
-    let mut st = State {
-        layout,
-        legal: VarSet::new(layout.num_vars),
-        count: layout
-            .exactly_one
-            .iter()
-            .map(|&e| if e { 0 } else { CLOSED })
-            .collect(),
-        filled: vec![0; layout.num_rows],
-        sum: vec![0; if layout.general { layout.num_rows } else { 0 }],
-        avail: vec![0; if layout.general { layout.num_rows } else { 0 }],
-        excluded: VarSet::new(layout.num_vars),
-        excluded_trail: Vec::new(),
-        open: layout.exactly_one.iter().filter(|&&e| e).count() + layout.demand_rows.len(),
-        placed: Vec::with_capacity(layout.num_vars),
-        queue: Vec::with_capacity(layout.num_rows),
-        pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
-        cover_queue: Vec::new(),
-        cover_pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
-        scored: Vec::new(),
-        parts: Vec::new(),
-        costs: bound.as_ref().map(|b| b.costs().to_vec()),
-        stats: Stats::default(),
-    };
+    let mut st = State::new(layout);
+    st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     let limit = match goal {
         Goal::Solve => Some(1),
         Goal::Count { limit } => limit,
@@ -1446,18 +1562,7 @@ fn search(
     if limit == Some(0) {
         return finish(st, outcome, engine);
     }
-    for &g in &layout.givens {
-        st.place(engine, g);
-    }
-    st.sync(engine);
-    for r in 0..layout.num_rows {
-        if st.count[r] <= 1 {
-            st.queue.push(r as u32);
-        }
-    }
-    for &r in &layout.demand_rows {
-        st.push_demand(r as usize);
-    }
+    st.start(engine);
     let mut frames: Vec<Frame> = Vec::new();
     let mut cands: Vec<u32> = Vec::new();
     let mut checked = 0u64;

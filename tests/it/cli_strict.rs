@@ -43,7 +43,7 @@ fn options_a_backend_does_not_read_are_refused_with_exit_2() {
         &["solve", hex, "--backend", "milp", "--param", "relaxx=true"],
         &[
             "backend 'milp' does not take option 'relaxx'",
-            "it takes: relax, time_limit",
+            "it takes: relax, presolve, time_limit",
         ],
     );
     refused(
