@@ -1,7 +1,7 @@
 //! Every solution, one at a time: the optional [`SolutionStream`] ability (verified by
 //! [`solutions_verified`](super::solutions_verified), which checks each solution before the
 //! caller sees it), and the solve, count and stream abilities of the backends that enumerate
-//! (brute force, SAT) built on one [`Enumeration`].
+//! (brute force, SAT) built on one `Enumeration` (a search that hands each solution to a callback).
 //!
 //! `zeroone solve --all` and [`crate::testing`] use it to print or snapshot whole solution sets.
 //! Cost: the backend's own enumeration, plus one verifier pass per solution (linear in the
@@ -19,7 +19,7 @@ use crate::model::{Model, Solution};
 /// The ability to hand every solution of a model to a callback, in the backend's search order.
 /// The callback may stop the enumeration with `ControlFlow::Break`.
 pub trait SolutionStream {
-    /// Calls `found` once per solution of `model` (unverified: [`solutions_verified`] checks
+    /// Calls `found` once per solution of `model` (unverified: [`solutions_verified`](super::solutions_verified) checks
     /// them). Returns how the enumeration ended.
     fn for_each_solution(
         &mut self,

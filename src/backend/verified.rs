@@ -1,6 +1,6 @@
 //! The verified runners: the only way an answer leaves the backend layer.
 //!
-//! One skeleton, [`guarded`], runs any ability of a backend: it checks that the backend has the
+//! One skeleton, `guarded`, runs any ability of a backend: it checks that the backend has the
 //! ability, that it reads every row of the model, catches panics, and measures the time. The
 //! three runners on top of it differ only in what they verify: [`solve_verified`] one solution,
 //! [`count_verified`] the witnesses of a count, [`solutions_verified`] every streamed solution.
