@@ -226,7 +226,7 @@ mod tests {
         let cases: [(&[&str], &str); 5] = [
             (
                 &["--backend", "milp", "--param", "relaxx=true"],
-                "'milp' does not take option 'relaxx' (it takes: relax, time_limit)",
+                "'milp' does not take option 'relaxx' (it takes: relax, presolve, time_limit)",
             ),
             (
                 &["--backend", "enum", "--param", "ordr=mrv"],

@@ -998,7 +998,7 @@ mod tests {
         );
         let e = load(&text).unwrap_err().to_string();
         assert!(
-            e.starts_with("exp/test.toml:6:26: backends[0].params: backend 'milp' does not take option 'relaxx' (it takes: relax, time_limit)"),
+            e.starts_with("exp/test.toml:6:26: backends[0].params: backend 'milp' does not take option 'relaxx' (it takes: relax, presolve, time_limit)"),
             "{e}"
         );
         let table = format!(
