@@ -22,6 +22,7 @@ pub mod sat;
 pub mod search;
 pub mod stream;
 pub mod vsa;
+pub mod xcc;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -482,6 +483,14 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "bitset",
         about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
         make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
+        params: &[],
+        uses_time_limit: true,
+        uses_seed: false,
+    },
+    BackendInfo {
+        name: "xcc",
+        about: "exact cover with multiplicities (Knuth's Algorithms X/M, MRV) on bit-parallel option sets; unit-weight rows only; solves, counts, streams",
+        make: |o| Ok(Box::new(xcc::Xcc::new(o)?)),
         params: &[],
         uses_time_limit: true,
         uses_seed: false,
