@@ -15,6 +15,9 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::objective::ObjectiveRepr;
+pub use crate::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
+
 /// Index of a variable in [`Model::variables`].
 pub type VarId = usize;
 /// Index of a row in [`Model::constraints`].
@@ -477,11 +480,12 @@ impl TryFrom<ConstraintRepr> for Constraint {
 
 /// The sense named `name` (as [`Sense::name`] writes it) with right-hand side `rhs` (default
 /// 1). `exactly-one` and `at-most-one` accept no `rhs` other than 1.
+/// The error says what was expected (`a sense ...`, `right-hand side 1 ...`).
 pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
     let k = rhs.unwrap_or(1);
     match name {
         "exactly-one" | "at-most-one" if k != 1 => Err(format!(
-            "sense '{name}' has right-hand side 1, not {k} (write \"exactly\" or \"at-most\" with \"rhs\")"
+            "right-hand side 1 for sense '{name}' (write \"exactly\" or \"at-most\" with \"rhs\" for {k})"
         )),
         "exactly-one" => Ok(Sense::ExactlyOne),
         "at-most-one" => Ok(Sense::AtMostOne),
@@ -489,8 +493,37 @@ pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
         "at-most" => Ok(Sense::AtMost(k)),
         "at-least" => Ok(Sense::AtLeast(k)),
         other => Err(format!(
-            "unknown sense '{other}': expected exactly-one, at-most-one, exactly, at-most or at-least"
+            "a sense: exactly-one, at-most-one, exactly, at-most or at-least{}",
+            sense_hint(other)
         )),
+    }
+}
+
+/// Whether `name` is one of the sense names [`parse_sense`] reads.
+pub fn is_sense_name(name: &str) -> bool {
+    SENSE_NAMES.contains(&name)
+}
+
+/// The sense names of the JSON/TOML model, as [`parse_sense`] reads them.
+const SENSE_NAMES: [&str; 5] = [
+    "exactly-one",
+    "at-most-one",
+    "exactly",
+    "at-most",
+    "at-least",
+];
+
+/// What a sense written as a symbol or a near miss means (`">="`: `at-least`).
+fn sense_hint(name: &str) -> String {
+    let symbol = match name.trim() {
+        ">=" | "=>" | "≥" => Some("at-least"),
+        "<=" | "=<" | "≤" => Some("at-most"),
+        "=" | "==" => Some("exactly"),
+        _ => None,
+    };
+    match symbol {
+        Some(s) => format!("; for '{name}' write \"{s}\" with \"rhs\""),
+        None => crate::suggest::did_you_mean(name, SENSE_NAMES),
     }
 }
 
@@ -589,6 +622,10 @@ pub enum ModelError {
     /// Two variables share a label.
     #[error("two variables are labelled '{0}'")]
     DuplicateLabel(String),
+    /// The objective names a variable the model does not have, twice, or with a cost out of
+    /// range.
+    #[error("{0}")]
+    Objective(#[from] ObjectiveError),
     /// Two families share a name.
     #[error("two families are named '{0}'")]
     DuplicateFamily(String),
@@ -647,6 +684,8 @@ pub struct ModelBuilder {
     families: Vec<Family>,
     constraints: Vec<Constraint>,
     givens: Vec<VarId>,
+    /// The objective's sense and terms, checked in [`ModelBuilder::build`].
+    objective: Option<(ObjectiveSense, Vec<(VarId, i64)>)>,
 }
 
 impl ModelBuilder {
@@ -661,7 +700,15 @@ impl ModelBuilder {
             families: Vec::new(),
             constraints: Vec::new(),
             givens: Vec::new(),
+            objective: None,
         }
+    }
+
+    /// Sets the objective: `sense sum c_v x_v` over `terms` (`(variable, cost)`; a variable not
+    /// named costs 0). Checked in [`ModelBuilder::build`]: known variables, each at most once,
+    /// `|cost| <= 2^53`.
+    pub fn objective(&mut self, sense: ObjectiveSense, terms: Vec<(VarId, i64)>) {
+        self.objective = Some((sense, terms));
     }
 
     /// Sets the hints the model carries for backends (see [`ModelHints`]).
@@ -859,6 +906,10 @@ impl ModelBuilder {
             }
             self.check_coefficients(c)?;
         }
+        let objective = match self.objective {
+            Some((sense, terms)) => Some(Arc::new(Objective::new(sense, n, terms)?)),
+            None => None,
+        };
         let shape = Shape::new(
             self.kind,
             self.hints,
@@ -871,6 +922,7 @@ impl ModelBuilder {
             name: String::new(),
             shape: Arc::new(shape),
             givens: Vec::new(),
+            objective,
         }
         .with_givens(self.name, self.givens)
     }
@@ -976,6 +1028,8 @@ pub struct Model {
     name: String,
     shape: Arc<Shape>,
     givens: Vec<VarId>,
+    /// The objective, if the model has one (shared like the shape).
+    objective: Option<Arc<Objective>>,
 }
 
 impl PartialEq for Model {
@@ -988,7 +1042,10 @@ impl PartialEq for Model {
                 && a.families == b.families
                 && a.constraints == b.constraints
                 && (0..a.variables.len()).all(|v| self.label(v) == other.label(v)));
-        self.name == other.name && self.givens == other.givens && same_shape
+        self.name == other.name
+            && self.givens == other.givens
+            && self.objective == other.objective
+            && same_shape
     }
 }
 
@@ -1013,6 +1070,8 @@ struct ModelRepr<'a> {
     families: &'a [Family],
     constraints: &'a [Constraint],
     givens: &'a [VarId],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<ObjectiveRepr>,
 }
 
 impl Serialize for Model {
@@ -1030,6 +1089,7 @@ impl Serialize for Model {
             families: self.families(),
             constraints: self.constraints(),
             givens: &self.givens,
+            objective: self.objective().map(ObjectiveRepr::from),
         }
         .serialize(serializer)
     }
@@ -1047,6 +1107,8 @@ struct OwnedModelRepr {
     families: Vec<Family>,
     constraints: Vec<Constraint>,
     givens: Vec<VarId>,
+    #[serde(default)]
+    objective: Option<ObjectiveRepr>,
 }
 
 #[derive(Deserialize)]
@@ -1086,6 +1148,9 @@ impl<'de> Deserialize<'de> for Model {
         }
         for g in repr.givens {
             b.given(g);
+        }
+        if let Some(o) = repr.objective {
+            b.objective(o.sense, o.costs);
         }
         b.build().map_err(D::Error::custom)
     }
@@ -1135,9 +1200,30 @@ impl Model {
             name: name.into(),
             shape: Arc::clone(&self.shape),
             givens,
+            objective: self.objective.clone(),
         };
         model.check_givens()?;
         Ok(model)
+    }
+
+    /// The objective, if the model has one (a puzzle has none).
+    pub fn objective(&self) -> Option<&Objective> {
+        self.objective.as_deref()
+    }
+
+    /// The same model with `objective` (or none). Refuses an objective made for another number
+    /// of variables. Constant time.
+    pub fn with_objective(mut self, objective: Option<Objective>) -> Result<Model, ModelError> {
+        if let Some(o) = &objective {
+            if o.costs().len() != self.num_variables() {
+                return Err(ModelError::Objective(ObjectiveError::UnknownVariable {
+                    var: o.costs().len().saturating_sub(1),
+                    variables: self.num_variables(),
+                }));
+            }
+        }
+        self.objective = objective.map(Arc::new);
+        Ok(self)
     }
 
     /// Whether `other` shares this model's structure by reference (made from one shape with
@@ -1314,6 +1400,7 @@ impl Model {
             )),
             name: b.name,
             givens: b.givens,
+            objective: None,
         }
     }
 
@@ -1330,7 +1417,10 @@ impl Model {
         for &g in &self.givens {
             b.row(fam, vec![g], Sense::ExactlyOne);
         }
-        Model::from_parts(b)
+        Model {
+            objective: self.objective.clone(),
+            ..Model::from_parts(b)
+        }
     }
 
     /// The same model keeping only the families named in `keep` (in their original order).
@@ -1347,14 +1437,19 @@ impl Model {
             }
         }
         b.givens = self.givens.clone();
-        Model::from_parts(b)
+        Model {
+            objective: self.objective.clone(),
+            ..Model::from_parts(b)
+        }
     }
 
     /// Applies the givens: every given is fixed to 1, every other variable sharing an
     /// exact-cover row with a given is fixed to 0, satisfied "exactly one" rows and emptied
     /// "at most one" rows are dropped; a general row loses its fixed variables and its
     /// right-hand side drops by the givens' weight (a row left always true is dropped). Returns
-    /// the smaller model and the map back. Costs one pass over the nonzeros.
+    /// the smaller model and the map back. The objective keeps the costs of the free variables
+    /// (the givens' costs are a constant the caller adds back, e.g. by valuing the lifted
+    /// solution). Costs one pass over the nonzeros.
     pub fn reduce(&self) -> Reduction {
         let value = self.fixed_by_givens();
         let n = self.num_variables();
@@ -1382,8 +1477,12 @@ impl Model {
                 infeasible |= !reduce_row(c, &value, &new_id, id, &mut b);
             }
         }
+        let objective = (self.objective.as_ref()).map(|o| Arc::new(o.restricted(&original)));
         Reduction {
-            model: Model::from_parts(b),
+            model: Model {
+                objective,
+                ..Model::from_parts(b)
+            },
             original,
             ones: self.givens.clone(),
             original_variables: n,

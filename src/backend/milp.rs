@@ -1,6 +1,7 @@
 //! Mixed-integer programming through `good_lp`: one binary variable per model variable, one
 //! linear row per model row (`sum w x (=, <=, >=) k` with its weights; every row kind is
-//! accepted), and a zero objective (pure feasibility).
+//! accepted), and the model's objective (minimised in minimisation form), or a zero objective
+//! (pure feasibility) for a model without one.
 //!
 //! The default engine is microlp (pure Rust, always built). With the cargo feature `highs` the
 //! same code drives HiGHS (module `backend::highs`, built with that feature). Abilities:
@@ -19,7 +20,7 @@
 //!   there is no 0-1 solution, and a fractional vertex is `unknown`. With a zero objective the
 //!   vertex reached is whichever feasible basis the simplex meets first, so "integral" means
 //!   "this LP solver, from this model, happened to land on a 0-1 vertex";
-//! - a wall-clock time limit ([`TimeLimit`]): handed to the engine for each solve (microlp checks
+//! - a wall-clock time limit (`time_limit` in its options): handed to the engine for each solve (microlp checks
 //!   it between simplex and branch-and-bound steps, HiGHS natively) and, when counting, also
 //!   checked between solves, each solve getting only the time left. A solve stopped by the limit
 //!   without a solution is `unknown`; a count stopped by it is not exhaustive.
@@ -38,8 +39,8 @@ use good_lp::{variable, Expression, ProblemVariables, Variable};
 use serde::Serialize;
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
-    TimeLimit, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolveReport,
+    Solver, Stats, Undecided, WITNESS_LIMIT,
 };
 use crate::model::{Model, Reduction, Relation, Solution};
 use crate::verify::Verifier;
@@ -95,14 +96,17 @@ enum Stop {
 }
 
 /// One engine call on `reduced` (a model without givens) with `cuts` (each the sorted list of
-/// ones of an excluded solution). Returns the variable values, or why there are none.
+/// ones of an excluded solution), minimising the model's objective when it has one (in
+/// minimisation form; costs are exact in `f64`). Returns the variable values and whether the
+/// engine proved them optimal (false: stopped by the time limit with a solution), or why there
+/// are none.
 fn run_engine(
     engine: Engine,
     reduced: &Model,
     cuts: &[Vec<usize>],
     relax: bool,
     time_left: Option<Duration>,
-) -> Result<Result<Vec<f64>, Stop>, BackendError> {
+) -> Result<Result<(Vec<f64>, bool), Stop>, BackendError> {
     // A variable in some equality row `sum w x = k` can never be added to a solution: weights
     // are positive, so a superset of a solution puts more than `k` on that row. The no-good
     // cut may leave such variables out: `sum_{ones} x <= ones - 1` is exact over covered
@@ -155,14 +159,27 @@ fn run_engine(
             e.leq(ones.len() as f64 - 1.0)
         }))
         .collect();
-    let problem = vars.minimise(Expression::from(0));
+    let objective: Expression = match reduced.objective() {
+        Some(o) => o.terms().map(|(v, _)| o.min_cost(v) as f64 * xs[v]).sum(),
+        None => Expression::from(0),
+    };
+    let problem = vars.minimise(objective);
     let seconds = time_left.map(|t| t.as_secs_f64());
     let started = Instant::now();
     let result = match engine {
         Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
         #[cfg(feature = "highs")]
         Engine::Highs => {
+            // Integer costs: a gap below 1 proves the optimum; the default relative gap
+            // (1e-4) would stop early and call a near-optimal solution optimal.
             let model = problem.using(good_lp::highs).set_threads(1);
+            let model = model
+                .set_mip_rel_gap(0.0)
+                .and_then(|m| m.set_mip_abs_gap(0.5))
+                .map_err(|e| BackendError::Failed {
+                    backend: engine.name().into(),
+                    reason: format!("setting the MIP gap: {e:?}"),
+                })?;
             finish(model, rows, seconds, &xs)
         }
     };
@@ -193,7 +210,7 @@ fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
     rows: Vec<good_lp::Constraint>,
     seconds: Option<f64>,
     xs: &[Variable],
-) -> Result<Vec<f64>, ResolutionError> {
+) -> Result<(Vec<f64>, bool), ResolutionError> {
     for row in rows {
         problem.add_constraint(row);
     }
@@ -201,7 +218,8 @@ fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
         problem = problem.with_time_limit(s);
     }
     let solution = problem.solve()?;
-    Ok(xs.iter().map(|&x| solution.value(x)).collect())
+    let proved = matches!(solution.status(), good_lp::solvers::SolutionStatus::Optimal);
+    Ok((xs.iter().map(|&x| solution.value(x)).collect(), proved))
 }
 
 /// Turns MILP values into a solution of `reduction.model`, refusing non-0/1 values.
@@ -248,7 +266,7 @@ pub fn lp_relaxation(
         Vec::new()
     } else {
         match run_engine(engine, &reduction.model, &[], true, time_limit)? {
-            Ok(v) => v,
+            Ok((v, _)) => v,
             Err(Stop::Infeasible) => return Ok(Some(infeasible)),
             Err(Stop::TimeLimit) => return Ok(None),
         }
@@ -325,7 +343,7 @@ impl Milp {
         let relaxation = lp_relaxation(model, self.engine, self.time_limit)?;
         let mut stats = self.stats(1, start);
         let found = match relaxation {
-            None => Found::Unknown("time limit reached in the LP relaxation".into()),
+            None => Found::TimedOut,
             Some(r) => {
                 stats.extra.insert("lp_feasible".into(), r.feasible.into());
                 stats.extra.insert("lp_integral".into(), r.integral.into());
@@ -335,23 +353,24 @@ impl Milp {
                 match (r.feasible, r.solution) {
                     (false, _) => Found::Infeasible,
                     (true, Some(s)) => Found::Solution(s),
-                    (true, None) => Found::Unknown(format!(
-                        "the LP relaxation's vertex has {} fractional values of {}",
-                        r.fractional, r.variables
-                    )),
+                    (true, None) => Found::Undecided(Undecided::FractionalVertex {
+                        fractional: r.fractional,
+                        variables: r.variables,
+                    }),
                 }
             }
         };
         Ok(SolveReport { found, stats })
     }
 
-    /// Solves `reduction.model` with `cuts`; `Ok(None)` on infeasible, `Err(Stop)` never leaks.
+    /// Solves `reduction.model` with `cuts`: the solution and whether the engine proved it
+    /// optimal; `Ok(None)` on infeasible, `Err(Stop)` never leaks.
     fn solve_reduced(
         &self,
         reduction: &Reduction,
         cuts: &[Vec<usize>],
         deadline: Option<Instant>,
-    ) -> Result<Result<Option<Solution>, ()>, BackendError> {
+    ) -> Result<Result<Option<(Solution, bool)>, ()>, BackendError> {
         if reduction.infeasible {
             return Ok(Ok(None));
         }
@@ -359,16 +378,17 @@ impl Milp {
             // Nothing left to choose: the givens are the only candidate, and only once.
             return Ok(Ok(cuts
                 .is_empty()
-                .then(|| reduction.lift(&Solution::new(vec![])))));
+                .then(|| (reduction.lift(&Solution::new(vec![])), true))));
         }
         let time_left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         if time_left.is_some_and(|t| t.is_zero()) {
             return Ok(Err(()));
         }
         match run_engine(self.engine, &reduction.model, cuts, false, time_left)? {
-            Ok(values) => Ok(Ok(Some(
+            Ok((values, proved)) => Ok(Ok(Some((
                 reduction.lift(&to_solution(self.engine, &values)?),
-            ))),
+                proved,
+            )))),
             Err(Stop::Infeasible) => Ok(Ok(None)),
             Err(Stop::TimeLimit) => Ok(Err(())),
         }
@@ -384,9 +404,9 @@ impl Solver for Milp {
         let reduction = model.reduce();
         let deadline = self.time_limit.and_then(|t| start.checked_add(t));
         let found = match self.solve_reduced(&reduction, &[], deadline)? {
-            Ok(Some(s)) => Found::Solution(s),
+            Ok(Some((s, _))) => Found::Solution(s),
             Ok(None) => Found::Infeasible,
-            Err(()) => Found::Unknown("time limit reached".into()),
+            Err(()) => Found::TimedOut,
         };
         let mut stats = self.stats(1, start);
         stats.solutions = matches!(found, Found::Solution(_)) as u64;
@@ -404,22 +424,28 @@ impl Counter for Milp {
                     .into(),
             });
         }
-        let reduction = model.reduce();
+        // Counting ignores the objective: every solution counts, and a feasibility MILP is
+        // cheaper to solve.
+        let plain = model
+            .clone()
+            .with_objective(None)
+            .expect("no objective always fits");
+        let reduction = plain.reduce();
         let deadline = self.time_limit.and_then(|t| start.checked_add(t));
         let verifier = Verifier::new(model);
         let mut cuts: Vec<Vec<usize>> = Vec::new();
         let mut witnesses = Vec::new();
         let mut count: u128 = 0;
         let mut solves = 0u64;
-        let exhaustive = loop {
+        let end = loop {
             if limit.is_some_and(|l| count >= l as u128) {
-                break false;
+                break CountEnd::AtLimit;
             }
             solves += 1;
             match self.solve_reduced(&reduction, &cuts, deadline)? {
-                Ok(None) => break true,
-                Err(()) => break false,
-                Ok(Some(s)) => {
+                Ok(None) => break CountEnd::Complete,
+                Err(()) => break CountEnd::TimedOut,
+                Ok(Some((s, _))) => {
                     if let Err(v) = verifier.check(&s) {
                         return Err(BackendError::Failed {
                             backend: self.registry_name.into(),
@@ -449,16 +475,57 @@ impl Counter for Milp {
         stats.solutions = count as u64;
         Ok(CountReport {
             count,
-            exhaustive,
+            end,
             witnesses,
             stats,
         })
     }
 }
 
-impl TimeLimit for Milp {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
+/// The native objective: the MILP minimises it (in minimisation form). Proved optimal when
+/// the engine says so (microlp: no gap; HiGHS: absolute gap below 1, which is exact for integer
+/// costs); a solution the time limit stopped is `feasible`. good_lp reports no dual bound, so
+/// `bound` is known only once proved. The claimed value is the exact value of the solution
+/// returned (the engine's own objective is a float).
+impl crate::backend::Optimizer for Milp {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        use crate::backend::OptimizeReport;
+        let start = Instant::now();
+        let objective = model.objective().ok_or_else(|| BackendError::Failed {
+            backend: self.registry_name.into(),
+            reason: "optimize called on a model without an objective".into(),
+        })?;
+        if self.relax {
+            // An integral optimal vertex of the LP relaxation is an optimal 0-1 solution.
+            let report = self.solve_relaxation(model, start)?;
+            return Ok(match report.found {
+                Found::Solution(s) => {
+                    let value = objective.value(&s.ones);
+                    OptimizeReport::optimal(s, value, report.stats)
+                }
+                found => OptimizeReport::without_solution(found, report.stats),
+            });
+        }
+        let reduction = model.reduce();
+        let deadline = self.time_limit.and_then(|t| start.checked_add(t));
+        let result = self.solve_reduced(&reduction, &[], deadline)?;
+        let mut stats = self.stats(1, start);
+        stats.solutions = matches!(result, Ok(Some(_))) as u64;
+        Ok(match result {
+            Ok(Some((s, true))) => {
+                let value = objective.value(&s.ones);
+                OptimizeReport::optimal(s, value, stats)
+            }
+            Ok(Some((s, false))) => OptimizeReport {
+                value: Some(objective.value(&s.ones)),
+                found: Found::Solution(s),
+                proved: false,
+                bound: None,
+                stats,
+            },
+            Ok(None) => OptimizeReport::without_solution(Found::Infeasible, stats),
+            Err(()) => OptimizeReport::without_solution(Found::TimedOut, stats),
+        })
     }
 }
 
@@ -473,7 +540,7 @@ impl Backend for Milp {
         // An LP relaxation has no solutions to count.
         (!self.relax).then_some(self as &mut dyn Counter)
     }
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
         Some(self)
     }
     /// Every row kind: rows are linear constraints with their weights, relation and
@@ -493,6 +560,15 @@ mod tests {
     fn milp(relax: bool) -> Milp {
         let mut o = BackendOptions::default();
         o.params.insert("relax".into(), relax.to_string());
+        Milp::new(&o).unwrap()
+    }
+
+    /// The MILP backend with a time limit, made as the registry makes it.
+    fn limited(t: Duration) -> Milp {
+        let o = BackendOptions {
+            time_limit: Some(t),
+            ..BackendOptions::default()
+        };
         Milp::new(&o).unwrap()
     }
 
@@ -561,12 +637,11 @@ mod tests {
     }
 
     #[test]
-    fn a_zero_time_limit_gives_unknown_not_an_answer() {
-        let mut m = milp(false);
-        m.set_time_limit(Some(Duration::ZERO));
+    fn a_zero_time_limit_gives_timeout_not_an_answer() {
+        let mut m = limited(Duration::ZERO);
         let model = Sudoku::empty(3).to_model("s9").unwrap();
         let out = solve_verified(&mut m, &model).unwrap();
-        assert_eq!(out.status, Status::Unknown);
+        assert_eq!(out.status, Status::Timeout);
         let c = count_verified(&mut m, &model, Some(2)).unwrap();
         assert_eq!(c.status, Status::Limit);
         assert!(!c.exhaustive);
@@ -575,8 +650,7 @@ mod tests {
     #[test]
     fn a_count_stops_at_the_time_limit_between_solves() {
         // 9x9 Sudoku grids are far too many to count: the limit must end the count.
-        let mut m = milp(false);
-        m.set_time_limit(Some(Duration::from_millis(300)));
+        let mut m = limited(Duration::from_millis(300));
         let model = Sudoku::empty(3).to_model("s9").unwrap();
         let start = Instant::now();
         let c = count_verified(&mut m, &model, None).unwrap();

@@ -60,6 +60,7 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use crate::backend::branch_bound::CostBound;
 use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
 use crate::model::{Model, Sense, Solution};
 
@@ -741,6 +742,23 @@ pub struct SearchOutcome {
     pub stats: Stats,
 }
 
+impl SearchOutcome {
+    /// How the enumeration ended: complete only when an exact engine exhausted the space; an
+    /// approximate engine's exhausted space proves nothing ([`Undecided::ApproximateEngine`]).
+    ///
+    /// [`Undecided::ApproximateEngine`]: crate::backend::Undecided::ApproximateEngine
+    /// `engine` names the engine for that reason.
+    pub fn end(&self, engine: &'static str) -> crate::backend::CountEnd {
+        use crate::backend::{CountEnd, Undecided};
+        match (self.exhausted, self.timed_out) {
+            (true, _) if self.exact => CountEnd::Complete,
+            (true, _) => CountEnd::Undecided(Undecided::ApproximateEngine { engine }),
+            (false, true) => CountEnd::TimedOut,
+            (false, false) => CountEnd::AtLimit,
+        }
+    }
+}
+
 struct Frame {
     cand_start: usize,
     cand_len: usize,
@@ -782,6 +800,9 @@ struct State<'l> {
     scored: Vec<(u32, u32, u64)>,
     /// Scratch for [`State::propagate_cover`]: (clique row or `u32::MAX`, positions covered).
     parts: Vec<(u32, u128)>,
+    /// When optimising: each variable's minimisation-form cost, which orders candidates
+    /// (cheapest first, then LCV).
+    costs: Option<Vec<i64>>,
     stats: Stats,
 }
 
@@ -1282,7 +1303,14 @@ impl State<'_> {
                 .sum();
             scored.push((peers, v, weight));
         }
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        match &self.costs {
+            None => scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))),
+            Some(c) => scored.sort_by(|a, b| {
+                (c[a.1 as usize].cmp(&c[b.1 as usize]))
+                    .then(b.0.cmp(&a.0))
+                    .then(a.1.cmp(&b.1))
+            }),
+        }
         let mut worth = scored.len();
         if exclusive {
             let missing = layout.lower[r] - self.sum[r];
@@ -1318,7 +1346,27 @@ pub fn run(
     goal: Goal,
     time_limit: Option<Duration>,
 ) -> Result<SearchOutcome, BackendError> {
-    search(engine, layout, goal, time_limit, None)
+    search(engine, layout, goal, time_limit, None, None)
+}
+
+/// Runs the search as branch and bound (see [`crate::backend::branch_bound`]): every solution
+/// is offered to `bound`, which keeps the best, and a node whose lower bound cannot beat it is
+/// pruned. Candidates are tried cheapest first. `outcome.exhausted` (with an exact engine)
+/// proves the kept solution optimal. Same steps and limits as [`run`].
+pub fn run_optimizing(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    time_limit: Option<Duration>,
+    bound: &mut CostBound,
+) -> Result<SearchOutcome, BackendError> {
+    search(
+        engine,
+        layout,
+        Goal::Count { limit: None },
+        time_limit,
+        None,
+        Some(bound),
+    )
 }
 
 /// Runs the search on `layout` handing every solution to `sink` (which may stop it) instead of
@@ -1335,6 +1383,7 @@ pub fn run_streaming(
         Goal::Count { limit: None },
         time_limit,
         Some(sink),
+        None,
     )
 }
 
@@ -1344,6 +1393,7 @@ fn search(
     goal: Goal,
     time_limit: Option<Duration>,
     mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
+    mut bound: Option<&mut CostBound>,
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
     let deadline = time_limit.and_then(|t| start.checked_add(t));
@@ -1370,6 +1420,7 @@ fn search(
         cover_pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
         scored: Vec::new(),
         parts: Vec::new(),
+        costs: bound.as_ref().map(|b| b.costs().to_vec()),
         stats: Stats::default(),
     };
     let limit = match goal {
@@ -1421,9 +1472,14 @@ fn search(
             }
         }
         let mut ok = st.propagate(engine);
+        if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
+            ok = b.admits(layout, &st.legal, &st.placed);
+        }
         if ok && st.open == 0 {
             outcome.count += 1;
-            if let Some(sink) = sink.as_deref_mut() {
+            if let Some(b) = bound.as_deref_mut() {
+                b.offer(&st.placed, || st.solution());
+            } else if let Some(sink) = sink.as_deref_mut() {
                 if sink(st.solution()).is_break() {
                     return finish(st, outcome, engine);
                 }
@@ -1549,11 +1605,10 @@ pub(crate) fn solve_report(
     let out = run(engine, layout, Goal::Solve, time_limit)?;
     let found = match out.solutions.into_iter().next() {
         Some(s) => Found::Solution(s),
-        None if out.timed_out => Found::Unknown("time limit reached".into()),
-        None if !out.exact => Found::Unknown(format!(
-            "search exhausted without a solution, but the {} engine is approximate",
-            engine.name()
-        )),
+        None if out.timed_out => Found::TimedOut,
+        None if !out.exact => Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+            engine: engine.name(),
+        }),
         None => Found::Infeasible,
     };
     Ok(crate::backend::SolveReport {
@@ -1574,7 +1629,7 @@ pub(crate) fn count_report(
     let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
     Ok(crate::backend::CountReport {
         count: out.count,
-        exhaustive: out.exhausted && out.exact,
+        end: out.end(engine.name()),
         witnesses: out.solutions,
         stats: out.stats,
     })
@@ -1637,16 +1692,55 @@ impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
         let layout = self.layouts.layout(model);
         let out = run_streaming(&mut self.engine, layout, self.time_limit, found)?;
         Ok(crate::backend::StreamReport {
-            exhaustive: out.exhausted && out.exact,
+            end: out.end(self.engine.name()),
             stats: out.stats,
         })
     }
 }
 
-impl<E: LegalityEngine> crate::backend::TimeLimit for SearchBackend<E> {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
+impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        optimize_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
     }
+}
+
+/// The shared `optimize` body: branch and bound over the search. Proved optimal when the
+/// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then);
+/// stopped by the time limit with a solution: `feasible`, with no bound.
+pub(crate) fn optimize_report(
+    engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
+    model: &Model,
+    time_limit: Option<Duration>,
+) -> Result<crate::backend::OptimizeReport, BackendError> {
+    use crate::backend::{Found, OptimizeReport};
+    let objective = model.objective().ok_or_else(|| BackendError::Failed {
+        backend: engine.name().into(),
+        reason: "optimize called on a model without an objective".into(),
+    })?;
+    let layout = cache.layout(model);
+    let mut bound = CostBound::new(layout, objective);
+    let mut out = run_optimizing(engine, layout, time_limit, &mut bound)?;
+    out.stats.extra.insert("bounds".into(), bound.bounds.into());
+    out.stats.extra.insert("pruned".into(), bound.pruned.into());
+    let proved = out.exhausted && out.exact;
+    Ok(match bound.best() {
+        Some((value, s)) => OptimizeReport {
+            found: Found::Solution(s.clone()),
+            value: Some(objective.flip(*value)),
+            proved,
+            bound: proved.then(|| objective.flip(*value)),
+            stats: out.stats,
+        },
+        None if proved => OptimizeReport::without_solution(Found::Infeasible, out.stats),
+        None if out.timed_out => OptimizeReport::without_solution(Found::TimedOut, out.stats),
+        None => OptimizeReport::without_solution(
+            Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+                engine: engine.name(),
+            }),
+            out.stats,
+        ),
+    })
 }
 
 impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
@@ -1659,11 +1753,23 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     fn counter(&mut self) -> Option<&mut dyn crate::backend::Counter> {
         Some(self)
     }
-    fn time_limit(&mut self) -> Option<&mut dyn crate::backend::TimeLimit> {
-        Some(self)
-    }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
+    }
+    /// Branch and bound, with an exact engine only: an approximate one may hide solutions, so
+    /// an exhausted search would prove nothing.
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        if self.engine.exact() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+    fn no_optimizer_reason(&self) -> String {
+        format!(
+            "the {} engine is approximate with these settings (an exhausted search proves nothing; use bitset, or an exact code)",
+            self.engine.name()
+        )
     }
     /// Every row kind the engine reads (for `bitset`: all of them), since the search keeps
     /// the sums and bounds of general rows itself.

@@ -136,7 +136,7 @@ fn time_limits_out_of_range_are_exit_2_not_a_duration_panic() {
             &["solve", "models/hex-9.hex", "--backend", "bitset", &flag],
             &[
                 "--time-limit",
-                "expected a number of seconds from 0 to 31536000",
+                "expected a number of seconds above 0 and at most 31536000",
             ],
         );
     }
