@@ -31,8 +31,8 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolutionStream,
-    SolveReport, Solver, Stats, StreamReport, TimeLimit, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolutionStream,
+    SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
 };
 use crate::model::{Model, Solution};
 use problem::Problem;
@@ -139,7 +139,7 @@ impl Solver for Xcc {
         });
         let found = match (first, ending) {
             (Some(s), _) => Found::Solution(s),
-            (None, Ending::TimedOut) => Found::Unknown("time limit reached".into()),
+            (None, Ending::TimedOut) => Found::TimedOut,
             (None, _) => Found::Infeasible,
         };
         Ok(SolveReport { found, stats })
@@ -151,7 +151,7 @@ impl Counter for Xcc {
         if limit == Some(0) {
             return Ok(CountReport {
                 count: 0,
-                exhaustive: false,
+                end: CountEnd::AtLimit,
                 witnesses: Vec::new(),
                 stats: Stats::default(),
             });
@@ -169,7 +169,7 @@ impl Counter for Xcc {
         stats.seconds = start.elapsed().as_secs_f64();
         Ok(CountReport {
             count,
-            exhaustive: ending == Ending::Exhausted,
+            end: end_of(ending),
             witnesses,
             stats,
         })
@@ -186,15 +186,18 @@ impl SolutionStream for Xcc {
             found(solution_of(chosen, n)).is_continue()
         });
         Ok(StreamReport {
-            exhaustive: ending == Ending::Exhausted,
+            end: end_of(ending),
             stats,
         })
     }
 }
 
-impl TimeLimit for Xcc {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
+/// How an enumeration ended, in the backend layer's terms.
+fn end_of(ending: Ending) -> CountEnd {
+    match ending {
+        Ending::Exhausted => CountEnd::Complete,
+        Ending::Stopped => CountEnd::AtLimit,
+        Ending::TimedOut => CountEnd::TimedOut,
     }
 }
 
@@ -206,9 +209,6 @@ impl Backend for Xcc {
         Some(self)
     }
     fn counter(&mut self) -> Option<&mut dyn Counter> {
-        Some(self)
-    }
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
         Some(self)
     }
     fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {

@@ -85,7 +85,7 @@ pub(crate) struct Searcher {
     updates: u64,
 }
 
-/// How often (in nodes) the clock is read.
+/// How often (in nodes) the clock is read (first at the first node).
 const CLOCK_EVERY: u64 = 1024;
 
 impl Searcher {
@@ -239,7 +239,7 @@ impl Searcher {
                 if t > 0 {
                     stats.guesses += 1;
                 }
-                if stats.nodes % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                if stats.nodes % CLOCK_EVERY == 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                     return Ending::TimedOut;
                 }
                 break;

@@ -38,7 +38,7 @@ pub(crate) const MAX_TABLE_BYTES: usize = 256 << 10;
 /// A count meaning "closed" (the item holds its option); a live count stays below it.
 const CLOSED: u16 = u16::MAX;
 
-/// How often (in nodes) the clock is read.
+/// How often (in nodes) the clock is read (first at the first node).
 const CLOCK_EVERY: u64 = 1024;
 
 /// Eight items' counts.
@@ -289,7 +289,7 @@ impl SmallSearcher {
                     stats.nodes_per_depth.resize(depth, 0);
                 }
                 stats.nodes_per_depth[depth - 1] += 1;
-                if stats.nodes % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                if stats.nodes % CLOCK_EVERY == 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                     return Ending::TimedOut;
                 }
                 break;
