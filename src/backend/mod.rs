@@ -31,6 +31,7 @@ pub mod search;
 pub mod stream;
 pub mod verified;
 pub mod vsa;
+pub mod xcc;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -364,6 +365,14 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "bitset",
         about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
         make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
+        params: &[],
+        uses_time_limit: true,
+        uses_seed: false,
+    },
+    BackendInfo {
+        name: "xcc",
+        about: "exact cover with multiplicities (Knuth's Algorithms X/M, MRV) on bit-parallel option sets; unit-weight rows only; solves, counts, streams",
+        make: |o| Ok(Box::new(xcc::Xcc::new(o)?)),
         params: &[],
         uses_time_limit: true,
         uses_seed: false,

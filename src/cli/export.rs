@@ -1,4 +1,4 @@
-//! `zeroone export FILE [--index I] --format lp|mps|opb|cnf|json [--output PATH]`: the 0-1
+//! `zeroone export FILE [--index I] --format lp|mps|opb|cnf|json|xcc [--output PATH]`: the 0-1
 //! model of a puzzle for other solvers. One puzzle goes to standard output or to `PATH`; a file
 //! of several puzzles needs `--index`, or `--output DIR` (an existing folder) to get one file
 //! per puzzle, `<stem>-<index>.<format>`. Every model is rendered before anything is written,
@@ -27,7 +27,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "FORMAT", value_parser = input::parse_format)]
     pub input_format: Option<InputFormat>,
     /// Output format: lp (CPLEX LP), mps (free MPS), opb (pseudo-Boolean), cnf (DIMACS), json
-    /// (the generic model).
+    /// (the generic model), xcc (exact cover in Knuth's DLX format; unit-weight rows only).
     #[arg(long)]
     pub format: String,
     /// Write here instead of standard output; an existing folder gets one file per puzzle.

@@ -1,5 +1,6 @@
 //! Writing a [`Model`] for other solvers: CPLEX LP ([`lp`]), free MPS ([`mps`]), OPB
-//! ([`opb`]), DIMACS CNF ([`cnf`]) and the generic JSON model ([`json`]). One file per format.
+//! ([`opb`]), DIMACS CNF ([`cnf`]), the generic JSON model ([`json`]) and Knuth's exact-cover
+//! format ([`xcc`], for DLX-family solvers such as `miniexact`). One file per format.
 //!
 //! Every format names variables and rows the same way ([`Names`]): a variable is
 //! `x<id>_<label>` (the label with characters other than letters, digits and `_` turned into
@@ -17,6 +18,7 @@ pub mod json;
 pub mod lp;
 pub mod mps;
 pub mod opb;
+pub mod xcc;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -30,7 +32,7 @@ use crate::model::{Coord, Model, PuzzleKind};
 #[derive(Debug, Error)]
 pub enum ExportError {
     /// `--format NAME` names no format.
-    #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json)")]
+    #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json, xcc)")]
     UnknownFormat(String),
     /// A family mixes relations (`=` with `<=`, ...), which the JSON schema cannot say.
     #[error(
@@ -104,16 +106,19 @@ pub enum Format {
     Cnf,
     /// The generic JSON model.
     Json,
+    /// Exact cover in Knuth's DLX format (unit-weight rows only).
+    Xcc,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Lp,
         Format::Mps,
         Format::Opb,
         Format::Cnf,
         Format::Json,
+        Format::Xcc,
     ];
 
     /// The name `--format` takes, also the usual file extension.
@@ -124,6 +129,7 @@ impl Format {
             Format::Opb => "opb",
             Format::Cnf => "cnf",
             Format::Json => "json",
+            Format::Xcc => "xcc",
         }
     }
 }
@@ -152,6 +158,7 @@ pub fn render(model: &Model, format: Format) -> Result<String, ExportError> {
         Format::Opb => opb::to_opb(model),
         Format::Cnf => cnf::to_dimacs(model, &cnf::CnfOptions::default())?,
         Format::Json => json::to_json(model)?,
+        Format::Xcc => xcc::to_xcc(model)?,
     })
 }
 

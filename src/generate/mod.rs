@@ -20,6 +20,7 @@
 //!
 //! Costs: per attempt, one growth (`O(cells^2)`) and a few counts; see `reports/generate.md`.
 
+pub mod exact_cover;
 pub mod search;
 pub mod text;
 

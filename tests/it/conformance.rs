@@ -337,3 +337,137 @@ fn sat_conforms() {
     };
     conformance("sat", BackendOptions::default(), promise);
 }
+
+#[test]
+fn xcc_conforms() {
+    let promise = Promise {
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    conformance("xcc", BackendOptions::default(), promise);
+}
+
+/// A random generic model over `n` variables: unit-weight rows of every sense (`= k`, `<= k`,
+/// `>= k`, exact cover), from a fixed linear congruential stream.
+fn random_cardinality_model(n: usize, rows: usize, seed: u64) -> Model {
+    let mut state = seed;
+    let mut next = move |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let mut b = ModelBuilder::new(format!("random-{seed}"), PuzzleKind::Generic);
+    let v: Vec<usize> = (0..n)
+        .map(|i| b.variable(format!("x{i}"), Coord::Free))
+        .collect();
+    let f = b.family("rows");
+    for _ in 0..rows {
+        let mut vars: Vec<usize> = v.iter().copied().filter(|_| next(3) == 0).collect();
+        if vars.is_empty() {
+            vars.push(v[next(n as u64) as usize]);
+        }
+        let k = next(vars.len() as u64 + 1);
+        let sense = match next(5) {
+            0 => Sense::Exactly(k),
+            1 => Sense::AtMost(k),
+            2 => Sense::AtLeast(k),
+            3 => Sense::ExactlyOne,
+            _ => Sense::AtMostOne,
+        };
+        b.row(f, vars, sense.normalized(true));
+    }
+    if next(2) == 0 {
+        b.given(v[next(n as u64) as usize]);
+    }
+    b.build().unwrap_or_else(|_| {
+        // Givens that break a row: the same rows without a given.
+        random_cardinality_model(n, rows, seed.wrapping_add(1 << 40))
+    })
+}
+
+#[test]
+fn xcc_counts_random_cardinality_models_like_brute_force_and_bitset() {
+    let mut solved = 0;
+    for seed in 0..60 {
+        let model = random_cardinality_model(12, 6, seed);
+        let brute = count_with("brute", &model);
+        assert_eq!(count_with("xcc", &model), brute, "{}", model.name());
+        assert_eq!(count_with("bitset", &model), brute, "{}", model.name());
+        solved += usize::from(brute > 0);
+        let mut every = Vec::new();
+        let mut xcc = make_backend("xcc", &BackendOptions::default()).unwrap();
+        let out =
+            solutions_verified(xcc.as_mut(), &model, None, &mut |s| every.push(s.clone())).unwrap();
+        assert_eq!(
+            (out.count, out.exhaustive),
+            (brute, true),
+            "{}",
+            model.name()
+        );
+    }
+    // The stream is not all infeasible models: the cross-check bites.
+    assert!(solved >= 15, "only {solved} of 60 models have solutions");
+}
+
+fn count_with(name: &str, model: &Model) -> u128 {
+    let mut backend = make_backend(name, &BackendOptions::default()).unwrap();
+    let out = count_verified(backend.as_mut(), model, None).unwrap();
+    assert_eq!(out.status, Status::Solved, "{name}: {:?}", out.reason);
+    out.count
+}
+
+#[test]
+fn xcc_has_the_published_counts_of_the_classic_exact_cover_problems() {
+    use zeroone::generate::exact_cover::{langford, n_queens, pentominoes};
+    for (model, count) in [
+        (n_queens(8), 92),
+        (n_queens(10), 724),
+        (langford(7), 52),
+        (langford(8), 300),
+        (pentominoes(3, 20), 8),
+        (pentominoes(4, 15), 1472),
+    ] {
+        assert_eq!(count_with("xcc", &model), count, "{}", model.name());
+    }
+}
+
+#[test]
+fn xcc_counts_star_battles_like_bitset() {
+    use zeroone::puzzle::star::StarBoard;
+    for (n, stars) in [(5, 1), (6, 1), (8, 2), (9, 2)] {
+        let model = StarBoard::bare(n, stars).to_model(format!("star-{n}-{stars}"));
+        assert_eq!(
+            count_with("xcc", &model),
+            count_with("bitset", &model),
+            "{n}x{n}, {stars} stars"
+        );
+    }
+}
+
+#[test]
+fn xcc_refuses_weighted_rows_by_name_and_stops_at_its_time_limit() {
+    let mut b = ModelBuilder::new("weighted", PuzzleKind::Generic);
+    let x = b.variable("x", Coord::Free);
+    let y = b.variable("y", Coord::Free);
+    let f = b.family("budget");
+    b.weighted_row(f, vec![x, y], vec![2, 3], Sense::AtMost(4));
+    let mut xcc = make_backend("xcc", &BackendOptions::default()).unwrap();
+    let out = count_verified(xcc.as_mut(), &b.build().unwrap(), None).unwrap();
+    assert_eq!(out.status, Status::Unsupported);
+    assert!(
+        out.reason.unwrap().contains("row 0 of family 'budget'"),
+        "the reason names the row"
+    );
+    let options = BackendOptions {
+        time_limit: Some(std::time::Duration::from_millis(20)),
+        ..BackendOptions::default()
+    };
+    let mut xcc = make_backend("xcc", &options).unwrap();
+    let big = zeroone::generate::exact_cover::pentominoes(6, 10);
+    let out = count_verified(xcc.as_mut(), &big, None).unwrap();
+    assert_eq!((out.status, out.exhaustive), (Status::Limit, false));
+    assert!(out.count < 9356);
+    assert!(out.stats.nodes > 0 && out.stats.extra.contains_key("updates"));
+}
