@@ -1,7 +1,7 @@
 //! Writes the exact-cover benchmark models of `reports/exact-cover.md` as JSON model files
 //! (the generic schema every zeroone command reads), one per instance, into a folder:
 //!
-//!     cargo run --release --example exact_cover_models -- models/exact-cover
+//!     cargo run --release --example exact_cover_models -- experiments/exact-cover
 //!
 //! Pentominoes 6x10 and 5x12, Langford pairs L(2, n) for n = 11, 12, 15, n-queens for
 //! n = 12..=15 (diagonals as "at most one" rows, i.e. secondary items). The generators are
@@ -16,7 +16,7 @@ fn main() {
     let dir = PathBuf::from(
         std::env::args()
             .nth(1)
-            .unwrap_or_else(|| "models/exact-cover".into()),
+            .unwrap_or_else(|| "experiments/exact-cover".into()),
     );
     if let Err(e) = std::fs::create_dir_all(&dir) {
         eprintln!("cannot create {}: {e}", dir.display());

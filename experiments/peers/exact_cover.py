@@ -18,7 +18,7 @@ after writing the report with the disagreement marked.
 Optional: nothing in zeroone's build or tests needs this script or miniexact.
 
     cargo build --release
-    cargo run --release --example exact_cover_models -- models/exact-cover
+    cargo run --release --example exact_cover_models -- experiments/exact-cover
     python3 -m venv .venv-peers && .venv-peers/bin/pip install -r experiments/peers/requirements.txt
     .venv-peers/bin/python experiments/peers/exact_cover.py --zeroone target/release/zeroone \
         --miniexact .venv-peers/bin/miniexact --repeat 3 --out reports/exact-cover.md
@@ -36,15 +36,15 @@ import time
 
 # (label, file, note): the exact-cover models of reports/exact-cover.md.
 INSTANCES = [
-    ("pentominoes 6x10", "models/exact-cover/pentominoes-6x10.json", ""),
-    ("pentominoes 5x12", "models/exact-cover/pentominoes-5x12.json", ""),
-    ("Langford L(2,11)", "models/exact-cover/langford-11.json", ""),
-    ("Langford L(2,12)", "models/exact-cover/langford-12.json", ""),
-    ("Langford L(2,15)", "models/exact-cover/langford-15.json", "slow"),
-    ("12-queens", "models/exact-cover/n-queens-12.json", ""),
-    ("13-queens", "models/exact-cover/n-queens-13.json", ""),
-    ("14-queens", "models/exact-cover/n-queens-14.json", ""),
-    ("15-queens", "models/exact-cover/n-queens-15.json", ""),
+    ("pentominoes 6x10", "experiments/exact-cover/pentominoes-6x10.json", ""),
+    ("pentominoes 5x12", "experiments/exact-cover/pentominoes-5x12.json", ""),
+    ("Langford L(2,11)", "experiments/exact-cover/langford-11.json", ""),
+    ("Langford L(2,12)", "experiments/exact-cover/langford-12.json", ""),
+    ("Langford L(2,15)", "experiments/exact-cover/langford-15.json", "slow"),
+    ("12-queens", "experiments/exact-cover/n-queens-12.json", ""),
+    ("13-queens", "experiments/exact-cover/n-queens-13.json", ""),
+    ("14-queens", "experiments/exact-cover/n-queens-14.json", ""),
+    ("15-queens", "experiments/exact-cover/n-queens-15.json", ""),
     ("Star Battle 10x10, 2 stars", "models/star-10x10-2.star", ""),
 ]
 
