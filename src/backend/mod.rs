@@ -20,6 +20,7 @@ pub mod highs;
 pub mod milp;
 pub mod sat;
 pub mod search;
+pub mod stop;
 pub mod stream;
 pub mod vsa;
 
