@@ -27,6 +27,7 @@ pub mod experiment;
 pub mod figures;
 pub mod plan;
 pub mod plot;
+pub mod raster;
 pub mod record;
 pub mod report;
 pub mod runner;
