@@ -317,7 +317,7 @@ pub fn solution_set(model: &Model, options: &SnapshotOptions) -> Result<Solution
             solutions.push(ones);
         },
     )?;
-    if outcome.status == Status::Error {
+    if outcome.status.is_failure() {
         return Err(failed(&options.backend, outcome.status, outcome.reason));
     }
     solutions.sort();

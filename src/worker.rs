@@ -35,7 +35,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Stats, Status};
+use crate::backend::{
+    count_verified, make_backend, solve_verified, stops_itself, BackendOptions, Stats, Status,
+};
 use crate::model::{Model, Solution};
 
 /// What one job asks a backend for.
@@ -186,13 +188,12 @@ fn execute(job: &Job, model: &Model) -> RunResult {
         Err(e) => return RunResult::failed(Status::Error, e.to_string()),
     };
     let limit_by = job.options.time_limit.map(|_| {
-        if backend.time_limit().is_some() {
+        if stops_itself(&job.backend) {
             LimitBy::Backend
         } else {
             LimitBy::Parent
         }
     });
-    let started = Instant::now();
     let mut result = match job.task {
         JobTask::Solve => match solve_verified(backend.as_mut(), model) {
             Ok(o) => RunResult {
@@ -221,12 +222,6 @@ fn execute(job: &Job, model: &Model) -> RunResult {
             Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
         },
     };
-    // A solve the backend itself stopped at its time limit ran out of time: `timeout`.
-    if let Some(t) = job.options.time_limit {
-        if result.status == Status::Unknown && started.elapsed() >= t.mul_f64(0.99) {
-            result.status = Status::Timeout;
-        }
-    }
     result.limit_by = limit_by;
     result
 }
@@ -497,7 +492,7 @@ impl Worker {
                 let exit = self.kill();
                 let t = time_limit.unwrap_or_default();
                 let limit_by = job.options.time_limit.map(|_| {
-                    if backend_stops_itself(&job.backend, &job.options) {
+                    if stops_itself(&job.backend) {
                         LimitBy::Backend
                     } else {
                         LimitBy::Parent
@@ -523,7 +518,7 @@ impl Worker {
                 let exit = self.kill();
                 let mut r = self.death(&exit);
                 r.limit_by = job.options.time_limit.map(|_| {
-                    if backend_stops_itself(&job.backend, &job.options) {
+                    if stops_itself(&job.backend) {
                         LimitBy::Backend
                     } else {
                         LimitBy::Parent
@@ -672,11 +667,6 @@ fn signal_name(s: i32) -> &'static str {
         libc::SIGTERM => " (SIGTERM)",
         _ => "",
     }
-}
-
-/// Whether the backend `name` has the time-limit ability (it stops itself at the limit).
-pub fn backend_stops_itself(name: &str, options: &BackendOptions) -> bool {
-    make_backend(name, options).is_ok_and(|mut b| b.time_limit().is_some())
 }
 
 /// Idle workers shared by the threads of a run: a thread takes one (or starts one), runs a

@@ -27,7 +27,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::backend::{Backend, BackendError, BackendOptions, CountReport, Counter, Solver, Stats};
+use crate::backend::{
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Solver, Stats,
+};
 use crate::model::{Model, Sense};
 
 const NAME: &str = "dp";
@@ -718,13 +720,13 @@ impl Counter for DpBackend {
             .extra
             .insert("states_per_line".into(), dp.states_per_line.into());
         // A count cannot stop part way; with a limit, report the limit, not exhaustive.
-        let (count, exhaustive) = match limit {
-            Some(l) if count > l as u128 => (l as u128, false),
-            _ => (count, true),
+        let (count, end) = match limit {
+            Some(l) if count > l as u128 => (l as u128, CountEnd::AtLimit),
+            _ => (count, CountEnd::Complete),
         };
         Ok(CountReport {
             count,
-            exhaustive,
+            end,
             witnesses: Vec::new(),
             stats,
         })
@@ -840,9 +842,9 @@ mod tests {
         let m = QueensBoard::bare(6).to_model("q6");
         let report = b.count(&m, None).unwrap();
         assert_eq!(report.count, 90);
-        assert!(report.exhaustive && report.witnesses.is_empty());
+        assert!(report.end.is_complete() && report.witnesses.is_empty());
         let limited = b.count(&m, Some(10)).unwrap();
-        assert_eq!((limited.count, limited.exhaustive), (10, false));
+        assert_eq!((limited.count, limited.end), (10, CountEnd::AtLimit));
     }
 
     #[test]

@@ -43,8 +43,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
-    TimeLimit, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolveReport,
+    Solver, Stats, Undecided, WITNESS_LIMIT,
 };
 use crate::model::{Model, Reduction, Sense, Solution, VarId};
 
@@ -127,6 +127,17 @@ pub struct SearchSummary {
     pub timed_out: bool,
     /// Nodes, nodes per depth, solutions and seconds.
     pub stats: Stats,
+}
+
+impl SearchSummary {
+    /// How the enumeration ended (the enumerator is exact: a finished search is complete).
+    pub fn end(&self) -> CountEnd {
+        match (self.finished, self.timed_out) {
+            (true, _) => CountEnd::Complete,
+            (false, true) => CountEnd::TimedOut,
+            (false, false) => CountEnd::AtLimit,
+        }
+    }
 }
 
 /// A bitset of `K` words over the rows of a model.
@@ -925,6 +936,14 @@ impl Enumerator {
             let parts: Vec<(u128, Stats, bool)> = prefixes
                 .par_iter()
                 .map(|p| {
+                    // Subtrees are often smaller than the 4,096 nodes between two clock
+                    // checks inside a search: look at the clock before each one too.
+                    if stop.load(Ordering::Relaxed)
+                        || deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        stop.store(true, Ordering::Relaxed);
+                        return (0, Stats::default(), false);
+                    }
                     let mut search = Search::new(plan, order, CountSink, deadline, &stop);
                     search.external_stop = external_stop.clone();
                     search.replay(&p.chosen);
@@ -949,6 +968,11 @@ impl Enumerator {
             total
         });
         summary.timed_out = !summary.finished && deadline.is_some_and(|d| Instant::now() >= d);
+        if !summary.finished {
+            // Both passes count distinct solutions; a stopped tree pass may have met fewer than
+            // the witness pass, and the larger is the better partial count.
+            summary.solutions = summary.solutions.max(witnesses.len() as u128);
+        }
         summary.stats.solutions = summary.solutions as u64;
         summary.stats.seconds = start.elapsed().as_secs_f64();
         trim_depths(&mut summary.stats);
@@ -1003,8 +1027,8 @@ impl Solver for EnumBackend {
         self.annotate(&mut summary.stats, &e);
         let found = match first {
             Some(s) => Found::Solution(s),
-            None if summary.timed_out => Found::Unknown("time limit reached".into()),
-            None if !summary.finished => Found::Unknown("search stopped".into()),
+            None if summary.timed_out => Found::TimedOut,
+            None if !summary.finished => Found::Undecided(Undecided::Stopped),
             None => Found::Infeasible,
         };
         Ok(SolveReport {
@@ -1021,7 +1045,7 @@ impl Counter for EnumBackend {
         self.annotate(&mut summary.stats, &e);
         Ok(CountReport {
             count,
-            exhaustive: summary.finished,
+            end: summary.end(),
             witnesses,
             stats: summary.stats,
         })
@@ -1038,15 +1062,9 @@ impl crate::backend::SolutionStream for EnumBackend {
         let mut summary = e.for_each_solution(|s| found(s.clone()));
         self.annotate(&mut summary.stats, &e);
         Ok(crate::backend::StreamReport {
-            exhaustive: summary.finished,
+            end: summary.end(),
             stats: summary.stats,
         })
-    }
-}
-
-impl TimeLimit for EnumBackend {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.settings.time_limit = limit;
     }
 }
 
@@ -1062,9 +1080,6 @@ impl Backend for EnumBackend {
         Some(self)
     }
     fn counter(&mut self) -> Option<&mut dyn Counter> {
-        Some(self)
-    }
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
         Some(self)
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {

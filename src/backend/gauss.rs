@@ -34,7 +34,9 @@ use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Zero};
 use serde::Serialize;
 
-use crate::backend::{Backend, BackendError, BackendOptions, Found, SolveReport, Solver, Stats};
+use crate::backend::{
+    Backend, BackendError, BackendOptions, Found, SolveReport, Solver, Stats, Undecided,
+};
 use crate::model::{Coord, Model, Solution, VarId};
 
 /// Fractions the elimination can run on: exact, with checked arithmetic (`None` on overflow).
@@ -294,8 +296,8 @@ pub enum Verdict {
     Solved,
     /// No 0-1 solution exists; why.
     Infeasible(String),
-    /// The equations leave freedom; why.
-    Unknown(String),
+    /// The equations leave freedom; how much.
+    Unknown(Undecided),
 }
 
 /// The full report of the Gaussian-elimination relaxation of one model.
@@ -487,11 +489,12 @@ pub fn analyse(model: &Model) -> GaussReport {
         }
     } else {
         (
-            Verdict::Unknown(format!(
-                "elimination leaves {} free variable(s) (rank {rank} of {n} unknowns); {} of {n} variables are fixed",
-                n - rank,
-                elim.fixed.len()
-            )),
+            Verdict::Unknown(Undecided::FreeVariables {
+                free: n - rank,
+                rank,
+                unknowns: n,
+                fixed: elim.fixed.len(),
+            }),
             None,
         )
     };
@@ -861,7 +864,7 @@ impl Solver for Gauss {
         let found = match report.verdict {
             Verdict::Solved => Found::Solution(report.solution.expect("solved has a solution")),
             Verdict::Infeasible(_) => Found::Infeasible,
-            Verdict::Unknown(reason) => Found::Unknown(reason),
+            Verdict::Unknown(reason) => Found::Undecided(reason),
         };
         Ok(SolveReport { found, stats })
     }

@@ -38,8 +38,8 @@ use good_lp::{variable, Expression, ProblemVariables, Variable};
 use serde::Serialize;
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, Found, SolveReport, Solver, Stats,
-    TimeLimit, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolveReport,
+    Solver, Stats, Undecided, WITNESS_LIMIT,
 };
 use crate::model::{Model, Reduction, Relation, Solution};
 use crate::verify::Verifier;
@@ -325,7 +325,7 @@ impl Milp {
         let relaxation = lp_relaxation(model, self.engine, self.time_limit)?;
         let mut stats = self.stats(1, start);
         let found = match relaxation {
-            None => Found::Unknown("time limit reached in the LP relaxation".into()),
+            None => Found::TimedOut,
             Some(r) => {
                 stats.extra.insert("lp_feasible".into(), r.feasible.into());
                 stats.extra.insert("lp_integral".into(), r.integral.into());
@@ -335,10 +335,10 @@ impl Milp {
                 match (r.feasible, r.solution) {
                     (false, _) => Found::Infeasible,
                     (true, Some(s)) => Found::Solution(s),
-                    (true, None) => Found::Unknown(format!(
-                        "the LP relaxation's vertex has {} fractional values of {}",
-                        r.fractional, r.variables
-                    )),
+                    (true, None) => Found::Undecided(Undecided::FractionalVertex {
+                        fractional: r.fractional,
+                        variables: r.variables,
+                    }),
                 }
             }
         };
@@ -386,7 +386,7 @@ impl Solver for Milp {
         let found = match self.solve_reduced(&reduction, &[], deadline)? {
             Ok(Some(s)) => Found::Solution(s),
             Ok(None) => Found::Infeasible,
-            Err(()) => Found::Unknown("time limit reached".into()),
+            Err(()) => Found::TimedOut,
         };
         let mut stats = self.stats(1, start);
         stats.solutions = matches!(found, Found::Solution(_)) as u64;
@@ -411,14 +411,14 @@ impl Counter for Milp {
         let mut witnesses = Vec::new();
         let mut count: u128 = 0;
         let mut solves = 0u64;
-        let exhaustive = loop {
+        let end = loop {
             if limit.is_some_and(|l| count >= l as u128) {
-                break false;
+                break CountEnd::AtLimit;
             }
             solves += 1;
             match self.solve_reduced(&reduction, &cuts, deadline)? {
-                Ok(None) => break true,
-                Err(()) => break false,
+                Ok(None) => break CountEnd::Complete,
+                Err(()) => break CountEnd::TimedOut,
                 Ok(Some(s)) => {
                     if let Err(v) = verifier.check(&s) {
                         return Err(BackendError::Failed {
@@ -449,16 +449,10 @@ impl Counter for Milp {
         stats.solutions = count as u64;
         Ok(CountReport {
             count,
-            exhaustive,
+            end,
             witnesses,
             stats,
         })
-    }
-}
-
-impl TimeLimit for Milp {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
     }
 }
 
@@ -472,9 +466,6 @@ impl Backend for Milp {
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         // An LP relaxation has no solutions to count.
         (!self.relax).then_some(self as &mut dyn Counter)
-    }
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
-        Some(self)
     }
     /// Every row kind: rows are linear constraints with their weights, relation and
     /// right-hand side (exact in `f64`: coefficients are at most 2^53).
@@ -493,6 +484,15 @@ mod tests {
     fn milp(relax: bool) -> Milp {
         let mut o = BackendOptions::default();
         o.params.insert("relax".into(), relax.to_string());
+        Milp::new(&o).unwrap()
+    }
+
+    /// The MILP backend with a time limit, made as the registry makes it.
+    fn limited(t: Duration) -> Milp {
+        let o = BackendOptions {
+            time_limit: Some(t),
+            ..BackendOptions::default()
+        };
         Milp::new(&o).unwrap()
     }
 
@@ -561,12 +561,11 @@ mod tests {
     }
 
     #[test]
-    fn a_zero_time_limit_gives_unknown_not_an_answer() {
-        let mut m = milp(false);
-        m.set_time_limit(Some(Duration::ZERO));
+    fn a_zero_time_limit_gives_timeout_not_an_answer() {
+        let mut m = limited(Duration::ZERO);
         let model = Sudoku::empty(3).to_model("s9").unwrap();
         let out = solve_verified(&mut m, &model).unwrap();
-        assert_eq!(out.status, Status::Unknown);
+        assert_eq!(out.status, Status::Timeout);
         let c = count_verified(&mut m, &model, Some(2)).unwrap();
         assert_eq!(c.status, Status::Limit);
         assert!(!c.exhaustive);
@@ -575,8 +574,7 @@ mod tests {
     #[test]
     fn a_count_stops_at_the_time_limit_between_solves() {
         // 9x9 Sudoku grids are far too many to count: the limit must end the count.
-        let mut m = milp(false);
-        m.set_time_limit(Some(Duration::from_millis(300)));
+        let mut m = limited(Duration::from_millis(300));
         let model = Sudoku::empty(3).to_model("s9").unwrap();
         let start = Instant::now();
         let c = count_verified(&mut m, &model, None).unwrap();

@@ -1,13 +1,16 @@
 //! Backends: one file each, behind one small trait.
 //!
-//! A [`Backend`] has a name and abilities. Solving ([`Solver`]) and counting ([`Counter`]) are
-//! abilities, as is honouring a time limit ([`TimeLimit`]); a backend that lacks one says so by
-//! returning `None`, never by a stub. Backends are made at run time by name from the
-//! [`registry`], with [`BackendOptions`].
+//! A [`Backend`] has a name and abilities. Solving ([`Solver`]), counting ([`Counter`]) and
+//! streaming every solution ([`SolutionStream`]) are abilities; a backend that lacks one says so
+//! by returning `None`, never by a stub. Whether a backend stops itself at a time limit is
+//! declared once, in its [`registry`] entry ([`BackendInfo::uses_time_limit`]); its constructor
+//! reads the limit from [`BackendOptions`]. Backends are made at run time by name.
 //!
-//! No answer leaves this module unchecked: [`solve_verified`] and [`count_verified`] run a
-//! backend (catching panics) and pass every solution it returns through the shared
-//! [`Verifier`]. A rejected answer becomes [`Status::Error`], never [`Status::Solved`].
+//! No answer leaves this module unchecked: the runners of [`verified`] ([`solve_verified`],
+//! [`count_verified`], [`solutions_verified`]) run a backend (catching panics) and pass every
+//! solution it returns through the shared [`Verifier`](crate::verify::Verifier). A rejected
+//! answer becomes [`Status::Error`], never [`Status::Solved`]. What backends report and what the
+//! runners make of it is in [`outcome`].
 
 pub mod bitset;
 pub mod brute;
@@ -18,23 +21,29 @@ pub mod hex_shards;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod milp;
+pub mod outcome;
 pub mod sat;
 pub mod search;
 pub mod stop;
 pub mod stream;
+pub mod verified;
 pub mod vsa;
 
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::model::{Model, Solution};
-use crate::verify::Verifier;
+use crate::model::Model;
 
-pub use stream::{solutions_verified, SolutionStream, StreamOutcome, StreamReport};
+pub use outcome::{
+    CountEnd, CountOutcome, CountReport, Found, Outcome, SolveReport, Stats, Status, Undecided,
+    WITNESS_LIMIT,
+};
+pub(crate) use stream::{count_by_enumeration, solve_by_enumeration};
+pub use stream::{SolutionStream, StreamOutcome, StreamReport};
+pub use verified::{count_verified, solutions_verified, solve_verified};
 
 /// Errors of the backend layer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -104,142 +113,6 @@ pub enum BackendError {
     },
 }
 
-/// Search statistics, in one plain struct shared by all backends. Fields a backend does not
-/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Stats {
-    /// Search nodes visited (partial placements tried).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub nodes: u64,
-    /// Nodes visited at each depth (the search profile).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nodes_per_depth: Vec<u64>,
-    /// Values placed (by propagation or by choice).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub steps: u64,
-    /// Choices made at choice points.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub guesses: u64,
-    /// Choices undone.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub backtracks: u64,
-    /// Solutions met by the search.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub solutions: u64,
-    /// Wall-clock seconds inside the backend.
-    #[serde(default)]
-    pub seconds: f64,
-    /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub extra: BTreeMap<String, serde_json::Value>,
-}
-
-fn is_zero(x: &u64) -> bool {
-    *x == 0
-}
-
-/// What a solver found, before verification.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Found {
-    /// A candidate solution (still to be verified).
-    Solution(Solution),
-    /// The backend proved there is no solution.
-    Infeasible,
-    /// The backend stopped without an answer (time limit, incomplete method); the reason.
-    Unknown(String),
-}
-
-/// A solver's raw report.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SolveReport {
-    /// The answer.
-    pub found: Found,
-    /// How the search went.
-    pub stats: Stats,
-}
-
-/// A counter's raw report.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CountReport {
-    /// Solutions counted (exact).
-    pub count: u128,
-    /// Whether the search finished (false: it stopped at the limit or the time limit).
-    pub exhaustive: bool,
-    /// Some of the counted solutions (the first few), for verification; counting methods that
-    /// never see a solution (dynamic programming) leave this empty.
-    pub witnesses: Vec<Solution>,
-    /// How the search went.
-    pub stats: Stats,
-}
-
-/// How many witnesses a counter should keep.
-pub const WITNESS_LIMIT: usize = 16;
-
-/// A search that calls `found` once per solution (returning `false` stops it), fills `stats`,
-/// and returns how many solutions it met and whether it finished.
-pub(crate) type Enumeration<'a> = dyn FnMut(&mut dyn FnMut(Solution) -> bool, &mut Stats) -> Result<(u128, bool), BackendError>
-    + 'a;
-
-/// Solving on top of an [`Enumeration`]: the first solution met, or `Infeasible` when the
-/// search finishes without one. Shared by the backends that enumerate (brute force, SAT).
-pub(crate) fn solve_by_enumeration(
-    enumerate: &mut Enumeration<'_>,
-) -> Result<SolveReport, BackendError> {
-    let start = Instant::now();
-    let mut stats = Stats::default();
-    let mut first = None;
-    enumerate(
-        &mut |s| {
-            first = Some(s);
-            false
-        },
-        &mut stats,
-    )?;
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(SolveReport {
-        found: first.map_or(Found::Infeasible, Found::Solution),
-        stats,
-    })
-}
-
-/// Counting on top of an [`Enumeration`]: stops at `limit`, keeps the first
-/// [`WITNESS_LIMIT`] solutions as witnesses.
-pub(crate) fn count_by_enumeration(
-    limit: Option<u64>,
-    enumerate: &mut Enumeration<'_>,
-) -> Result<CountReport, BackendError> {
-    let start = Instant::now();
-    let mut stats = Stats::default();
-    if limit == Some(0) {
-        return Ok(CountReport {
-            count: 0,
-            exhaustive: false,
-            witnesses: Vec::new(),
-            stats,
-        });
-    }
-    let mut witnesses = Vec::new();
-    let mut seen = 0u64;
-    let (count, finished) = enumerate(
-        &mut |s| {
-            seen += 1;
-            if witnesses.len() < WITNESS_LIMIT {
-                witnesses.push(s);
-            }
-            limit.is_none_or(|l| seen < l)
-        },
-        &mut stats,
-    )?;
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(CountReport {
-        count,
-        // Stopping exactly at the last solution still means we did not look further.
-        exhaustive: finished,
-        witnesses,
-        stats,
-    })
-}
-
 /// The ability to look for one solution.
 pub trait Solver {
     /// Looks for a solution of `model` (givens included). Any solution returned is checked by
@@ -253,12 +126,6 @@ pub trait Counter {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError>;
 }
 
-/// The ability to stop after a wall-clock time limit (reporting `unknown` / not exhaustive).
-pub trait TimeLimit {
-    /// Sets (or clears) the limit for the following calls.
-    fn set_time_limit(&mut self, limit: Option<Duration>);
-}
-
 /// A backend: a name and a set of abilities.
 pub trait Backend: Send {
     /// The registry name (`brute`, `enum`, `milp`, ...).
@@ -267,10 +134,6 @@ pub trait Backend: Send {
     fn solver(&mut self) -> Option<&mut dyn Solver>;
     /// The counting ability, if the backend has it.
     fn counter(&mut self) -> Option<&mut dyn Counter> {
-        None
-    }
-    /// The time-limit ability, if the backend has it.
-    fn time_limit(&mut self) -> Option<&mut dyn TimeLimit> {
         None
     }
     /// The ability to hand over every solution, one at a time, if the backend has it.
@@ -395,7 +258,9 @@ pub struct BackendInfo {
     pub make: fn(&BackendOptions) -> Result<Box<dyn Backend>, BackendError>,
     /// The `params` keys the backend reads; [`make_backend`] refuses any other.
     pub params: &'static [&'static str],
-    /// Whether the backend honours `time_limit` (it has the [`TimeLimit`] ability).
+    /// Whether the backend stops itself at `time_limit` (its constructor reads it, and a run
+    /// that reaches it ends in [`Found::TimedOut`]): the one place this is declared. Backends
+    /// without it are stopped from outside (a worker process killed after the limit).
     pub uses_time_limit: bool,
     /// Whether the backend reads `seed`.
     pub uses_seed: bool,
@@ -523,11 +388,7 @@ pub fn make_backend(
     match all.iter().find(|b| b.name == name) {
         Some(info) => {
             options.check_against(info)?;
-            let mut backend = (info.make)(options)?;
-            if let Some(t) = backend.time_limit() {
-                t.set_time_limit(options.time_limit);
-            }
-            Ok(backend)
+            (info.make)(options)
         }
         None => Err(BackendError::UnknownBackend {
             name: name.into(),
@@ -536,341 +397,12 @@ pub fn make_backend(
     }
 }
 
-/// The verified status of a run.
-///
-/// Only `Solved` and `Infeasible` are answers (they enter time ratios); `Limit`, `Timeout`,
-/// `Memout` and `Crash` count as twice the time limit in PAR-2; `Unknown`, `Unsupported` and
-/// `Error` are neither.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// A solution was found and the verifier accepted it; for a count: the count is complete
-    /// and every witness passed the verifier.
-    Solved,
-    /// The backend proved there is no solution.
-    Infeasible,
-    /// A sound backend stopped without deciding (an incomplete method, a search it gave up).
-    Unknown,
-    /// A count or search stopped by a limit (`--limit`, `count_limit`, or the time limit
-    /// honoured by the backend itself); a count keeps its partial value.
-    Limit,
-    /// The run reached its time limit without an answer (stopped by the backend at the limit,
-    /// or killed by the parent process after the limit and a grace period).
-    Timeout,
-    /// The run's process ran out of its memory limit.
-    Memout,
-    /// The run's process died (a signal, an abort) without a result.
-    Crash,
-    /// The backend refuses this model or task (too large for it, an ability it lacks); the
-    /// reason says why.
-    Unsupported,
-    /// The backend failed, panicked, or returned an answer the verifier rejected.
-    Error,
-}
-
-impl Status {
-    /// Every status, in the order reports list them.
-    pub const ALL: [Status; 9] = [
-        Status::Solved,
-        Status::Infeasible,
-        Status::Unknown,
-        Status::Limit,
-        Status::Timeout,
-        Status::Memout,
-        Status::Crash,
-        Status::Unsupported,
-        Status::Error,
-    ];
-
-    /// The lower-case name used in JSON and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Solved => "solved",
-            Status::Infeasible => "infeasible",
-            Status::Unknown => "unknown",
-            Status::Limit => "limit",
-            Status::Timeout => "timeout",
-            Status::Memout => "memout",
-            Status::Crash => "crash",
-            Status::Unsupported => "unsupported",
-            Status::Error => "error",
-        }
-    }
-
-    /// Whether this is an answer (`solved` or `infeasible`): only these enter time ratios.
-    pub fn is_answer(self) -> bool {
-        matches!(self, Status::Solved | Status::Infeasible)
-    }
-
-    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died).
-    pub fn is_par2_penalty(self) -> bool {
-        matches!(
-            self,
-            Status::Limit | Status::Timeout | Status::Memout | Status::Crash
-        )
-    }
-
-    /// Whether the run ended without running to an outcome, which makes `solve` and `count`
-    /// exit with status 1: `error`, `crash`, `unsupported`.
-    pub fn is_failure(self) -> bool {
-        matches!(self, Status::Error | Status::Crash | Status::Unsupported)
-    }
-}
-
-/// A verified solve result: what may be printed or counted.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// Verified status.
-    pub status: Status,
-    /// The solution, present only when `status` is `Solved` (hence verified).
-    pub solution: Option<Solution>,
-    /// Whether the verifier accepted a solution.
-    pub verified: bool,
-    /// Why the status is not `solved` or `infeasible`.
-    pub reason: Option<String>,
-    /// The backend's statistics (time measured here when the backend left it zero).
-    pub stats: Stats,
-}
-
-/// A verified count result.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CountOutcome {
-    /// `Solved` when the count is complete and every witness verified; `Limit` when it stopped
-    /// at a limit (the partial count is kept); `Unsupported` or `Error` otherwise.
-    pub status: Status,
-    /// Solutions counted.
-    pub count: u128,
-    /// Whether the search finished rather than stopping at the limit.
-    pub exhaustive: bool,
-    /// Whether at least one witness was checked and all witnesses passed the verifier.
-    pub verified: bool,
-    /// Why the status is not `solved`.
-    pub reason: Option<String>,
-    /// The backend's statistics.
-    pub stats: Stats,
-}
-
-/// The status of a backend that returned `e`: `unsupported` when it refuses the model (too
-/// large for it), `error` otherwise.
-fn status_of_error(e: &BackendError) -> Status {
-    match e {
-        BackendError::TooLarge { .. }
-        | BackendError::Unsupported { .. }
-        | BackendError::UnsupportedRows { .. } => Status::Unsupported,
-        _ => Status::Error,
-    }
-}
-
-fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".into()
-    }
-}
-
-/// Runs `backend`'s solver on `model` and verifies its answer. Errors and panics inside the
-/// backend become [`Status::Error`] (a model too large for the backend: [`Status::Unsupported`]);
-/// only a missing ability is returned as `Err`. Cost: the backend's solve plus one verifier
-/// pass (linear in the model's nonzeros).
-///
-/// ```
-/// use zeroone::backend::{make_backend, solve_verified, BackendOptions, Status};
-/// use zeroone::puzzle::parse::{parse_str, Format};
-///
-/// let puzzles = parse_str("1.3.3.1.2.4.4.2.\n", Format::Sudoku, "inline").unwrap();
-/// let model = puzzles[0].to_model("4x4").unwrap();
-/// let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
-/// let outcome = solve_verified(backend.as_mut(), &model).unwrap();
-/// assert_eq!(outcome.status, Status::Solved);
-/// // Only a verified solution is ever handed back.
-/// assert!(outcome.verified && outcome.solution.is_some());
-/// ```
-pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
-    let name = backend.name();
-    let rows = backend.rows_supported(model);
-    let solver = backend.solver().ok_or_else(|| BackendError::Unsupported {
-        backend: name.into(),
-        ability: "solve".into(),
-    })?;
-    let start = Instant::now();
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        rows.map_err(|reason| BackendError::UnsupportedRows {
-            backend: name.into(),
-            reason,
-        })?;
-        solver.solve(model)
-    }));
-    let elapsed = start.elapsed().as_secs_f64();
-    let error = |reason: String, stats: Stats| Outcome {
-        status: Status::Error,
-        solution: None,
-        verified: false,
-        reason: Some(reason),
-        stats,
-    };
-    let stats_with_time = |mut stats: Stats| {
-        if stats.seconds == 0.0 {
-            stats.seconds = elapsed;
-        }
-        stats
-    };
-    Ok(match result {
-        Err(p) => error(
-            format!("backend '{name}' panicked: {}", panic_text(p)),
-            stats_with_time(Stats::default()),
-        ),
-        Ok(Err(e)) => Outcome {
-            status: status_of_error(&e),
-            ..error(e.to_string(), stats_with_time(Stats::default()))
-        },
-        Ok(Ok(report)) => {
-            let stats = stats_with_time(report.stats);
-            match report.found {
-                Found::Solution(s) => match Verifier::new(model).check(&s) {
-                    Ok(()) => Outcome {
-                        status: Status::Solved,
-                        solution: Some(s),
-                        verified: true,
-                        reason: None,
-                        stats,
-                    },
-                    Err(v) => error(format!("answer rejected by the verifier: {v}"), stats),
-                },
-                Found::Infeasible => Outcome {
-                    status: Status::Infeasible,
-                    solution: None,
-                    verified: false,
-                    reason: None,
-                    stats,
-                },
-                Found::Unknown(reason) => Outcome {
-                    status: Status::Unknown,
-                    solution: None,
-                    verified: false,
-                    reason: Some(reason),
-                    stats,
-                },
-            }
-        }
-    })
-}
-
-/// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are
-/// distinct). A count that stopped at `limit` or at the backend's time limit is
-/// [`Status::Limit`] with its partial count. Errors and panics become [`Status::Error`] (too
-/// large for the backend: [`Status::Unsupported`]); only a missing ability is `Err`.
-/// Cost: the backend's count plus one verifier pass per witness (at most [`WITNESS_LIMIT`]).
-///
-/// ```
-/// use zeroone::backend::{count_verified, make_backend, BackendOptions};
-/// use zeroone::puzzle::HexBoard;
-///
-/// // The seed's headline figure: 244 placements obey all three axes on the width-9 board.
-/// let model = HexBoard::geometry(9).unwrap().to_model("hex-9");
-/// let mut dp = make_backend("dp", &BackendOptions::default()).unwrap();
-/// let counted = count_verified(dp.as_mut(), &model, None).unwrap();
-/// assert_eq!((counted.count, counted.exhaustive), (244, true));
-/// ```
-pub fn count_verified(
-    backend: &mut dyn Backend,
-    model: &Model,
-    limit: Option<u64>,
-) -> Result<CountOutcome, BackendError> {
-    let name = backend.name();
-    let rows = backend.rows_supported(model);
-    let counter = backend.counter().ok_or_else(|| BackendError::Unsupported {
-        backend: name.into(),
-        ability: "count".into(),
-    })?;
-    let start = Instant::now();
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        rows.map_err(|reason| BackendError::UnsupportedRows {
-            backend: name.into(),
-            reason,
-        })?;
-        counter.count(model, limit)
-    }));
-    let elapsed = start.elapsed().as_secs_f64();
-    let error = |reason: String, stats: Stats| CountOutcome {
-        status: Status::Error,
-        count: 0,
-        exhaustive: false,
-        verified: false,
-        reason: Some(reason),
-        stats,
-    };
-    let mut time = Stats {
-        seconds: elapsed,
-        ..Stats::default()
-    };
-    Ok(match result {
-        Err(p) => error(
-            format!("backend '{name}' panicked: {}", panic_text(p)),
-            time,
-        ),
-        Ok(Err(e)) => CountOutcome {
-            status: status_of_error(&e),
-            ..error(e.to_string(), time)
-        },
-        Ok(Ok(report)) => {
-            let mut stats = report.stats;
-            if stats.seconds == 0.0 {
-                stats.seconds = elapsed;
-            }
-            let verifier = Verifier::new(model);
-            let mut seen = std::collections::HashSet::new();
-            for w in &report.witnesses {
-                if let Err(v) = verifier.check(w) {
-                    return Ok(error(
-                        format!("witness rejected by the verifier: {v}"),
-                        stats,
-                    ));
-                }
-                if !seen.insert(w) {
-                    return Ok(error("the same solution was counted twice".into(), stats));
-                }
-            }
-            if (report.witnesses.len() as u128) > report.count {
-                return Ok(error(
-                    format!(
-                        "{} witnesses for a count of {}",
-                        report.witnesses.len(),
-                        report.count
-                    ),
-                    stats,
-                ));
-            }
-            if let Some(l) = limit {
-                if report.count > l as u128 {
-                    return Ok(error(
-                        format!("counted {} past the limit {l}", report.count),
-                        stats,
-                    ));
-                }
-            }
-            time = stats;
-            let (status, reason) = if report.exhaustive {
-                (Status::Solved, None)
-            } else {
-                let why = match limit {
-                    Some(l) if report.count >= l as u128 => format!("stopped at the limit of {l}"),
-                    _ => "stopped before the count was complete (time limit)".to_string(),
-                };
-                (Status::Limit, Some(why))
-            };
-            CountOutcome {
-                status,
-                count: report.count,
-                exhaustive: report.exhaustive,
-                verified: !report.witnesses.is_empty(),
-                reason,
-                stats: time,
-            }
-        }
-    })
+/// Whether the registered backend `name` stops itself at a time limit (see
+/// [`BackendInfo::uses_time_limit`]); `false` for an unknown name.
+pub fn stops_itself(name: &str) -> bool {
+    registry()
+        .iter()
+        .any(|b| b.name == name && b.uses_time_limit)
 }
 
 #[cfg(test)]
@@ -878,16 +410,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_entry_declares_the_time_limit_ability_it_has() {
-        for info in registry() {
-            let mut backend = make_backend(info.name, &BackendOptions::default()).unwrap();
-            assert_eq!(
-                backend.time_limit().is_some(),
-                info.uses_time_limit,
-                "{}",
-                info.name
+    fn each_entry_that_declares_a_time_limit_stops_itself_at_one() {
+        // 244 placements: thousands of search nodes, so a backend that ignored a zero limit
+        // would finish the count and be caught here rather than hang.
+        let model = crate::puzzle::HexBoard::geometry(9)
+            .unwrap()
+            .to_model("hex-9");
+        for info in registry().iter().filter(|i| i.uses_time_limit) {
+            let o = BackendOptions {
+                time_limit: Some(Duration::ZERO),
+                ..BackendOptions::default()
+            };
+            let mut b = make_backend(info.name, &o).unwrap();
+            if b.counter().is_some() {
+                let out = count_verified(b.as_mut(), &model, None).unwrap();
+                assert_eq!(out.status, Status::Limit, "{}: {:?}", info.name, out.reason);
+                assert!(!out.exhaustive, "{}", info.name);
+            }
+            let out = solve_verified(b.as_mut(), &model).unwrap();
+            assert!(
+                matches!(out.status, Status::Timeout | Status::Solved),
+                "{}: {:?}",
+                info.name,
+                out.status
             );
+            assert!(stops_itself(info.name));
         }
+        assert!(!stops_itself("sat") && !stops_itself("no-such-backend"));
     }
 
     #[test]
@@ -954,14 +503,17 @@ mod tests {
     }
 
     #[test]
-    fn a_huge_limit_set_directly_on_a_backend_runs_without_overflowing_a_deadline() {
+    fn the_longest_time_limit_runs_without_overflowing_a_deadline() {
         let model = crate::puzzle::Sudoku::from_cells(2, vec![None; 16])
             .unwrap()
             .to_model("empty 4x4")
             .unwrap();
         for name in ["bitset", "enum", "milp"] {
-            let mut b = make_backend(name, &BackendOptions::default()).unwrap();
-            b.time_limit().unwrap().set_time_limit(Some(Duration::MAX));
+            let o = BackendOptions {
+                time_limit: Some(MAX_TIME_LIMIT),
+                ..BackendOptions::default()
+            };
+            let mut b = make_backend(name, &o).unwrap();
             let out = solve_verified(b.as_mut(), &model).unwrap();
             assert_eq!(out.status, Status::Solved, "{name}: {:?}", out.reason);
         }

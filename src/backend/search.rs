@@ -741,6 +741,23 @@ pub struct SearchOutcome {
     pub stats: Stats,
 }
 
+impl SearchOutcome {
+    /// How the enumeration ended: complete only when an exact engine exhausted the space; an
+    /// approximate engine's exhausted space proves nothing ([`Undecided::ApproximateEngine`]).
+    ///
+    /// [`Undecided::ApproximateEngine`]: crate::backend::Undecided::ApproximateEngine
+    /// `engine` names the engine for that reason.
+    pub fn end(&self, engine: &'static str) -> crate::backend::CountEnd {
+        use crate::backend::{CountEnd, Undecided};
+        match (self.exhausted, self.timed_out) {
+            (true, _) if self.exact => CountEnd::Complete,
+            (true, _) => CountEnd::Undecided(Undecided::ApproximateEngine { engine }),
+            (false, true) => CountEnd::TimedOut,
+            (false, false) => CountEnd::AtLimit,
+        }
+    }
+}
+
 struct Frame {
     cand_start: usize,
     cand_len: usize,
@@ -1548,11 +1565,10 @@ pub(crate) fn solve_report(
     let out = run(engine, layout, Goal::Solve, time_limit)?;
     let found = match out.solutions.into_iter().next() {
         Some(s) => Found::Solution(s),
-        None if out.timed_out => Found::Unknown("time limit reached".into()),
-        None if !out.exact => Found::Unknown(format!(
-            "search exhausted without a solution, but the {} engine is approximate",
-            engine.name()
-        )),
+        None if out.timed_out => Found::TimedOut,
+        None if !out.exact => Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+            engine: engine.name(),
+        }),
         None => Found::Infeasible,
     };
     Ok(crate::backend::SolveReport {
@@ -1573,7 +1589,7 @@ pub(crate) fn count_report(
     let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
     Ok(crate::backend::CountReport {
         count: out.count,
-        exhaustive: out.exhausted && out.exact,
+        end: out.end(engine.name()),
         witnesses: out.solutions,
         stats: out.stats,
     })
@@ -1636,15 +1652,9 @@ impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
         let layout = self.layouts.layout(model);
         let out = run_streaming(&mut self.engine, layout, self.time_limit, found)?;
         Ok(crate::backend::StreamReport {
-            exhaustive: out.exhausted && out.exact,
+            end: out.end(self.engine.name()),
             stats: out.stats,
         })
-    }
-}
-
-impl<E: LegalityEngine> crate::backend::TimeLimit for SearchBackend<E> {
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
     }
 }
 
@@ -1656,9 +1666,6 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
         Some(self)
     }
     fn counter(&mut self) -> Option<&mut dyn crate::backend::Counter> {
-        Some(self)
-    }
-    fn time_limit(&mut self) -> Option<&mut dyn crate::backend::TimeLimit> {
         Some(self)
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {

@@ -1,19 +1,20 @@
-//! Every solution, one at a time: the optional [`SolutionStream`] ability and
-//! [`solutions_verified`], which checks each solution before the caller sees it.
+//! Every solution, one at a time: the optional [`SolutionStream`] ability (verified by
+//! [`solutions_verified`](super::solutions_verified), which checks each solution before the
+//! caller sees it), and the solve, count and stream abilities of the backends that enumerate
+//! (brute force, SAT) built on one [`Enumeration`].
 //!
 //! `zeroone solve --all` and [`crate::testing`] use it to print or snapshot whole solution sets.
 //! Cost: the backend's own enumeration, plus one verifier pass per solution (linear in the
 //! model's nonzeros) and one copy of each solution kept to prove they are distinct (memory grows
 //! with the number of solutions handed over: bound it with a limit).
 
-use std::collections::BTreeSet;
 use std::ops::ControlFlow;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
-use crate::backend::{Backend, BackendError, Stats, Status};
+use crate::backend::{
+    BackendError, CountEnd, CountReport, Found, SolveReport, Stats, Status, WITNESS_LIMIT,
+};
 use crate::model::{Model, Solution};
-use crate::verify::Verifier;
 
 /// The ability to hand every solution of a model to a callback, in the backend's search order.
 /// The callback may stop the enumeration with `ControlFlow::Break`.
@@ -30,9 +31,9 @@ pub trait SolutionStream {
 /// How a backend's enumeration ended, before verification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamReport {
-    /// Whether the enumeration went through the whole space (false: stopped by the callback or a
-    /// time limit, or the backend is not exact, so more solutions may exist).
-    pub exhaustive: bool,
+    /// How it ended: `Complete` only when an exact backend went through the whole space
+    /// (`AtLimit` when the callback stopped it).
+    pub end: CountEnd,
     /// How the search went.
     pub stats: Stats,
 }
@@ -55,106 +56,79 @@ pub struct StreamOutcome {
     pub stats: Stats,
 }
 
-/// Streams the solutions of `model` from `backend`, verifying each one (and that none repeats)
-/// before handing it to `each`; stops after `limit` solutions. A rejected solution ends the
-/// stream with [`Status::Error`]; solutions handed over before it were verified. Panics inside
-/// the backend become `error`; only a missing ability is `Err`.
-pub fn solutions_verified(
-    backend: &mut dyn Backend,
-    model: &Model,
-    limit: Option<u64>,
-    each: &mut dyn FnMut(&Solution),
-) -> Result<StreamOutcome, BackendError> {
-    let name = backend.name();
-    backend
-        .rows_supported(model)
-        .map_err(|reason| BackendError::UnsupportedRows {
-            backend: name.into(),
-            reason,
-        })?;
-    let stream = backend
-        .streamer()
-        .ok_or_else(|| BackendError::Unsupported {
-            backend: name.into(),
-            ability: "enumerate every solution".into(),
-        })?;
-    let verifier = Verifier::new(model);
-    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
-    let mut rejected: Option<String> = None;
-    let mut count = 0u128;
+/// A search that calls `found` once per solution (returning `false` stops it), fills `stats`,
+/// and returns how many solutions it met and whether it finished.
+pub(crate) type Enumeration<'a> = dyn FnMut(&mut dyn FnMut(Solution) -> bool, &mut Stats) -> Result<(u128, bool), BackendError>
+    + 'a;
+
+/// Solving on top of an [`Enumeration`]: the first solution met, or `Infeasible` when the
+/// search finishes without one. Shared by the backends that enumerate (brute force, SAT).
+pub(crate) fn solve_by_enumeration(
+    enumerate: &mut Enumeration<'_>,
+) -> Result<SolveReport, BackendError> {
     let start = Instant::now();
-    let result = if limit == Some(0) {
-        Ok(Ok(StreamReport {
-            exhaustive: false,
-            stats: Stats::default(),
-        }))
-    } else {
-        catch_unwind(AssertUnwindSafe(|| {
-            stream.for_each_solution(model, &mut |s| {
-                if let Err(v) = verifier.check(&s) {
-                    rejected = Some(format!("solution rejected by the verifier: {v}"));
-                    return ControlFlow::Break(());
-                }
-                if !seen.insert(s.ones.clone()) {
-                    rejected = Some("the same solution was handed over twice".into());
-                    return ControlFlow::Break(());
-                }
-                count += 1;
-                each(&s);
-                if limit.is_some_and(|l| count >= l as u128) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-        }))
-    };
-    let elapsed = start.elapsed().as_secs_f64();
-    let failed = |reason: String, stats: Stats| StreamOutcome {
-        status: Status::Error,
-        count,
-        exhaustive: false,
-        reason: Some(reason),
-        stats,
-    };
-    let report = match result {
-        Err(_) => {
-            return Ok(failed(
-                format!("backend '{name}' panicked"),
-                Stats::default(),
-            ))
-        }
-        Ok(Err(e)) => return Ok(failed(e.to_string(), Stats::default())),
-        Ok(Ok(report)) => report,
-    };
-    let mut stats = report.stats;
-    if stats.seconds == 0.0 {
-        stats.seconds = elapsed;
-    }
-    if let Some(reason) = rejected {
-        return Ok(failed(reason, stats));
-    }
-    let (status, reason) = match (count, report.exhaustive) {
-        (0, true) => (Status::Infeasible, None),
-        (0, false) => (
-            Status::Unknown,
-            Some("the search stopped before a solution".into()),
-        ),
-        _ => (Status::Solved, None),
-    };
-    Ok(StreamOutcome {
-        status,
-        count,
-        exhaustive: report.exhaustive,
-        reason,
+    let mut stats = Stats::default();
+    let mut first = None;
+    enumerate(
+        &mut |s| {
+            first = Some(s);
+            false
+        },
+        &mut stats,
+    )?;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(SolveReport {
+        found: first.map_or(Found::Infeasible, Found::Solution),
         stats,
     })
 }
 
-/// Streaming on top of an [`Enumeration`](crate::backend::Enumeration): every solution goes to
+/// Counting on top of an [`Enumeration`]: stops at `limit`, keeps the first
+/// [`WITNESS_LIMIT`] solutions as witnesses.
+pub(crate) fn count_by_enumeration(
+    limit: Option<u64>,
+    enumerate: &mut Enumeration<'_>,
+) -> Result<CountReport, BackendError> {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    if limit == Some(0) {
+        return Ok(CountReport {
+            count: 0,
+            end: CountEnd::AtLimit,
+            witnesses: Vec::new(),
+            stats,
+        });
+    }
+    let mut witnesses = Vec::new();
+    let mut seen = 0u64;
+    let (count, finished) = enumerate(
+        &mut |s| {
+            seen += 1;
+            if witnesses.len() < WITNESS_LIMIT {
+                witnesses.push(s);
+            }
+            limit.is_none_or(|l| seen < l)
+        },
+        &mut stats,
+    )?;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(CountReport {
+        count,
+        // Stopping exactly at the last solution still means we did not look further.
+        end: if finished {
+            CountEnd::Complete
+        } else {
+            CountEnd::AtLimit
+        },
+        witnesses,
+        stats,
+    })
+}
+
+/// Streaming on top of an [`Enumeration`]: every solution goes to
 /// `found` until it breaks. Shared by the backends that enumerate (brute force, SAT).
 pub(crate) fn stream_by_enumeration(
-    enumerate: &mut crate::backend::Enumeration<'_>,
+    enumerate: &mut Enumeration<'_>,
     found: &mut dyn FnMut(Solution) -> ControlFlow<()>,
 ) -> Result<StreamReport, BackendError> {
     let start = Instant::now();
@@ -162,7 +136,11 @@ pub(crate) fn stream_by_enumeration(
     let (_, finished) = enumerate(&mut |s| found(s).is_continue(), &mut stats)?;
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(StreamReport {
-        exhaustive: finished,
+        end: if finished {
+            CountEnd::Complete
+        } else {
+            CountEnd::AtLimit
+        },
         stats,
     })
 }
@@ -170,6 +148,7 @@ pub(crate) fn stream_by_enumeration(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::{solutions_verified, Backend};
     use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
 
     /// A backend that streams a fixed list of answers, right or wrong.
@@ -184,13 +163,13 @@ mod tests {
             for ones in &self.0 {
                 if found(Solution::new(ones.clone())).is_break() {
                     return Ok(StreamReport {
-                        exhaustive: false,
+                        end: CountEnd::AtLimit,
                         stats: Stats::default(),
                     });
                 }
             }
             Ok(StreamReport {
-                exhaustive: true,
+                end: CountEnd::Complete,
                 stats: Stats::default(),
             })
         }

@@ -81,9 +81,7 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
 /// `--all` streams solutions in this process, so only a backend that stops itself can honour a
 /// time limit there, and no memory limit applies: refuse what would not be enforced.
 fn refuse_unenforced_limits(backend: &BackendArgs) -> Result<(), CliError> {
-    let stops_itself = zeroone::backend::registry()
-        .iter()
-        .any(|b| b.name == backend.backend && b.uses_time_limit);
+    let stops_itself = zeroone::backend::stops_itself(&backend.backend);
     if backend.memory_limit.is_some() {
         return Err(CliError::BadInput(
             "--all runs in this process: --memory-limit is not enforced there; drop it".into(),

@@ -1,0 +1,276 @@
+//! What backends report and what the verified runners make of it: raw [`Found`] answers and
+//! [`CountEnd`]s, typed reasons ([`Undecided`]), the plain [`Stats`] struct, and the verified
+//! [`Status`], [`Outcome`] and [`CountOutcome`]. No logic beyond naming: the runners in
+//! [`super::verified`] decide every status, so no status is ever guessed elsewhere.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Solution;
+
+/// Search statistics, in one plain struct shared by all backends. Fields a backend does not
+/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Search nodes visited (partial placements tried).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub nodes: u64,
+    /// Nodes visited at each depth (the search profile).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes_per_depth: Vec<u64>,
+    /// Values placed (by propagation or by choice).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steps: u64,
+    /// Choices made at choice points.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub guesses: u64,
+    /// Choices undone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub backtracks: u64,
+    /// Solutions met by the search.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub solutions: u64,
+    /// Wall-clock seconds inside the backend.
+    #[serde(default)]
+    pub seconds: f64,
+    /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
+/// What a solver found, before verification.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// A candidate solution (still to be verified).
+    Solution(Solution),
+    /// The backend proved there is no solution.
+    Infeasible,
+    /// The backend stopped at the time limit it honours, without an answer: `timeout`.
+    TimedOut,
+    /// The backend stopped without deciding, for a reason of its own (an incomplete method):
+    /// `unknown`.
+    Undecided(Undecided),
+}
+
+/// Why a sound backend stopped without deciding: the reasons an incomplete method gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Undecided {
+    /// Elimination leaves free variables, so linear algebra alone does not fix the answer.
+    FreeVariables {
+        /// Unknowns left free (`unknowns - rank`).
+        free: usize,
+        /// Rank of the equality system.
+        rank: usize,
+        /// Unknowns (the model's variables).
+        unknowns: usize,
+        /// Variables the equations fix to 0 or 1.
+        fixed: usize,
+    },
+    /// The search went through the whole space, but its legality engine is approximate, so
+    /// finding nothing (or no more) proves nothing.
+    ApproximateEngine {
+        /// The engine's name.
+        engine: &'static str,
+    },
+    /// The LP relaxation's optimal vertex is fractional, so it is no 0-1 solution.
+    FractionalVertex {
+        /// Fractional values at the vertex.
+        fractional: usize,
+        /// Variables of the relaxation.
+        variables: usize,
+    },
+    /// The search stopped before finishing, with no limit reached.
+    Stopped,
+}
+
+impl std::fmt::Display for Undecided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecided::FreeVariables { free, rank, unknowns, fixed } => write!(
+                f,
+                "elimination leaves {free} free variable(s) (rank {rank} of {unknowns} unknowns); {fixed} of {unknowns} variables are fixed"
+            ),
+            Undecided::ApproximateEngine { engine } => write!(
+                f,
+                "search exhausted, but the {engine} engine is approximate, so it proves nothing about the solutions it did not find"
+            ),
+            Undecided::FractionalVertex { fractional, variables } => write!(
+                f,
+                "the LP relaxation's vertex has {fractional} fractional values of {variables}"
+            ),
+            Undecided::Stopped => write!(f, "the search stopped before it finished"),
+        }
+    }
+}
+
+/// Written as its message, so reports that carry a reason keep reading as text.
+impl Serialize for Undecided {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// How an enumeration (a count or a stream of solutions) ended, before verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CountEnd {
+    /// The whole space was searched by an exact method: nothing was missed.
+    Complete,
+    /// Stopped at the caller's limit (a count limit, a callback that asked to stop).
+    AtLimit,
+    /// Stopped at the time limit the backend honours.
+    TimedOut,
+    /// Stopped, or finished without proof, for a reason of the backend's own.
+    Undecided(Undecided),
+}
+
+impl CountEnd {
+    /// Whether nothing was missed.
+    pub fn is_complete(&self) -> bool {
+        *self == CountEnd::Complete
+    }
+}
+
+/// A solver's raw report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolveReport {
+    /// The answer.
+    pub found: Found,
+    /// How the search went.
+    pub stats: Stats,
+}
+
+/// A counter's raw report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountReport {
+    /// Solutions counted (exact).
+    pub count: u128,
+    /// How the count ended.
+    pub end: CountEnd,
+    /// Some of the counted solutions (the first few), for verification; counting methods that
+    /// never see a solution (dynamic programming) leave this empty.
+    pub witnesses: Vec<Solution>,
+    /// How the search went.
+    pub stats: Stats,
+}
+
+/// How many witnesses a counter should keep.
+pub const WITNESS_LIMIT: usize = 16;
+
+/// The verified status of a run.
+///
+/// Only `Solved` and `Infeasible` are answers (they enter time ratios); `Limit`, `Timeout`,
+/// `Memout` and `Crash` count as twice the time limit in PAR-2; `Unknown`, `Unsupported` and
+/// `Error` are neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// A solution was found and the verifier accepted it; for a count: the count is complete
+    /// and every witness passed the verifier.
+    Solved,
+    /// The backend proved there is no solution.
+    Infeasible,
+    /// A sound backend stopped without deciding (an incomplete method, a search it gave up).
+    Unknown,
+    /// A count or search stopped by a limit (`--limit`, `count_limit`, or the time limit
+    /// honoured by the backend itself); a count keeps its partial value.
+    Limit,
+    /// The run reached its time limit without an answer (stopped by the backend at the limit,
+    /// or killed by the parent process after the limit and a grace period).
+    Timeout,
+    /// The run's process ran out of its memory limit.
+    Memout,
+    /// The run's process died (a signal, an abort) without a result.
+    Crash,
+    /// The backend refuses this model or task (too large for it, an ability it lacks); the
+    /// reason says why.
+    Unsupported,
+    /// The backend failed, panicked, or returned an answer the verifier rejected.
+    Error,
+}
+
+impl Status {
+    /// Every status, in the order reports list them.
+    pub const ALL: [Status; 9] = [
+        Status::Solved,
+        Status::Infeasible,
+        Status::Unknown,
+        Status::Limit,
+        Status::Timeout,
+        Status::Memout,
+        Status::Crash,
+        Status::Unsupported,
+        Status::Error,
+    ];
+
+    /// The lower-case name used in JSON and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+            Status::Limit => "limit",
+            Status::Timeout => "timeout",
+            Status::Memout => "memout",
+            Status::Crash => "crash",
+            Status::Unsupported => "unsupported",
+            Status::Error => "error",
+        }
+    }
+
+    /// Whether this is an answer (`solved` or `infeasible`): only these enter time ratios.
+    pub fn is_answer(self) -> bool {
+        matches!(self, Status::Solved | Status::Infeasible)
+    }
+
+    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died).
+    pub fn is_par2_penalty(self) -> bool {
+        matches!(
+            self,
+            Status::Limit | Status::Timeout | Status::Memout | Status::Crash
+        )
+    }
+
+    /// Whether the run ended without running to an outcome, which makes `solve` and `count`
+    /// exit with status 1: `error`, `crash`, `unsupported`.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Status::Error | Status::Crash | Status::Unsupported)
+    }
+}
+
+/// A verified solve result: what may be printed or counted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// Verified status.
+    pub status: Status,
+    /// The solution, present only when `status` is `Solved` (hence verified).
+    pub solution: Option<Solution>,
+    /// Whether the verifier accepted a solution.
+    pub verified: bool,
+    /// Why the status is not `solved` or `infeasible`.
+    pub reason: Option<String>,
+    /// The backend's statistics (time measured here when the backend left it zero).
+    pub stats: Stats,
+}
+
+/// A verified count result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountOutcome {
+    /// `Solved` when the count is complete and every witness verified; `Limit` when it stopped
+    /// at a limit (the partial count is kept); `Unsupported` or `Error` otherwise.
+    pub status: Status,
+    /// Solutions counted.
+    pub count: u128,
+    /// Whether the search finished rather than stopping at the limit.
+    pub exhaustive: bool,
+    /// Whether at least one witness was checked and all witnesses passed the verifier.
+    pub verified: bool,
+    /// Why the status is not `solved`.
+    pub reason: Option<String>,
+    /// The backend's statistics.
+    pub stats: Stats,
+}

@@ -1,0 +1,377 @@
+//! The verified runners: the only way an answer leaves the backend layer.
+//!
+//! One skeleton, [`guarded`], runs any ability of a backend: it checks that the backend has the
+//! ability, that it reads every row of the model, catches panics, and measures the time. The
+//! three runners on top of it differ only in what they verify: [`solve_verified`] one solution,
+//! [`count_verified`] the witnesses of a count, [`solutions_verified`] every streamed solution.
+//! Each passes what it checks through the one shared [`Verifier`], and each decides the status
+//! from the backend's typed report ([`Found`], [`CountEnd`]), never from a clock.
+
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+use super::outcome::{CountEnd, CountOutcome, Found, Outcome, Stats, Status};
+use super::stream::{StreamOutcome, StreamReport};
+use super::{Backend, BackendError};
+use crate::model::{Model, Solution};
+use crate::verify::Verifier;
+
+/// The abilities a runner can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ability {
+    Solve,
+    Count,
+    Stream,
+}
+
+impl Ability {
+    /// What the ability is called in the message of a backend that lacks it.
+    fn name(self) -> &'static str {
+        match self {
+            Ability::Solve => "solve",
+            Ability::Count => "count",
+            Ability::Stream => "enumerate every solution",
+        }
+    }
+
+    fn held_by(self, backend: &mut dyn Backend) -> bool {
+        match self {
+            Ability::Solve => backend.solver().is_some(),
+            Ability::Count => backend.counter().is_some(),
+            Ability::Stream => backend.streamer().is_some(),
+        }
+    }
+}
+
+/// A run that did not reach a report: the status it ends in and why.
+struct Failure {
+    status: Status,
+    reason: String,
+}
+
+/// What [`guarded`] hands back: the backend's report (or its failure) and the wall time.
+struct Guarded<R> {
+    report: Result<R, Failure>,
+    seconds: f64,
+}
+
+/// The status of a backend that returned `e`: `unsupported` when it refuses the model (too
+/// large for it, rows it does not read), `error` otherwise.
+fn status_of_error(e: &BackendError) -> Status {
+    match e {
+        BackendError::TooLarge { .. }
+        | BackendError::Unsupported { .. }
+        | BackendError::UnsupportedRows { .. } => Status::Unsupported,
+        _ => Status::Error,
+    }
+}
+
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
+    }
+}
+
+/// The shared skeleton of the runners: refuses (as `Err`) a backend without `ability`, then
+/// runs `call` with panics caught, after checking that the backend reads every row of `model`
+/// (a row it cannot read is `unsupported`, never a wrong answer). Cost: one scan of the row
+/// senses, then the call.
+fn guarded<R>(
+    backend: &mut dyn Backend,
+    model: &Model,
+    ability: Ability,
+    call: impl FnOnce(&mut dyn Backend) -> Option<Result<R, BackendError>>,
+) -> Result<Guarded<R>, BackendError> {
+    let name = backend.name();
+    let unsupported = || BackendError::Unsupported {
+        backend: name.into(),
+        ability: ability.name().into(),
+    };
+    if !ability.held_by(backend) {
+        return Err(unsupported());
+    }
+    let rows = backend.rows_supported(model);
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        rows.map_err(|reason| BackendError::UnsupportedRows {
+            backend: name.into(),
+            reason,
+        })?;
+        call(backend).unwrap_or_else(|| Err(unsupported()))
+    }));
+    let report = match result {
+        Err(p) => Err(Failure {
+            status: Status::Error,
+            reason: format!("backend '{name}' panicked: {}", panic_text(p)),
+        }),
+        Ok(Err(e)) => Err(Failure {
+            status: status_of_error(&e),
+            reason: e.to_string(),
+        }),
+        Ok(Ok(r)) => Ok(r),
+    };
+    Ok(Guarded {
+        report,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// `stats` with the measured `seconds` when the backend left its own time at zero.
+fn timed(mut stats: Stats, seconds: f64) -> Stats {
+    if stats.seconds == 0.0 {
+        stats.seconds = seconds;
+    }
+    stats
+}
+
+/// Runs `backend`'s solver on `model` and verifies its answer. Errors and panics inside the
+/// backend become [`Status::Error`] (a model too large for the backend, or rows it does not
+/// read: [`Status::Unsupported`]); a stop at the backend's own time limit is
+/// [`Status::Timeout`]; only a missing ability is returned as `Err`. Cost: the backend's solve
+/// plus one verifier pass (linear in the model's nonzeros).
+///
+/// ```
+/// use zeroone::backend::{make_backend, solve_verified, BackendOptions, Status};
+/// use zeroone::puzzle::parse::{parse_str, Format};
+///
+/// let puzzles = parse_str("1.3.3.1.2.4.4.2.\n", Format::Sudoku, "inline").unwrap();
+/// let model = puzzles[0].to_model("4x4").unwrap();
+/// let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
+/// let outcome = solve_verified(backend.as_mut(), &model).unwrap();
+/// assert_eq!(outcome.status, Status::Solved);
+/// // Only a verified solution is ever handed back.
+/// assert!(outcome.verified && outcome.solution.is_some());
+/// ```
+pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
+    let run = guarded(backend, model, Ability::Solve, |b| {
+        b.solver().map(|s| s.solve(model))
+    })?;
+    let unanswered = |status: Status, reason: Option<String>, stats: Stats| Outcome {
+        status,
+        solution: None,
+        verified: false,
+        reason,
+        stats,
+    };
+    let report = match run.report {
+        Err(f) => {
+            return Ok(unanswered(
+                f.status,
+                Some(f.reason),
+                timed(Stats::default(), run.seconds),
+            ))
+        }
+        Ok(r) => r,
+    };
+    let stats = timed(report.stats, run.seconds);
+    Ok(match report.found {
+        Found::Solution(s) => match Verifier::new(model).check(&s) {
+            Ok(()) => Outcome {
+                status: Status::Solved,
+                solution: Some(s),
+                verified: true,
+                reason: None,
+                stats,
+            },
+            Err(v) => unanswered(
+                Status::Error,
+                Some(format!("answer rejected by the verifier: {v}")),
+                stats,
+            ),
+        },
+        Found::Infeasible => unanswered(Status::Infeasible, None, stats),
+        Found::TimedOut => unanswered(Status::Timeout, Some("time limit reached".into()), stats),
+        Found::Undecided(why) => unanswered(Status::Unknown, Some(why.to_string()), stats),
+    })
+}
+
+/// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are
+/// distinct). A count that stopped at `limit` or at the backend's time limit is
+/// [`Status::Limit`] with its partial count; one the backend could not complete for reasons of
+/// its own (an approximate engine) is [`Status::Unknown`], the count kept. Errors and panics
+/// become [`Status::Error`] (too large for the backend: [`Status::Unsupported`]); only a missing
+/// ability is `Err`. Cost: the backend's count plus one verifier pass per witness (at most
+/// [`WITNESS_LIMIT`](super::WITNESS_LIMIT)).
+///
+/// ```
+/// use zeroone::backend::{count_verified, make_backend, BackendOptions};
+/// use zeroone::puzzle::HexBoard;
+///
+/// // The seed's headline figure: 244 placements obey all three axes on the width-9 board.
+/// let model = HexBoard::geometry(9).unwrap().to_model("hex-9");
+/// let mut dp = make_backend("dp", &BackendOptions::default()).unwrap();
+/// let counted = count_verified(dp.as_mut(), &model, None).unwrap();
+/// assert_eq!((counted.count, counted.exhaustive), (244, true));
+/// ```
+pub fn count_verified(
+    backend: &mut dyn Backend,
+    model: &Model,
+    limit: Option<u64>,
+) -> Result<CountOutcome, BackendError> {
+    let run = guarded(backend, model, Ability::Count, |b| {
+        b.counter().map(|c| c.count(model, limit))
+    })?;
+    let failed = |status: Status, reason: String, stats: Stats| CountOutcome {
+        status,
+        count: 0,
+        exhaustive: false,
+        verified: false,
+        reason: Some(reason),
+        stats,
+    };
+    let report = match run.report {
+        Err(f) => {
+            return Ok(failed(
+                f.status,
+                f.reason,
+                timed(Stats::default(), run.seconds),
+            ))
+        }
+        Ok(r) => r,
+    };
+    let stats = timed(report.stats, run.seconds);
+    if let Err(reason) = check_witnesses(model, &report.witnesses, report.count, limit) {
+        return Ok(failed(Status::Error, reason, stats));
+    }
+    let (status, reason) = match &report.end {
+        CountEnd::Complete => (Status::Solved, None),
+        CountEnd::AtLimit => (
+            Status::Limit,
+            Some(match limit {
+                Some(l) => format!("stopped at the limit of {l}"),
+                None => "stopped at a limit".to_string(),
+            }),
+        ),
+        CountEnd::TimedOut => (
+            Status::Limit,
+            Some("stopped before the count was complete (time limit)".to_string()),
+        ),
+        CountEnd::Undecided(why) => (Status::Unknown, Some(why.to_string())),
+    };
+    Ok(CountOutcome {
+        status,
+        count: report.count,
+        exhaustive: report.end.is_complete(),
+        verified: !report.witnesses.is_empty(),
+        reason,
+        stats,
+    })
+}
+
+/// `Err(reason)` unless every witness passes the verifier, no witness repeats, there are no
+/// more witnesses than the count, and the count is within `limit`.
+fn check_witnesses(
+    model: &Model,
+    witnesses: &[Solution],
+    count: u128,
+    limit: Option<u64>,
+) -> Result<(), String> {
+    let verifier = Verifier::new(model);
+    let mut seen = std::collections::HashSet::new();
+    for w in witnesses {
+        verifier
+            .check(w)
+            .map_err(|v| format!("witness rejected by the verifier: {v}"))?;
+        if !seen.insert(w) {
+            return Err("the same solution was counted twice".into());
+        }
+    }
+    if witnesses.len() as u128 > count {
+        return Err(format!(
+            "{} witnesses for a count of {count}",
+            witnesses.len()
+        ));
+    }
+    match limit {
+        Some(l) if count > l as u128 => Err(format!("counted {count} past the limit {l}")),
+        _ => Ok(()),
+    }
+}
+
+/// Streams the solutions of `model` from `backend`, verifying each one (and that none repeats)
+/// before handing it to `each`; stops after `limit` solutions. A rejected solution ends the
+/// stream with [`Status::Error`]; solutions handed over before it were verified. Panics inside
+/// the backend become `error`, rows it does not read `unsupported`; only a missing ability is
+/// `Err`. Cost: the backend's enumeration, one verifier pass per solution, and one copy of each
+/// solution kept to prove they are distinct (bound it with `limit`).
+pub fn solutions_verified(
+    backend: &mut dyn Backend,
+    model: &Model,
+    limit: Option<u64>,
+    each: &mut dyn FnMut(&Solution),
+) -> Result<StreamOutcome, BackendError> {
+    let verifier = Verifier::new(model);
+    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+    let mut rejected: Option<String> = None;
+    let mut count = 0u128;
+    let run = guarded(backend, model, Ability::Stream, |b| {
+        let stream = b.streamer()?;
+        if limit == Some(0) {
+            return Some(Ok(StreamReport {
+                end: CountEnd::AtLimit,
+                stats: Stats::default(),
+            }));
+        }
+        Some(stream.for_each_solution(model, &mut |s| {
+            if let Err(v) = verifier.check(&s) {
+                rejected = Some(format!("solution rejected by the verifier: {v}"));
+                return ControlFlow::Break(());
+            }
+            if !seen.insert(s.ones.clone()) {
+                rejected = Some("the same solution was handed over twice".into());
+                return ControlFlow::Break(());
+            }
+            count += 1;
+            each(&s);
+            if limit.is_some_and(|l| count >= l as u128) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }))
+    })?;
+    let failed = |status: Status, reason: String, stats: Stats| StreamOutcome {
+        status,
+        count,
+        exhaustive: false,
+        reason: Some(reason),
+        stats,
+    };
+    let report = match run.report {
+        Err(f) => {
+            return Ok(failed(
+                f.status,
+                f.reason,
+                timed(Stats::default(), run.seconds),
+            ))
+        }
+        Ok(r) => r,
+    };
+    let stats = timed(report.stats, run.seconds);
+    if let Some(reason) = rejected {
+        return Ok(failed(Status::Error, reason, stats));
+    }
+    let (status, reason) = match (count, &report.end) {
+        (0, CountEnd::Complete) => (Status::Infeasible, None),
+        (0, CountEnd::TimedOut) => (Status::Timeout, Some("time limit reached".into())),
+        (0, CountEnd::Undecided(why)) => (Status::Unknown, Some(why.to_string())),
+        (0, CountEnd::AtLimit) => (
+            Status::Unknown,
+            Some("the search stopped before a solution".into()),
+        ),
+        _ => (Status::Solved, None),
+    };
+    Ok(StreamOutcome {
+        status,
+        count,
+        exhaustive: report.end.is_complete(),
+        reason,
+        stats,
+    })
+}
