@@ -456,7 +456,14 @@ pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let labels: Vec<String> = series.iter().map(|(l, _)| l.clone()).collect();
+        // Curves with the same label are one family: one colour, one legend entry.
+        let mut labels: Vec<String> = Vec::new();
+        for (l, _) in series {
+            if !labels.contains(l) {
+                labels.push(l.clone());
+            }
+        }
+        let family = |label: &str| labels.iter().position(|l| l == label).unwrap_or(0);
         let (plot, side) = layout(&root, title, &labels)?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
@@ -473,17 +480,23 @@ pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
             .map_err(err)?;
         let mut entries = Vec::new();
         let mut empty = Vec::new();
-        for (i, (label, points)) in series.iter().enumerate() {
+        for (label, points) in series {
+            let i = family(label);
             if points.is_empty() {
-                empty.push(label.as_str());
+                if series.iter().all(|(l, p)| l != label || p.is_empty()) {
+                    empty.push(label.as_str());
+                }
                 continue;
             }
             chart
                 .draw_series(LineSeries::new(points.clone(), colour(i).stroke_width(2)))
                 .map_err(err)?;
             draw_markers(&mut chart, points, i)?;
-            entries.push((i, label.clone()));
+            if !entries.iter().any(|(e, _)| *e == i) {
+                entries.push((i, label.clone()));
+            }
         }
+        empty.dedup();
         let mut notes = vec!["per size: the median over its answered instances".to_string()];
         if !empty.is_empty() {
             notes.push(not_drawn(&empty));

@@ -51,7 +51,25 @@ pub fn png_of(svg: &str) -> Result<Vec<u8>, String> {
         tiny_skia::Transform::from_scale(SCALE, SCALE),
         &mut pixmap.as_mut(),
     );
-    pixmap.encode_png().map_err(|e| format!("PNG: {e}"))
+    encode(&pixmap).map_err(|e| format!("PNG: {e}"))
+}
+
+/// The opaque pixmap as an RGB PNG, compressed hard: a figure is mostly flat colour, so this
+/// is several times smaller than the RGBA PNG tiny-skia writes (the PNGs are committed).
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    let rgb: Vec<u8> = pixmap
+        .data()
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    encoder.write_header()?.write_image_data(&rgb)?;
+    Ok(out)
 }
 
 /// Writes `svg` to `file` and its PNG beside it (same name, `.png`), each atomically; returns

@@ -1264,22 +1264,13 @@ pub fn draw_figure(
             )
         }
         FigureKind::SizeTime => {
-            // One line per backend and source: sizes of different kinds of puzzle (a hex
-            // width, a Queens n, a number of items) are not points of one curve.
-            let sources = sources_of(records);
             let series: Vec<(String, Vec<(usize, f64)>)> = labels
                 .iter()
-                .flat_map(|(l, _)| sources.iter().map(move |g| (l, g)))
-                .filter(|(l, g)| {
-                    records
-                        .iter()
-                        .any(|r| &r.backend == *l && r.group_name() == g.as_str())
-                })
-                .map(|(l, g)| {
+                .map(|(l, _)| {
                     let mut by: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
                     for r in records
                         .iter()
-                        .filter(|r| &r.backend == l && r.status.is_answer() && r.group_name() == g)
+                        .filter(|r| &r.backend == l && r.status.is_answer())
                     {
                         if let Some(n) = r.size {
                             by.entry(n).or_default().push(r.seconds);
@@ -1289,12 +1280,7 @@ pub fn draw_figure(
                         .into_iter()
                         .filter_map(|(n, v)| median(&v).map(|m| (n, m.max(1e-9))))
                         .collect();
-                    let name = if sources.len() > 1 {
-                        format!("{l}: {g}")
-                    } else {
-                        l.clone()
-                    };
-                    (name, pts)
+                    (l.clone(), pts)
                 })
                 .collect();
             plot::size_time(&format!("{title}: time against puzzle size"), &series)
