@@ -213,6 +213,8 @@ impl PyModel {
 
     /// The model in the JSON schema `zeroone export --format json` writes and every command
     /// reads.
+    // `&mut self`: the model is built from the draft (and kept) on first use.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&mut self) -> PyResult<String> {
         let model = self.model()?;
         zeroone::export::json::to_json(&model).map_err(|e| ModelError::new_err(e.to_string()))
