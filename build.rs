@@ -2,9 +2,14 @@
 //! running `git` at run time (`zeroone::build_info`).
 //!
 //! `ZEROONE_COMMIT` is `git rev-parse HEAD` of this crate's checkout, with `-dirty` appended
-//! when tracked files differ from it (reports/ excluded: rewriting reports does not change the
-//! code), or `unknown` outside git or without a `git` program. Set `ZEROONE_COMMIT` in the
-//! environment to override it (release tarballs, packagers).
+//! when the files the binary is built from (`src/`, `Cargo.toml`, `Cargo.lock`, `build.rs`)
+//! differ from it, or `unknown` outside git or without a `git` program. Set `ZEROONE_COMMIT`
+//! in the environment to override it (release tarballs, packagers).
+//!
+//! Re-run when, and only when, the stamp could change: `HEAD`, the branch ref it names (loose
+//! or in `packed-refs`, found with `git rev-parse --git-path` so worktrees work) and those
+//! source files. Not `.git/index`: every `git status` rewrites it, and watching it rebuilt the
+//! whole crate after a fresh clone's first git command.
 
 use std::path::Path;
 use std::process::Command;
@@ -34,13 +39,30 @@ fn describe(dir: &Path) -> String {
     let Some(head) = git(dir, &["rev-parse", "HEAD"]) else {
         return "unknown".into();
     };
-    // Rebuild when HEAD moves or the index changes (a commit, a checkout, a staged edit).
-    if let Some(git_dir) = git(dir, &["rev-parse", "--absolute-git-dir"]) {
-        let g = Path::new(&git_dir);
-        println!("cargo:rerun-if-changed={}", g.join("HEAD").display());
-        println!("cargo:rerun-if-changed={}", g.join("index").display());
-        if let Some(r) = git(dir, &["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={}", g.join(r).display());
+    // Re-run when HEAD moves (a commit, a checkout, a reset): HEAD itself and its ref.
+    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    if let Some(r) = git(dir, &["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(r);
+    }
+    for name in watched {
+        let Some(path) = git(
+            dir,
+            &["rev-parse", "--path-format=absolute", "--git-path", &name],
+        ) else {
+            continue;
+        };
+        let path = Path::new(&path);
+        // A missing file would make cargo re-run the script on every build; a packed ref
+        // becomes a loose file in its folder at the next commit, so watch the folder then.
+        let watch = if path.exists() {
+            Some(path)
+        } else if name.starts_with("refs/") {
+            path.parent().filter(|p| p.exists())
+        } else {
+            None
+        };
+        if let Some(watch) = watch {
+            println!("cargo:rerun-if-changed={}", watch.display());
         }
     }
     // An edit to the sources changes what "dirty" means: re-run then too (cargo checks every
@@ -55,8 +77,10 @@ fn describe(dir: &Path) -> String {
             "--porcelain",
             "--untracked-files=no",
             "--",
-            ":(top)",
-            ":(top,exclude)reports",
+            ":(top)src",
+            ":(top)Cargo.toml",
+            ":(top)Cargo.lock",
+            ":(top)build.rs",
         ],
     )
     .is_some_and(|s| !s.is_empty());

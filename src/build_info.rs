@@ -9,6 +9,10 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// when built outside git).
 pub const COMMIT: &str = env!("ZEROONE_COMMIT");
 
+/// `VERSION (COMMIT)`, what `zeroone --version` prints after the program name.
+pub const VERSION_AND_COMMIT: &str =
+    concat!(env!("CARGO_PKG_VERSION"), " (", env!("ZEROONE_COMMIT"), ")");
+
 /// `zeroone VERSION (COMMIT)`, for report headers.
 pub fn describe() -> String {
     format!("zeroone {VERSION} ({COMMIT})")

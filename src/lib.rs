@@ -6,6 +6,7 @@
 //! | part | what it holds |
 //! |---|---|
 //! | [`model`] | the 0-1 model, its sparse and dense views, givens |
+//! | [`objective`] | an optional linear objective (minimise / maximise), exact integer costs |
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
 //! | [`puzzle::parse`] | reading and writing puzzle files, with located errors |
 //! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
@@ -27,9 +28,11 @@ pub mod export;
 pub mod generate;
 pub mod harness;
 pub mod model;
+pub mod objective;
 pub mod output;
 pub mod puzzle;
 pub mod render;
+pub mod suggest;
 pub mod symmetry;
 pub mod table;
 pub mod testing;

@@ -15,6 +15,9 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::objective::ObjectiveRepr;
+pub use crate::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
+
 /// Index of a variable in [`Model::variables`].
 pub type VarId = usize;
 /// Index of a row in [`Model::constraints`].
@@ -477,11 +480,12 @@ impl TryFrom<ConstraintRepr> for Constraint {
 
 /// The sense named `name` (as [`Sense::name`] writes it) with right-hand side `rhs` (default
 /// 1). `exactly-one` and `at-most-one` accept no `rhs` other than 1.
+/// The error says what was expected (`a sense ...`, `right-hand side 1 ...`).
 pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
     let k = rhs.unwrap_or(1);
     match name {
         "exactly-one" | "at-most-one" if k != 1 => Err(format!(
-            "sense '{name}' has right-hand side 1, not {k} (write \"exactly\" or \"at-most\" with \"rhs\")"
+            "right-hand side 1 for sense '{name}' (write \"exactly\" or \"at-most\" with \"rhs\" for {k})"
         )),
         "exactly-one" => Ok(Sense::ExactlyOne),
         "at-most-one" => Ok(Sense::AtMostOne),
@@ -489,8 +493,37 @@ pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
         "at-most" => Ok(Sense::AtMost(k)),
         "at-least" => Ok(Sense::AtLeast(k)),
         other => Err(format!(
-            "unknown sense '{other}': expected exactly-one, at-most-one, exactly, at-most or at-least"
+            "a sense: exactly-one, at-most-one, exactly, at-most or at-least{}",
+            sense_hint(other)
         )),
+    }
+}
+
+/// Whether `name` is one of the sense names [`parse_sense`] reads.
+pub fn is_sense_name(name: &str) -> bool {
+    SENSE_NAMES.contains(&name)
+}
+
+/// The sense names of the JSON/TOML model, as [`parse_sense`] reads them.
+const SENSE_NAMES: [&str; 5] = [
+    "exactly-one",
+    "at-most-one",
+    "exactly",
+    "at-most",
+    "at-least",
+];
+
+/// What a sense written as a symbol or a near miss means (`">="`: `at-least`).
+fn sense_hint(name: &str) -> String {
+    let symbol = match name.trim() {
+        ">=" | "=>" | "≥" => Some("at-least"),
+        "<=" | "=<" | "≤" => Some("at-most"),
+        "=" | "==" => Some("exactly"),
+        _ => None,
+    };
+    match symbol {
+        Some(s) => format!("; for '{name}' write \"{s}\" with \"rhs\""),
+        None => crate::suggest::did_you_mean(name, SENSE_NAMES),
     }
 }
 
@@ -589,6 +622,10 @@ pub enum ModelError {
     /// Two variables share a label.
     #[error("two variables are labelled '{0}'")]
     DuplicateLabel(String),
+    /// The objective names a variable the model does not have, twice, or with a cost out of
+    /// range.
+    #[error("{0}")]
+    Objective(#[from] ObjectiveError),
     /// Two families share a name.
     #[error("two families are named '{0}'")]
     DuplicateFamily(String),
@@ -647,6 +684,8 @@ pub struct ModelBuilder {
     families: Vec<Family>,
     constraints: Vec<Constraint>,
     givens: Vec<VarId>,
+    /// The objective's sense and terms, checked in [`ModelBuilder::build`].
+    objective: Option<(ObjectiveSense, Vec<(VarId, i64)>)>,
 }
 
 impl ModelBuilder {
@@ -661,7 +700,15 @@ impl ModelBuilder {
             families: Vec::new(),
             constraints: Vec::new(),
             givens: Vec::new(),
+            objective: None,
         }
+    }
+
+    /// Sets the objective: `sense sum c_v x_v` over `terms` (`(variable, cost)`; a variable not
+    /// named costs 0). Checked in [`ModelBuilder::build`]: known variables, each at most once,
+    /// `|cost| <= 2^53`.
+    pub fn objective(&mut self, sense: ObjectiveSense, terms: Vec<(VarId, i64)>) {
+        self.objective = Some((sense, terms));
     }
 
     /// Sets the hints the model carries for backends (see [`ModelHints`]).
@@ -859,6 +906,10 @@ impl ModelBuilder {
             }
             self.check_coefficients(c)?;
         }
+        let objective = match self.objective {
+            Some((sense, terms)) => Some(Arc::new(Objective::new(sense, n, terms)?)),
+            None => None,
+        };
         let shape = Shape::new(
             self.kind,
             self.hints,
@@ -871,6 +922,7 @@ impl ModelBuilder {
             name: String::new(),
             shape: Arc::new(shape),
             givens: Vec::new(),
+            objective,
         }
         .with_givens(self.name, self.givens)
     }
@@ -976,6 +1028,8 @@ pub struct Model {
     name: String,
     shape: Arc<Shape>,
     givens: Vec<VarId>,
+    /// The objective, if the model has one (shared like the shape).
+    objective: Option<Arc<Objective>>,
 }
 
 impl PartialEq for Model {
@@ -988,7 +1042,10 @@ impl PartialEq for Model {
                 && a.families == b.families
                 && a.constraints == b.constraints
                 && (0..a.variables.len()).all(|v| self.label(v) == other.label(v)));
-        self.name == other.name && self.givens == other.givens && same_shape
+        self.name == other.name
+            && self.givens == other.givens
+            && self.objective == other.objective
+            && same_shape
     }
 }
 
@@ -1013,6 +1070,8 @@ struct ModelRepr<'a> {
     families: &'a [Family],
     constraints: &'a [Constraint],
     givens: &'a [VarId],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<ObjectiveRepr>,
 }
 
 impl Serialize for Model {
@@ -1030,6 +1089,7 @@ impl Serialize for Model {
             families: self.families(),
             constraints: self.constraints(),
             givens: &self.givens,
+            objective: self.objective().map(ObjectiveRepr::from),
         }
         .serialize(serializer)
     }
@@ -1047,6 +1107,8 @@ struct OwnedModelRepr {
     families: Vec<Family>,
     constraints: Vec<Constraint>,
     givens: Vec<VarId>,
+    #[serde(default)]
+    objective: Option<ObjectiveRepr>,
 }
 
 #[derive(Deserialize)]
@@ -1086,6 +1148,9 @@ impl<'de> Deserialize<'de> for Model {
         }
         for g in repr.givens {
             b.given(g);
+        }
+        if let Some(o) = repr.objective {
+            b.objective(o.sense, o.costs);
         }
         b.build().map_err(D::Error::custom)
     }
@@ -1135,9 +1200,30 @@ impl Model {
             name: name.into(),
             shape: Arc::clone(&self.shape),
             givens,
+            objective: self.objective.clone(),
         };
         model.check_givens()?;
         Ok(model)
+    }
+
+    /// The objective, if the model has one (a puzzle has none).
+    pub fn objective(&self) -> Option<&Objective> {
+        self.objective.as_deref()
+    }
+
+    /// The same model with `objective` (or none). Refuses an objective made for another number
+    /// of variables. Constant time.
+    pub fn with_objective(mut self, objective: Option<Objective>) -> Result<Model, ModelError> {
+        if let Some(o) = &objective {
+            if o.costs().len() != self.num_variables() {
+                return Err(ModelError::Objective(ObjectiveError::UnknownVariable {
+                    var: o.costs().len().saturating_sub(1),
+                    variables: self.num_variables(),
+                }));
+            }
+        }
+        self.objective = objective.map(Arc::new);
+        Ok(self)
     }
 
     /// Whether `other` shares this model's structure by reference (made from one shape with
@@ -1314,6 +1400,7 @@ impl Model {
             )),
             name: b.name,
             givens: b.givens,
+            objective: None,
         }
     }
 
@@ -1330,7 +1417,10 @@ impl Model {
         for &g in &self.givens {
             b.row(fam, vec![g], Sense::ExactlyOne);
         }
-        Model::from_parts(b)
+        Model {
+            objective: self.objective.clone(),
+            ..Model::from_parts(b)
+        }
     }
 
     /// The same model keeping only the families named in `keep` (in their original order).
@@ -1347,16 +1437,32 @@ impl Model {
             }
         }
         b.givens = self.givens.clone();
-        Model::from_parts(b)
+        Model {
+            objective: self.objective.clone(),
+            ..Model::from_parts(b)
+        }
     }
 
     /// Applies the givens: every given is fixed to 1, every other variable sharing an
     /// exact-cover row with a given is fixed to 0, satisfied "exactly one" rows and emptied
     /// "at most one" rows are dropped; a general row loses its fixed variables and its
     /// right-hand side drops by the givens' weight (a row left always true is dropped). Returns
-    /// the smaller model and the map back. Costs one pass over the nonzeros.
+    /// the smaller model and the map back. The objective keeps the costs of the free variables
+    /// (the givens' costs are a constant the caller adds back, e.g. by valuing the lifted
+    /// solution). Costs one pass over the nonzeros.
     pub fn reduce(&self) -> Reduction {
-        let value = self.fixed_by_givens();
+        self.reduce_fixed(&self.fixed_by_givens())
+    }
+
+    /// [`Model::reduce`] for any fixed values (`value[v]`: `Some` fixes variable `v`, `None`
+    /// leaves it free), such as those a presolve proves: every fixed variable leaves the model,
+    /// each row loses them and its right-hand side drops by the weight fixed to 1, and rows left
+    /// always true are dropped (an exact-cover row with one variable fixed to 1 is satisfied).
+    /// `infeasible` is set when a row can no longer hold. The solutions of the reduced model,
+    /// lifted, are exactly the solutions of this model that agree with `value`. Panics when
+    /// `value` does not have one entry per variable. Costs one pass over the nonzeros.
+    pub fn reduce_fixed(&self, value: &[Option<bool>]) -> Reduction {
+        assert_eq!(value.len(), self.num_variables(), "one value per variable");
         let n = self.num_variables();
         let mut new_id = vec![None; n];
         let mut b = ModelBuilder::new(self.name.clone(), self.kind().clone());
@@ -1379,13 +1485,17 @@ impl Model {
             let id = b.family(f.name.clone());
             for &r in &f.rows {
                 let c = &self.constraints()[r];
-                infeasible |= !reduce_row(c, &value, &new_id, id, &mut b);
+                infeasible |= !reduce_row(c, value, &new_id, id, &mut b);
             }
         }
+        let objective = (self.objective.as_ref()).map(|o| Arc::new(o.restricted(&original)));
         Reduction {
-            model: Model::from_parts(b),
+            model: Model {
+                objective,
+                ..Model::from_parts(b)
+            },
             original,
-            ones: self.givens.clone(),
+            ones: (0..n).filter(|&v| value[v] == Some(true)).collect(),
             original_variables: n,
             infeasible,
         }
@@ -1480,8 +1590,10 @@ impl Model {
 }
 
 /// Writes row `c` of a model into the reduced model's builder `b` (family `family`), given the
-/// values the givens fix and the reduced ids of the free variables. Returns `false` when the row
-/// can no longer hold (the givens leave no solution).
+/// fixed values and the reduced ids of the free variables: the row keeps its free variables and
+/// its right-hand side drops by the weight fixed to 1. A row left always true is dropped, except
+/// an exact-cover row untouched by the fixed ones (kept as it was). Returns `false` when the row
+/// can no longer hold (the fixed values leave no solution).
 fn reduce_row(
     c: &Constraint,
     value: &[Option<bool>],
@@ -1493,16 +1605,13 @@ fn reduce_row(
     let (mut vars, mut weights) = (Vec::new(), Vec::new());
     for (v, w) in c.terms() {
         match (value[v], new_id[v]) {
-            (Some(true), _) => used += w,
+            (Some(true), _) => used = used.saturating_add(w),
             (None, Some(id)) => {
                 vars.push(id);
                 weights.push(w);
             }
             _ => {}
         }
-    }
-    if c.is_unit() && used > 0 {
-        return true; // satisfied by its given (check_givens refused a second one)
     }
     let (low, high) = c.sense.bounds();
     if high.is_some_and(|h| used > h) {
@@ -1514,13 +1623,9 @@ fn reduce_row(
         return sense.holds(0);
     }
     let always_true = low <= used && high.is_none_or(|h| used + rest <= h);
-    if !always_true || c.is_unit() {
-        b.weighted_row(
-            family,
-            vars,
-            weights,
-            if c.is_unit() { c.sense } else { sense },
-        );
+    if !always_true || (c.is_unit() && used == 0) {
+        // An exact-cover row holding a one keeps its free variables as `= 0` / `<= 0`.
+        b.weighted_row(family, vars, weights, sense);
     }
     true
 }
@@ -1532,11 +1637,12 @@ pub struct Reduction {
     pub model: Model,
     /// For each variable of the reduced model, its id in the original model.
     pub original: Vec<VarId>,
-    /// Original variables fixed to 1 (the givens).
+    /// Original variables fixed to 1 (the givens, or every variable fixed to 1), sorted.
     pub ones: Vec<VarId>,
     /// Number of variables of the original model.
     pub original_variables: usize,
-    /// An "exactly one" row lost all its variables: the givens leave no solution.
+    /// A row can no longer hold (an "exactly one" row lost all its variables, or the fixed
+    /// ones overfill a row): the fixed values leave no solution.
     pub infeasible: bool,
 }
 

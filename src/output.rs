@@ -21,36 +21,92 @@ use std::path::{Path, PathBuf};
 ///
 /// Cost: one extra file creation, one `fsync` and one rename beyond the write itself.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let target = resolve_links(path)?;
-    let existing = fs::metadata(&target).ok();
-    if let Some(meta) = &existing {
-        if !meta.file_type().is_file() && !meta.is_dir() {
-            let mut file = fs::OpenOptions::new().write(true).open(&target)?;
-            return file.write_all(contents);
+    let mut writer = AtomicWriter::create(path)?;
+    writer.write_all(contents)?;
+    writer.commit()
+}
+
+/// A file written piece by piece and put in place only by [`AtomicWriter::commit`], with the
+/// rules of [`write_atomically`]: a reader, or a run killed half-way, never sees a partial
+/// file (a device, FIFO or socket is written in place as the pieces come). Dropped without
+/// `commit`, it leaves nothing behind. For outputs too large to hold in memory.
+pub struct AtomicWriter {
+    target: PathBuf,
+    /// `None` when writing in place (a device).
+    tmp: Option<tempfile::NamedTempFile>,
+    device: Option<fs::File>,
+}
+
+impl AtomicWriter {
+    /// Starts writing `path` (its parent folder must exist).
+    pub fn create(path: &Path) -> io::Result<AtomicWriter> {
+        let target = resolve_links(path)?;
+        let existing = fs::metadata(&target).ok();
+        if let Some(meta) = &existing {
+            if !meta.file_type().is_file() && !meta.is_dir() {
+                let device = fs::OpenOptions::new().write(true).open(&target)?;
+                return Ok(AtomicWriter {
+                    target,
+                    tmp: None,
+                    device: Some(device),
+                });
+            }
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let file_name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "output".into());
+        let prefix = format!(".{file_name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        builder.permissions(new_file_permissions());
+        let tmp = builder.tempfile_in(dir)?;
+        if let Some(meta) = existing.filter(|m| m.is_file()) {
+            // A replaced file keeps its mode (set explicitly: not reduced by the umask).
+            tmp.as_file().set_permissions(meta.permissions())?;
+        }
+        Ok(AtomicWriter {
+            target,
+            tmp: Some(tmp),
+            device: None,
+        })
+    }
+
+    /// Flushes, `fsync`s and renames the temporary file over the target.
+    pub fn commit(self) -> io::Result<()> {
+        match self.tmp {
+            Some(mut tmp) => {
+                tmp.flush()?;
+                tmp.as_file().sync_all()?;
+                tmp.persist(&self.target).map_err(|e| e.error)?;
+                Ok(())
+            }
+            None => self.device.map_or(Ok(()), |mut d| d.flush()),
         }
     }
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let file_name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".into());
-    let prefix = format!(".{file_name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    builder.permissions(new_file_permissions());
-    let mut tmp = builder.tempfile_in(dir)?;
-    if let Some(meta) = existing.filter(|m| m.is_file()) {
-        // A replaced file keeps its mode (set explicitly: not reduced by the umask).
-        tmp.as_file().set_permissions(meta.permissions())?;
+}
+
+impl Write for AtomicWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match (&mut self.tmp, &mut self.device) {
+            (Some(tmp), _) => tmp.write(buf),
+            (None, Some(device)) => device.write(buf),
+            (None, None) => Ok(buf.len()),
+        }
     }
-    tmp.write_all(contents)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(&target).map_err(|e| e.error)?;
-    Ok(())
+
+    fn flush(&mut self) -> io::Result<()> {
+        match (&mut self.tmp, &mut self.device) {
+            (Some(tmp), _) => tmp.flush(),
+            (None, Some(device)) => device.flush(),
+            (None, None) => Ok(()),
+        }
+    }
 }
 
 /// The mode asked for when creating a file: `0666`, which the kernel reduces by the umask, as
@@ -70,9 +126,76 @@ fn resolve_links(path: &Path) -> io::Result<PathBuf> {
     }
 }
 
+/// `text` on one line: each control character (newline, tab, ...) written as its escape
+/// (`\n`, `\t`, `\u{1b}`), so a name from a file name cannot end a comment line of an output
+/// format or start a new one. Cost: one pass; borrows when nothing needs escaping.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// `text` for a Markdown table cell or heading: on one line ([`one_line`], so no new heading or
+/// row can start), `|` escaped (it would split the cell), `<` and `&` as entities (no HTML).
+/// Other characters are kept, so names like `royle_17clue#3` read as they are.
+pub fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in one_line(text).chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '&' => out.push_str("&amp;"),
+            '|' => out.push_str("\\|"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown code span (`` `text` ``) that is safe in a table cell or heading: on one
+/// line, `|` escaped (GitHub tables split on it even inside code), a backtick written as `'`.
+pub fn markdown_code(text: &str) -> String {
+    let body: String = one_line(text)
+        .chars()
+        .map(|c| match c {
+            '|' => "\\|".to_string(),
+            '`' => "'".to_string(),
+            _ => c.to_string(),
+        })
+        .collect();
+    format!("`{body}`")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_with_newlines_pipes_and_markup_stay_in_their_line_and_cell() {
+        let nasty = "a,b\"c|d\ne<x>&y\n## injected`";
+        assert_eq!(one_line(nasty), "a,b\"c|d\\ne<x>&y\\n## injected`");
+        assert_eq!(one_line("plain"), "plain");
+        let text = markdown_text(nasty);
+        assert!(!text.contains('\n') && !text.contains('<'), "{text}");
+        assert_eq!(
+            text.matches('|').count(),
+            text.matches("\\|").count(),
+            "{text}"
+        );
+        assert!(text.contains("&lt;x>&amp;y"), "{text}");
+        let code = markdown_code(nasty);
+        assert!(code.starts_with('`') && code.ends_with('`') && code.matches('`').count() == 2);
+        assert!(!code.contains('\n') && code.contains("c\\|d"), "{code}");
+    }
 
     fn entries(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)

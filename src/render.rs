@@ -39,6 +39,18 @@ pub struct ShowRecord {
     /// Sizes and rows per family.
     #[serde(flatten)]
     pub summary: ModelSummary,
+    /// The objective's sense and its number of nonzero costs, when the model has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<ObjectiveSummary>,
+}
+
+/// The objective as `show --json` describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ObjectiveSummary {
+    /// `minimize` or `maximize`.
+    pub sense: &'static str,
+    /// Variables with a nonzero cost.
+    pub costs: usize,
 }
 
 impl ShowRecord {
@@ -47,6 +59,10 @@ impl ShowRecord {
         ShowRecord {
             index,
             summary: model.summary(),
+            objective: model.objective().map(|o| ObjectiveSummary {
+                sense: o.sense().name(),
+                costs: o.terms().count(),
+            }),
         }
     }
 
@@ -106,7 +122,39 @@ fn kind_text(kind: &PuzzleKind) -> String {
     }
 }
 
-/// The text of `zeroone show`: kind, sizes, rows per family (with sense and row lengths), the
+/// Terms of the objective `show` writes out before summarising the rest.
+const OBJECTIVE_TERMS_SHOWN: usize = 12;
+
+/// `objective: minimize 3 A - 2 C (2 nonzero costs)`, the first
+/// [`OBJECTIVE_TERMS_SHOWN`] terms written out; `None` without an objective.
+fn objective_line(model: &Model) -> Option<String> {
+    let o = model.objective()?;
+    let mut line = format!("objective: {}", o.sense());
+    let count = o.terms().count();
+    for (i, (v, c)) in o.terms().take(OBJECTIVE_TERMS_SHOWN).enumerate() {
+        let sign = match (i, c < 0) {
+            (0, true) => " -",
+            (0, false) => "",
+            (_, true) => " -",
+            (_, false) => " +",
+        };
+        let _ = write!(line, "{sign} {} {}", c.unsigned_abs(), model.label(v));
+    }
+    if count == 0 {
+        line.push_str(" 0");
+    }
+    if count > OBJECTIVE_TERMS_SHOWN {
+        line.push_str(" + ...");
+    }
+    let _ = write!(
+        line,
+        " ({count} nonzero cost{})",
+        if count == 1 { "" } else { "s" }
+    );
+    Some(line)
+}
+
+/// The text of `zeroone show`: kind, sizes, the objective, rows per family (with sense and row lengths), the
 /// puzzle drawn (generic models: the variable labels and givens), and for small models the 0-1 matrix (one line per row, `1` where the row
 /// holds the variable, columns numbered by variable id).
 pub fn model_text(model: &Model) -> String {
@@ -135,6 +183,9 @@ pub fn model_text(model: &Model) -> String {
     );
     let _ = writeln!(out, "nonzeros: {}", s.nonzeros);
     let _ = writeln!(out, "givens: {}", model.givens().len());
+    if let Some(line) = objective_line(model) {
+        let _ = writeln!(out, "{line}");
+    }
     let _ = writeln!(out, "families:");
     let width = model
         .families()
@@ -249,8 +300,8 @@ pub struct SolveRecord {
     /// With `solve --all`: the 0-based number of this solution among the puzzle's solutions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<u64>,
-    /// `solved`, `infeasible`, `unknown`, `timeout`, `memout`, `crash`, `unsupported` or
-    /// `error`.
+    /// `solved`, `optimal`, `feasible`, `infeasible`, `unknown`, `timeout`, `memout`, `crash`,
+    /// `unsupported` or `error`.
     pub status: &'static str,
     /// Hex and Queens: `[row, position-in-row]` of each piece.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -262,6 +313,15 @@ pub struct SolveRecord {
     /// to 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ones: Option<Option<Ones>>,
+    /// A model with an objective: the value of the answer, recomputed by the verifier (exact).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound on the optimum the backend proved, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i128>,
+    /// The relative gap `|objective - bound| / max(1, |objective|)`, when both are known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
     /// Whether the verifier accepted the answer.
     pub verified: bool,
     /// Why the status is `unknown` or `error`.
@@ -278,7 +338,7 @@ impl SolveRecord {
         let solution = outcome
             .solution
             .as_ref()
-            .filter(|_| outcome.status == Status::Solved && outcome.verified);
+            .filter(|_| outcome.status.has_solution() && outcome.verified);
         let (mut placements_field, mut grid, mut ones) = (None, None, None);
         match kinds::of(model.kind()).map(|k| k.answer(model, solution)) {
             Some(Answer::Placements(p)) => placements_field = Some(p),
@@ -294,6 +354,9 @@ impl SolveRecord {
             placements: placements_field,
             grid,
             ones,
+            objective: outcome.objective,
+            bound: outcome.bound,
+            gap: outcome.gap(),
             verified: outcome.verified,
             reason: outcome.reason.clone(),
             stats: Some(outcome.stats.clone()),
@@ -397,6 +460,21 @@ pub fn stable_outcome_text(
     outcome_text_timed(index, model, backend, outcome, false)
 }
 
+/// `, objective 17` (and `, bound 15, gap 11.76%` when not proved), or nothing without an
+/// objective.
+fn objective_text(outcome: &Outcome) -> String {
+    let Some(value) = outcome.objective else {
+        return String::new();
+    };
+    let mut text = format!(", objective {value}");
+    if outcome.status != Status::Optimal {
+        if let (Some(bound), Some(gap)) = (outcome.bound, outcome.gap()) {
+            let _ = write!(text, ", bound {bound}, gap {:.2}%", gap * 100.0);
+        }
+    }
+    text
+}
+
 /// ` in 43.2 us`, or nothing for stable output.
 fn time_text(seconds: f64, timed: bool) -> String {
     if timed {
@@ -452,13 +530,15 @@ fn outcome_text_timed(
         outcome.status.name(),
         time_text(outcome.stats.seconds, timed)
     );
-    match (&outcome.solution, outcome.status) {
-        (Some(s), Status::Solved) => {
+    match (&outcome.solution, outcome.status.has_solution()) {
+        (Some(s), true) => {
             out.push_str(if outcome.verified {
-                ", verified\n"
+                ", verified"
             } else {
-                ", NOT verified\n"
+                ", NOT verified"
             });
+            out.push_str(&objective_text(outcome));
+            out.push('\n');
             out.push_str(&solution_text(model, s));
         }
         _ => {
@@ -547,13 +627,7 @@ mod tests {
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 
     fn solved(solution: Solution) -> Outcome {
-        Outcome {
-            status: Status::Solved,
-            solution: Some(solution),
-            verified: true,
-            reason: None,
-            stats: Stats::default(),
-        }
+        Outcome::solved(solution, Stats::default())
     }
 
     #[test]
@@ -598,10 +672,8 @@ mod tests {
 
         let unknown = Outcome {
             status: Status::Unknown,
-            solution: None,
-            verified: false,
             reason: Some("time limit".into()),
-            stats: Stats::default(),
+            ..Outcome::empty(Stats::default())
         };
         let s = Sudoku::empty(2).to_model("s").unwrap();
         let v: serde_json::Value =

@@ -191,7 +191,7 @@ pub fn group_digits(x: &BigUint) -> String {
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -228,7 +228,7 @@ impl Table {
     }
 
     fn markdown(&self) -> String {
-        let mut out = format!("### {}\n\n", self.title);
+        let mut out = format!("### {}\n\n", crate::output::markdown_text(&self.title));
         out += &format!("| {} |\n", self.header.join(" | "));
         out += &format!("|{}\n", "---|".repeat(self.header.len()));
         for row in &self.rows {

@@ -79,13 +79,16 @@ struct JobRef<'a> {
     model: Option<&'a Model>,
 }
 
-/// Who enforces a run's time limit.
+/// Who enforced a run's time limit: the backend when it stopped itself, the parent whenever it
+/// had to kill the worker (a backend that cannot stop itself, or one that should have but did
+/// not: stopped, hung or too slow to notice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LimitBy {
-    /// The backend stops itself at the limit (it has the `TimeLimit` ability).
+    /// The backend stopped itself at the limit (its registry entry declares `uses_time_limit`).
     Backend,
-    /// The backend cannot stop itself; the parent kills its worker after the limit and grace.
+    /// The parent killed the worker after the limit and grace (the backend cannot stop itself,
+    /// or did not).
     Parent,
 }
 
@@ -108,6 +111,12 @@ pub struct RunResult {
     /// Whether the count is complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exhaustive: Option<bool>,
+    /// A model with an objective: the verified value of the solution (exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound the backend proved, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i128>,
     /// The backend's statistics (`seconds`: its own clock).
     pub stats: Stats,
     /// Wall-clock seconds seen by the parent.
@@ -130,6 +139,8 @@ impl RunResult {
             solution: None,
             count: None,
             exhaustive: None,
+            objective: None,
+            bound: None,
             stats: Stats::default(),
             wall_seconds: 0.0,
             cpu_seconds: 0.0,
@@ -201,6 +212,8 @@ fn execute(job: &Job, model: &Model) -> RunResult {
                 verified: o.verified,
                 reason: o.reason,
                 solution: o.solution,
+                objective: o.objective,
+                bound: o.bound,
                 stats: o.stats,
                 ..RunResult::failed(Status::Error, String::new())
             },
@@ -354,6 +367,70 @@ fn keep_log(from: impl Read, log: Arc<Mutex<StderrLog>>) {
     }
 }
 
+/// Checks that a worker of `exe` can start under an address-space limit of `mb` MB (a limit
+/// below what the program needs to load dies in the loader, which would look like a `crash`).
+/// `Err(minimum)` names the smallest limit, in MB, under which a worker starts; callers refuse
+/// the limit with it. Cost: one short process start when the limit is enough, about ten when
+/// it is not (a bisection).
+pub fn check_memory_limit(exe: &Path, mb: u64) -> Result<(), u64> {
+    if starts_within(exe, mb) {
+        return Ok(());
+    }
+    // The smallest limit that starts, by bisection between `mb` (too small) and a limit
+    // that starts (doubling until one does).
+    let (mut low, mut high) = (mb, mb.max(1).saturating_mul(2));
+    while !starts_within(exe, high) {
+        low = high;
+        if high >= 1 << 20 {
+            return Err(high);
+        }
+        high = high.saturating_mul(2);
+    }
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if starts_within(exe, mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Err(high)
+}
+
+/// Sets this process's address-space limit (`RLIMIT_AS`) to `bytes`. Async-signal-safe and
+/// allocation-free, for `pre_exec` between fork and exec.
+fn limit_address_space(bytes: u64) -> io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: setrlimit reads the struct we pass and nothing else.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Whether `exe worker` starts and ends cleanly (given no job) under `mb` MB of address space.
+fn starts_within(exe: &Path, mb: u64) -> bool {
+    let bytes = mb.saturating_mul(1 << 20);
+    let mut command = Command::new(exe);
+    command
+        .arg("worker")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure calls only setrlimit, which is
+        // async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || limit_address_space(bytes));
+        }
+    }
+    command.status().is_ok_and(|s| s.success())
+}
+
 impl Worker {
     /// Starts `exe worker` with `limits` (the address-space limit is set in the child before
     /// it runs). On Linux the worker is killed when the thread that started it ends
@@ -378,16 +455,10 @@ impl Worker {
                         // The worker dies with the parent instead of running on, orphaned.
                         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
                     }
-                    if let Some(bytes) = memory {
-                        let limit = libc::rlimit {
-                            rlim_cur: bytes as libc::rlim_t,
-                            rlim_max: bytes as libc::rlim_t,
-                        };
-                        if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                            return Err(io::Error::last_os_error());
-                        }
+                    match memory {
+                        Some(bytes) => limit_address_space(bytes),
+                        None => Ok(()),
                     }
-                    Ok(())
                 });
             }
         }
@@ -428,6 +499,11 @@ impl Worker {
             limits,
             reaped: false,
         })
+    }
+
+    /// The worker's process id (to watch or signal it from outside).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Runs `job` on `model` in this worker. Returns the result and whether the worker is
@@ -491,16 +567,12 @@ impl Worker {
             Err(RecvTimeoutError::Timeout) => {
                 let exit = self.kill();
                 let t = time_limit.unwrap_or_default();
-                let limit_by = job.options.time_limit.map(|_| {
-                    if stops_itself(&job.backend) {
-                        LimitBy::Backend
-                    } else {
-                        LimitBy::Parent
-                    }
-                });
-                let why = match limit_by {
-                    Some(LimitBy::Backend) => "the backend did not stop at its time limit",
-                    _ => "the backend cannot stop itself",
+                // The parent's kill enforced the limit, whatever the backend could have done.
+                let limit_by = job.options.time_limit.map(|_| LimitBy::Parent);
+                let why = if stops_itself(&job.backend) {
+                    "the backend did not stop at its time limit"
+                } else {
+                    "the backend cannot stop itself"
                 };
                 let mut r = RunResult::failed(
                     Status::Timeout,
@@ -547,7 +619,12 @@ impl Worker {
             .limits
             .memory_mb
             .is_some_and(|mb| exit.peak_rss_mb >= 0.9 * mb as f64);
-        if oom.is_some() || near_limit {
+        // Under an address-space limit a failed mapping (a thread stack, a guard page, a large
+        // allocation outside the allocator's error path) ends in SIGSEGV or SIGBUS with a small
+        // resident set; zeroone's code is safe Rust, so the limit is the likely cause.
+        let mapping_failed = self.limits.memory_mb.is_some()
+            && matches!(exit.signal, Some(libc::SIGSEGV | libc::SIGBUS));
+        if oom.is_some() || near_limit || mapping_failed {
             let limit = self
                 .limits
                 .memory_mb

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Peer solvers for zeroone experiments: OR-Tools CP-SAT and CBC (through PuLP).
+"""Peer solvers for zeroone experiments: OR-Tools CP-SAT, CBC (through PuLP) and HiGHS
+(through highspy, for machines without zeroone's `highs` feature).
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
 instance: {"instance": id, "model": <zeroone model>}), solves each with the chosen peer, checks
@@ -8,7 +9,11 @@ every answer against the model's rows (each row's weighted sum `sum w x` against
 with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
 appends one JSON line per
 run in zeroone's record format, flushed per line. Runs already in the output file are skipped,
-so an interrupted run continues where it stopped. `zeroone merge EXPERIMENT OUT` then joins the
+so an interrupted run continues where it stopped. A model with an `objective` (sense and
+`[variable, cost]` pairs) is optimised: the record's status is `optimal` when the peer proved
+its answer optimal, `feasible` when a limit stopped it with one, and `objective` is the
+answer's value recomputed here with Python's exact integers (`bound`: the peer's proved bound,
+rounded towards the answer, when it reports one). `zeroone merge EXPERIMENT OUT` then joins the
 rows with the experiment's own (the experiment must list the label under `peers`).
 
 Optional: nothing in zeroone's build or tests needs this script or its packages.
@@ -92,6 +97,30 @@ def check(model, ones):
     return None
 
 
+def objective_of(model):
+    """(sense, {variable: cost}) of the model's objective, or None."""
+    o = model.get("objective")
+    if not o:
+        return None
+    return o["sense"], {int(v): int(c) for v, c in o["costs"]}
+
+
+def value_of(model, ones):
+    """The exact objective value of an answer (Python integers)."""
+    sense, costs = objective_of(model)
+    return sum(costs.get(v, 0) for v in ones)
+
+
+def rounded_bound(model, bound):
+    """A float bound rounded towards the feasible side (it bounds an integer optimum)."""
+    import math
+
+    if bound is None or math.isnan(bound) or math.isinf(bound):
+        return None
+    sense, _ = objective_of(model)
+    return math.ceil(bound - 1e-6) if sense == "minimize" else math.floor(bound + 1e-6)
+
+
 def solve_cpsat(model, time_limit, seed):
     from ortools.sat.python import cp_model
 
@@ -108,6 +137,11 @@ def solve_cpsat(model, time_limit, seed):
             m.Add(expr == k if relation == "=" else expr <= k if relation == "<=" else expr >= k)
     for g in model["givens"]:
         m.Add(x[g] == 1)
+    objective = objective_of(model)
+    if objective:
+        sense, costs = objective
+        expr = sum(c * x[v] for v, c in costs.items())
+        m.Minimize(expr) if sense == "minimize" else m.Maximize(expr)
     solver = cp_model.CpSolver()
     if time_limit:
         solver.parameters.max_time_in_seconds = time_limit
@@ -119,6 +153,9 @@ def solve_cpsat(model, time_limit, seed):
     extra = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts()}
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         ones = [i for i, v in enumerate(x) if solver.Value(v)]
+        if objective:
+            extra["bound"] = rounded_bound(model, solver.BestObjectiveBound())
+            extra["proved"] = status == cp_model.OPTIMAL
         return "solution", ones, seconds, extra
     if status == cp_model.INFEASIBLE:
         return "infeasible", None, seconds, extra
@@ -128,9 +165,14 @@ def solve_cpsat(model, time_limit, seed):
 def solve_cbc(model, time_limit, seed):
     import pulp
 
-    prob = pulp.LpProblem("zeroone", pulp.LpMinimize)
+    objective = objective_of(model)
+    maximize = objective is not None and objective[0] == "maximize"
+    prob = pulp.LpProblem("zeroone", pulp.LpMaximize if maximize else pulp.LpMinimize)
     x = [pulp.LpVariable(f"x{i}", cat="Binary") for i in range(len(model["variables"]))]
-    prob += pulp.lpSum([])  # feasibility: no objective
+    if objective:
+        prob += pulp.lpSum(c * x[v] for v, c in objective[1].items())
+    else:
+        prob += pulp.lpSum([])  # feasibility: no objective
     for k, row in enumerate(model["constraints"]):
         expr = pulp.lpSum(w * x[v] for v, w in row_terms(row))
         relation, rhs = row_bound(row)
@@ -144,13 +186,67 @@ def solve_cbc(model, time_limit, seed):
     status = pulp.LpStatus[prob.status]
     if status == "Optimal":
         ones = [i for i, v in enumerate(x) if (v.value() or 0) > 0.5]
-        return "solution", ones, seconds, {}
+        # CBC stopped by its time limit with a solution still says "Optimal"; the solution
+        # status tells them apart (1: optimal, 2: integer feasible).
+        extra = {"proved": prob.sol_status == 1} if objective else {}
+        return "solution", ones, seconds, extra
     if status == "Infeasible":
         return "infeasible", None, seconds, {}
     return "unknown", status, seconds, {}
 
 
-SOLVERS = {"cp-sat": solve_cpsat, "cbc": solve_cbc}
+def solve_highs(model, time_limit, seed):
+    import highspy
+    import numpy as np
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", seed)
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 0.5)  # integer costs: a gap below 1 is exact
+    if time_limit:
+        h.setOptionValue("time_limit", float(time_limit))
+    n = len(model["variables"])
+    objective = objective_of(model)
+    costs = [0.0] * n
+    if objective:
+        for v, c in objective[1].items():
+            costs[v] = float(c)
+    lower = [1.0 if v in set(model["givens"]) else 0.0 for v in range(n)]
+    h.addVars(n, np.array(lower), np.ones(n))
+    h.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.ones(n, dtype=np.uint8))
+    h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
+    if objective and objective[0] == "maximize":
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    inf = highspy.kHighsInf
+    for row in model["constraints"]:
+        terms = row_terms(row)
+        relation, k = row_bound(row)
+        lo = k if relation in ("=", ">=") else -inf
+        hi = k if relation in ("=", "<=") else inf
+        h.addRow(lo, hi, len(terms), np.array([v for v, _ in terms], dtype=np.int32),
+                 np.array([float(w) for _, w in terms]))
+    start = time.perf_counter()
+    h.run()
+    seconds = time.perf_counter() - start
+    status = h.getModelStatus()
+    M = highspy.HighsModelStatus
+    extra = {}
+    has_solution = h.getInfo().primal_solution_status == 2
+    if status == M.kInfeasible:
+        return "infeasible", None, seconds, extra
+    if has_solution and status in (M.kOptimal, M.kTimeLimit, M.kInterrupt):
+        values = h.getSolution().col_value
+        ones = [i for i in range(n) if values[i] > 0.5]
+        if objective:
+            extra["proved"] = status == M.kOptimal
+            extra["bound"] = rounded_bound(model, h.getInfo().mip_dual_bound)
+        return "solution", ones, seconds, extra
+    return "unknown", h.modelStatusToString(status), seconds, extra
+
+
+SOLVERS = {"cp-sat": solve_cpsat, "cbc": solve_cbc, "highs": solve_highs}
 
 
 def main():
@@ -201,6 +297,15 @@ def main():
                     if wrong is None:
                         record["status"], record["verified"] = "solved", True
                         extra["solution"] = payload
+                        if objective_of(model):
+                            proved = extra.pop("proved", False)
+                            bound = extra.pop("bound", None)
+                            record["status"] = "optimal" if proved else "feasible"
+                            record["objective"] = value_of(model, payload)
+                            if proved:
+                                record["bound"] = record["objective"]
+                            elif bound is not None:
+                                record["bound"] = bound
                     else:
                         record["status"] = "error"
                         record["reason"] = f"answer rejected by the check: {wrong}"

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-use zeroone::export::json::{JsonFamily, JsonModel, JsonRhs, JsonVariable};
+use zeroone::export::json::{JsonFamily, JsonModel, JsonObjective, JsonRhs, JsonVariable};
 use zeroone::export::Names;
 use zeroone::model::{parse_sense, Model};
 use zeroone::puzzle::parse::generic::parse_json;
@@ -128,6 +128,7 @@ impl PyModel {
                     variables: Vec::new(),
                     families: Vec::new(),
                     givens: Vec::new(),
+                    objective: None,
                 },
                 labels: HashSet::new(),
             }),
@@ -196,6 +197,23 @@ impl PyModel {
             rows,
             weights,
         });
+        Ok(())
+    }
+
+    /// Sets the objective: `sense` is `"minimize"` or `"maximize"`, `costs` maps variable labels
+    /// to integer costs (a variable not named costs 0). Checked when the model is built.
+    fn set_objective(
+        &mut self,
+        sense: String,
+        costs: std::collections::BTreeMap<String, i64>,
+    ) -> PyResult<()> {
+        let draft = self.draft_mut()?;
+        if let Some(bad) = costs.keys().find(|l| !draft.labels.contains(*l)) {
+            return Err(ModelError::new_err(format!(
+                "objective: '{bad}' is not a variable of the model"
+            )));
+        }
+        draft.json.objective = Some(JsonObjective { sense, costs });
         Ok(())
     }
 

@@ -256,10 +256,16 @@ impl SolveResult {
         Ok(Some(numpy.getattr("array")?.call1((bytes, "int8"))?))
     }
 
-    /// The objective value: always None, models carry no objective yet.
+    /// The objective value of the solution (an exact int), or None without an objective.
     #[getter]
-    fn objective(&self) -> Option<i64> {
-        None
+    fn objective(&self) -> Option<i128> {
+        self.outcome.objective
+    }
+
+    /// The best bound proved on the objective (equal to it when optimal), or None.
+    #[getter]
+    fn bound(&self) -> Option<i128> {
+        self.outcome.bound
     }
 
     /// Whether the verifier accepted the solution.

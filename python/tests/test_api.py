@@ -108,3 +108,16 @@ def test_backend_params_pass_through_as_text():
 def test_a_time_limit_is_passed_to_backends_that_stop_themselves():
     r = zeroone.solve(latin2(), backend="bitset", time_limit=5.0)
     assert r.status == "solved"
+
+
+def test_an_objective_is_optimised_and_its_value_is_exact():
+    m = zeroone.Model("pick-two")
+    m.add_variables(["a", "b", "c"])
+    m.add_family("two", "at-most", [["a", "b", "c"]], rhs=2)
+    m.set_objective("maximize", {"a": 3, "b": 5, "c": 4})
+    r = zeroone.solve(m, backend="milp")
+    assert r.status == "optimal" and r.verified
+    assert sorted(r.solution) == ["b", "c"] and r.objective == 9 and type(r.objective) is int
+    assert '"objective"' in m.to_json()
+    with pytest.raises(zeroone.ModelError, match="'zz'"):
+        m.set_objective("minimize", {"zz": 1})

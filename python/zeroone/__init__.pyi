@@ -60,6 +60,8 @@ class Model:
         for every row or one per row; ``weights`` positive ints in the shape of ``rows``."""
     def add_givens(self, labels: Sequence[str]) -> None:
         """Fixes these variables to 1."""
+    def set_objective(self, sense: str, costs: Dict[str, int]) -> None:
+        """``sense`` ``"minimize"`` or ``"maximize"``; integer ``costs`` by label (others 0)."""
     def to_json(self) -> str:
         """The model in the JSON schema every zeroone command reads."""
     @classmethod
@@ -82,7 +84,8 @@ class Result:
     """One verified solve."""
 
     status: str
-    """``solved``, ``infeasible``, ``unknown``, ``timeout``, ``unsupported`` or ``error``."""
+    """``solved``, ``optimal``, ``feasible``, ``infeasible``, ``unknown``, ``timeout``,
+    ``unsupported`` or ``error``."""
     solution: Optional[List[str]]
     """Labels of the variables set to 1 (only when solved, hence verified)."""
     verified: bool
@@ -91,7 +94,9 @@ class Result:
     backend: str
     seconds: float
     objective: Optional[int]
-    """Always None for now: models carry no objective yet."""
+    """The solution's objective value (exact), or None when the model has no objective."""
+    bound: Optional[int]
+    """The best bound proved on the objective (equal to it when optimal), or None."""
     @property
     def vector(self) -> Optional[np.ndarray]:
         """0-1 int8 array over the variables (``Model.variable_labels()`` order)."""

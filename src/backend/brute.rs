@@ -123,6 +123,15 @@ impl crate::backend::SolutionStream for BruteForce {
     }
 }
 
+impl crate::backend::Optimizer for BruteForce {
+    /// Values every solution; the first of the best value in enumeration order wins.
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        crate::backend::optimize::optimize_by_enumeration(model, &mut |found, stats| {
+            Self::enumerate(model, found, stats)
+        })
+    }
+}
+
 impl Backend for BruteForce {
     fn name(&self) -> &'static str {
         "brute"
@@ -134,6 +143,9 @@ impl Backend for BruteForce {
         Some(self)
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
+        Some(self)
+    }
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
         Some(self)
     }
     /// Every row kind: each assignment's weighted row sums are checked against the bounds.

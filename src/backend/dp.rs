@@ -635,13 +635,28 @@ pub struct DpBackend {
 impl DpBackend {
     /// Reads the options `coordinate` (the family giving the lines; default by puzzle kind)
     /// and `memory-limit` (a size like `8G`: refuse a count guessed to need more; default:
-    /// the memory available).
-    pub fn new(options: &BackendOptions) -> Self {
-        DpBackend {
-            coordinate: options.params.get("coordinate").cloned(),
-            memory_limit: options.params.get("memory-limit").cloned(),
+    /// the memory available). A `memory-limit` that is not a size is refused here, before any
+    /// count.
+    pub fn new(options: &BackendOptions) -> Result<Self, BackendError> {
+        let memory_limit = options.params.get("memory-limit").cloned();
+        if let Some(text) = &memory_limit {
+            parse_memory_limit(text)?;
         }
+        Ok(DpBackend {
+            coordinate: options.params.get("coordinate").cloned(),
+            memory_limit,
+        })
     }
+}
+
+/// The `memory-limit` parameter's value in bytes, or the error naming what it takes.
+fn parse_memory_limit(text: &str) -> Result<u64, BackendError> {
+    parse_size(text).ok_or_else(|| BackendError::BadOption {
+        backend: NAME.into(),
+        key: "memory-limit".into(),
+        value: text.to_string(),
+        expected: "a size like 8G, 512M or 1073741824".into(),
+    })
 }
 
 /// Parses a memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of 1024,
@@ -698,13 +713,7 @@ impl Counter for DpBackend {
         };
         let mut problem = problem;
         if let Some(text) = &self.memory_limit {
-            problem.memory_limit =
-                Some(parse_size(text).ok_or_else(|| BackendError::BadOption {
-                    backend: NAME.into(),
-                    key: "memory-limit".into(),
-                    value: text.clone(),
-                    expected: "a size like 8G, 512M or 1073741824".into(),
-                })?);
+            problem.memory_limit = Some(parse_memory_limit(text)?);
         }
         let (count, dp) = problem.count()?;
         let mut stats = Stats {
@@ -746,6 +755,9 @@ impl Backend for DpBackend {
     }
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         Some(self)
+    }
+    fn no_optimizer_reason(&self) -> String {
+        "dynamic programming over lines counts placements per state and keeps no solution or cost per state".into()
     }
 }
 
@@ -826,7 +838,7 @@ mod tests {
             params: [("memory-limit".to_string(), "lots".to_string())].into(),
             ..BackendOptions::default()
         };
-        let e = DpBackend::new(&options).count(&m, None).unwrap_err();
+        let e = DpBackend::new(&options).unwrap_err();
         assert!(e.to_string().contains("memory-limit"), "{e}");
         assert_eq!(parse_size("8G"), Some(8 << 30));
         assert_eq!(parse_size("512MiB"), Some(512 << 20));
@@ -865,7 +877,7 @@ mod tests {
             );
         }
         let m = b.build().unwrap();
-        let mut dp = DpBackend::new(&BackendOptions::default());
+        let mut dp = DpBackend::new(&BackendOptions::default()).unwrap();
         let reason = dp.rows_supported(&m).unwrap_err();
         assert!(reason.contains("row 0 of family 'row' is = 2"), "{reason}");
         let out = count_verified(&mut dp, &m, None).unwrap();

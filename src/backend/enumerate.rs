@@ -1085,6 +1085,9 @@ impl Backend for EnumBackend {
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
+    fn no_optimizer_reason(&self) -> String {
+        "the coordinate-tuple enumerator has no branch and bound yet (use bitset, milp, sat or brute)".into()
+    }
 }
 
 #[cfg(test)]

@@ -870,11 +870,30 @@ impl Solver for Gauss {
     }
 }
 
+/// Exact only in the case it solves at all: when the equations fix every variable, the
+/// solution is the model's only one, hence optimal. Otherwise `unknown`, as for a solve.
+impl crate::backend::Optimizer for Gauss {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        use crate::backend::OptimizeReport;
+        let report = self.solve(model)?;
+        Ok(match (report.found, model.objective()) {
+            (Found::Solution(s), Some(o)) => {
+                let value = o.value(&s.ones);
+                OptimizeReport::optimal(s, value, report.stats)
+            }
+            (found, _) => OptimizeReport::without_solution(found, report.stats),
+        })
+    }
+}
+
 impl Backend for Gauss {
     fn name(&self) -> &'static str {
         "gauss"
     }
     fn solver(&mut self) -> Option<&mut dyn Solver> {
+        Some(self)
+    }
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
         Some(self)
     }
     /// Every row kind: equality rows (weighted or not) are eliminated with their right-hand

@@ -1,10 +1,23 @@
 //! Mixed-integer programming through `good_lp`: one binary variable per model variable, one
 //! linear row per model row (`sum w x (=, <=, >=) k` with its weights; every row kind is
-//! accepted), and a zero objective (pure feasibility).
+//! accepted), and the model's objective (minimised in minimisation form), or a zero objective
+//! (pure feasibility) for a model without one.
+//!
+//! Robustness, in three layers:
+//! - **presolve** ([`crate::backend::presolve`], param `presolve=off|propagate|probe`, default
+//!   `probe`): the search's propagation (and failed-literal probing) fixes what every solution
+//!   agrees on; fixed variables leave the model and satisfied rows are dropped, so the engine
+//!   sees only the open part, and a contradiction proves infeasibility with no engine call;
+//! - **exact rows** ([`crate::backend::linear`]): rows with weights or right-hand sides of
+//!   2^16 or more are divided by their common divisor and split into base-2^16 digit rows
+//!   with integer carries, so no coefficient the engine sees is large;
+//! - **retries** ([`ATTEMPTS`]): an engine error ("Singular matrix", a failed validation) or a
+//!   MILP answer that breaks a row is retried on a perturbed problem (shuffled variables and
+//!   rows, a random objective, seeded by the attempt) before the run is an error.
 //!
 //! The default engine is microlp (pure Rust, always built). With the cargo feature `highs` the
 //! same code drives HiGHS (module `backend::highs`, built with that feature). Abilities:
-//! - `solve`: one MILP solve of the model with its givens applied ([`Model::reduce`]);
+//! - `solve`: one MILP solve of the presolved model (none when presolve decides it);
 //! - `count` up to a limit: after each solution a no-good cut
 //!   `sum_{x_i = 1} x_i - sum_{x_i = 0} x_i <= ones - 1` excludes exactly that solution (the
 //!   `x_i = 0` terms are left out for variables in an equality row, which no other solution
@@ -19,7 +32,7 @@
 //!   there is no 0-1 solution, and a fractional vertex is `unknown`. With a zero objective the
 //!   vertex reached is whichever feasible basis the simplex meets first, so "integral" means
 //!   "this LP solver, from this model, happened to land on a 0-1 vertex";
-//! - a wall-clock time limit ([`TimeLimit`]): handed to the engine for each solve (microlp checks
+//! - a wall-clock time limit (`time_limit` in its options): handed to the engine for each solve (microlp checks
 //!   it between simplex and branch-and-bound steps, HiGHS natively) and, when counting, also
 //!   checked between solves, each solve getting only the time left. A solve stopped by the limit
 //!   without a solution is `unknown`; a count stopped by it is not exhaustive.
@@ -31,12 +44,18 @@
 //! unbounded worst case (microlp solves 10x10 Queens levels and 9x9 Sudoku in milliseconds to
 //! tens of milliseconds in release builds; see `reports/milp.md`).
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use good_lp::solvers::{ResolutionError, Solution as _, SolverModel, WithTimeLimit};
 use good_lp::{variable, Expression, ProblemVariables, Variable};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use crate::backend::linear::{linear_program, Column, LinearProgram};
+use crate::backend::presolve::{presolve, PresolveLevel, Presolved};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolveReport,
     Solver, Stats, Undecided, WITNESS_LIMIT,
@@ -94,96 +113,220 @@ enum Stop {
     TimeLimit,
 }
 
-/// One engine call on `reduced` (a model without givens) with `cuts` (each the sorted list of
-/// ones of an excluded solution). Returns the variable values, or why there are none.
-fn run_engine(
-    engine: Engine,
-    reduced: &Model,
-    cuts: &[Vec<usize>],
-    relax: bool,
-    time_left: Option<Duration>,
-) -> Result<Result<Vec<f64>, Stop>, BackendError> {
-    // A variable in some equality row `sum w x = k` can never be added to a solution: weights
-    // are positive, so a superset of a solution puts more than `k` on that row. The no-good
-    // cut may leave such variables out: `sum_{ones} x <= ones - 1` is exact over covered
-    // variables and much sparser; uncovered ones keep the `- x` terms. Not so for `<=` rows
-    // (a subset may leave room) nor `>=` rows (a superset of a solution is one again).
-    let mut covered = vec![false; reduced.num_variables()];
-    for c in reduced.constraints() {
-        if c.sense.is_equality() {
-            for &v in &c.vars {
-                covered[v] = true;
+/// How many times one MILP is tried before an internal solver error is reported: the model as
+/// it is, then on perturbed copies (shuffled variables and rows, a random objective).
+pub const ATTEMPTS: u32 = 3;
+
+/// The MILP of a reduced model (a model without givens), built once per solve or count: its
+/// LP rows (heavy rows divided and split, see [`crate::backend::linear`]), which variables sit
+/// in an equation (for sparse no-good cuts) and a verifier of the reduced model.
+struct Formulation<'m> {
+    reduced: &'m Model,
+    lp: LinearProgram,
+    /// Variables in some equality row `sum w x = k`: such a variable can never be added to a
+    /// solution (weights are positive, so a superset of a solution puts more than `k` on that
+    /// row). A no-good cut may leave them out: `sum_{ones} x <= ones - 1` is exact over
+    /// covered variables and much sparser; uncovered ones keep the `- x` terms. Not so for
+    /// `<=` rows (a subset may leave room) nor `>=` rows (a superset of a solution is one
+    /// again).
+    covered: Vec<bool>,
+    /// Checks an engine's rounded answer against the reduced model, so that an answer the
+    /// engine got wrong is retried (the shared runner still verifies what is returned).
+    verifier: Verifier<'m>,
+    /// Engine calls made (retries included).
+    calls: Cell<u64>,
+    /// Engine calls beyond the first that solves needed (see [`ATTEMPTS`]).
+    retries: Cell<u64>,
+}
+
+impl<'m> Formulation<'m> {
+    fn new(reduced: &'m Model) -> Self {
+        let mut covered = vec![false; reduced.num_variables()];
+        for c in reduced.constraints() {
+            if c.sense.is_equality() {
+                for &v in &c.vars {
+                    covered[v] = true;
+                }
             }
         }
+        Formulation {
+            reduced,
+            lp: linear_program(reduced),
+            covered,
+            verifier: Verifier::new(reduced),
+            calls: Cell::new(0),
+            retries: Cell::new(0),
+        }
     }
-    let mut vars = ProblemVariables::new();
-    let xs: Vec<Variable> = (0..reduced.num_variables())
-        .map(|_| {
-            vars.add(if relax {
+
+    /// The problem for attempt `attempt` with `cuts`: the variables (model ones, then
+    /// auxiliaries), the model ones, the rows and the objective (the model's, in minimisation
+    /// form, or zero). Attempt 0 is the model as it is. A later attempt perturbs it, seeded by
+    /// the attempt number (so runs are reproducible): the variables are created and the rows
+    /// added in a shuffled order, and a model without an objective gets a random integer cost
+    /// in `[-3, 3]` per variable. The feasible set (and any objective) is the same, so any
+    /// answer is still an answer of the model.
+    fn build(
+        &self,
+        cuts: &[Vec<usize>],
+        relax: bool,
+        attempt: u32,
+    ) -> (
+        ProblemVariables,
+        Vec<Variable>,
+        Vec<good_lp::Constraint>,
+        Expression,
+    ) {
+        let n = self.reduced.num_variables();
+        let mut rng = ChaCha8Rng::seed_from_u64(attempt as u64);
+        let mut order: Vec<usize> = (0..n).collect();
+        if attempt > 0 {
+            order.shuffle(&mut rng);
+        }
+        let mut vars = ProblemVariables::new();
+        let mut slots: Vec<Option<Variable>> = vec![None; n];
+        for &v in &order {
+            slots[v] = Some(vars.add(if relax {
                 variable().min(0).max(1)
             } else {
                 variable().binary()
+            }));
+        }
+        let xs: Vec<Variable> = slots
+            .into_iter()
+            .map(|x| x.expect("every variable"))
+            .collect();
+        let aux: Vec<Variable> = (self.lp.aux.iter())
+            .map(|&(low, high)| {
+                let v = variable().min(low as f64).max(high as f64);
+                vars.add(if relax { v } else { v.integer() })
             })
-        })
-        .collect();
-    let rows: Vec<good_lp::Constraint> = reduced
-        .constraints()
-        .iter()
-        .map(|c| {
-            let sum: Expression = c.terms().map(|(v, w)| w as f64 * xs[v]).sum();
-            let k = c.sense.rhs() as f64;
-            match c.sense.relation() {
-                Relation::Equal => sum.eq(k),
-                Relation::AtMost => sum.leq(k),
-                Relation::AtLeast => sum.geq(k),
-            }
-        })
-        .chain(cuts.iter().map(|ones| {
-            let mut is_one = vec![false; xs.len()];
-            for &v in ones {
-                is_one[v] = true;
-            }
-            let mut e = Expression::from(0);
-            for (v, &x) in xs.iter().enumerate() {
-                if is_one[v] {
-                    e += x;
-                } else if !covered[v] {
-                    // Only needed where a solution could hold a superset of this one.
-                    e -= x;
+            .collect();
+        let mut rows: Vec<good_lp::Constraint> = (self.lp.rows.iter())
+            .map(|row| {
+                let sum: Expression = (row.terms.iter())
+                    .map(|&(column, k)| {
+                        k as f64
+                            * match column {
+                                Column::Model(v) => xs[v],
+                                Column::Aux(a) => aux[a],
+                            }
+                    })
+                    .sum();
+                let k = row.rhs as f64;
+                match row.relation {
+                    Relation::Equal => sum.eq(k),
+                    Relation::AtMost => sum.leq(k),
+                    Relation::AtLeast => sum.geq(k),
+                }
+            })
+            .chain(cuts.iter().map(|ones| self.cut(ones, &xs)))
+            .collect();
+        let mut objective: Expression = match self.reduced.objective() {
+            Some(o) => o.terms().map(|(v, _)| o.min_cost(v) as f64 * xs[v]).sum(),
+            None => Expression::from(0),
+        };
+        if attempt > 0 {
+            rows.shuffle(&mut rng);
+            if self.reduced.objective().is_none() {
+                for &x in &xs {
+                    objective += rng.gen_range(-3..=3) as f64 * x;
                 }
             }
-            e.leq(ones.len() as f64 - 1.0)
-        }))
-        .collect();
-    let problem = vars.minimise(Expression::from(0));
-    let seconds = time_left.map(|t| t.as_secs_f64());
-    let started = Instant::now();
-    let result = match engine {
-        Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
-        #[cfg(feature = "highs")]
-        Engine::Highs => {
-            let model = problem.using(good_lp::highs).set_threads(1);
-            finish(model, rows, seconds, &xs)
         }
-    };
-    match result {
-        Ok(values) => Ok(Ok(values)),
-        Err(ResolutionError::Infeasible) => Ok(Err(Stop::Infeasible)),
-        Err(e) => {
-            // microlp says "Time limit reached ..."; HiGHS stopped by its limit without a
-            // solution says "NoSolutionFound". Either way, a call that used (nearly) all the time
-            // it was given was stopped by the limit.
-            let timed_out = format!("{e}").to_lowercase().contains("time limit")
-                || time_left.is_some_and(|t| started.elapsed() >= t.mul_f64(0.9));
-            if timed_out {
-                Ok(Err(Stop::TimeLimit))
-            } else {
-                Err(BackendError::Failed {
-                    backend: engine.name().into(),
-                    reason: format!("{} failed: {e}", engine.name()),
-                })
+        (vars, xs, rows, objective)
+    }
+
+    /// The no-good cut excluding the solution with these ones (sorted reduced ids).
+    fn cut(&self, ones: &[usize], xs: &[Variable]) -> good_lp::Constraint {
+        let mut e = Expression::from(0);
+        let mut next = ones.iter().peekable();
+        for (v, &x) in xs.iter().enumerate() {
+            if next.next_if_eq(&&v).is_some() {
+                e += x;
+            } else if !self.covered[v] {
+                // Only needed where a solution could hold a superset of this one.
+                e -= x;
             }
         }
+        e.leq(ones.len() as f64 - 1.0)
+    }
+
+    /// Solves with `cuts` on `engine`, retrying with a perturbation (up to [`ATTEMPTS`] in all)
+    /// when the engine fails or returns a MILP answer that breaks a row of the model. Returns
+    /// the values of the reduced model's variables, or why there are none; an error names
+    /// every attempt's failure.
+    fn solve(
+        &self,
+        engine: Engine,
+        cuts: &[Vec<usize>],
+        relax: bool,
+        deadline: Option<Instant>,
+    ) -> Result<Result<(Vec<f64>, bool), Stop>, BackendError> {
+        if self.lp.infeasible {
+            return Ok(Err(Stop::Infeasible));
+        }
+        let mut failures = Vec::new();
+        for attempt in 0..ATTEMPTS {
+            if attempt > 0 {
+                self.retries.set(self.retries.get() + 1);
+            }
+            let time_left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if time_left.is_some_and(|t| t.is_zero()) {
+                return Ok(Err(Stop::TimeLimit));
+            }
+            self.calls.set(self.calls.get() + 1);
+            let (vars, xs, rows, objective) = self.build(cuts, relax, attempt);
+            let problem = vars.minimise(objective);
+            let seconds = time_left.map(|t| t.as_secs_f64());
+            let started = Instant::now();
+            let result = match engine {
+                Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
+                #[cfg(feature = "highs")]
+                Engine::Highs => {
+                    // Integer costs: a gap below 1 proves the optimum; the default relative
+                    // gap (1e-4) would stop early and call a near-optimal solution optimal.
+                    let model = problem.using(good_lp::highs).set_threads(1);
+                    let model = model
+                        .set_mip_rel_gap(0.0)
+                        .and_then(|m| m.set_mip_abs_gap(0.5))
+                        .map_err(|e| BackendError::Failed {
+                            backend: engine.name().into(),
+                            reason: format!("setting the MIP gap: {e:?}"),
+                        })?;
+                    finish(model, rows, seconds, &xs)
+                }
+            };
+            match result {
+                Ok(answer) if relax => return Ok(Ok(answer)),
+                Ok(answer) => match to_solution(engine, &answer.0) {
+                    Ok(s) if self.verifier.accepts(&s) => return Ok(Ok(answer)),
+                    Ok(_) => failures.push("an answer that breaks a row".to_string()),
+                    Err(e) => failures.push(e.to_string()),
+                },
+                Err(ResolutionError::Infeasible) => return Ok(Err(Stop::Infeasible)),
+                Err(e) => {
+                    // microlp says "Time limit reached ..."; HiGHS stopped by its limit without
+                    // a solution says "NoSolutionFound". Either way, a call that used (nearly)
+                    // all the time it was given was stopped by the limit.
+                    let timed_out = format!("{e}").to_lowercase().contains("time limit")
+                        || time_left.is_some_and(|t| started.elapsed() >= t.mul_f64(0.9));
+                    if timed_out {
+                        return Ok(Err(Stop::TimeLimit));
+                    }
+                    failures.push(e.to_string());
+                }
+            }
+        }
+        Err(BackendError::Failed {
+            backend: engine.name().into(),
+            reason: format!(
+                "{} failed on the model and {} perturbations of it: {}",
+                engine.name(),
+                ATTEMPTS - 1,
+                failures.join("; ")
+            ),
+        })
     }
 }
 
@@ -193,7 +336,7 @@ fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
     rows: Vec<good_lp::Constraint>,
     seconds: Option<f64>,
     xs: &[Variable],
-) -> Result<Vec<f64>, ResolutionError> {
+) -> Result<(Vec<f64>, bool), ResolutionError> {
     for row in rows {
         problem.add_constraint(row);
     }
@@ -201,7 +344,8 @@ fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
         problem = problem.with_time_limit(s);
     }
     let solution = problem.solve()?;
-    Ok(xs.iter().map(|&x| solution.value(x)).collect())
+    let proved = matches!(solution.status(), good_lp::solvers::SolutionStatus::Optimal);
+    Ok((xs.iter().map(|&x| solution.value(x)).collect(), proved))
 }
 
 /// Turns MILP values into a solution of `reduction.model`, refusing non-0/1 values.
@@ -247,8 +391,9 @@ pub fn lp_relaxation(
     let reduced_values = if reduction.model.num_variables() == 0 {
         Vec::new()
     } else {
-        match run_engine(engine, &reduction.model, &[], true, time_limit)? {
-            Ok(v) => v,
+        let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
+        match Formulation::new(&reduction.model).solve(engine, &[], true, deadline)? {
+            Ok((v, _)) => v,
             Err(Stop::Infeasible) => return Ok(Some(infeasible)),
             Err(Stop::TimeLimit) => return Ok(None),
         }
@@ -287,17 +432,19 @@ pub fn lp_relaxation(
 pub struct Milp {
     engine: Engine,
     relax: bool,
+    presolve: PresolveLevel,
     time_limit: Option<Duration>,
     registry_name: &'static str,
 }
 
 impl Milp {
-    /// The microlp backend. Reads `relax` (`true`/`false`, default false).
+    /// The microlp backend. Reads `relax` (`true`/`false`, default false) and `presolve`
+    /// (`off`, `propagate`, `probe`; default `probe`, see [`crate::backend::presolve`]).
     pub fn new(options: &BackendOptions) -> Result<Self, BackendError> {
         Self::with_engine(Engine::Microlp, "milp", options)
     }
 
-    /// A MILP backend on `engine`, registered as `name`. Reads `relax`.
+    /// A MILP backend on `engine`, registered as `name`. Reads `relax` and `presolve`.
     pub fn with_engine(
         engine: Engine,
         name: &'static str,
@@ -306,6 +453,12 @@ impl Milp {
         Ok(Milp {
             engine,
             relax: options.param(name, "relax", false, "true or false")?,
+            presolve: options.param(
+                name,
+                "presolve",
+                PresolveLevel::Probe,
+                "off, propagate or probe",
+            )?,
             time_limit: options.checked_time_limit(name)?,
             registry_name: name,
         })
@@ -345,33 +498,55 @@ impl Milp {
         Ok(SolveReport { found, stats })
     }
 
-    /// Solves `reduction.model` with `cuts`; `Ok(None)` on infeasible, `Err(Stop)` never leaks.
+    /// Solves `reduction.model` (whose MILP is `formulation`) with `cuts`: `Ok(Some)` is a
+    /// solution of the original model and whether the engine proved it optimal, `Ok(None)`
+    /// says there is none (left), `Err(())` that the time limit stopped it.
     fn solve_reduced(
         &self,
         reduction: &Reduction,
+        formulation: &Formulation,
         cuts: &[Vec<usize>],
         deadline: Option<Instant>,
-    ) -> Result<Result<Option<Solution>, ()>, BackendError> {
+    ) -> Result<Result<Option<(Solution, bool)>, ()>, BackendError> {
         if reduction.infeasible {
             return Ok(Ok(None));
         }
         if reduction.model.num_variables() == 0 {
-            // Nothing left to choose: the givens are the only candidate, and only once.
+            // Nothing left to choose: the fixed values are the only candidate, and only once.
             return Ok(Ok(cuts
                 .is_empty()
-                .then(|| reduction.lift(&Solution::new(vec![])))));
+                .then(|| (reduction.lift(&Solution::new(vec![])), true))));
         }
-        let time_left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if time_left.is_some_and(|t| t.is_zero()) {
-            return Ok(Err(()));
-        }
-        match run_engine(self.engine, &reduction.model, cuts, false, time_left)? {
-            Ok(values) => Ok(Ok(Some(
+        match formulation.solve(self.engine, cuts, false, deadline)? {
+            Ok((values, proved)) => Ok(Ok(Some((
                 reduction.lift(&to_solution(self.engine, &values)?),
-            ))),
+                proved,
+            )))),
             Err(Stop::Infeasible) => Ok(Ok(None)),
             Err(Stop::TimeLimit) => Ok(Err(())),
         }
+    }
+
+    /// The statistics of a MILP run: the engine, its calls (`solves`, 0 when presolve decided
+    /// everything) and retries, and what presolve and the row encoding did.
+    fn milp_stats(
+        &self,
+        start: Instant,
+        presolved: &Presolved,
+        formulation: &Formulation,
+    ) -> Stats {
+        let mut stats = self.stats(formulation.calls.get(), start);
+        let p = presolved.stats;
+        for (key, value) in [
+            ("presolve_fixed_ones", p.fixed_ones),
+            ("presolve_fixed_zeros", p.fixed_zeros),
+            ("presolve_rows_dropped", p.rows_dropped),
+            ("split_rows", formulation.lp.split_rows),
+            ("retries", formulation.retries.get() as usize),
+        ] {
+            stats.extra.insert(key.into(), value.into());
+        }
+        stats
     }
 }
 
@@ -381,14 +556,16 @@ impl Solver for Milp {
         if self.relax {
             return self.solve_relaxation(model, start);
         }
-        let reduction = model.reduce();
         let deadline = self.time_limit.and_then(|t| start.checked_add(t));
-        let found = match self.solve_reduced(&reduction, &[], deadline)? {
-            Ok(Some(s)) => Found::Solution(s),
+        let presolved = presolve(model, self.presolve, deadline)?;
+        let reduction = &presolved.reduction;
+        let formulation = Formulation::new(&reduction.model);
+        let found = match self.solve_reduced(reduction, &formulation, &[], deadline)? {
+            Ok(Some((s, _))) => Found::Solution(s),
             Ok(None) => Found::Infeasible,
             Err(()) => Found::TimedOut,
         };
-        let mut stats = self.stats(1, start);
+        let mut stats = self.milp_stats(start, &presolved, &formulation);
         stats.solutions = matches!(found, Found::Solution(_)) as u64;
         Ok(SolveReport { found, stats })
     }
@@ -404,22 +581,28 @@ impl Counter for Milp {
                     .into(),
             });
         }
-        let reduction = model.reduce();
+        // Counting ignores the objective: every solution counts, and a feasibility MILP is
+        // cheaper to solve.
+        let plain = model
+            .clone()
+            .with_objective(None)
+            .expect("no objective always fits");
         let deadline = self.time_limit.and_then(|t| start.checked_add(t));
+        let presolved = presolve(&plain, self.presolve, deadline)?;
+        let reduction = &presolved.reduction;
+        let formulation = Formulation::new(&reduction.model);
         let verifier = Verifier::new(model);
         let mut cuts: Vec<Vec<usize>> = Vec::new();
         let mut witnesses = Vec::new();
         let mut count: u128 = 0;
-        let mut solves = 0u64;
         let end = loop {
             if limit.is_some_and(|l| count >= l as u128) {
                 break CountEnd::AtLimit;
             }
-            solves += 1;
-            match self.solve_reduced(&reduction, &cuts, deadline)? {
+            match self.solve_reduced(reduction, &formulation, &cuts, deadline)? {
                 Ok(None) => break CountEnd::Complete,
                 Err(()) => break CountEnd::TimedOut,
-                Ok(Some(s)) => {
+                Ok(Some((s, _))) => {
                     if let Err(v) = verifier.check(&s) {
                         return Err(BackendError::Failed {
                             backend: self.registry_name.into(),
@@ -445,13 +628,65 @@ impl Counter for Milp {
                 }
             }
         };
-        let mut stats = self.stats(solves, start);
+        let mut stats = self.milp_stats(start, &presolved, &formulation);
         stats.solutions = count as u64;
         Ok(CountReport {
             count,
             end,
             witnesses,
             stats,
+        })
+    }
+}
+
+/// The native objective: the MILP minimises it (in minimisation form). Proved optimal when
+/// the engine says so (microlp: no gap; HiGHS: absolute gap below 1, which is exact for integer
+/// costs); a solution the time limit stopped is `feasible`. good_lp reports no dual bound, so
+/// `bound` is known only once proved. The claimed value is the exact value of the solution
+/// returned (the engine's own objective is a float).
+impl crate::backend::Optimizer for Milp {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        use crate::backend::OptimizeReport;
+        let start = Instant::now();
+        let objective = model.objective().ok_or_else(|| BackendError::Failed {
+            backend: self.registry_name.into(),
+            reason: "optimize called on a model without an objective".into(),
+        })?;
+        if self.relax {
+            // An integral optimal vertex of the LP relaxation is an optimal 0-1 solution.
+            let report = self.solve_relaxation(model, start)?;
+            return Ok(match report.found {
+                Found::Solution(s) => {
+                    let value = objective.value(&s.ones);
+                    OptimizeReport::optimal(s, value, report.stats)
+                }
+                found => OptimizeReport::without_solution(found, report.stats),
+            });
+        }
+        // Presolve keeps every solution (fixings hold in all of them), so the optimum of the
+        // reduced model, lifted, is the model's; the fixed ones add a constant the exact
+        // value of the lifted solution includes.
+        let deadline = self.time_limit.and_then(|t| start.checked_add(t));
+        let presolved = presolve(model, self.presolve, deadline)?;
+        let reduction = &presolved.reduction;
+        let formulation = Formulation::new(&reduction.model);
+        let result = self.solve_reduced(reduction, &formulation, &[], deadline)?;
+        let mut stats = self.milp_stats(start, &presolved, &formulation);
+        stats.solutions = matches!(result, Ok(Some(_))) as u64;
+        Ok(match result {
+            Ok(Some((s, true))) => {
+                let value = objective.value(&s.ones);
+                OptimizeReport::optimal(s, value, stats)
+            }
+            Ok(Some((s, false))) => OptimizeReport {
+                value: Some(objective.value(&s.ones)),
+                found: Found::Solution(s),
+                proved: false,
+                bound: None,
+                stats,
+            },
+            Ok(None) => OptimizeReport::without_solution(Found::Infeasible, stats),
+            Err(()) => OptimizeReport::without_solution(Found::TimedOut, stats),
         })
     }
 }
@@ -466,6 +701,9 @@ impl Backend for Milp {
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         // An LP relaxation has no solutions to count.
         (!self.relax).then_some(self as &mut dyn Counter)
+    }
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        Some(self)
     }
     /// Every row kind: rows are linear constraints with their weights, relation and
     /// right-hand side (exact in `f64`: coefficients are at most 2^53).
@@ -662,5 +900,117 @@ mod tests {
         b.row(f, v, Sense::AtLeast(3));
         let c = count_verified(&mut milp(false), &b.build().unwrap(), None).unwrap();
         assert_eq!((c.count, c.exhaustive), (16, true));
+    }
+}
+
+#[cfg(test)]
+mod large_weights {
+    use super::*;
+    use crate::backend::brute::BruteForce;
+    use crate::backend::{count_verified, solve_verified, Status};
+    use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense, MAX_COEFFICIENT};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn milp(presolve: &str) -> Milp {
+        let mut o = BackendOptions::default();
+        o.params.insert("presolve".into(), presolve.into());
+        Milp::new(&o).unwrap()
+    }
+
+    /// A random model of `n` variables whose weighted rows have weights near `2^53 / len`
+    /// (so a row's total stays within the model's cap of 2^53), now and then mixed with small
+    /// ones, and right-hand sides at or next to the sum of a random subset of the row.
+    fn heavy_model(rng: &mut ChaCha8Rng, n: usize) -> Option<Model> {
+        let mut b = ModelBuilder::new("heavy", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..n)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("heavy");
+        for _ in 0..rng.gen_range(1..=3) {
+            let mut row: Vec<usize> = v.iter().copied().filter(|_| rng.gen_bool(0.6)).collect();
+            while row.len() < 2 {
+                let x = v[rng.gen_range(0..n)];
+                if !row.contains(&x) {
+                    row.push(x);
+                }
+            }
+            let top = MAX_COEFFICIENT / row.len() as u64;
+            let weights: Vec<u64> = (row.iter())
+                .map(|_| {
+                    if rng.gen_bool(0.2) {
+                        rng.gen_range(1..=1000)
+                    } else {
+                        top - rng.gen_range(0..1 << 20)
+                    }
+                })
+                .collect();
+            let picked: u64 = weights.iter().filter(|_| rng.gen_bool(0.5)).sum();
+            let k = match rng.gen_range(0..3) {
+                0 => picked.saturating_sub(1),
+                1 => picked,
+                _ => picked + 1,
+            };
+            let sense =
+                [Sense::Exactly(k), Sense::AtMost(k), Sense::AtLeast(k)][rng.gen_range(0..3)];
+            b.weighted_row(f, row, weights, sense);
+        }
+        if rng.gen_bool(0.2) {
+            let g = v[rng.gen_range(0..n)];
+            b.given(g);
+        }
+        // `None` when the builder refuses the given (it overfills a row).
+        b.build().ok()
+    }
+
+    #[test]
+    fn heavy_rows_count_like_brute_force() {
+        // Before the rows were split into digits, microlp failed on many such models
+        // ("integral solution failed feasibility validation"). Counted with and without
+        // presolve, so the split rows reach the engine.
+        let mut rng = ChaCha8Rng::seed_from_u64(53);
+        let mut feasible = 0;
+        for case in 0..60 {
+            let model = loop {
+                let n = rng.gen_range(3..=7);
+                if let Some(m) = heavy_model(&mut rng, n) {
+                    break m;
+                }
+            };
+            let truth = count_verified(&mut BruteForce, &model, None).unwrap();
+            feasible += (truth.count > 0) as usize;
+            for level in ["off", "probe"] {
+                let c = count_verified(&mut milp(level), &model, None).unwrap();
+                assert_eq!(
+                    (c.status, c.count, c.exhaustive),
+                    (Status::Solved, truth.count, true),
+                    "case {case}, presolve={level}: {:?} on {model:?}",
+                    c.reason
+                );
+            }
+        }
+        assert!(feasible > 15, "{feasible} of 60 models have solutions");
+    }
+
+    #[test]
+    fn the_issue_s_heavy_at_least_row_is_solved() {
+        // 2^40 a + 1000 b >= 839735460986: a = 1 is needed and enough (two solutions).
+        let mut b = ModelBuilder::new("issue-25", PuzzleKind::Generic);
+        let a = b.variable("a", Coord::Free);
+        let c = b.variable("b", Coord::Free);
+        let f = b.family("w");
+        b.weighted_row(
+            f,
+            vec![a, c],
+            vec![1 << 40, 1000],
+            Sense::AtLeast(839_735_460_986),
+        );
+        let model = b.build().unwrap();
+        for level in ["off", "propagate", "probe"] {
+            let out = solve_verified(&mut milp(level), &model).unwrap();
+            assert_eq!(out.status, Status::Solved, "{level}: {:?}", out.reason);
+            let c = count_verified(&mut milp(level), &model, None).unwrap();
+            assert_eq!((c.count, c.exhaustive), (2, true), "{level}");
+        }
     }
 }

@@ -13,6 +13,7 @@
 //! runners make of it is in [`outcome`].
 
 pub mod bitset;
+pub mod branch_bound;
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
@@ -20,8 +21,11 @@ pub mod gauss;
 pub mod hex_shards;
 #[cfg(feature = "highs")]
 pub mod highs;
+pub mod linear;
 pub mod milp;
+pub mod optimize;
 pub mod outcome;
+pub mod presolve;
 pub mod sat;
 pub mod search;
 pub mod stop;
@@ -37,19 +41,21 @@ use thiserror::Error;
 
 use crate::model::Model;
 
+pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
 pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, Outcome, SolveReport, Stats, Status, Undecided,
     WITNESS_LIMIT,
 };
-pub(crate) use stream::{count_by_enumeration, solve_by_enumeration};
+pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
 pub use stream::{SolutionStream, StreamOutcome, StreamReport};
+pub(crate) use verified::solutions_verified_where;
 pub use verified::{count_verified, solutions_verified, solve_verified};
 
 /// Errors of the backend layer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BackendError {
     /// `--backend NAME` names no registered backend.
-    #[error("unknown backend '{name}' (known: {known})")]
+    #[error("unknown backend '{name}' (known: {known}){hint}", hint = crate::suggest::did_you_mean_in(name, known))]
     UnknownBackend {
         /// The name asked for.
         name: String,
@@ -86,7 +92,7 @@ pub enum BackendError {
     },
     /// An option (a `params` key, or `time_limit` / `seed`) that this backend does not read:
     /// refused, so that a misspelt or misplaced setting never measures the wrong configuration.
-    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted})")]
+    #[error("backend '{backend}' does not take option '{key}' (it takes: {accepted}){hint}", hint = crate::suggest::did_you_mean_in(key, accepted))]
     UnknownOption {
         /// Backend name.
         backend: String,
@@ -140,6 +146,15 @@ pub trait Backend: Send {
     fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {
         None
     }
+    /// The ability to optimise a model's objective exactly, if the backend has it. A backend
+    /// without it is `unsupported` on a model with an objective, never run as if it had none.
+    fn optimizer(&mut self) -> Option<&mut dyn Optimizer> {
+        None
+    }
+    /// Why the backend has no [`Backend::optimizer`], for the `unsupported` message.
+    fn no_optimizer_reason(&self) -> String {
+        "it decides feasibility only and has no objective search".into()
+    }
     /// `Err(reason)` when the backend cannot handle some row of `model`. The default accepts
     /// exact-cover rows only (`= 1` / `<= 1` on unit weights); a backend that handles general
     /// rows (`sum w x (=, <=, >=) k`) says so by overriding this. Checked by
@@ -186,10 +201,12 @@ pub struct BackendOptions {
 pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// Converts a time limit in seconds (from a command line or an experiment file) into a
-/// [`Duration`], or `None` when it is not a number from 0 to [`MAX_TIME_LIMIT`] (NaN, negative,
-/// infinite or too large: `Duration::from_secs_f64` would panic on some of those).
+/// [`Duration`], or `None` when it is not a number above 0 and at most [`MAX_TIME_LIMIT`] (0,
+/// NaN, negative, infinite or too large: `Duration::from_secs_f64` would panic on some of
+/// those, and a limit of 0 would stop every run before it starts). The same rule holds for
+/// `--time-limit` and `time_limit` in experiment files.
 pub fn time_limit_from_seconds(seconds: f64) -> Option<Duration> {
-    (seconds >= 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
+    (seconds > 0.0 && seconds <= MAX_TIME_LIMIT.as_secs_f64())
         .then(|| Duration::from_secs_f64(seconds))
 }
 
@@ -306,8 +323,8 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "dp",
         about: "counts by dynamic programming over lines (states = used open rows); counts only, no solving",
-        make: |o| Ok(Box::new(dp::DpBackend::new(o))),
-        params: &["coordinate"],
+        make: |o| Ok(Box::new(dp::DpBackend::new(o)?)),
+        params: &["coordinate", "memory-limit"],
         uses_time_limit: false,
         uses_seed: false,
     },
@@ -321,9 +338,9 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "milp",
-        about: "0-1 MILP with good_lp + microlp; counts with no-good cuts; relax=true solves the LP relaxation",
+        about: "0-1 MILP with good_lp + microlp after the search's presolve (presolve=off|propagate|probe); counts with no-good cuts; relax=true solves the LP relaxation",
         make: |o| Ok(Box::new(milp::Milp::new(o)?)),
-        params: &["relax"],
+        params: &["relax", "presolve"],
         uses_time_limit: true,
         uses_seed: false,
     },
@@ -340,7 +357,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "highs",
         about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
         make: |o| Ok(Box::new(highs::new(o)?)),
-        params: &["relax"],
+        params: &["relax", "presolve"],
         uses_time_limit: true,
         uses_seed: false,
     },
@@ -485,7 +502,11 @@ mod tests {
         ] {
             assert_eq!(time_limit_from_seconds(s), None, "{s}");
         }
-        assert_eq!(time_limit_from_seconds(0.0), Some(Duration::ZERO));
+        assert_eq!(time_limit_from_seconds(0.0), None);
+        assert_eq!(
+            time_limit_from_seconds(0.5),
+            Some(Duration::from_millis(500))
+        );
         assert_eq!(time_limit_from_seconds(31_536_000.0), Some(MAX_TIME_LIMIT));
     }
 

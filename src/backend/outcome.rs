@@ -172,6 +172,12 @@ pub enum Status {
     /// A solution was found and the verifier accepted it; for a count: the count is complete
     /// and every witness passed the verifier.
     Solved,
+    /// A model with an objective: a verified solution whose recomputed value the backend
+    /// proved optimal.
+    Optimal,
+    /// A model with an objective: a limit stopped the search with a verified solution in hand
+    /// (the best value found; not proved optimal).
+    Feasible,
     /// The backend proved there is no solution.
     Infeasible,
     /// A sound backend stopped without deciding (an incomplete method, a search it gave up).
@@ -195,8 +201,10 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order reports list them.
-    pub const ALL: [Status; 9] = [
+    pub const ALL: [Status; 11] = [
         Status::Solved,
+        Status::Optimal,
+        Status::Feasible,
         Status::Infeasible,
         Status::Unknown,
         Status::Limit,
@@ -211,6 +219,8 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::Solved => "solved",
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
             Status::Infeasible => "infeasible",
             Status::Unknown => "unknown",
             Status::Limit => "limit",
@@ -222,17 +232,24 @@ impl Status {
         }
     }
 
-    /// Whether this is an answer (`solved` or `infeasible`): only these enter time ratios.
+    /// Whether this is an answer (`solved`, `optimal` or `infeasible`): only these enter time
+    /// ratios. `feasible` is not: the optimum was not proved.
     pub fn is_answer(self) -> bool {
-        matches!(self, Status::Solved | Status::Infeasible)
+        matches!(self, Status::Solved | Status::Optimal | Status::Infeasible)
     }
 
-    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died).
+    /// Whether PAR-2 charges this run twice the time limit (it ran out of a resource or died,
+    /// or stopped at the limit before proving its solution optimal).
     pub fn is_par2_penalty(self) -> bool {
         matches!(
             self,
-            Status::Limit | Status::Timeout | Status::Memout | Status::Crash
+            Status::Limit | Status::Timeout | Status::Memout | Status::Crash | Status::Feasible
         )
+    }
+
+    /// Whether the run handed back a verified solution (`solved`, `optimal`, `feasible`).
+    pub fn has_solution(self) -> bool {
+        matches!(self, Status::Solved | Status::Optimal | Status::Feasible)
     }
 
     /// Whether the run ended without running to an outcome, which makes `solve` and `count`
@@ -247,14 +264,55 @@ impl Status {
 pub struct Outcome {
     /// Verified status.
     pub status: Status,
-    /// The solution, present only when `status` is `Solved` (hence verified).
+    /// The solution, present only when `status` is `Solved`, `Optimal` or `Feasible` (hence
+    /// verified).
     pub solution: Option<Solution>,
     /// Whether the verifier accepted a solution.
     pub verified: bool,
-    /// Why the status is not `solved` or `infeasible`.
+    /// Why the status is not `solved`, `optimal` or `infeasible`.
     pub reason: Option<String>,
+    /// A model with an objective: the value of `solution`, recomputed by the verifier (exact).
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound on the optimum the backend proved, when it knows
+    /// one (equal to `objective` when `optimal`).
+    pub bound: Option<i128>,
     /// The backend's statistics (time measured here when the backend left it zero).
     pub stats: Stats,
+}
+
+impl Outcome {
+    /// An outcome with `stats` and nothing else: status `error`, no solution, no values (for
+    /// struct-update syntax).
+    pub fn empty(stats: Stats) -> Outcome {
+        Outcome {
+            status: Status::Error,
+            solution: None,
+            verified: false,
+            reason: None,
+            objective: None,
+            bound: None,
+            stats,
+        }
+    }
+
+    /// The verified `solution` of a model with no objective (status `solved`).
+    pub fn solved(solution: Solution, stats: Stats) -> Outcome {
+        Outcome {
+            status: Status::Solved,
+            solution: Some(solution),
+            verified: true,
+            ..Outcome::empty(stats)
+        }
+    }
+
+    /// The relative gap between `objective` and `bound` (see
+    /// [`crate::objective::Objective::gap`]), when both are known.
+    pub fn gap(&self) -> Option<f64> {
+        Some(crate::objective::Objective::gap(
+            self.objective?,
+            self.bound?,
+        ))
+    }
 }
 
 /// A verified count result.

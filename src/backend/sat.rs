@@ -18,7 +18,8 @@ use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, SolveReport, Solver, Stats,
 };
-use crate::export::cnf::{Cnf, CnfOptions, PbEncoding};
+use crate::export::cnf::{objective_at_most, Cnf, CnfOptions, PbEncoding};
+use crate::export::ExportError;
 use crate::model::{Model, Solution};
 
 /// The SAT backend (`--backend sat`).
@@ -55,18 +56,18 @@ impl Sat {
         mut found: impl FnMut(Solution) -> bool,
         stats: &mut Stats,
     ) -> Result<(u128, bool), BackendError> {
-        let cnf = Cnf::encode(model, &self.encoding).map_err(|e| BackendError::Failed {
-            backend: "sat".into(),
-            reason: e.to_string(),
+        let cnf = Cnf::encode(model, &self.encoding).map_err(|e| match e {
+            ExportError::EncodingTooLarge { .. } => BackendError::UnsupportedRows {
+                backend: "sat".into(),
+                reason: e.to_string(),
+            },
+            _ => BackendError::Failed {
+                backend: "sat".into(),
+                reason: e.to_string(),
+            },
         })?;
         let mut solver = VarisatSolver::new();
-        for clause in &cnf.clauses {
-            let lits: Vec<Lit> = clause
-                .iter()
-                .map(|&l| Lit::from_dimacs(l as isize))
-                .collect();
-            solver.add_clause(&lits);
-        }
+        add_clauses(&mut solver, &cnf.clauses);
         stats
             .extra
             .insert("clauses".into(), (cnf.clauses.len() as u64).into());
@@ -126,6 +127,121 @@ impl Sat {
     }
 }
 
+/// Adds DIMACS clauses to `solver`.
+fn add_clauses(solver: &mut VarisatSolver, clauses: &[Vec<i32>]) {
+    for clause in clauses {
+        let lits: Vec<Lit> = clause
+            .iter()
+            .map(|&l| Lit::from_dimacs(l as isize))
+            .collect();
+        solver.add_clause(&lits);
+    }
+}
+
+/// The most objective terms the solution-improving search encodes (the encodings need the
+/// total weight in an `isize`: 2^9 terms of at most 2^53 each).
+pub const MAX_OBJECTIVE_TERMS: usize = 1 << 9;
+
+/// The most clauses one objective bound may add; a larger encoding is refused (`unsupported`)
+/// rather than allowed to exhaust memory.
+pub const MAX_OBJECTIVE_CLAUSES: usize = 2_000_000;
+
+impl Sat {
+    /// The solution-improving search (see [`crate::backend::Optimizer`] for `Sat`).
+    fn improve(&self, model: &Model, stats: &mut Stats) -> Result<Improved, BackendError> {
+        let objective = model.objective().ok_or_else(|| failed("no objective"))?;
+        let costs: Vec<(usize, i64)> = objective
+            .terms()
+            .map(|(v, _)| (v, objective.min_cost(v)))
+            .collect();
+        let too_large = |reason: String| BackendError::TooLarge {
+            backend: "sat".into(),
+            reason,
+        };
+        if costs.len() > MAX_OBJECTIVE_TERMS {
+            return Err(too_large(format!(
+                "{} objective terms; the solution-improving encoding takes at most {MAX_OBJECTIVE_TERMS}",
+                costs.len()
+            )));
+        }
+        let cnf = Cnf::encode(model, &self.encoding).map_err(|e| failed(&e.to_string()))?;
+        let mut solver = VarisatSolver::new();
+        add_clauses(&mut solver, &cnf.clauses);
+        let (n, mut next_var) = (cnf.model_vars, cnf.num_vars);
+        let (mut best, mut calls, mut added) = (None, 0u64, 0usize);
+        loop {
+            calls += 1;
+            if !solver.solve().map_err(|e| failed(&e.to_string()))? {
+                break;
+            }
+            let mut value = vec![false; n];
+            for lit in solver.model().unwrap_or_default() {
+                if lit.index() < n && lit.is_positive() {
+                    value[lit.index()] = true;
+                }
+            }
+            let solution = Solution::from_bools(&value);
+            let v: i128 = (solution.ones.iter())
+                .map(|&x| i128::from(objective.min_cost(x)))
+                .sum();
+            best = Some((v, solution));
+            // Ask for a strictly better one: sum m_x x <= v - 1.
+            let encoded = objective_at_most(&costs, v - 1, next_var, self.encoding.pb)
+                .map_err(|_| too_large("out of memory encoding the objective bound".into()))?;
+            let Some((clauses, used)) = encoded else {
+                break; // nothing can be below v: v is optimal
+            };
+            added += clauses.len();
+            if added > MAX_OBJECTIVE_CLAUSES {
+                return Err(too_large(format!(
+                    "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses ({} encoding); try pb-encoding=adder",
+                    self.encoding.pb.name()
+                )));
+            }
+            next_var = used;
+            if clauses.is_empty() && n == 0 {
+                break;
+            }
+            add_clauses(&mut solver, &clauses);
+        }
+        stats.nodes = calls;
+        stats.extra.insert("sat_calls".into(), calls.into());
+        stats
+            .extra
+            .insert("objective_clauses".into(), (added as u64).into());
+        Ok(best.map(|(v, s)| (objective.flip(v), s)))
+    }
+}
+
+/// The best solution of a solution-improving search and its value, if any.
+type Improved = Option<(i128, Solution)>;
+
+fn failed(reason: &str) -> BackendError {
+    BackendError::Failed {
+        backend: "sat".into(),
+        reason: reason.into(),
+    }
+}
+
+/// Solution-improving search: solve, then require `objective <= best - 1` (a pseudo-Boolean
+/// constraint encoded with the backend's `pb-encoding` through rustsat, negative costs on
+/// negated literals) and solve again, until unsatisfiable: the last solution is optimal. The
+/// solver is incremental, so learnt clauses carry over. Refused (`unsupported`) beyond
+/// [`MAX_OBJECTIVE_TERMS`] terms or [`MAX_OBJECTIVE_CLAUSES`] clauses of bounds.
+impl crate::backend::Optimizer for Sat {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        use crate::backend::{Found, OptimizeReport};
+        let start = std::time::Instant::now();
+        let mut stats = Stats::default();
+        let best = self.improve(model, &mut stats)?;
+        stats.seconds = start.elapsed().as_secs_f64();
+        Ok(match best {
+            Some((value, s)) => OptimizeReport::optimal(s, value, stats),
+            None => OptimizeReport::without_solution(Found::Infeasible, stats),
+        })
+    }
+}
+
 impl Solver for Sat {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
         solve_by_enumeration(&mut |found, stats| self.enumerate(model, found, stats))
@@ -158,6 +274,9 @@ impl Backend for Sat {
         "sat"
     }
     fn solver(&mut self) -> Option<&mut dyn Solver> {
+        Some(self)
+    }
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
         Some(self)
     }
     fn counter(&mut self) -> Option<&mut dyn Counter> {

@@ -60,6 +60,7 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use crate::backend::branch_bound::CostBound;
 use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
 use crate::model::{Model, Sense, Solution};
 
@@ -799,10 +800,96 @@ struct State<'l> {
     scored: Vec<(u32, u32, u64)>,
     /// Scratch for [`State::propagate_cover`]: (clique row or `u32::MAX`, positions covered).
     parts: Vec<(u32, u128)>,
+    /// When optimising: each variable's minimisation-form cost, which orders candidates
+    /// (cheapest first, then LCV).
+    costs: Option<Vec<i64>>,
     stats: Stats,
 }
 
-impl State<'_> {
+impl<'l> State<'l> {
+    /// The state before anything is placed (the engine must have been reset on `layout`).
+    fn new(layout: &'l Layout) -> Self {
+        let general_rows = if layout.general { layout.num_rows } else { 0 };
+        State {
+            layout,
+            legal: VarSet::new(layout.num_vars),
+            count: (layout.exactly_one.iter())
+                .map(|&e| if e { 0 } else { CLOSED })
+                .collect(),
+            filled: vec![0; layout.num_rows],
+            sum: vec![0; general_rows],
+            avail: vec![0; general_rows],
+            excluded: VarSet::new(layout.num_vars),
+            excluded_trail: Vec::new(),
+            open: layout.exactly_one.iter().filter(|&&e| e).count() + layout.demand_rows.len(),
+            placed: Vec::with_capacity(layout.num_vars),
+            queue: Vec::with_capacity(layout.num_rows),
+            pending: vec![false; general_rows],
+            cover_queue: Vec::new(),
+            cover_pending: vec![false; general_rows],
+            scored: Vec::new(),
+            parts: Vec::new(),
+            costs: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Places the givens and queues every row the first propagation must look at.
+    fn start(&mut self, engine: &mut dyn LegalityEngine) {
+        let layout = self.layout;
+        for &g in &layout.givens {
+            self.place(engine, g);
+        }
+        self.sync(engine);
+        for r in 0..layout.num_rows {
+            if self.count[r] <= 1 {
+                self.queue.push(r as u32);
+            }
+        }
+        for &r in &layout.demand_rows {
+            self.push_demand(r as usize);
+        }
+    }
+
+    /// Failed-literal probing at the root of a model with general rows (see
+    /// [`root_propagation`]): the state must be a propagated root. False when the root itself
+    /// is contradictory.
+    fn probe(&mut self, engine: &mut dyn LegalityEngine, deadline: Option<Instant>) -> bool {
+        let model_vars = self.layout.model_vars;
+        loop {
+            let mut fixed = false;
+            for v in 0..model_vars {
+                if !self.legal.contains(v) {
+                    continue;
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return true;
+                }
+                let (placed, excluded) = (self.placed.len(), self.excluded_trail.len());
+                self.place(engine, v);
+                self.sync(engine);
+                let ok = self.propagate(engine);
+                self.undo_to(engine, placed);
+                self.unexclude_to(excluded);
+                self.clear_queue();
+                self.sync(engine);
+                self.clear_queue();
+                if !ok {
+                    // No solution has v = 1: rule it out for good and propagate that.
+                    self.exclude(v);
+                    self.sync(engine);
+                    if !self.propagate(engine) {
+                        return false;
+                    }
+                    fixed = true;
+                }
+            }
+            if !fixed {
+                return true;
+            }
+        }
+    }
+
     /// Brings the cached legal set and per-row legal counts up to date with the engine.
     fn sync(&mut self, engine: &mut dyn LegalityEngine) {
         if self.layout.general {
@@ -1176,7 +1263,11 @@ impl State<'_> {
     /// through [`State::defer_cover`], which leaves out those it cannot conclude on.
     fn cover(&mut self, r: usize) -> Cover {
         let layout = self.layout;
-        let need = layout.lower[r] - self.sum[r];
+        // A row queued for the cover may have been filled since (a placement through another
+        // row): it needs nothing, so the rule concludes nothing.
+        let Some(need) = layout.lower[r].checked_sub(self.sum[r]) else {
+            return Cover::Loose;
+        };
         let (vars, weights) = (layout.row(r), layout.row_weights(r));
         let mut uncovered = vars
             .iter()
@@ -1299,7 +1390,14 @@ impl State<'_> {
                 .sum();
             scored.push((peers, v, weight));
         }
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        match &self.costs {
+            None => scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))),
+            Some(c) => scored.sort_by(|a, b| {
+                (c[a.1 as usize].cmp(&c[b.1 as usize]))
+                    .then(b.0.cmp(&a.0))
+                    .then(a.1.cmp(&b.1))
+            }),
+        }
         let mut worth = scored.len();
         if exclusive {
             let missing = layout.lower[r] - self.sum[r];
@@ -1335,7 +1433,27 @@ pub fn run(
     goal: Goal,
     time_limit: Option<Duration>,
 ) -> Result<SearchOutcome, BackendError> {
-    search(engine, layout, goal, time_limit, None)
+    search(engine, layout, goal, time_limit, None, None)
+}
+
+/// Runs the search as branch and bound (see [`crate::backend::branch_bound`]): every solution
+/// is offered to `bound`, which keeps the best, and a node whose lower bound cannot beat it is
+/// pruned. Candidates are tried cheapest first. `outcome.exhausted` (with an exact engine)
+/// proves the kept solution optimal. Same steps and limits as [`run`].
+pub fn run_optimizing(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    time_limit: Option<Duration>,
+    bound: &mut CostBound,
+) -> Result<SearchOutcome, BackendError> {
+    search(
+        engine,
+        layout,
+        Goal::Count { limit: None },
+        time_limit,
+        None,
+        Some(bound),
+    )
 }
 
 /// Runs the search on `layout` handing every solution to `sink` (which may stop it) instead of
@@ -1352,7 +1470,59 @@ pub fn run_streaming(
         Goal::Count { limit: None },
         time_limit,
         Some(sink),
+        None,
     )
+}
+
+/// What the search's propagation decides before any choice (see [`root_propagation`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootPropagation {
+    /// Propagation met a contradiction: the model has no solution.
+    Contradiction,
+    /// Per model variable: the value every solution gives it (`Some`), or `None` when
+    /// propagation leaves it open.
+    Fixed(Vec<Option<bool>>),
+}
+
+/// Runs the search's propagation from the givens to its fixed point, with no choice made, on
+/// the exact [`crate::backend::bitset::BitsetEngine`]: the variables it places are 1 in every
+/// solution, those it shuts out (past a row's upper bound, or excluded by the clique-cover
+/// rule) are 0 in every solution. Sound, not complete: open variables may still be forced.
+/// Cost: one root node of the search (the layout's nonzeros, plus the propagation rounds).
+///
+/// With `probe` (models with general rows only; others are propagated alone), each open
+/// variable is then tried at 1 in turn: when propagation from there meets a contradiction, no
+/// solution has it, so it is fixed to 0 (excluded at the root) and the root propagated again;
+/// rounds repeat until one fixes nothing. Probing stops early, soundly, at the deadline
+/// `probe` holds (`Some(None)`: no deadline). Cost of probing: per round, one propagation per
+/// open variable.
+pub fn root_propagation(
+    layout: &Layout,
+    probe: Option<Option<Instant>>,
+) -> Result<RootPropagation, BackendError> {
+    let mut engine = crate::backend::bitset::BitsetEngine::default();
+    engine.reset(layout)?;
+    let mut st = State::new(layout);
+    st.start(&mut engine);
+    if !st.propagate(&mut engine) {
+        return Ok(RootPropagation::Contradiction);
+    }
+    if let (Some(deadline), true) = (probe, layout.general) {
+        if !st.probe(&mut engine, deadline) {
+            return Ok(RootPropagation::Contradiction);
+        }
+    }
+    let mut values: Vec<Option<bool>> = (0..layout.model_vars)
+        .map(|v| (!st.legal.contains(v)).then_some(false))
+        .collect();
+    for &v in st
+        .placed
+        .iter()
+        .filter(|&&v| (v as usize) < layout.model_vars)
+    {
+        values[v as usize] = Some(true);
+    }
+    Ok(RootPropagation::Fixed(values))
 }
 
 fn search(
@@ -1361,35 +1531,15 @@ fn search(
     goal: Goal,
     time_limit: Option<Duration>,
     mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
+    mut bound: Option<&mut CostBound>,
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
     let deadline = time_limit.and_then(|t| start.checked_add(t));
     let stop = super::stop::current();
     engine.reset(layout)?;
     let exact = engine.exact();
-    let mut st = State {
-        layout,
-        legal: VarSet::new(layout.num_vars),
-        count: layout
-            .exactly_one
-            .iter()
-            .map(|&e| if e { 0 } else { CLOSED })
-            .collect(),
-        filled: vec![0; layout.num_rows],
-        sum: vec![0; if layout.general { layout.num_rows } else { 0 }],
-        avail: vec![0; if layout.general { layout.num_rows } else { 0 }],
-        excluded: VarSet::new(layout.num_vars),
-        excluded_trail: Vec::new(),
-        open: layout.exactly_one.iter().filter(|&&e| e).count() + layout.demand_rows.len(),
-        placed: Vec::with_capacity(layout.num_vars),
-        queue: Vec::with_capacity(layout.num_rows),
-        pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
-        cover_queue: Vec::new(),
-        cover_pending: vec![false; if layout.general { layout.num_rows } else { 0 }],
-        scored: Vec::new(),
-        parts: Vec::new(),
-        stats: Stats::default(),
-    };
+    let mut st = State::new(layout);
+    st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     let limit = match goal {
         Goal::Solve => Some(1),
         Goal::Count { limit } => limit,
@@ -1413,18 +1563,7 @@ fn search(
     if limit == Some(0) {
         return finish(st, outcome, engine);
     }
-    for &g in &layout.givens {
-        st.place(engine, g);
-    }
-    st.sync(engine);
-    for r in 0..layout.num_rows {
-        if st.count[r] <= 1 {
-            st.queue.push(r as u32);
-        }
-    }
-    for &r in &layout.demand_rows {
-        st.push_demand(r as usize);
-    }
+    st.start(engine);
     let mut frames: Vec<Frame> = Vec::new();
     let mut cands: Vec<u32> = Vec::new();
     let mut checked = 0u64;
@@ -1437,9 +1576,14 @@ fn search(
             }
         }
         let mut ok = st.propagate(engine);
+        if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
+            ok = b.admits(layout, &st.legal, &st.placed);
+        }
         if ok && st.open == 0 {
             outcome.count += 1;
-            if let Some(sink) = sink.as_deref_mut() {
+            if let Some(b) = bound.as_deref_mut() {
+                b.offer(&st.placed, || st.solution());
+            } else if let Some(sink) = sink.as_deref_mut() {
                 if sink(st.solution()).is_break() {
                     return finish(st, outcome, engine);
                 }
@@ -1658,6 +1802,51 @@ impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
     }
 }
 
+impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        optimize_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
+    }
+}
+
+/// The shared `optimize` body: branch and bound over the search. Proved optimal when the
+/// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then);
+/// stopped by the time limit with a solution: `feasible`, with no bound.
+pub(crate) fn optimize_report(
+    engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
+    model: &Model,
+    time_limit: Option<Duration>,
+) -> Result<crate::backend::OptimizeReport, BackendError> {
+    use crate::backend::{Found, OptimizeReport};
+    let objective = model.objective().ok_or_else(|| BackendError::Failed {
+        backend: engine.name().into(),
+        reason: "optimize called on a model without an objective".into(),
+    })?;
+    let layout = cache.layout(model);
+    let mut bound = CostBound::new(layout, objective);
+    let mut out = run_optimizing(engine, layout, time_limit, &mut bound)?;
+    out.stats.extra.insert("bounds".into(), bound.bounds.into());
+    out.stats.extra.insert("pruned".into(), bound.pruned.into());
+    let proved = out.exhausted && out.exact;
+    Ok(match bound.best() {
+        Some((value, s)) => OptimizeReport {
+            found: Found::Solution(s.clone()),
+            value: Some(objective.flip(*value)),
+            proved,
+            bound: proved.then(|| objective.flip(*value)),
+            stats: out.stats,
+        },
+        None if proved => OptimizeReport::without_solution(Found::Infeasible, out.stats),
+        None if out.timed_out => OptimizeReport::without_solution(Found::TimedOut, out.stats),
+        None => OptimizeReport::without_solution(
+            Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+                engine: engine.name(),
+            }),
+            out.stats,
+        ),
+    })
+}
+
 impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     fn name(&self) -> &'static str {
         self.engine.name()
@@ -1670,6 +1859,21 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
+    }
+    /// Branch and bound, with an exact engine only: an approximate one may hide solutions, so
+    /// an exhausted search would prove nothing.
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        if self.engine.exact() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+    fn no_optimizer_reason(&self) -> String {
+        format!(
+            "the {} engine is approximate with these settings (an exhausted search proves nothing; use bitset, or an exact code)",
+            self.engine.name()
+        )
     }
     /// Every row kind the engine reads (for `bitset`: all of them), since the search keeps
     /// the sums and bounds of general rows itself.

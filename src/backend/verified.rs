@@ -24,6 +24,7 @@ enum Ability {
     Solve,
     Count,
     Stream,
+    Optimize,
 }
 
 impl Ability {
@@ -33,6 +34,7 @@ impl Ability {
             Ability::Solve => "solve",
             Ability::Count => "count",
             Ability::Stream => "enumerate every solution",
+            Ability::Optimize => "optimise an objective",
         }
     }
 
@@ -41,6 +43,7 @@ impl Ability {
             Ability::Solve => backend.solver().is_some(),
             Ability::Count => backend.counter().is_some(),
             Ability::Stream => backend.streamer().is_some(),
+            Ability::Optimize => backend.optimizer().is_some(),
         }
     }
 }
@@ -149,15 +152,16 @@ fn timed(mut stats: Stats, seconds: f64) -> Stats {
 /// assert!(outcome.verified && outcome.solution.is_some());
 /// ```
 pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcome, BackendError> {
+    if model.objective().is_some() {
+        return Ok(optimize_verified(backend, model));
+    }
     let run = guarded(backend, model, Ability::Solve, |b| {
         b.solver().map(|s| s.solve(model))
     })?;
     let unanswered = |status: Status, reason: Option<String>, stats: Stats| Outcome {
         status,
-        solution: None,
-        verified: false,
         reason,
-        stats,
+        ..Outcome::empty(stats)
     };
     let report = match run.report {
         Err(f) => {
@@ -172,13 +176,7 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
     let stats = timed(report.stats, run.seconds);
     Ok(match report.found {
         Found::Solution(s) => match Verifier::new(model).check(&s) {
-            Ok(()) => Outcome {
-                status: Status::Solved,
-                solution: Some(s),
-                verified: true,
-                reason: None,
-                stats,
-            },
+            Ok(()) => Outcome::solved(s, stats),
             Err(v) => unanswered(
                 Status::Error,
                 Some(format!("answer rejected by the verifier: {v}")),
@@ -189,6 +187,46 @@ pub fn solve_verified(backend: &mut dyn Backend, model: &Model) -> Result<Outcom
         Found::TimedOut => unanswered(Status::Timeout, Some("time limit reached".into()), stats),
         Found::Undecided(why) => unanswered(Status::Unknown, Some(why.to_string()), stats),
     })
+}
+
+/// [`solve_verified`] on a model with an objective: the backend's optimizer, or `unsupported`
+/// with the backend's reason when it has none; its report checked by
+/// [`verify_optimum`](super::optimize::verify_optimum) (the claimed value recomputed).
+fn optimize_verified(backend: &mut dyn Backend, model: &Model) -> Outcome {
+    if backend.optimizer().is_none() {
+        return Outcome {
+            status: Status::Unsupported,
+            reason: Some(format!(
+                "backend '{}' cannot optimise an objective: {}",
+                backend.name(),
+                backend.no_optimizer_reason()
+            )),
+            ..Outcome::empty(Stats::default())
+        };
+    }
+    let run = match guarded(backend, model, Ability::Optimize, |b| {
+        b.optimizer().map(|o| o.optimize(model))
+    }) {
+        Ok(run) => run,
+        Err(e) => {
+            return Outcome {
+                status: Status::Unsupported,
+                reason: Some(e.to_string()),
+                ..Outcome::empty(Stats::default())
+            }
+        }
+    };
+    match run.report {
+        Err(f) => Outcome {
+            status: f.status,
+            reason: Some(f.reason),
+            ..Outcome::empty(timed(Stats::default(), run.seconds))
+        },
+        Ok(mut report) => {
+            report.stats = timed(report.stats, run.seconds);
+            super::optimize::verify_optimum(model, report)
+        }
+    }
 }
 
 /// Runs `backend`'s counter on `model` and verifies every witness it returns (and that they are
@@ -306,6 +344,18 @@ pub fn solutions_verified(
     limit: Option<u64>,
     each: &mut dyn FnMut(&Solution),
 ) -> Result<StreamOutcome, BackendError> {
+    solutions_verified_where(backend, model, limit, &|_| true, each)
+}
+
+/// [`solutions_verified`] handing over (and counting towards `limit`) only the solutions
+/// `keep` accepts; every solution met is still verified and checked for repeats.
+pub(crate) fn solutions_verified_where(
+    backend: &mut dyn Backend,
+    model: &Model,
+    limit: Option<u64>,
+    keep: &dyn Fn(&Solution) -> bool,
+    each: &mut dyn FnMut(&Solution),
+) -> Result<StreamOutcome, BackendError> {
     let verifier = Verifier::new(model);
     let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
     let mut rejected: Option<String> = None;
@@ -327,13 +377,12 @@ pub fn solutions_verified(
                 rejected = Some("the same solution was handed over twice".into());
                 return ControlFlow::Break(());
             }
+            if !keep(&s) {
+                return ControlFlow::Continue(());
+            }
             count += 1;
             each(&s);
-            if limit.is_some_and(|l| count >= l as u128) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            super::optimize::continue_below(limit, count)
         }))
     })?;
     let failed = |status: Status, reason: String, stats: Stats| StreamOutcome {

@@ -20,7 +20,7 @@ pub struct BackendArgs {
     /// model.
     #[arg(long, default_value = "bitset")]
     pub backend: String,
-    /// Wall-clock limit per puzzle, in seconds, from 0 to one year. A backend that can stop
+    /// Wall-clock limit per puzzle, in seconds, above 0 and at most one year. A backend that can stop
     /// itself does so; any other runs the puzzle in a worker process, killed after the limit
     /// (plus a grace) and reported as `timeout`.
     #[arg(long, value_name = "SECS")]
@@ -44,7 +44,7 @@ pub struct BackendArgs {
     /// (for every backend, and for the verifier), so this is not a backend parameter.
     #[arg(long, value_name = "A,B,C", value_delimiter = ',')]
     pub families: Option<Vec<String>>,
-    /// Branching order (search backends): param `order`.
+    /// Branching order of `enum`: param `order` (`bitset` and `vsa` always branch MRV).
     #[arg(long, value_parser = ["fixed", "mrv"])]
     pub order: Option<String>,
     /// Any other backend parameter, as key=value (repeatable).
@@ -67,7 +67,7 @@ impl BackendArgs {
             None => None,
             Some(s) => Some(time_limit_from_seconds(s).ok_or_else(|| {
                 CliError::BadInput(format!(
-                    "--time-limit {s}: expected a number of seconds from 0 to {}",
+                    "--time-limit {s}: expected a number of seconds above 0 and at most {}",
                     MAX_TIME_LIMIT.as_secs()
                 ))
             })?),
@@ -206,10 +206,10 @@ mod tests {
 
     #[test]
     fn time_limits_outside_zero_to_a_year_are_refused_not_a_panic() {
-        for bad in ["1e20", "1e300", "NaN", "-1", "inf", "31536001"] {
+        for bad in ["1e20", "1e300", "NaN", "-1", "inf", "31536001", "0"] {
             let flag = format!("--time-limit={bad}");
             let e = options(&[&flag]).unwrap_err().to_string();
-            assert!(e.contains("from 0 to 31536000"), "{bad}: {e}");
+            assert!(e.contains("above 0 and at most 31536000"), "{bad}: {e}");
         }
         let ok = options(&["--time-limit", "31536000"]).unwrap();
         assert_eq!(ok.time_limit, Some(MAX_TIME_LIMIT));

@@ -2,9 +2,11 @@
 //! and counted one puzzle at a time (`--jobs` at once), printed in file order.
 
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
-use zeroone::backend::Backend;
+use zeroone::backend::{optimal_solutions_verified, Backend, CountOutcome, Status};
 use zeroone::model::Model;
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{count_text, stable_count_text, CountRecord};
@@ -29,12 +31,21 @@ pub struct CountArgs {
     /// Stop counting after this many solutions (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Count the optimal solutions of a model with an objective (the optimum is proved first,
+    /// then every solution of that value is counted, each verified) instead of all solutions.
+    #[arg(long)]
+    pub optimal: bool,
     /// One JSON object per puzzle per line.
     #[arg(long)]
     pub json: bool,
     /// Deterministic output: no timings or statistics, so it can be committed and diffed.
     #[arg(long)]
     pub stable: bool,
+    /// While a puzzle is being counted, print "still counting" with the time so far on
+    /// standard error every SECS seconds (default: every 10 s when standard error is a
+    /// terminal, for long counts such as `milp`'s one solve per solution).
+    #[arg(long, value_name = "SECS", value_parser = progress_interval)]
+    pub progress: Option<Duration>,
     #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
@@ -60,7 +71,20 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
 /// Restricts, counts, verifies the witnesses of and renders one puzzle.
 fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
-    let outcome = super::isolated::count(&args.backend, backend, &model, args.limit)?;
+    let every = args.progress.or_else(|| {
+        use std::io::IsTerminal;
+        std::io::stderr()
+            .is_terminal()
+            .then_some(Duration::from_secs(10))
+    });
+    let heartbeat = every.map(|every| Heartbeat::start(index, backend.name(), every));
+    let outcome = if args.optimal {
+        count_optimal(args, backend, &model)
+    } else {
+        super::isolated::count(&args.backend, backend, &model, args.limit)
+    };
+    drop(heartbeat);
+    let outcome = outcome?;
     let name = backend.name();
     let text = match (args.json, args.stable) {
         (true, false) => format!("{}\n", CountRecord::new(index, name, &outcome).to_json()),
@@ -76,4 +100,98 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         ..Tally::of(outcome.status, outcome.stats.seconds)
     };
     Ok((text, tally))
+}
+
+/// `--progress SECS`: a number of seconds from 0.1 to 86400.
+fn progress_interval(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.1..=86400.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "expected seconds from 0.1 to 86400, found '{text}'"
+        )),
+    }
+}
+
+/// A "still counting" line on standard error every `every` while a puzzle is counted (the
+/// count itself gives no progress to report: a MILP count is one solve per solution). Stops
+/// when dropped. Cost: one sleeping thread per puzzle being counted.
+struct Heartbeat {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    fn start(index: usize, backend: &str, every: Duration) -> Heartbeat {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let backend = backend.to_string();
+        let start = Instant::now();
+        let thread = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+                eprintln!(
+                    "zeroone: still counting puzzle {index} with {backend} ({:.1} s so far)",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
+        Heartbeat {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `--optimal`: the optimum first, then every solution of that value counted (each verified).
+/// Runs in this process, so limits the backend cannot enforce are refused, as for `solve --all`.
+fn count_optimal(
+    args: &CountArgs,
+    backend: &mut dyn Backend,
+    model: &Model,
+) -> Result<CountOutcome, CliError> {
+    if model.objective().is_none() {
+        return Err(CliError::BadInput(format!(
+            "--optimal counts the optimal solutions of a model with an objective; '{}' has none",
+            model.name()
+        )));
+    }
+    if args.backend.memory_limit.is_some() || args.backend.time_limit.is_some() {
+        return Err(CliError::BadInput(
+            "--optimal runs in this process: --time-limit and --memory-limit are not enforced there; drop them".into(),
+        ));
+    }
+    let (best, stream) = optimal_solutions_verified(backend, model, args.limit, &mut |_| {})
+        .map_err(|e| CliError::BadInput(e.to_string()))?;
+    let Some(stream) = stream else {
+        return Ok(CountOutcome {
+            status: best.status,
+            count: 0,
+            exhaustive: false,
+            verified: false,
+            reason: best
+                .reason
+                .or_else(|| Some(format!("no proved optimum ({})", best.status.name()))),
+            stats: best.stats,
+        });
+    };
+    let status = match (stream.status, stream.exhaustive) {
+        (Status::Solved, true) => Status::Solved,
+        (Status::Solved, false) => Status::Limit,
+        (other, _) => other,
+    };
+    Ok(CountOutcome {
+        status,
+        count: stream.count,
+        exhaustive: stream.exhaustive,
+        verified: stream.count > 0,
+        reason: stream.reason,
+        stats: stream.stats,
+    })
 }

@@ -22,6 +22,14 @@ static POOL: OnceLock<Result<WorkerPool, String>> = OnceLock::new();
 fn pool(args: &BackendArgs) -> Result<&'static WorkerPool, CliError> {
     POOL.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find zeroone: {e}"))?;
+        if let Some(mb) = args.memory_limit {
+            zeroone::worker::check_memory_limit(&exe, mb).map_err(|min| {
+                format!(
+                    "--memory-limit {mb}: a worker process needs at least {min} MB of address \
+                     space to start; give {min} or more"
+                )
+            })?;
+        }
         Ok(WorkerPool::new(
             exe,
             Limits {
@@ -30,7 +38,13 @@ fn pool(args: &BackendArgs) -> Result<&'static WorkerPool, CliError> {
         ))
     })
     .as_ref()
-    .map_err(|e| CliError::Failed(e.clone()))
+    .map_err(|e| {
+        if e.starts_with("--memory-limit") {
+            CliError::BadInput(e.clone())
+        } else {
+            CliError::Failed(e.clone())
+        }
+    })
 }
 
 /// A missing ability is bad input (exit 2), as in this process.
@@ -77,7 +91,9 @@ pub fn solve(
     if !isolated(args) {
         return solve_verified(backend, model).map_err(|e| CliError::BadInput(e.to_string()));
     }
-    if backend.solver().is_none() {
+    // A model with an objective needs the optimizer instead; its absence is an outcome
+    // (`unsupported`, with the backend's reason), reported by the worker.
+    if backend.solver().is_none() && model.objective().is_none() {
         return Err(missing(backend, "solve"));
     }
     let r = run(args, backend, model, JobTask::Solve)?;
@@ -86,6 +102,8 @@ pub fn solve(
         solution: r.solution,
         verified: r.verified,
         reason: r.reason,
+        objective: r.objective,
+        bound: r.bound,
         stats: r.stats,
     })
 }

@@ -18,20 +18,25 @@ pub struct MergeArgs {
     pub experiment: PathBuf,
     /// Record files to join (default: every `NAME.shard-*.jsonl` in the reports folder).
     pub files: Vec<PathBuf>,
-    /// Folder for records and reports.
-    #[arg(long, default_value = "reports")]
-    pub reports: PathBuf,
+    /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
+    /// the experiment file; `reports/` beside it when unset).
+    #[arg(long)]
+    pub reports: Option<PathBuf>,
 }
 
 /// Runs `zeroone merge`.
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    let reports = args
+        .reports
+        .clone()
+        .unwrap_or_else(|| experiment.reports_dir.clone());
     // The program as `zeroone`, not the path it was run from (machine-specific).
     let command: Vec<String> = std::iter::once("zeroone".to_string())
         .chain(std::env::args().skip(1))
         .collect();
-    let summary = merge_records(&experiment, &args.reports, &args.files, &command.join(" "))
-        .map_err(cli_error)?;
+    let summary =
+        merge_records(&experiment, &reports, &args.files, &command.join(" ")).map_err(cli_error)?;
     eprintln!(
         "{}: merged {} files into {} ({} of {} runs, {} peer rows)",
         experiment.name,

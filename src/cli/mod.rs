@@ -49,7 +49,7 @@ impl CliError {
 
 /// zeroone: 0-1 integer programming on grid puzzles.
 #[derive(Debug, Parser)]
-#[command(name = "zeroone", version, about)]
+#[command(name = "zeroone", version = zeroone::build_info::VERSION_AND_COMMIT, about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -86,6 +86,12 @@ enum Command {
     Snapshot(snapshot::SnapshotArgs),
     /// Rewrite an experiment's reports from its records alone, running nothing.
     Report(report::ReportArgs),
+    /// Print a shell completion script: `zeroone completions bash > ~/.local/share/bash-completion/completions/zeroone`.
+    Completions {
+        /// The shell (bash, zsh, fish, elvish, powershell).
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Run jobs sent on standard input, one JSON line each (started by `run`, `solve`, `count`).
     #[command(hide = true)]
     Worker,
@@ -113,6 +119,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Merge(args) => merge::run(args),
         Command::Snapshot(args) => snapshot::run(args),
         Command::Report(args) => report::run(args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "zeroone", &mut script);
+            print_stdout(&String::from_utf8_lossy(&script))
+        }
         Command::Worker => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();

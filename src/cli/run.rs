@@ -32,9 +32,10 @@ pub struct RunArgs {
     /// Run one deterministic slice k of N (1-based), writing `NAME.shard-k-of-N.jsonl`.
     #[arg(long)]
     pub shard: Option<Shard>,
-    /// Folder for records and reports.
-    #[arg(long, default_value = "reports")]
-    pub reports: PathBuf,
+    /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
+    /// the experiment file; `reports/` beside it when unset).
+    #[arg(long)]
+    pub reports: Option<PathBuf>,
     /// Stop after this many new runs (the record file stays resumable).
     #[arg(long)]
     pub max_runs: Option<usize>,
@@ -64,6 +65,10 @@ pub fn cli_error(e: HarnessError) -> CliError {
 /// Runs `zeroone run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    let reports = args
+        .reports
+        .clone()
+        .unwrap_or_else(|| experiment.reports_dir.clone());
     if let Some(label) = &args.peer {
         experiment = experiment.as_peer_run(label).map_err(cli_error)?;
     }
@@ -81,7 +86,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         resume: args.resume,
         fresh: args.fresh,
         shard: args.shard,
-        reports_dir: args.reports,
+        reports_dir: reports,
         stop_after: args.max_runs,
         progress: !args.quiet && std::io::stderr().is_terminal(),
         command: command.join(" "),

@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{solutions_verified, Backend, Outcome, Status};
+use zeroone::backend::{optimal_solutions_verified, solutions_verified, Backend, Outcome, Status};
 use zeroone::model::{Model, Solution};
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{outcome_text, solution_text, stable_outcome_text, SolveRecord};
+use zeroone::verify::Verifier;
 
 use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};
@@ -35,7 +36,8 @@ pub struct SolveArgs {
     /// Generic models: print variable ids instead of labels in `ones` (JSON).
     #[arg(long)]
     pub ids: bool,
-    /// Print every solution (each verified), one per line, instead of the first.
+    /// Print every solution (each verified), one per line, instead of the first. On a model
+    /// with an objective: every optimal solution (the optimum is proved first).
     #[arg(long)]
     pub all: bool,
     /// With `--all`: stop after this many solutions per puzzle (at least 1).
@@ -126,18 +128,30 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
     let name = backend.name();
     let mut text = String::new();
     let mut number = 0u64;
-    let stream = solutions_verified(backend, model, args.limit, &mut |s: &Solution| {
+    let mut each = |s: &Solution| {
         text.push_str(&solution_line(args, index, model, name, number, s));
         number += 1;
-    })
-    .map_err(|e| CliError::BadInput(e.to_string()))?;
+    };
+    let stream = if model.objective().is_some() {
+        let (best, stream) = optimal_solutions_verified(backend, model, args.limit, &mut each)
+            .map_err(|e| CliError::BadInput(e.to_string()))?;
+        match stream {
+            Some(s) => s,
+            // No proved optimum: say why, as a plain solve would.
+            None => {
+                let line = outcome_line(args, index, model, name, &best);
+                return Ok((line, best.status.is_failure()));
+            }
+        }
+    } else {
+        solutions_verified(backend, model, args.limit, &mut each)
+            .map_err(|e| CliError::BadInput(e.to_string()))?
+    };
     if stream.count == 0 || stream.status == Status::Error {
         let closing = Outcome {
             status: stream.status,
-            solution: None,
-            verified: false,
             reason: stream.reason.clone(),
-            stats: stream.stats.clone(),
+            ..Outcome::empty(stream.stats.clone())
         };
         text.push_str(&outcome_line(args, index, model, name, &closing));
     } else if !args.json {
@@ -146,8 +160,12 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
         } else {
             "stopped early"
         };
+        let optimal = match model.objective() {
+            Some(_) => " optimal",
+            None => "",
+        };
         text.push_str(&format!(
-            "puzzle {index} ({}): {} solution(s) by {name}, each verified ({how})\n",
+            "puzzle {index} ({}): {}{optimal} solution(s) by {name}, each verified ({how})\n",
             model.name(),
             stream.count
         ));
@@ -164,12 +182,15 @@ fn solution_line(
     number: u64,
     solution: &Solution,
 ) -> String {
+    let objective = Verifier::new(model).objective_value(solution);
     let outcome = Outcome {
-        status: Status::Solved,
-        solution: Some(solution.clone()),
-        verified: true,
-        reason: None,
-        stats: Default::default(),
+        status: match objective {
+            Some(_) => Status::Optimal,
+            None => Status::Solved,
+        },
+        objective,
+        bound: objective,
+        ..Outcome::solved(solution.clone(), Default::default())
     };
     if args.json {
         let mut record = SolveRecord::new(index, model, backend, &outcome).stable();

@@ -134,8 +134,10 @@ impl Summary {
     fn add(&mut self, out: &Outcome) {
         self.n += 1;
         match out.status {
-            Status::Solved => self.solved += 1,
-            Status::Unknown | Status::Limit | Status::Timeout => self.unknown += 1,
+            Status::Solved | Status::Optimal => self.solved += 1,
+            Status::Unknown | Status::Limit | Status::Timeout | Status::Feasible => {
+                self.unknown += 1
+            }
             Status::Infeasible => self.infeasible += 1,
             Status::Error | Status::Memout | Status::Crash | Status::Unsupported => self.error += 1,
         }

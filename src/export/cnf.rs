@@ -174,6 +174,15 @@ impl Cnf {
         let lit = |v: usize| (v + 1) as i32;
         for c in model.constraints() {
             if !c.is_unit() {
+                let estimate = encoding_estimate(c, options.pb);
+                if estimate > MAX_ENCODING_SIZE {
+                    return Err(super::ExportError::EncodingTooLarge {
+                        family: model.families()[c.family].name.clone(),
+                        row: c.index,
+                        encoding: encoding_name(c, options.pb),
+                        estimate,
+                    });
+                }
                 cnf.push_general_row(c, options.pb).map_err(|_| {
                     super::ExportError::OutOfMemory {
                         family: model.families()[c.family].name.clone(),
@@ -291,6 +300,77 @@ impl Cnf {
     }
 }
 
+/// The largest encoding of one general row built, in [`encoding_estimate`]'s units (clauses and
+/// table entries): 2^24, a few hundred MB. A row past it is refused before rustsat allocates.
+pub const MAX_ENCODING_SIZE: u128 = 1 << 24;
+
+/// The encoding a general row gets: the totalizer for rows whose weights are all equal,
+/// otherwise `pb`.
+fn encoding_name(c: &Constraint, pb: PbEncoding) -> &'static str {
+    let (low, high) = c.weight_range();
+    if low == high {
+        "totalizer"
+    } else {
+        pb.name()
+    }
+}
+
+/// An upper estimate of the size of the encoding of the general row `c` (clauses plus the
+/// entries of the tables rustsat allocates), computed from the row's length, weights and bound
+/// alone, before anything is built. Cost: `O(row length)`.
+///
+/// - totalizer (equal weights `w`, bound `b = k / w`): a balanced tree whose node over `m`
+///   inputs has `min(m, b + 1)` outputs and `out_left * out_right` clauses;
+/// - GTE: the same tree with `min(2^m, b + 2)` outputs per node (distinct partial sums up to the
+///   bound; `b` is `total - k` for a lower bound, which rustsat inverts);
+/// - DPW: totalizers over the `B` bits of the weights, about `n * B^2`;
+/// - adder: `n * B` full adders of 14 clauses, plus the comparator table rustsat sizes by the
+///   bound, `min(k, total) + 1` entries (the cause of the aborts this check prevents).
+///
+/// Equalities encode both bounds and count both.
+pub fn encoding_estimate(c: &Constraint, pb: PbEncoding) -> u128 {
+    let n = c.vars.len() as u128;
+    let k = u128::from(c.sense.rhs());
+    let total = u128::from(c.total_weight());
+    let (low, high) = c.weight_range();
+    // The bounds encoded: the upper one (k) and, inverted, the lower one (total - k).
+    let bounds: Vec<u128> = match c.sense.relation() {
+        Relation::Equal => vec![k, total.saturating_sub(k)],
+        Relation::AtMost => vec![k],
+        Relation::AtLeast => vec![total.saturating_sub(k)],
+    };
+    let bits = u128::from(64 - high.max(1).leading_zeros());
+    bounds
+        .iter()
+        .map(|&b| {
+            if low == high {
+                tree_estimate(c.vars.len(), |m| (m as u128).min(b / u128::from(low) + 1))
+            } else {
+                match pb {
+                    PbEncoding::Gte => tree_estimate(c.vars.len(), |m| {
+                        let sums = if m >= 127 { u128::MAX } else { 1u128 << m };
+                        sums.min(b + 2)
+                    }),
+                    PbEncoding::Dpw => n * bits * bits + n,
+                    PbEncoding::Adder => 14 * n * bits + k.min(total) + 1,
+                }
+            }
+        })
+        .fold(0u128, u128::saturating_add)
+}
+
+/// The clauses of a balanced merge tree over `n` leaves whose node over `m` leaves has
+/// `outputs(m)` outputs: the sum over inner nodes of `outputs(left) * outputs(right)`.
+fn tree_estimate(n: usize, outputs: impl Fn(usize) -> u128 + Copy) -> u128 {
+    if n <= 1 {
+        return 0;
+    }
+    let (l, r) = (n / 2, n - n / 2);
+    let here = outputs(l).saturating_mul(outputs(r));
+    here.saturating_add(tree_estimate(l, outputs))
+        .saturating_add(tree_estimate(r, outputs))
+}
+
 /// Encodes one pseudo-Boolean constraint with `encoding`, through rustsat's generic encoder
 /// (which handles trivial and all-equal-weight rows itself).
 fn encode_pb(
@@ -314,10 +394,59 @@ fn encode_pb(
     }
 }
 
+/// Clauses (DIMACS literals) and the number of variables they use.
+pub type BoundClauses = (Vec<Vec<i32>>, usize);
+
+/// The clauses saying `sum_v c_v x_v <= bound` for signed integer costs over model variables
+/// (`(variable id, cost)`, DIMACS variable `id + 1`), through the same rustsat encodings as the
+/// weighted rows, their auxiliary variables numbered from `first_free + 1`. A negative cost is
+/// written on the negated literal: `c x = |c| (1 - x) - |c|`. Returns `None` when no assignment
+/// can meet the bound, else the clauses (none when every assignment meets it) and the number of
+/// variables used. Used by the `sat` backend's solution-improving search. Cost: one encoding,
+/// of a size depending on `encoding` and the costs (the adder stays `O(n log sum)`).
+pub fn objective_at_most(
+    costs: &[(usize, i64)],
+    bound: i128,
+    first_free: usize,
+    encoding: PbEncoding,
+) -> Result<Option<BoundClauses>, rustsat::OutOfMemory> {
+    let negative: i128 = costs.iter().map(|&(_, c)| i128::from(c.min(0))).sum();
+    let positive: i128 = costs.iter().map(|&(_, c)| i128::from(c.max(0))).sum();
+    // Over the literals with weight |c|: sum <= bound - negative.
+    let k = bound - negative;
+    if k < 0 {
+        return Ok(None);
+    }
+    if k >= positive - negative {
+        return Ok(Some((Vec::new(), first_free)));
+    }
+    let terms = costs.iter().filter(|&&(_, c)| c != 0).map(|&(v, c)| {
+        let lit = Lit::positive(v as u32);
+        (if c < 0 { !lit } else { lit }, c.unsigned_abs() as usize)
+    });
+    // k < the total weight, which fits isize: every cost is at most 2^53 and the caller bounds
+    // the number of terms.
+    let constraint = PbConstraint::new_ub_unsigned(terms, k as isize);
+    let mut vars = BasicVarManager::from_next_free(Var::new(first_free as u32));
+    let mut clauses = RsCnf::new();
+    encode_pb(encoding, constraint, &mut clauses, &mut vars)?;
+    let out = clauses
+        .into_iter()
+        .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect())
+        .collect();
+    Ok(Some((out, first_free.max(vars.n_used() as usize))))
+}
+
 /// The model in DIMACS CNF, with the encodings and clause counts in the `c` header. The
 /// header lines of an exact-cover model are those of earlier versions; lines on general rows
 /// appear only when the model has some.
 pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::ExportError> {
+    if let Some(o) = model.objective() {
+        return Err(super::ExportError::ObjectiveUnsupported {
+            format: "cnf",
+            sense: o.sense(),
+        });
+    }
     let cnf = Cnf::encode(model, options)?;
     let mut out = String::new();
     for line in header_lines(model) {

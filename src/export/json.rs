@@ -5,7 +5,8 @@
 //! {"name": "...",
 //!  "variables": ["a", {"label": "r0c0", "row": 0, "col": 0}, {"label": "r0c0=1", "row": 0, "col": 0, "value": 0}],
 //!  "families": [{"name": "row", "sense": "exactly-one", "rows": [["r0c0", "r0c1"], ...]}, ...],
-//!  "givens": ["r0c0"]}
+//!  "givens": ["r0c0"],
+//!  "objective": {"sense": "minimize", "costs": {"a": 3}}}
 //! ```
 //!
 //! A variable without puzzle geometry is just its label; one with a cell is a table with
@@ -82,6 +83,18 @@ pub struct JsonModel {
     /// Labels of the variables fixed to 1.
     #[serde(default)]
     pub givens: Vec<String>,
+    /// The objective, when the model has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<JsonObjective>,
+}
+
+/// The objective of the JSON model: `{"sense": "minimize", "costs": {"a": 3, "c": -2}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonObjective {
+    /// `minimize` or `maximize`.
+    pub sense: String,
+    /// The nonzero costs by variable label (sorted by label; a variable not named costs 0).
+    pub costs: std::collections::BTreeMap<String, i64>,
 }
 
 impl JsonModel {
@@ -157,6 +170,10 @@ impl JsonModel {
                 .iter()
                 .map(|&g| labels[g].to_string())
                 .collect(),
+            objective: model.objective().map(|o| JsonObjective {
+                sense: o.sense().name().into(),
+                costs: o.terms().map(|(v, c)| (labels[v].to_string(), c)).collect(),
+            }),
         })
     }
 }

@@ -1,5 +1,6 @@
-//! CPLEX LP: a feasibility problem (objective `0`), one named row per model row, every variable
-//! in the `Binary` section. Read by CPLEX, Gurobi, HiGHS, CBC, SCIP and GLPK (`--lp`).
+//! CPLEX LP: `Minimize` or `Maximize` the model's objective (a feasibility problem, objective
+//! `0`, for a model without one), one named row per model row, every variable in the `Binary`
+//! section. Read by CPLEX, Gurobi, HiGHS, CBC, SCIP and GLPK (`--lp`).
 //!
 //! Layout: `\` comment lines (model, families, a table variable -> label -> coordinate), then
 //! `Minimize`, `Subject To`, `Binary`, `End`. Long rows wrap after eight terms (LP allows a
@@ -12,6 +13,36 @@ use crate::model::Model;
 
 /// Terms per line before a row wraps.
 const TERMS_PER_LINE: usize = 8;
+
+/// The `Minimize` / `Maximize` section: the objective's nonzero terms (wrapped like rows), or
+/// `0 x` for a model without an objective.
+fn objective_lines(model: &Model, names: &Names, out: &mut String) {
+    let objective = model.objective();
+    let maximize = objective.is_some_and(|o| o.is_maximize());
+    out.push_str(if maximize {
+        "Maximize\n obj:"
+    } else {
+        "Minimize\n obj:"
+    });
+    let terms: Vec<(usize, i64)> = objective.map(|o| o.terms().collect()).unwrap_or_default();
+    if terms.is_empty() {
+        if let Some(first) = names.variables.first() {
+            let _ = write!(out, " 0 {first}");
+        }
+    }
+    for (i, (v, c)) in terms.into_iter().enumerate() {
+        if i > 0 && i % TERMS_PER_LINE == 0 {
+            out.push_str("\n   ");
+        }
+        let sign = match (i, c < 0) {
+            (_, true) => "- ",
+            (0, false) => "",
+            (_, false) => "+ ",
+        };
+        let _ = write!(out, " {sign}{} {}", c.unsigned_abs(), names.variables[v]);
+    }
+    out.push('\n');
+}
 
 /// The model in CPLEX LP format.
 pub fn to_lp(model: &Model) -> String {
@@ -26,11 +57,8 @@ pub fn to_lp(model: &Model) -> String {
         let label = model.label(i);
         let _ = writeln!(out, "\\   {name} {label} {}", describe_coord(&v.coord));
     }
-    out.push_str("Minimize\n obj:");
-    if let Some(first) = names.variables.first() {
-        let _ = write!(out, " 0 {first}");
-    }
-    out.push_str("\nSubject To\n");
+    objective_lines(&model, &names, &mut out);
+    out.push_str("Subject To\n");
     for (c, row) in model.constraints().iter().zip(&names.rows) {
         let _ = write!(out, " {row}:");
         for (i, (v, w)) in c.terms().enumerate() {

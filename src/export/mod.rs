@@ -57,6 +57,27 @@ pub enum ExportError {
         /// The row's index in its family.
         row: usize,
     },
+    /// A general row whose CNF encoding would be too large to build (estimated before building,
+    /// so the process never aborts on an allocation); another `--pb-encoding` may fit.
+    #[error("row {row} of family '{family}' is too large for the {encoding} CNF encoding: about {estimate} clauses and table entries, above the cap of {cap} (another --pb-encoding may fit)", cap = cnf::MAX_ENCODING_SIZE)]
+    EncodingTooLarge {
+        /// The row's family.
+        family: String,
+        /// The row's index in its family.
+        row: usize,
+        /// The encoding that would be used (`totalizer`, `gte`, `dpw`, `adder`).
+        encoding: &'static str,
+        /// [`cnf::encoding_estimate`] of the row.
+        estimate: u128,
+    },
+    /// The format cannot carry the model's objective (DIMACS CNF is satisfaction only).
+    #[error("the {format} export cannot carry the model's objective ({sense}); use lp, mps, opb or json, or drop the objective")]
+    ObjectiveUnsupported {
+        /// The format's name.
+        format: &'static str,
+        /// The objective's sense.
+        sense: crate::model::ObjectiveSense,
+    },
     /// Writing the output failed.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -256,7 +277,7 @@ pub(crate) fn header_lines(model: &Model) -> Vec<String> {
     let mut lines = vec![
         format!(
             "zeroone model '{}': {}",
-            model.name(),
+            crate::output::one_line(model.name()),
             describe_kind(model.kind())
         ),
         format!(

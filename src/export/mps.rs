@@ -1,4 +1,5 @@
-//! Free MPS: rows `N obj` (all-zero objective), `E` for `= k` ("exactly one" included), `L`
+//! Free MPS: rows `N obj` (the model's objective, with an `OBJSENSE MAX` section when it is
+//! maximised; all zero without one), `E` for `= k` ("exactly one" included), `L`
 //! for `<= k`, `G` for `>= k`; column entries carry the row weights (1 unless weighted); every
 //! column bounded `BV` (binary); one right-hand side per row, written even when 0. Read by HiGHS, CBC, Gurobi, CPLEX,
 //! SCIP and GLPK (`--freemps`).
@@ -34,6 +35,9 @@ pub fn to_mps(model: &Model) -> String {
             &model_name
         }
     );
+    if model.objective().is_some_and(|o| o.is_maximize()) {
+        out.push_str("OBJSENSE\n    MAX\n");
+    }
     out.push_str("ROWS\n N obj\n");
     for (c, row) in model.constraints().iter().zip(&names.rows) {
         let t = match c.sense.relation() {
@@ -47,9 +51,10 @@ pub fn to_mps(model: &Model) -> String {
     for v in 0..model.num_variables() {
         let col = &names.variables[v];
         let rows = model.rows_of(v);
-        if rows.is_empty() {
+        let cost = model.objective().map_or(0, |o| o.cost(v));
+        if rows.is_empty() || cost != 0 {
             // A variable in no row still needs a column entry to exist.
-            let _ = writeln!(out, " {col} obj 0");
+            let _ = writeln!(out, " {col} obj {cost}");
         }
         let weights = model.row_weights_of(v);
         for (i, &r) in rows.iter().enumerate() {

@@ -5,8 +5,9 @@
 //! for `<= 0`. Givens are `+1 xi = 1 ;` rows.
 //!
 //! The first line is the required `* #variable= N #constraint= M`; `*` comment lines then give
-//! the model, its families and the table `x<i> label coordinate`. No objective line: a
-//! satisfaction problem. Costs one pass over the nonzeros.
+//! the model, its families and the table `x<i> label coordinate`. A model with an objective
+//! then has its `min:` line (OPB only minimises: a maximised objective is written with its costs
+//! negated, and a comment says so); without one, no objective line: a satisfaction problem. Costs one pass over the nonzeros.
 
 use std::fmt::Write;
 
@@ -35,6 +36,23 @@ pub fn to_opb(model: &Model) -> String {
             model.label(i),
             describe_coord(&v.coord)
         );
+    }
+    if let Some(o) = model.objective() {
+        if o.is_maximize() {
+            out.push_str("* objective: maximize, written as min: of the negated costs\n");
+        }
+        out.push_str("min:");
+        for (v, _) in o.terms() {
+            let c = o.min_cost(v);
+            let _ = write!(
+                out,
+                " {}{} x{}",
+                if c < 0 { "-" } else { "+" },
+                c.unsigned_abs(),
+                v + 1
+            );
+        }
+        out.push_str(" ;\n");
     }
     let mut family = usize::MAX;
     for c in model.constraints() {

@@ -42,6 +42,14 @@ pub enum GenerateError {
     /// The size cannot host a puzzle of this kind.
     #[error("{0}")]
     BadSize(String),
+    /// An option other than the size is out of its range (`stars`, `max-cage`).
+    #[error("{message}")]
+    BadOption {
+        /// The option's name as the command line spells it (without `--`).
+        option: &'static str,
+        /// What was expected and found.
+        message: String,
+    },
     /// No unique board was found within the attempt budget.
     #[error("board {index}: no new board with a unique solution after {attempts} attempts (boards equal to earlier ones are skipped; small sizes have few boards)")]
     GaveUp {
@@ -58,6 +66,32 @@ pub enum GenerateError {
         /// What went wrong.
         reason: String,
     },
+    /// The caller could not take a board (writing it failed).
+    #[error("board {index}: cannot write it: {reason}")]
+    Output {
+        /// Board index.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What a generator hands each board to as soon as it is found and checked: `Err` (a write
+/// failed) stops the run.
+pub type OnBoard<'a, B> = &'a mut dyn FnMut(B) -> Result<(), String>;
+
+/// A 128-bit fingerprint of a board's key, which is all a run keeps of the boards it has
+/// written (to skip repeats): 16 bytes per board instead of the board. Two SipHash passes
+/// with different prefixes; a collision (about 2^-64 for a billion boards) only skips a board.
+pub(crate) fn fingerprint<K: std::hash::Hash + ?Sized>(key: &K) -> u128 {
+    use std::hash::{DefaultHasher, Hasher};
+    let half = |salt: u8| {
+        let mut h = DefaultHasher::new();
+        h.write_u8(salt);
+        key.hash(&mut h);
+        h.finish()
+    };
+    (u128::from(half(1)) << 64) | u128::from(half(2))
 }
 
 /// What to generate.
@@ -488,16 +522,21 @@ fn generate_with<S: Shape>(
     key: impl Fn(&S::Board) -> String,
 ) -> Partial<S::Board> {
     let mut boards = Vec::new();
-    let stopped = generate_into(shape, options, key, &mut boards).err();
+    let stopped = generate_into(shape, options, key, &mut |g| {
+        boards.push(g);
+        Ok(())
+    })
+    .err();
     Partial { boards, stopped }
 }
 
-/// Appends boards to `boards` until `options.count` are there or one cannot be found.
+/// Hands boards to `each` until `options.count` were found or one cannot be found. Keeps only
+/// the fingerprints of the boards found: memory does not grow with their size.
 fn generate_into<S: Shape>(
     shape: &S,
     options: &GenerateOptions,
     key: impl Fn(&S::Board) -> String,
-    boards: &mut Vec<Generated<S::Board>>,
+    each: OnBoard<'_, Generated<S::Board>>,
 ) -> Result<(), GenerateError> {
     let mut checkers = confirming_backends()?;
     let mut seen = BTreeSet::new();
@@ -519,7 +558,7 @@ fn generate_into<S: Shape>(
                     })?;
                 let result = counter.count(2);
                 if result.count == 1 {
-                    if seen.contains(&key(&board)) {
+                    if seen.contains(&fingerprint(&key(&board))) {
                         continue 'attempts;
                     }
                     done = Some((attempt, board, model, result.nodes, counter));
@@ -569,8 +608,8 @@ fn generate_into<S: Shape>(
                 nodes,
             });
         }
-        seen.insert(key(&board));
-        boards.push(Generated {
+        seen.insert(fingerprint(&key(&board)));
+        let board = Generated {
             index,
             solution: positions(&model, &solution),
             board,
@@ -579,9 +618,79 @@ fn generate_into<S: Shape>(
             nodes,
             propagation_solves: counter.solved_by_propagation(),
             checks,
-        });
+        };
+        each(board).map_err(|reason| GenerateError::Output { index, reason })?;
     }
     Ok(())
+}
+
+/// Like [`generate_hex_partial`], but hands each board to `each` as soon as it is found and
+/// checked, keeping none: memory does not grow with `options.count`. Returns the number of
+/// boards found and why the run stopped short (`None`: all were found); `Err` only for a width
+/// with no boards at all.
+pub fn generate_hex_each(
+    options: &GenerateOptions,
+    each: OnBoard<'_, Generated<HexBoard>>,
+) -> Result<(usize, Option<GenerateError>), GenerateError> {
+    let shape = HexShape::new(options.width)?;
+    Ok(count_each(each, |each| {
+        generate_into(&shape, options, |b| format!("{:?}", b.regions()), each)
+    }))
+}
+
+/// Like [`generate_hex_each`], for Queens grids.
+pub fn generate_queens_each(
+    options: &GenerateOptions,
+    each: OnBoard<'_, Generated<QueensBoard>>,
+) -> Result<(usize, Option<GenerateError>), GenerateError> {
+    let shape = QueensShape::new(options.width)?;
+    Ok(count_each(each, |each| {
+        generate_into(&shape, options, |b| format!("{:?}", b.regions()), each)
+    }))
+}
+
+/// Boards `0..count` made by `one` (each given its index), handed to `each` as they come;
+/// the first error stops the run. The loop shared by the generators.
+pub(crate) fn each_board<B>(
+    count: usize,
+    mut one: impl FnMut(usize) -> Result<B, GenerateError>,
+    each: OnBoard<'_, B>,
+) -> (usize, Option<GenerateError>) {
+    count_each(each, |each| {
+        for index in 0..count {
+            let board = one(index)?;
+            each(board).map_err(|reason| GenerateError::Output { index, reason })?;
+        }
+        Ok(())
+    })
+}
+
+/// Every board `run` hands out, kept (for callers that want them all), and why it stopped.
+pub(crate) fn collect_boards<B>(
+    run: impl FnOnce(OnBoard<'_, B>) -> Result<(usize, Option<GenerateError>), GenerateError>,
+) -> Result<(Vec<B>, Option<GenerateError>), GenerateError> {
+    let mut boards = Vec::new();
+    let (_, stopped) = run(&mut |g| {
+        boards.push(g);
+        Ok(())
+    })?;
+    Ok((boards, stopped))
+}
+
+/// Runs `run` with `each` wrapped to count the boards it takes; the count and the error that
+/// stopped the run.
+pub(crate) fn count_each<B>(
+    each: OnBoard<'_, B>,
+    run: impl FnOnce(OnBoard<'_, B>) -> Result<(), GenerateError>,
+) -> (usize, Option<GenerateError>) {
+    let mut found = 0;
+    let stopped = run(&mut |b| {
+        each(b)?;
+        found += 1;
+        Ok(())
+    })
+    .err();
+    (found, stopped)
 }
 
 /// Generates `options.count` hex boards of width `options.width`, each with exactly one

@@ -151,7 +151,7 @@ pub struct Experiment {
     pub kind: ExperimentKind,
     /// Runs of each (instance, backend) pair.
     pub repetitions: u32,
-    /// Per-run wall-clock limit, handed to backends with the `TimeLimit` ability and enforced
+    /// Per-run wall-clock limit, handed to backends that stop themselves (`BackendInfo::uses_time_limit`) and enforced
     /// on every run by killing its worker after the limit and a grace.
     pub time_limit: Option<Duration>,
     /// Per-run memory limit in MB (the address space of the run's worker process).
@@ -172,6 +172,10 @@ pub struct Experiment {
     /// `zeroone run` does not run them; `zeroone merge` accepts their records and the reports
     /// show them beside the backends.
     pub peers: Vec<String>,
+    /// The folder of its records and reports: `reports_dir` of the file, relative to the file
+    /// (default `reports`, beside it), so `zeroone run PATH` finds them wherever it is run
+    /// from; `--reports` overrides it. The shipped experiments say `"../reports"`.
+    pub reports_dir: PathBuf,
 }
 
 impl Experiment {
@@ -240,9 +244,10 @@ struct RawExperiment {
     repetitions: Option<Spanned<u32>>,
     time_limit: Option<Spanned<toml::Value>>,
     memory_limit: Option<Spanned<toml::Value>>,
-    count_limit: Option<u64>,
+    count_limit: Option<Spanned<u64>>,
     baseline: Option<Spanned<String>>,
     data_dir: Option<String>,
+    reports_dir: Option<String>,
     outputs: Option<Vec<Output>>,
     #[serde(default)]
     instances: Vec<Spanned<RawSource>>,
@@ -376,7 +381,7 @@ fn seconds(value: &toml::Value) -> Option<Duration> {
         toml::Value::Float(f) => *f,
         _ => return None,
     };
-    time_limit_from_seconds(s).filter(|_| s > 0.0)
+    time_limit_from_seconds(s)
 }
 
 /// The most repetitions of one (instance, backend) pair an experiment may ask for.
@@ -414,6 +419,27 @@ fn param_text(value: &toml::Value) -> Option<String> {
     }
 }
 
+/// `dir` joined with `relative`, with `name/..` pairs taken out lexically (`experiments` and
+/// `../reports` give `reports`), so paths printed and recorded stay short.
+fn join_tidy(dir: &Path, relative: &str) -> PathBuf {
+    use std::path::Component;
+    let joined = dir.join(relative);
+    let mut out: Vec<Component> = Vec::new();
+    for c in joined.components() {
+        match (c, out.last()) {
+            (Component::CurDir, _) => {}
+            (Component::ParentDir, Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
 /// The data folder: `data_dir` from the file (relative to it), else `$ZEROONE_DATA`, else
 /// `data/` of the checkout holding `experiments/` (the folder above the file's).
 fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
@@ -426,12 +452,44 @@ fn data_root(dir: &Path, data_dir: Option<&str>) -> PathBuf {
     dir.join("..").join("data")
 }
 
+/// The largest experiment file read (1 MiB; the shipped ones are a few KB): a larger file,
+/// or `/dev/zero`, is refused before it fills memory.
+pub const MAX_EXPERIMENT_BYTES: u64 = 1 << 20;
+
+/// The bytes of the experiment file at `path`, at most [`MAX_EXPERIMENT_BYTES`].
+/// A file that cannot be opened or read is bad input (exit 2), like a malformed one.
+fn read_capped(path: &Path) -> Result<Vec<u8>, HarnessError> {
+    use std::io::Read;
+    let at = Locator { path, text: "" };
+    let unreadable = |e: std::io::Error| {
+        at.key(
+            "(file)",
+            format!("expected a readable experiment file, found: {e}"),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_EXPERIMENT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_EXPERIMENT_BYTES {
+        return Err(at.key(
+            "(document)",
+            format!(
+                "expected an experiment file of at most {} MiB, found a larger one",
+                MAX_EXPERIMENT_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 impl Experiment {
     /// Reads and checks the experiment at `path`: schema, files, backends (each is made once
     /// through the registry, so unknown names and bad options are caught here), baseline.
     /// Errors name the file and the line and column (or key) at fault.
     pub fn load(path: &Path) -> Result<Experiment, HarnessError> {
-        let bytes = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
+        let bytes = read_capped(path)?;
         Experiment::from_text(path, &decode(path, &bytes)?)
     }
 
@@ -441,7 +499,7 @@ impl Experiment {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let at = Locator { path, text };
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
-            let message = e.message().to_string();
+            let message = crate::suggest::serde_hint(e.message());
             match e.span() {
                 Some(span) => at.at(span, message),
                 None => at.key("(document)", message),
@@ -456,6 +514,7 @@ impl Experiment {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "experiment".into());
         let data = data_root(dir, raw.data_dir.as_deref());
+        let reports_dir = join_tidy(dir, raw.reports_dir.as_deref().unwrap_or("reports"));
 
         let repetitions = match &raw.repetitions {
             None => 1,
@@ -479,6 +538,16 @@ impl Experiment {
                 )
             })?),
         };
+        // The same rule as `count --limit`: from 1.
+        let count_limit =
+            match &raw.count_limit {
+                None => None,
+                Some(c) if *c.get_ref() == 0 => return Err(at.at(
+                    c.span(),
+                    "count_limit: expected at least 1 (as for --limit); leave it out to count all",
+                )),
+                Some(c) => Some(*c.get_ref()),
+            };
         let memory_limit = match &raw.memory_limit {
             None => None,
             Some(m) => match m.get_ref() {
@@ -829,7 +898,8 @@ impl Experiment {
             repetitions,
             time_limit,
             memory_limit,
-            count_limit: raw.count_limit,
+            count_limit,
+            reports_dir,
             baseline,
             sources,
             backends,
@@ -846,6 +916,27 @@ mod tests {
 
     fn load(text: &str) -> Result<Experiment, HarnessError> {
         Experiment::from_text(Path::new("exp/test.toml"), text)
+    }
+
+    #[test]
+    fn reports_dir_is_relative_to_the_experiment_file() {
+        for (file, key, reports) in [
+            ("experiments/quick.toml", Some("../reports"), "reports"),
+            (
+                "/repo/experiments/quick.toml",
+                Some("../reports"),
+                "/repo/reports",
+            ),
+            ("a/b/x.toml", None, "a/b/reports"),
+            ("x.toml", None, "reports"),
+            ("x.toml", Some("../out"), "../out"),
+            ("../x.toml", Some("../r"), "../../r"),
+        ] {
+            let line = key.map_or(String::new(), |k| format!("reports_dir = \"{k}\"\n"));
+            let text = format!("{line}[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\n");
+            let e = Experiment::from_text(Path::new(file), &text).unwrap();
+            assert_eq!(e.reports_dir, PathBuf::from(reports), "{file} {key:?}");
+        }
     }
 
     #[test]

@@ -25,6 +25,7 @@
 
 pub mod experiment;
 pub mod figures;
+pub mod optimisation;
 pub mod plan;
 pub mod plot;
 pub mod raster;

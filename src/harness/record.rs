@@ -79,6 +79,12 @@ pub struct Record {
     /// Why the status is `unknown` or `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A model with an objective: the verified value of the run's solution (exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i128>,
+    /// A model with an objective: the bound on the optimum the backend proved, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i128>,
     /// Variables and rows of the model the backend was given.
     #[serde(default)]
     pub variables: usize,
@@ -146,6 +152,8 @@ impl Record {
             count: None,
             exhaustive: None,
             reason: None,
+            objective: None,
+            bound: None,
             variables: 0,
             rows: 0,
             stats: Stats::default(),
@@ -202,10 +210,35 @@ impl Record {
     /// Whether two records of the same key say the same thing (status, verification, count):
     /// timings may differ between repeats of a run, answers may not.
     pub fn agrees_with(&self, other: &Record) -> bool {
-        self.status == other.status
-            && self.verified == other.verified
-            && self.count == other.count
-            && self.exhaustive == other.exhaustive
+        self.disagreement(other).is_none()
+    }
+
+    /// The first field in which `self` ("here") and `other` ("there") give different answers,
+    /// as `FIELD X here but Y`; `None` when they agree.
+    pub fn disagreement(&self, other: &Record) -> Option<String> {
+        let text = |x: &dyn std::fmt::Debug| format!("{x:?}");
+        let fields: [(&str, String, String); 4] = [
+            (
+                "status",
+                self.status.name().into(),
+                other.status.name().into(),
+            ),
+            ("verified", text(&self.verified), text(&other.verified)),
+            (
+                "count",
+                self.count.clone().unwrap_or_else(|| "none".into()),
+                other.count.clone().unwrap_or_else(|| "none".into()),
+            ),
+            (
+                "exhaustive",
+                text(&self.exhaustive),
+                text(&other.exhaustive),
+            ),
+        ];
+        fields
+            .into_iter()
+            .find(|(_, here, there)| here != there)
+            .map(|(field, here, there)| format!("{field} {here} here but {there}"))
     }
 
     /// The record as one JSON line, without the newline.
@@ -214,42 +247,62 @@ impl Record {
     }
 }
 
-/// Reads every record of `path`. A last line without its newline that does not parse is torn
-/// (the run was killed while writing it): it is dropped when `tolerate_torn` and the returned
-/// length stops before it; otherwise, and for any other bad line, the error names the line.
-/// Returns the records and the byte length of the good prefix.
+/// The longest record line read (16 MiB; a record is a few KB): a longer line, as in a file
+/// that is not a record file (`/dev/zero`), is refused before it fills memory.
+pub const MAX_RECORD_LINE: usize = 16 << 20;
+
+/// Reads every record of `path`, one line at a time. A last line without its newline that does
+/// not parse is torn (the run was killed while writing it): it is dropped when `tolerate_torn`
+/// and the returned length stops before it; otherwise, and for any other bad line (or one
+/// longer than [`MAX_RECORD_LINE`]), the error names the line. Returns the records and the
+/// byte length of the good prefix.
 pub fn read_records(path: &Path, tolerate_torn: bool) -> Result<(Vec<Record>, u64), HarnessError> {
-    let text = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
+    use std::io::{BufRead, BufReader, Read};
+    let file = File::open(path).map_err(|e| HarnessError::io(path, e))?;
+    let mut reader = BufReader::new(file);
     let mut records = Vec::new();
-    let mut offset = 0usize;
+    let mut offset = 0u64;
     let mut line_no = 0usize;
-    while offset < text.len() {
-        line_no += 1;
-        let end = text[offset..].iter().position(|&b| b == b'\n');
-        let (line, next, complete) = match end {
-            Some(e) => (&text[offset..offset + e], offset + e + 1, true),
-            None => (&text[offset..], text.len(), false),
-        };
-        if line.iter().all(u8::is_ascii_whitespace) {
-            offset = next;
-            continue;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read = (&mut reader)
+            .take(MAX_RECORD_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| HarnessError::io(path, e))?;
+        if read == 0 {
+            break;
         }
-        match serde_json::from_slice::<Record>(line) {
-            Ok(r) => records.push(r.migrated()),
-            Err(e) => {
-                if !complete && tolerate_torn {
-                    return Ok((records, offset as u64));
+        line_no += 1;
+        let complete = line.last() == Some(&b'\n');
+        if !complete && line.len() > MAX_RECORD_LINE {
+            return Err(HarnessError::Records {
+                file: path.to_path_buf(),
+                line: line_no,
+                message: format!("not a run record: a line longer than {MAX_RECORD_LINE} bytes"),
+            });
+        }
+        let body = if complete {
+            &line[..line.len() - 1]
+        } else {
+            &line[..]
+        };
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            match serde_json::from_slice::<Record>(body) {
+                Ok(r) => records.push(r.migrated()),
+                Err(_) if !complete && tolerate_torn => return Ok((records, offset)),
+                Err(e) => {
+                    return Err(HarnessError::Records {
+                        file: path.to_path_buf(),
+                        line: line_no,
+                        message: format!("not a run record: {e}"),
+                    })
                 }
-                return Err(HarnessError::Records {
-                    file: path.to_path_buf(),
-                    line: line_no,
-                    message: format!("not a run record: {e}"),
-                });
             }
         }
-        offset = next;
+        offset += read as u64;
     }
-    Ok((records, text.len() as u64))
+    Ok((records, offset))
 }
 
 /// The exclusive right to write one record file: a lock on `FILE.lock` (an exclusive `flock`,
@@ -344,8 +397,17 @@ fn try_lock(file: &File) -> std::io::Result<()> {
 pub struct RecordFile {
     path: PathBuf,
     file: File,
+    /// Records appended since the last `fsync`, and when that was.
+    unsynced: usize,
+    synced_at: std::time::Instant,
     _lock: RecordLock,
 }
+
+/// A record file is `fsync`ed after this many records, after [`SYNC_SECONDS`], and when it is
+/// closed (the end of a run or shard, also on an error): a power cut loses at most that much.
+pub const SYNC_RECORDS: usize = 64;
+/// See [`SYNC_RECORDS`].
+pub const SYNC_SECONDS: u64 = 10;
 
 impl RecordFile {
     /// Takes the lock of `path`, then creates it empty (replacing any old file). A file locked
@@ -353,11 +415,7 @@ impl RecordFile {
     pub fn create(path: &Path) -> Result<RecordFile, HarnessError> {
         let lock = RecordLock::acquire(path)?;
         let file = File::create(path).map_err(|e| HarnessError::io(path, e))?;
-        Ok(RecordFile {
-            path: path.to_path_buf(),
-            file,
-            _lock: lock,
-        })
+        Ok(RecordFile::with(path, file, lock))
     }
 
     /// Takes the lock of `path`, then opens it to continue it: reads its records, drops a torn
@@ -367,14 +425,7 @@ impl RecordFile {
         let lock = RecordLock::acquire(path)?;
         if !path.exists() {
             let file = File::create(path).map_err(|e| HarnessError::io(path, e))?;
-            return Ok((
-                RecordFile {
-                    path: path.to_path_buf(),
-                    file,
-                    _lock: lock,
-                },
-                Vec::new(),
-            ));
+            return Ok((RecordFile::with(path, file, lock), Vec::new()));
         }
         let (records, good) = read_records(path, true)?;
         let file = OpenOptions::new()
@@ -383,11 +434,7 @@ impl RecordFile {
             .open(path)
             .map_err(|e| HarnessError::io(path, e))?;
         file.set_len(good).map_err(|e| HarnessError::io(path, e))?;
-        let mut rf = RecordFile {
-            path: path.to_path_buf(),
-            file,
-            _lock: lock,
-        };
+        let mut rf = RecordFile::with(path, file, lock);
         // Re-open in append mode so every write lands at the end.
         rf.file = OpenOptions::new()
             .append(true)
@@ -396,8 +443,13 @@ impl RecordFile {
         // A good last line written without its newline (a kill between the two writes of an
         // older format) gets one, so the next record starts on its own line.
         if good > 0 {
-            let text = std::fs::read(path).map_err(|e| HarnessError::io(path, e))?;
-            if text.last() != Some(&b'\n') {
+            use std::io::{Read, Seek, SeekFrom};
+            let mut last = [0u8; 1];
+            let mut file = File::open(path).map_err(|e| HarnessError::io(path, e))?;
+            file.seek(SeekFrom::Start(good - 1))
+                .and_then(|_| file.read_exact(&mut last))
+                .map_err(|e| HarnessError::io(path, e))?;
+            if last[0] != b'\n' {
                 rf.file
                     .write_all(b"\n")
                     .map_err(|e| HarnessError::io(path, e))?;
@@ -406,19 +458,59 @@ impl RecordFile {
         Ok((rf, records))
     }
 
-    /// Appends `record` as one line and flushes it.
+    fn with(path: &Path, file: File, lock: RecordLock) -> RecordFile {
+        RecordFile {
+            path: path.to_path_buf(),
+            file,
+            unsynced: 0,
+            synced_at: std::time::Instant::now(),
+            _lock: lock,
+        }
+    }
+
+    /// Appends `record` as one line and flushes it; `fsync`s every [`SYNC_RECORDS`] records
+    /// or [`SYNC_SECONDS`].
     pub fn append(&mut self, record: &Record) -> Result<(), HarnessError> {
         let mut line = record.to_line();
         line.push('\n');
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
-            .map_err(|e| HarnessError::io(&self.path, e))
+            .map_err(|e| HarnessError::io(&self.path, e))?;
+        self.unsynced += 1;
+        if self.unsynced >= SYNC_RECORDS || self.synced_at.elapsed().as_secs() >= SYNC_SECONDS {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Makes every record appended so far durable (`fdatasync`).
+    pub fn sync(&mut self) -> Result<(), HarnessError> {
+        self.file
+            .sync_data()
+            .map_err(|e| HarnessError::io(&self.path, e))?;
+        self.unsynced = 0;
+        self.synced_at = std::time::Instant::now();
+        Ok(())
+    }
+
+    /// Records appended since the last `fsync`.
+    pub fn unsynced(&self) -> usize {
+        self.unsynced
     }
 
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+impl Drop for RecordFile {
+    /// Closing the file (end of a run or shard, or an error) makes its records durable.
+    fn drop(&mut self) {
+        if self.unsynced > 0 {
+            let _ = self.file.sync_data();
+        }
     }
 }
 
@@ -476,17 +568,15 @@ pub fn merge(files: &[PathBuf]) -> Result<Vec<Record>, HarnessError> {
             let key = r.key();
             match by_key.get(&key) {
                 Some((first, where_first)) => {
-                    if !first.agrees_with(&r) {
+                    if let Some(differs) = r.disagreement(first) {
                         return Err(HarnessError::Records {
                             file: path.clone(),
                             line: i + 1,
                             message: format!(
-                                "instance '{}', backend '{}', repetition {}: status {} here but {} in {}",
+                                "instance '{}', backend '{}', repetition {}: {differs} in {}",
                                 key.0,
                                 key.1,
                                 key.2,
-                                r.status.name(),
-                                first.status.name(),
                                 where_first.display()
                             ),
                         });
@@ -602,6 +692,27 @@ mod tests {
     }
 
     #[test]
+    fn appended_records_are_synced_every_so_many_and_on_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.jsonl");
+        let mut file = RecordFile::create(&p).unwrap();
+        let r = record("a", Status::Solved);
+        for i in 1..SYNC_RECORDS {
+            file.append(&r).unwrap();
+            assert_eq!(file.unsynced(), i);
+        }
+        file.append(&r).unwrap();
+        assert_eq!(file.unsynced(), 0, "synced at the {SYNC_RECORDS}th record");
+        file.append(&r).unwrap();
+        assert_eq!(file.unsynced(), 1);
+        file.sync().unwrap();
+        assert_eq!(file.unsynced(), 0);
+        drop(file);
+        let (records, _) = read_records(&p, false).unwrap();
+        assert_eq!(records.len(), SYNC_RECORDS + 1);
+    }
+
+    #[test]
     fn merge_drops_repeats_and_refuses_conflicts() {
         let dir = tempfile::tempdir().unwrap();
         let p1 = dir.path().join("1.jsonl");
@@ -618,7 +729,16 @@ mod tests {
         );
         let a_wrong = record("a", Status::Error);
         std::fs::write(&p2, format!("{}\n", a_wrong.to_line())).unwrap();
-        let e = merge(&[p1, p2]).unwrap_err().to_string();
+        let e = merge(&[p1.clone(), p2.clone()]).unwrap_err().to_string();
         assert!(e.contains("2.jsonl:1: instance 'a', backend 'brute', repetition 0: status error here but solved"), "{e}");
+        // Two shards differing only in their count name the count, not the (equal) status.
+        let mut counted = record("a", Status::Solved);
+        counted.count = Some("7".into());
+        let mut other = counted.clone();
+        other.count = Some("8".into());
+        std::fs::write(&p1, format!("{}\n", counted.to_line())).unwrap();
+        std::fs::write(&p2, format!("{}\n", other.to_line())).unwrap();
+        let e = merge(&[p1, p2]).unwrap_err().to_string();
+        assert!(e.contains("repetition 0: count 8 here but 7 in"), "{e}");
     }
 }

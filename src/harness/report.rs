@@ -16,6 +16,7 @@ use crate::harness::plan::job_keys;
 use crate::harness::record::{read_records, Record, RunKey};
 use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
+use crate::output::{markdown_code, markdown_text};
 use crate::worker::LimitBy;
 
 pub use crate::harness::record::{median, quantile};
@@ -48,19 +49,18 @@ impl Provenance {
         // Peer rows (outside solvers) carry their package's version, not a zeroone build.
         let (peers, own): (Vec<&Record>, Vec<&Record>) =
             records.iter().partition(|r| r.name == "peer");
-        let builds: BTreeSet<String> = own
-            .iter()
-            .filter_map(|r| match (&r.version, &r.commit) {
-                (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
-                _ => None,
-            })
-            .chain(peers.iter().filter_map(|r| {
-                r.options
-                    .params
-                    .get("version")
-                    .map(|v| format!("peer `{}`: {v}", r.backend))
-            }))
-            .collect();
+        let builds: BTreeSet<String> =
+            own.iter()
+                .filter_map(|r| match (&r.version, &r.commit) {
+                    (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
+                    _ => None,
+                })
+                .chain(peers.iter().filter_map(|r| {
+                    r.options.params.get("version").map(|v| {
+                        format!("peer {}: {}", markdown_code(&r.backend), markdown_text(v))
+                    })
+                }))
+                .collect();
         let no_build = own.iter().filter(|r| r.commit.is_none()).count();
         let machines: BTreeSet<String> = records.iter().filter_map(|r| r.machine.clone()).collect();
         let no_machine = records.iter().filter(|r| r.machine.is_none()).count();
@@ -191,7 +191,9 @@ fn summary_of(
         .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
     BackendSummary {
         runs: mine.len(),
-        solved: count(Status::Solved),
+        // A verified solution: `solved`, or on a model with an objective `optimal` or
+        // `feasible` (the optimisation section tells those apart).
+        solved: mine.iter().filter(|r| r.status.has_solution()).count(),
         infeasible: count(Status::Infeasible),
         unknown: count(Status::Unknown),
         limit: count(Status::Limit),
@@ -308,8 +310,11 @@ fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
                 format!(", {}", params.join(", "))
             };
             format!(
-                "`{}` ({} seed {}{params})",
-                r.backend, r.name, r.options.seed
+                "{} ({} seed {}{})",
+                markdown_code(&r.backend),
+                r.name,
+                r.options.seed,
+                markdown_text(&params)
             )
         })
         .collect();
@@ -328,7 +333,7 @@ fn header(
     redact_times: bool,
 ) -> String {
     let mut md = String::new();
-    let _ = writeln!(md, "# Experiment `{}`\n", experiment.name);
+    let _ = writeln!(md, "# Experiment {}\n", markdown_code(&experiment.name));
     if !experiment.description.is_empty() {
         let _ = writeln!(md, "{}\n", experiment.description.trim());
     }
@@ -381,9 +386,9 @@ fn time_cell(s: Option<f64>, redact_times: bool) -> String {
 /// The label of a backend in the tables: `` `label` `` and its registry name when it differs.
 fn label_cell(label: &str, name: &str) -> String {
     if label == name {
-        format!("`{label}`")
+        markdown_code(label)
     } else {
-        format!("`{label}` ({name})")
+        format!("{} ({})", markdown_code(label), markdown_text(name))
     }
 }
 
@@ -476,13 +481,13 @@ fn competition_rows(
         experiment.baseline.as_deref(),
         experiment.time_limit.map(|d| d.as_secs_f64()),
     );
-    let base = experiment.baseline.as_deref().unwrap_or("-");
+    let base = markdown_code(experiment.baseline.as_deref().unwrap_or("-"));
     let mut md = String::new();
     if full {
-        let _ = writeln!(md, "| backend | answered | PAR-2 | median | mean | p90 | max | median cpu | mean cpu | spread over reps | peak MB | ratio to `{base}` | fastest on |");
+        let _ = writeln!(md, "| backend | answered | PAR-2 | median | mean | p90 | max | median cpu | mean cpu | spread over reps | peak MB | ratio to {base} | fastest on |");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     } else {
-        let _ = writeln!(md, "| backend | answered | PAR-2 | median | p90 | max | median cpu | ratio to `{base}` | fastest on |");
+        let _ = writeln!(md, "| backend | answered | PAR-2 | median | p90 | max | median cpu | ratio to {base} | fastest on |");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     }
     for c in &rows {
@@ -545,7 +550,7 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
         let _ = writeln!(
             md,
             "Peers without records in this run (not installed or not run; see experiments/peers/README.md): {}.\n",
-            missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
+            missing.iter().map(|m| markdown_code(m)).collect::<Vec<_>>().join(", ")
         );
     }
     let all: Vec<&Record> = records.iter().collect();
@@ -586,7 +591,7 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
                 .map(|r| r.instance.as_str())
                 .collect::<BTreeSet<_>>()
                 .len();
-            let _ = writeln!(md, "\n### {g} ({n} instances)\n");
+            let _ = writeln!(md, "\n### {} ({n} instances)\n", markdown_text(g));
             md.push_str(&competition_rows(
                 experiment,
                 &mine,
@@ -612,6 +617,11 @@ pub fn render_markdown(
     let mut md = header(experiment, records, expected_runs, provenance, redact_times);
     md.push_str(&status_table(experiment, records));
     md.push_str(&backend_table(experiment, records, redact_times));
+    md.push_str(&crate::harness::optimisation::optimisation_section(
+        experiment,
+        records,
+        redact_times,
+    ));
     md.push_str(&figures_section(experiment, records));
     md.push_str(&rest_of_report(experiment, records));
     md
@@ -632,9 +642,9 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         for r in &counts {
             let _ = writeln!(
                 md,
-                "| {} | `{}` | {} | {} |",
-                r.instance,
-                r.backend,
+                "| {} | {} | {} | {} |",
+                markdown_text(&r.instance),
+                markdown_code(&r.backend),
                 r.count.as_deref().unwrap_or("-"),
                 r.exhaustive.map_or("-", |e| if e { "yes" } else { "no" })
             );
@@ -663,7 +673,8 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         for ((backend, exhaustive, _, count), n) in tally.iter().take(100) {
             let _ = writeln!(
                 md,
-                "| `{backend}` | {count} | {} | {n} |",
+                "| {} | {count} | {} | {n} |",
+                markdown_code(backend),
                 if *exhaustive { "yes" } else { "no" }
             );
         }
@@ -676,7 +687,13 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         let _ = writeln!(md, "| backend | figure | value |");
         let _ = writeln!(md, "|---|---|---|");
         for (label, key, value) in extras {
-            let _ = writeln!(md, "| `{label}` | {key} | {value} |");
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} |",
+                markdown_code(&label),
+                markdown_text(&key),
+                markdown_text(&value.to_string())
+            );
         }
     }
 
@@ -689,7 +706,7 @@ fn rest_of_report(experiment: &Experiment, records: &[Record]) -> String {
         );
     } else {
         for d in disagreements.iter().take(50) {
-            let _ = writeln!(md, "- {d}");
+            let _ = writeln!(md, "- {}", markdown_text(d));
         }
         if disagreements.len() > 50 {
             let _ = writeln!(md, "- ... {} more", disagreements.len() - 50);
@@ -731,9 +748,11 @@ fn runs_without_answer(records: &[Record]) -> String {
     for ((backend, status, _), n, instance, reason) in groups.iter().take(40) {
         let _ = writeln!(
             md,
-            "| `{backend}` | {} | {n} | {instance} | {} |",
+            "| {} | {} | {n} | {} | {} |",
+            markdown_code(backend),
             status.name(),
-            reason.replace('|', "\\|")
+            markdown_text(instance),
+            markdown_text(reason)
         );
     }
     if groups.len() > 40 {
@@ -815,7 +834,7 @@ pub fn disagreements(records: &[Record]) -> Vec<String> {
     for (inst, rs) in by_instance {
         let solved: Vec<&str> = rs
             .iter()
-            .filter(|r| r.status == Status::Solved && r.count.is_none())
+            .filter(|r| r.status.has_solution() && r.count.is_none())
             .map(|r| r.backend.as_str())
             .collect();
         let infeasible: Vec<&str> = rs
@@ -846,11 +865,12 @@ pub fn disagreements(records: &[Record]) -> Vec<String> {
             out.push(format!("{inst}: counts differ: {}", parts.join(" vs ")));
         }
     }
+    out.extend(crate::harness::optimisation::optimum_disagreements(records));
     out
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()

@@ -110,6 +110,8 @@ fn run_job(
     record.seconds = r.stats.seconds;
     record.count = r.count;
     record.exhaustive = r.exhaustive;
+    record.objective = r.objective;
+    record.bound = r.bound;
     record.stats = r.stats;
     record.wall_seconds = Some(r.wall_seconds);
     record.cpu_seconds = Some(r.cpu_seconds);
@@ -261,6 +263,16 @@ pub fn run_experiment(
         None => std::env::current_exe()
             .map_err(|e| HarnessError::Source(format!("cannot find the zeroone binary: {e}")))?,
     };
+    if let Some(mb) = memory_limit {
+        crate::worker::check_memory_limit(&exe, mb).map_err(|min| HarnessError::Experiment {
+            file: experiment.path.clone(),
+            location: "memory_limit".into(),
+            message: format!(
+                "{mb} MB (from --memory-limit or the file): a worker process needs at least \
+                 {min} MB of address space to start; give {min} or more"
+            ),
+        })?;
+    }
     let run = RunContext {
         experiment,
         pool: WorkerPool::new(
@@ -537,6 +549,9 @@ pub fn rewrite_reports(
             path.display()
         )));
     }
+    // A run still writing these records holds their lock: refuse, like a second run, rather
+    // than write reports of a half-finished record set.
+    let _lock = crate::harness::record::RecordLock::acquire(&path)?;
     match experiment.kind {
         ExperimentKind::Table => {
             crate::harness::table_run::write_table_reports(experiment, dir, command)

@@ -57,6 +57,30 @@ pub enum Answer {
 /// boards already have about a million variables.
 pub const MAX_BUILTIN_SIZE: usize = 999;
 
+/// The most one piece of a kind's file may hold, so that reading any input (a huge file,
+/// `/dev/zero`, a gzip bomb, endless standard input) takes bounded memory: a longer line or a
+/// larger block is refused with its location before more is read. Chosen well above the largest
+/// puzzle the format can describe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputCaps {
+    /// Bytes in one line, without its line break.
+    pub line_bytes: usize,
+    /// Lines (grid rows, sum lines and comments) in one block of a block format.
+    pub block_lines: usize,
+    /// Bytes in one block of a block format.
+    pub block_bytes: usize,
+}
+
+impl InputCaps {
+    /// The caps of the board formats up to [`MAX_BUILTIN_SIZE`] rows (hex, Queens): a width-999
+    /// board drawn as an indented hexagon has lines of about 3,000 bytes and 999 rows.
+    pub const BOARDS: InputCaps = InputCaps {
+        line_bytes: 16 * 1024,
+        block_lines: 2 * 1024,
+        block_bytes: 4 * 1024 * 1024,
+    };
+}
+
 /// A family of boards a kind makes without a file, one per size, for harness sources
 /// (`generate = "NAME"` in an experiment file).
 #[derive(Debug)]
@@ -87,6 +111,12 @@ pub trait Kind: Sync {
 
     /// How its files are read.
     fn reader(&self) -> Reader;
+
+    /// The most one line and one block of its files may hold ([`InputCaps::BOARDS`] unless the
+    /// kind's puzzles are smaller).
+    fn input_caps(&self) -> InputCaps {
+        InputCaps::BOARDS
+    }
 
     /// How strongly `first` (the first non-blank, non-comment line of a `.txt` file, trimmed)
     /// says "this kind": 0 not at all; the kind with the highest claim reads the file. Kinds

@@ -85,6 +85,22 @@ pub enum ParseErrorKind {
     /// The bytes are not UTF-8 text.
     #[error("expected UTF-8 text, found a byte sequence that is not")]
     NotText,
+    /// A file named `.gz` whose bytes are not gzip data.
+    #[error("expected gzip data in a file named .gz, found bytes that do not start with the gzip magic number 1f 8b")]
+    NotGzip,
+    /// A line, block or document larger than any puzzle of its format (reading stops there,
+    /// so memory stays bounded whatever the input).
+    #[error(
+        "expected {what} of at most {cap} (the most a {format} file holds), found a larger one"
+    )]
+    TooLarge {
+        /// `a line`, `a block`, `a model`.
+        what: &'static str,
+        /// The cap, in words (`4096 bytes`, `2048 lines`).
+        cap: String,
+        /// The format's name.
+        format: &'static str,
+    },
     /// The file name does not say which format it is in.
     #[error("expected a file ending in {exts} (optionally .gz), or --format, found '{0}'", exts = extensions_text())]
     UnknownFormat(String),
@@ -461,6 +477,9 @@ pub(crate) fn is_blank(c: char) -> bool {
 #[derive(Default)]
 pub(crate) struct BlockReader {
     current: Block,
+    /// Lines and bytes gathered into `current` (comments included), for the input caps.
+    lines: usize,
+    bytes: usize,
 }
 
 impl BlockReader {
@@ -468,11 +487,16 @@ impl BlockReader {
     pub(crate) fn push(&mut self, line: usize, raw: &str) -> Option<Block> {
         let trimmed = raw.trim_matches(is_blank);
         if trimmed.is_empty() {
+            (self.lines, self.bytes) = (0, 0);
             if !self.current.rows.is_empty() {
                 return Some(std::mem::take(&mut self.current));
             }
             self.current.comments.clear();
-        } else if trimmed.starts_with('#') {
+            return None;
+        }
+        self.lines += 1;
+        self.bytes += raw.len();
+        if trimmed.starts_with('#') {
             self.current.comments.push((line, trimmed.to_string()));
         } else {
             let cells = raw
@@ -490,8 +514,14 @@ impl BlockReader {
         None
     }
 
+    /// Lines and bytes of the block being gathered (comments included).
+    pub(crate) fn pending(&self) -> (usize, usize) {
+        (self.lines, self.bytes)
+    }
+
     /// The last block, at the end of the file.
     pub(crate) fn finish(&mut self) -> Option<Block> {
+        (self.lines, self.bytes) = (0, 0);
         (!self.current.rows.is_empty()).then(|| std::mem::take(&mut self.current))
     }
 }

@@ -43,7 +43,7 @@ fn options_a_backend_does_not_read_are_refused_with_exit_2() {
         &["solve", hex, "--backend", "milp", "--param", "relaxx=true"],
         &[
             "backend 'milp' does not take option 'relaxx'",
-            "it takes: relax, time_limit",
+            "it takes: relax, presolve, time_limit",
         ],
     );
     refused(
@@ -136,7 +136,7 @@ fn time_limits_out_of_range_are_exit_2_not_a_duration_panic() {
             &["solve", "models/hex-9.hex", "--backend", "bitset", &flag],
             &[
                 "--time-limit",
-                "expected a number of seconds from 0 to 31536000",
+                "expected a number of seconds above 0 and at most 31536000",
             ],
         );
     }

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest layer first.
 const LAYERS: &[&[&str]] = &[
-    &["build_info", "output"],
-    &["model", "verify"],
+    &["build_info", "output", "suggest"],
+    &["model", "objective", "verify"],
     &["export"],
     &["backend", "worker"],
     &["puzzle", "generate", "render", "testing"],

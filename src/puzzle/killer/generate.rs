@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use super::file::write;
 use super::search::count;
 use super::{first_apart, KillerBoard};
-use crate::generate::{Check, GenerateError};
+use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
 use crate::puzzle::generate::complete_grid;
 use crate::puzzle::star::generate::confirm_unique;
 use crate::puzzle::sudoku::symbol;
@@ -214,23 +214,32 @@ pub fn generate(o: &KillerOptions) -> Result<Vec<GeneratedKiller>, GenerateError
 pub fn generate_partial(
     o: &KillerOptions,
 ) -> Result<(Vec<GeneratedKiller>, Option<GenerateError>), GenerateError> {
+    collect_boards(|each| generate_each(o, each))
+}
+
+/// Like [`generate_partial`], but hands each board to `each` as soon as it is confirmed,
+/// keeping none: memory does not grow with `o.count`. Returns the number found and why the
+/// run stopped short (`None`: all were found).
+pub fn generate_each(
+    o: &KillerOptions,
+    each: OnBoard<'_, GeneratedKiller>,
+) -> Result<(usize, Option<GenerateError>), GenerateError> {
     check_options(o)?;
-    let mut boards = Vec::new();
-    for i in 0..o.count {
-        match one_board(o, i) {
-            Ok(g) => boards.push(g),
-            Err(e) => return Ok((boards, Some(e))),
-        }
-    }
-    Ok((boards, None))
+    Ok(each_board(o.count, |i| one_board(o, i), each))
 }
 
 fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {
-    if !(2..=3).contains(&o.box_size) || !(2..=9).contains(&o.max_cage) {
+    if !(2..=3).contains(&o.box_size) {
         return Err(GenerateError::BadSize(format!(
-            "killer box size {} with cages up to {}: expected box size 2 or 3 and cages of 2 to 9 cells",
-            o.box_size, o.max_cage
+            "killer box size {}: expected 2 or 3 (a 4x4 or 9x9 grid)",
+            o.box_size
         )));
+    }
+    if !(2..=9).contains(&o.max_cage) {
+        return Err(GenerateError::BadOption {
+            option: "max-cage",
+            message: format!("cages of up to {} cells: expected 2 to 9", o.max_cage),
+        });
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{grid_of, KillerBoard};
 use crate::model::{Model, ModelError, PuzzleKind, Solution};
-use crate::puzzle::kind::{Answer, Board, Kind, Reader};
+use crate::puzzle::kind::{Answer, Board, InputCaps, Kind, Reader};
 use crate::puzzle::parse::{Block, Locator, ParseError};
 use crate::puzzle::sudoku::symbol;
 use crate::puzzle::Puzzle;
@@ -41,6 +41,15 @@ impl Kind for KillerKind {
 
     fn reader(&self) -> Reader {
         Reader::Blocks(read_block)
+    }
+
+    /// A 25x25 grid has 25 rows and at most 62 cage lines.
+    fn input_caps(&self) -> InputCaps {
+        InputCaps {
+            line_bytes: 4 * 1024,
+            block_lines: 1024,
+            block_bytes: 256 * 1024,
+        }
     }
 
     fn title(&self, kind: &PuzzleKind) -> String {

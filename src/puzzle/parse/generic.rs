@@ -22,7 +22,10 @@
 //! unit-weight rows), `exactly`, `at-most` or `at-least`; `rhs` (default 1) is `k`, a whole number
 //! from 0 to 2^53, either one for every row or a list with one per row; `weights` (optional) has
 //! the shape of `rows` and holds positive whole numbers (default 1), a row's total at most 2^53.
-//! `givens` (optional) lists variables fixed to 1. Unknown keys are refused.
+//! `givens` (optional) lists variables fixed to 1. `objective` (optional) is
+//! `{"sense": "minimize" | "maximize", "costs": {"a": 3, "c": -2}}`: whole-number costs from
+//! -2^53 to 2^53 by label, a variable not named costing 0 (TOML: an `[objective]` table with an
+//! `[objective.costs]` table). Unknown keys are refused.
 //!
 //! Errors are located: syntax and shape errors where the parser stopped; a row or given naming
 //! an undeclared variable, a repeated label, an empty row, an unknown sense, a right-hand side
@@ -42,7 +45,8 @@ use serde::Deserialize;
 
 use super::{line_col, ParseError, ParseErrorKind};
 use crate::model::{
-    parse_sense, Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense, MAX_COEFFICIENT,
+    parse_sense, Coord, Model, ModelBuilder, ModelError, ObjectiveSense, PuzzleKind, Sense,
+    MAX_COEFFICIENT, MAX_COST,
 };
 
 /// Reading state shared by every [`Located`] value during one read: a running element number,
@@ -88,6 +92,45 @@ struct ModelFile {
     families: Vec<FamilySpec>,
     #[serde(default)]
     givens: Vec<Located<String>>,
+    #[serde(default)]
+    objective: Option<ObjectiveSpec>,
+}
+
+/// The optional `objective`: `{"sense": "minimize", "costs": {"a": 3, "b": -2}}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectiveSpec {
+    sense: Located<String>,
+    #[serde(default)]
+    costs: CostsSpec,
+}
+
+/// The objective's costs, in file order, each label and cost located.
+#[derive(Debug, Default)]
+struct CostsSpec(Vec<(Located<String>, Located<i64>)>);
+
+impl<'de> Deserialize<'de> for CostsSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(CostsVisitor)
+    }
+}
+
+struct CostsVisitor;
+
+impl<'de> Visitor<'de> for CostsVisitor {
+    type Value = CostsSpec;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a table of costs: variable label = whole number")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CostsSpec, A::Error> {
+        let mut costs = Vec::new();
+        while let Some(label) = map.next_key::<Located<String>>()? {
+            costs.push((label, map.next_value::<Located<i64>>()?));
+        }
+        Ok(CostsSpec(costs))
+    }
 }
 
 #[derive(Debug)]
@@ -358,6 +401,10 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
         row_at: &row_at,
     };
     givens(&file, &lookup, &rows, &mut b)?;
+    if let Some(spec) = &file.objective {
+        let (sense, terms) = objective(spec, &lookup)?;
+        b.objective(sense, terms);
+    }
     // Every check the builder makes was made above with a position; keep its answer anyway.
     b.build()
         .map_err(|e| problem(usize::MAX, model_error(e), None))
@@ -440,6 +487,46 @@ fn givens(
     Ok(())
 }
 
+/// The objective's sense and terms, every label and cost checked and located: a known sense,
+/// known labels, each named once, costs from -2^53 to 2^53. Costs one hash per cost.
+#[allow(clippy::type_complexity)]
+fn objective(
+    spec: &ObjectiveSpec,
+    lookup: &dyn Fn(&Located<String>) -> Result<usize, Problem>,
+) -> Result<(ObjectiveSense, Vec<(usize, i64)>), Problem> {
+    let sense = ObjectiveSense::parse(&spec.sense.value).ok_or_else(|| {
+        bad_value(
+            spec.sense.seq,
+            "an objective sense: minimize or maximize".into(),
+            format!("'{}'", spec.sense.value),
+            quoted(&spec.sense.value, 1),
+        )
+    })?;
+    let mut named = HashSet::new();
+    let mut terms = Vec::with_capacity(spec.costs.0.len());
+    for (label, cost) in &spec.costs.0 {
+        let v = lookup(label)?;
+        if !named.insert(v) {
+            return Err(bad_value(
+                label.seq,
+                "each variable named once in the objective".into(),
+                format!("'{}' again", label.value),
+                quoted(&label.value, 2),
+            ));
+        }
+        if !(-MAX_COST..=MAX_COST).contains(&cost.value) {
+            return Err(bad_value(
+                cost.seq,
+                "a cost from -2^53 to 2^53".into(),
+                cost.value.to_string(),
+                Some((cost.value.to_string(), 1)),
+            ));
+        }
+        terms.push((v, cost.value));
+    }
+    Ok((sense, terms))
+}
+
 /// The sense of each row of `fam` (from `sense` and `rhs`) and, when the family has `weights`,
 /// each row's weights; every value checked and located. Costs one pass over the weights.
 #[allow(clippy::type_complexity)]
@@ -474,14 +561,15 @@ fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Pr
             .collect::<Result<_, _>>()?,
     };
     let senses = (rhs.iter())
-        .map(|&k| parse_sense(&fam.sense.value, k))
-        .collect::<Result<Vec<Sense>, String>>()
-        .map_err(|message| {
-            let found = format!(
-                "'{}'{}",
-                fam.sense.value,
-                fam.rhs.as_ref().map_or("", |_| " with that rhs")
-            );
+        .map(|&k| parse_sense(&fam.sense.value, k).map_err(|m| (m, k)))
+        .collect::<Result<Vec<Sense>, (String, Option<u64>)>>()
+        .map_err(|(message, k)| {
+            let found = match k {
+                Some(k) if crate::model::is_sense_name(&fam.sense.value) => {
+                    format!("'{}' with rhs {k}", fam.sense.value)
+                }
+                _ => format!("'{}'", fam.sense.value),
+            };
             bad_value(
                 fam.sense.seq,
                 message,
@@ -673,7 +761,7 @@ pub fn parse_json(text: &str, file: &str) -> Result<Model, ParseError> {
         let kind = if e.is_eof() && text.trim().is_empty() {
             ParseErrorKind::NoPuzzle("model")
         } else {
-            ParseErrorKind::Syntax(json_message(&e))
+            ParseErrorKind::Syntax(crate::suggest::serde_hint(&json_message(&e)))
         };
         error(file, e.line().max(1), e.column().max(1), kind)
     })?;
@@ -706,7 +794,7 @@ pub fn parse_toml(text: &str, file: &str) -> Result<Model, ParseError> {
         let kind = if text.trim().is_empty() {
             ParseErrorKind::NoPuzzle("model")
         } else {
-            ParseErrorKind::Syntax(e.message().trim().to_string())
+            ParseErrorKind::Syntax(crate::suggest::serde_hint(e.message().trim()))
         };
         error(file, line, column, kind)
     })?;

@@ -17,7 +17,8 @@ use super::{
     ParseError, ParseErrorKind,
 };
 use crate::model::Model;
-use crate::puzzle::kind::{ReadBlock, ReadLine, Reader};
+use crate::puzzle::kind::{InputCaps, ReadBlock, ReadLine, Reader};
+use crate::puzzle::kinds::KINDS;
 use crate::puzzle::Puzzle;
 
 /// The name standard input gets in errors and in model names.
@@ -32,6 +33,52 @@ struct Lines<R> {
     text: String,
     /// Lines read ahead (to sniff a `.txt` file), given back before reading more.
     pending: VecDeque<(usize, String)>,
+    /// The longest line accepted, in bytes, and the format it is the cap of (for the error).
+    max_line: usize,
+    format_name: &'static str,
+}
+
+/// The largest JSON or TOML model read, in bytes (32 MiB): a model of a 25x25 Sudoku is about
+/// 1 MB; a larger input is refused before it is parsed.
+pub const MAX_MODEL_BYTES: usize = 32 * 1024 * 1024;
+
+/// The caps of `format`'s kind (the loosest of every kind while a `.txt` is being sniffed).
+fn caps_of(format: Option<Format>) -> (InputCaps, &'static str) {
+    match format.and_then(Format::kind) {
+        Some(kind) => (kind.input_caps(), kind.name()),
+        None => {
+            let line_bytes = KINDS
+                .iter()
+                .map(|k| k.input_caps().line_bytes)
+                .max()
+                .unwrap_or(InputCaps::BOARDS.line_bytes);
+            let name = format.map_or("txt", Format::name);
+            (
+                InputCaps {
+                    line_bytes,
+                    ..InputCaps::BOARDS
+                },
+                name,
+            )
+        }
+    }
+}
+
+/// The error for a piece of input past its cap, at `line` (0: the whole file).
+fn too_large(
+    file: &str,
+    line: usize,
+    what: &'static str,
+    cap: String,
+    format: &'static str,
+) -> ParseError {
+    ParseError {
+        file: file.into(),
+        puzzle: None,
+        line,
+        column: usize::from(line > 0),
+        kind: ParseErrorKind::TooLarge { what, cap, format },
+    }
 }
 
 impl<R: BufRead> Lines<R> {
@@ -43,8 +90,9 @@ impl<R: BufRead> Lines<R> {
             return Ok(Some(line));
         }
         self.bytes.clear();
-        let read = self
-            .reader
+        // At most the cap, its line break and one byte more: a longer line is never held.
+        let read = (&mut self.reader)
+            .take(self.max_line as u64 + 3)
             .read_until(b'\n', &mut self.bytes)
             .map_err(|e| io_error(file, self.line + 1, &e))?;
         if read == 0 {
@@ -57,6 +105,10 @@ impl<R: BufRead> Lines<R> {
                 self.bytes.pop();
             }
         }
+        if self.bytes.len() > self.max_line {
+            let cap = format!("{} bytes", self.max_line);
+            return Err(too_large(file, self.line, "a line", cap, self.format_name));
+        }
         let text = std::str::from_utf8(&self.bytes).map_err(|e| {
             let good = std::str::from_utf8(&self.bytes[..e.valid_up_to()]).unwrap_or("");
             not_text(file, self.line, good.chars().count() + 1)
@@ -67,11 +119,17 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// Everything left, as one UTF-8 text (a byte-order mark at its start becomes a space).
+    /// At most [`MAX_MODEL_BYTES`]: a larger input is an error, read no further.
     fn rest(&mut self, file: &str) -> Result<String, ParseError> {
         let mut bytes = Vec::new();
-        self.reader
+        (&mut self.reader)
+            .take(MAX_MODEL_BYTES as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| io_error(file, 0, &e))?;
+        if bytes.len() > MAX_MODEL_BYTES {
+            let cap = format!("{} MiB", MAX_MODEL_BYTES >> 20);
+            return Err(too_large(file, 0, "a model", cap, self.format_name));
+        }
         let text = String::from_utf8(bytes).map_err(|e| {
             let bytes = e.as_bytes();
             let good = std::str::from_utf8(&bytes[..e.utf8_error().valid_up_to()]).unwrap_or("");
@@ -124,6 +182,7 @@ impl<R: BufRead> PuzzleStream<R> {
     /// A stream over `reader` in `format` (`None`: a `.txt` file, sniffed as Sudoku or Queens by
     /// its first grid line); `file` names the input in errors, and its stem names the models.
     pub fn new(reader: R, format: Option<Format>, file: &str) -> Self {
+        let (caps, format_name) = caps_of(format);
         PuzzleStream {
             lines: Lines {
                 reader,
@@ -131,6 +190,8 @@ impl<R: BufRead> PuzzleStream<R> {
                 bytes: Vec::new(),
                 text: String::new(),
                 pending: VecDeque::new(),
+                max_line: caps.line_bytes,
+                format_name,
             },
             file: file.to_string(),
             stem: stem_of(Path::new(file)),
@@ -189,6 +250,8 @@ impl<R: BufRead> PuzzleStream<R> {
         self.lines.pending = ahead;
         let format = sniff_txt(&first);
         self.format = Some(format);
+        let (caps, name) = caps_of(self.format);
+        (self.lines.max_line, self.lines.format_name) = (caps.line_bytes, name);
         Ok(format)
     }
 
@@ -210,7 +273,7 @@ impl<R: BufRead> PuzzleStream<R> {
         };
         let found = match kind.reader() {
             Reader::Lines(read) => self.next_line_puzzle(read)?,
-            Reader::Blocks(read) => self.next_block(read)?,
+            Reader::Blocks(read) => self.next_block(read, kind.input_caps(), kind.name())?,
         };
         if found.is_none() && self.produced == 0 {
             let at = Locator { file: &self.file };
@@ -229,12 +292,26 @@ impl<R: BufRead> PuzzleStream<R> {
         Ok(None)
     }
 
-    fn next_block(&mut self, read: ReadBlock) -> Result<Option<Puzzle>, ParseError> {
+    fn next_block(
+        &mut self,
+        read: ReadBlock,
+        caps: InputCaps,
+        format: &'static str,
+    ) -> Result<Option<Puzzle>, ParseError> {
         let block = loop {
             match self.lines.next_line(&self.file)? {
                 Some(line) => {
                     if let Some(block) = self.blocks.push(line, &self.lines.text) {
                         break block;
+                    }
+                    let (lines, bytes) = self.blocks.pending();
+                    if lines > caps.block_lines {
+                        let cap = format!("{} lines", caps.block_lines);
+                        return Err(too_large(&self.file, line, "a block", cap, format));
+                    }
+                    if bytes > caps.block_bytes {
+                        let cap = format!("{} bytes", caps.block_bytes);
+                        return Err(too_large(&self.file, line, "a block", cap, format));
                     }
                 }
                 None => match self.blocks.finish() {
@@ -333,13 +410,31 @@ pub fn open(path: &Path, format: Option<Format>) -> Result<PuzzleStream<InputRea
             std::fs::File::open(path).map_err(|e| whole_file(ParseErrorKind::Io(e.to_string())))?,
         )
     };
-    let reader = gunzip_if_needed(BufReader::with_capacity(1 << 16, raw))
-        .map_err(|e| whole_file(ParseErrorKind::Io(e.to_string())))?;
+    let mut buffered = BufReader::with_capacity(1 << 16, raw);
+    if !stdin && named_gz(path) {
+        let head = buffered
+            .fill_buf()
+            .map_err(|e| whole_file(ParseErrorKind::Io(e.to_string())))?;
+        if !head.starts_with(&GZIP_MAGIC) {
+            return Err(whole_file(ParseErrorKind::NotGzip));
+        }
+    }
+    let reader =
+        gunzip_if_needed(buffered).map_err(|e| whole_file(ParseErrorKind::Io(e.to_string())))?;
     let mut stream = PuzzleStream::new(reader, format, &file);
     if !stdin {
         stream.stem = stem_of(path);
     }
     Ok(stream)
+}
+
+/// The first two bytes of every gzip member.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Whether `path` is named as a gzip file (`.gz`, any case).
+fn named_gz(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
 
 /// `reader` itself, or a gzip decoder over it when its first bytes are the gzip magic number.
@@ -348,7 +443,7 @@ pub fn gunzip_if_needed<R: BufRead + Send + 'static>(
     mut reader: R,
 ) -> std::io::Result<InputReader> {
     let head = reader.fill_buf()?;
-    if head.starts_with(&[0x1f, 0x8b]) {
+    if head.starts_with(&GZIP_MAGIC) {
         let decoder = flate2::bufread::MultiGzDecoder::new(reader);
         Ok(Box::new(BufReader::with_capacity(1 << 16, decoder)))
     } else {

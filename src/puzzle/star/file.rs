@@ -145,15 +145,26 @@ pub(crate) fn read_block(
     Ok(board)
 }
 
-/// The block's `# stars: k` (1 without one).
+/// The block's `# stars: k` (1 without one); a second `# stars:` line is refused.
 fn read_stars(block: &TextBlock, n: usize, p: usize, at: &Locator) -> Result<usize, ParseError> {
-    let Some((line, rest, column)) = block
+    let mut settings = block
         .comments
         .iter()
-        .find_map(|(line, c)| setting(c, "stars").map(|(rest, col)| (*line, rest, col)))
-    else {
+        .filter_map(|(line, c)| setting(c, "stars").map(|(rest, col)| (*line, rest, col)));
+    let Some((line, rest, column)) = settings.next() else {
         return Ok(1);
     };
+    if let Some((second, _, col)) = settings.next() {
+        return Err(at.error(
+            Some(p),
+            second,
+            col,
+            ParseErrorKind::BadValue {
+                expected: "one '# stars:' line per grid".into(),
+                found: format!("a second one (the first is on line {line})"),
+            },
+        ));
+    }
     let toks = tokens(rest, column);
     let bad = |column: usize, found: String| {
         at.error(

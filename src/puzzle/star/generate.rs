@@ -28,7 +28,7 @@ use super::file::{solution_line, write};
 use super::search::{count_within, row_masks};
 use super::StarBoard;
 use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
-use crate::generate::{Check, GenerateError};
+use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
 use crate::model::{Model, Solution};
 
 /// The backends that may confirm a board, in order of preference; the first two that accept
@@ -395,12 +395,15 @@ fn check_options(o: &StarOptions) -> Result<(), GenerateError> {
         )));
     }
     if o.stars == 0 || 4 * o.stars > o.width {
-        return Err(GenerateError::BadSize(format!(
-            "star battle with {} stars on a {w}x{w} grid: expected 1 to {} stars (4k <= n)",
-            o.stars,
-            o.width / 4,
-            w = o.width
-        )));
+        return Err(GenerateError::BadOption {
+            option: "stars",
+            message: format!(
+                "star battle with {} stars on a {w}x{w} grid: expected 1 to {} stars (4k <= n)",
+                o.stars,
+                o.width / 4,
+                w = o.width
+            ),
+        });
     }
     Ok(())
 }
@@ -409,7 +412,7 @@ fn check_options(o: &StarOptions) -> Result<(), GenerateError> {
 fn one_board(
     o: &StarOptions,
     index: usize,
-    seen: &mut BTreeSet<Vec<usize>>,
+    seen: &mut BTreeSet<u128>,
 ) -> Result<GeneratedStar, GenerateError> {
     let (n, k) = (o.width, o.stars);
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
@@ -428,7 +431,7 @@ fn one_board(
                 break; // too hard for the own counter: a fresh attempt
             }
             if counted.count == 1 {
-                if !seen.insert(region.clone()) {
+                if !seen.insert(crate::generate::fingerprint(&region)) {
                     break;
                 }
                 let mut board = board_of(n, k, &region);
@@ -471,16 +474,19 @@ pub fn generate(o: &StarOptions) -> Result<Vec<GeneratedStar>, GenerateError> {
 pub fn generate_partial(
     o: &StarOptions,
 ) -> Result<(Vec<GeneratedStar>, Option<GenerateError>), GenerateError> {
+    collect_boards(|each| generate_each(o, each))
+}
+
+/// Like [`generate_partial`], but hands each board to `each` as soon as it is confirmed,
+/// keeping only fingerprints of the boards found: memory does not grow with `o.count`.
+/// Returns the number found and why the run stopped short (`None`: all were found).
+pub fn generate_each(
+    o: &StarOptions,
+    each: OnBoard<'_, GeneratedStar>,
+) -> Result<(usize, Option<GenerateError>), GenerateError> {
     check_options(o)?;
     let mut seen = BTreeSet::new();
-    let mut boards = Vec::new();
-    for i in 0..o.count {
-        match one_board(o, i, &mut seen) {
-            Ok(g) => boards.push(g),
-            Err(e) => return Ok((boards, Some(e))),
-        }
-    }
-    Ok((boards, None))
+    Ok(each_board(o.count, |i| one_board(o, i, &mut seen), each))
 }
 
 /// One board as a `.star` block: `#` lines saying how it was made, the grid (with its

@@ -2,7 +2,7 @@
 //! answers (the filled grid as one line).
 
 use crate::model::{Coord, Model, ModelError, PuzzleKind, Solution};
-use crate::puzzle::kind::{Answer, Board, Builtin, Kind, Reader};
+use crate::puzzle::kind::{Answer, Board, Builtin, InputCaps, Kind, Reader};
 use crate::puzzle::{Puzzle, Sudoku};
 
 /// The Sudoku kind (`.sudoku` files and Sudoku-like `.txt` files, models tagged `sudoku` with
@@ -28,6 +28,14 @@ impl Kind for SudokuKind {
 
     fn reader(&self) -> Reader {
         Reader::Lines(super::file::read_line)
+    }
+
+    /// A 25x25 line is 625 cells; 4 KiB leaves room for blanks and comments.
+    fn input_caps(&self) -> InputCaps {
+        InputCaps {
+            line_bytes: 4 * 1024,
+            ..InputCaps::BOARDS
+        }
     }
 
     /// A `.txt` file whose first line looks like a Sudoku line is Sudoku (above Queens' claim).

@@ -1,0 +1,208 @@
+//! The optimisation part of a report, for experiments whose models have an objective: proved
+//! optima per backend, time to prove optimality (median and PAR-2 on `optimal`), and per
+//! instance the proved optimum, the best value found, the best bound and the gap. Also the
+//! check that no two backends (or peers) prove different optima for one instance.
+//!
+//! Everything is computed from the records alone (their `objective` and `bound`, exact
+//! integers). Cost: one pass over the records per table.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::backend::Status;
+use crate::harness::experiment::Experiment;
+use crate::harness::record::{median, Record};
+use crate::harness::stats::par2;
+use crate::objective::Objective;
+
+/// Instances where two runs proved different optimal values, one line each.
+pub fn optimum_disagreements(records: &[Record]) -> Vec<String> {
+    let mut proved: BTreeMap<&str, BTreeMap<i128, BTreeSet<&str>>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.status == Status::Optimal) {
+        if let Some(v) = r.objective {
+            (proved.entry(&r.instance).or_default().entry(v).or_default()).insert(&r.backend);
+        }
+    }
+    proved
+        .into_iter()
+        .filter(|(_, values)| values.len() > 1)
+        .map(|(inst, values)| {
+            let parts: Vec<String> = values
+                .iter()
+                .map(|(v, bs)| {
+                    format!(
+                        "{v} ({})",
+                        bs.iter().copied().collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            format!("{inst}: proved optima differ: {}", parts.join(" vs "))
+        })
+        .collect()
+}
+
+/// Whether any record carries an objective value (the experiment optimises).
+pub fn has_objectives(records: &[Record]) -> bool {
+    records.iter().any(|r| r.objective.is_some())
+}
+
+/// The `## Optimisation` section (empty when no record carries an objective); with
+/// `redact_times`, timings are `~` (the deterministic form snapshot tests compare).
+pub fn optimisation_section(
+    experiment: &Experiment,
+    records: &[Record],
+    redact_times: bool,
+) -> String {
+    if !has_objectives(records) {
+        return String::new();
+    }
+    let mut md = String::from("\n## Optimisation\n\n");
+    let instances: BTreeSet<&str> = records.iter().map(|r| r.instance.as_str()).collect();
+    let proved_by_any: BTreeSet<&str> = (records.iter())
+        .filter(|r| r.status == Status::Optimal)
+        .map(|r| r.instance.as_str())
+        .collect();
+    let _ = writeln!(
+        md,
+        "{} instances; an optimum (or infeasibility) was proved for {} of them by at least one backend or peer.\n",
+        instances.len(),
+        proved_by_any.len()
+            + instances
+                .iter()
+                .filter(|i| !proved_by_any.contains(*i) && records.iter().any(|r| r.instance == **i && r.status == Status::Infeasible))
+                .count()
+    );
+    md.push_str("| backend | runs | optimal | feasible | infeasible | proved (instances) | median s to prove | PAR-2 on optimal |\n");
+    md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (label, _) in experiment.labels() {
+        let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
+        let mut per_instance: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+        for r in mine.iter().filter(|r| r.status.is_answer()) {
+            per_instance.entry(&r.instance).or_default().push(r.seconds);
+        }
+        let times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
+        let par = experiment
+            .time_limit
+            .and_then(|t| par2(&mine, t.as_secs_f64()));
+        let time = |s: Option<f64>| match redact_times {
+            true => "~".to_string(),
+            false => crate::harness::report::seconds_text(s),
+        };
+        let _ = writeln!(
+            md,
+            "| `{label}` | {} | {} | {} | {} | {} | {} | {} |",
+            mine.len(),
+            count(Status::Optimal),
+            count(Status::Feasible),
+            count(Status::Infeasible),
+            per_instance.len(),
+            time(median(&times)),
+            time(par),
+        );
+    }
+    md.push_str("\nA run is `optimal` when its solution passed the verifier, its value was recomputed exactly and the backend proved no better one exists; `feasible` when a limit stopped it with a verified solution in hand. Time to prove: the median over instances of the per-instance median seconds of the runs that proved an optimum or infeasibility; PAR-2 charges a run that did not (timeout, feasible, limit, memout, crash) twice the time limit.\n");
+    md.push_str(&instance_table(records));
+    md
+}
+
+/// Per instance: the proved optimum and who proved it; without one, the value and bound of the
+/// `feasible` run closest to its bound, and their gap.
+fn instance_table(records: &[Record]) -> String {
+    let mut md = String::from("\n| instance | optimum | proved by | best value found | best bound | gap |\n|---|---:|---|---:|---:|---:|\n");
+    let mut by_instance: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    for r in records {
+        by_instance.entry(&r.instance).or_default().push(r);
+    }
+    let shown = by_instance.len().min(200);
+    for (inst, rs) in by_instance.iter().take(shown) {
+        let optimum = rs
+            .iter()
+            .find(|r| r.status == Status::Optimal)
+            .and_then(|r| r.objective);
+        let provers: BTreeSet<&str> = (rs.iter())
+            .filter(|r| r.status == Status::Optimal)
+            .map(|r| r.backend.as_str())
+            .collect();
+        let infeasible = rs.iter().any(|r| r.status == Status::Infeasible);
+        // The sense is not in the record: a proved optimum is the best value; otherwise the
+        // value of the run closest to its own proved bound.
+        // Unproved: the value and bound of the feasible run with the smallest gap.
+        let closest = (rs.iter())
+            .filter(|r| r.status == Status::Feasible)
+            .filter_map(|r| Some((r.objective?, r.bound?)))
+            .min_by(|a, b| Objective::gap(a.0, a.1).total_cmp(&Objective::gap(b.0, b.1)));
+        let any_value = rs.iter().find_map(|r| r.objective);
+        let best = optimum.or(closest.map(|c| c.0)).or(any_value);
+        let bound = closest.filter(|_| optimum.is_none()).map(|c| c.1);
+        let gap = match (optimum, best, bound) {
+            (Some(_), _, _) => "0".to_string(),
+            (None, Some(v), Some(b)) => format!("{:.2}%", Objective::gap(v, b) * 100.0),
+            _ => "-".to_string(),
+        };
+        let text = |v: Option<i128>| v.map_or("-".to_string(), |v| v.to_string());
+        let _ = writeln!(
+            md,
+            "| {inst} | {} | {} | {} | {} | {gap} |",
+            if infeasible && optimum.is_none() {
+                "infeasible".to_string()
+            } else {
+                text(optimum)
+            },
+            provers
+                .iter()
+                .map(|b| format!("`{b}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            text(best),
+            text(bound),
+        );
+    }
+    if by_instance.len() > shown {
+        let _ = writeln!(
+            md,
+            "\n... {} more instances in the CSV.",
+            by_instance.len() - shown
+        );
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::experiment::Task;
+
+    fn run(instance: &str, backend: &str, status: Status, objective: Option<i128>) -> Record {
+        Record {
+            status,
+            objective,
+            seconds: 0.1,
+            ..Record::new(instance, backend, backend, Task::Solve, 0)
+        }
+    }
+
+    #[test]
+    fn differing_proved_optima_are_flagged_and_unproved_values_are_not() {
+        let records = vec![
+            run("a", "bitset", Status::Optimal, Some(5)),
+            run("a", "milp", Status::Optimal, Some(5)),
+            run("a", "sat", Status::Feasible, Some(7)),
+            run("b", "bitset", Status::Optimal, Some(3)),
+            run("b", "cp-sat", Status::Optimal, Some(4)),
+        ];
+        assert_eq!(
+            optimum_disagreements(&records),
+            vec!["b: proved optima differ: 3 (bitset) vs 4 (cp-sat)".to_string()]
+        );
+        assert!(has_objectives(&records));
+        let table = instance_table(&records);
+        assert!(
+            table.contains("| a | 5 | `bitset`, `milp` | 5 |"),
+            "{table}"
+        );
+    }
+}
