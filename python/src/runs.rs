@@ -220,12 +220,13 @@ pub struct SolveResult {
 }
 
 impl SolveResult {
-    /// The solution, present only when solved (hence verified).
+    /// The solution, present only when the verifier accepted it (`solved`, `optimal`,
+    /// `feasible`).
     fn solution(&self) -> Option<&Solution> {
         self.outcome
             .solution
             .as_ref()
-            .filter(|_| self.outcome.status == Status::Solved)
+            .filter(|_| self.outcome.verified)
     }
 }
 

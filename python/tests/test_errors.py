@@ -41,7 +41,7 @@ def test_model_mistakes_raise_model_error():
     m.add_variables(["a", "b"])
     with pytest.raises(zeroone.ModelError, match="'zz'"):
         m.add_family("f", "exactly-one", [["a", "zz"]])
-    with pytest.raises(zeroone.ModelError, match="unknown sense"):
+    with pytest.raises(zeroone.ModelError, match="exactly-one, at-most-one"):
         m.add_family("f", "roughly-one", [["a", "b"]])
     with pytest.raises(zeroone.ModelError, match="labelled 'a'"):
         m.add_variables(["a"])

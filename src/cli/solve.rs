@@ -140,7 +140,7 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
             // No proved optimum: say why, as a plain solve would.
             None => {
                 let line = outcome_line(args, index, model, name, &best);
-                return Ok((line, best.status.is_failure()));
+                return Ok((line, Tally::of(best.status, best.stats.seconds)));
             }
         }
     } else {
