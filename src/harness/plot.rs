@@ -383,8 +383,9 @@ pub fn scatter(title: &str, panels: &[Panel], time_limit: Option<f64>) -> Result
             let (xl, yl, series) = (&panel.x_label, &panel.y_label, &panel.series);
             let caption = match panel.at_limit.len() {
                 0 => format!("{yl} against {xl} ({} instances)", panel.points.len()),
+                // Short: three panels share the figure's width.
                 n => format!(
-                    "{yl} against {xl} ({} instances; {n} at the limit: open circles)",
+                    "{yl} vs {xl}: {} ({n} at the limit: ○)",
                     panel.points.len() + n
                 ),
             };
