@@ -475,13 +475,46 @@ fn objective_text(outcome: &Outcome) -> String {
     text
 }
 
-/// ` in 1.234 s`, or nothing for stable output.
+/// ` in 43.2 us`, or nothing for stable output.
 fn time_text(seconds: f64, timed: bool) -> String {
     if timed {
-        format!(" in {seconds:.3} s")
+        format!(" in {}", duration_text(seconds))
     } else {
         String::new()
     }
+}
+
+/// A duration for a person to read: three significant digits in the unit that keeps it between
+/// 1 and 1000 (`812 ns`, `43.2 us`, `12.1 ms`, `2.31 s`; `1234 s` from 1000 s on), trailing
+/// zeros dropped (`43 us`). `0 s` for zero, `-` for a negative or non-finite value. Records,
+/// CSV and JSON keep plain seconds; this is for tables, captions and the terminal.
+pub fn duration_text(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds < 0.0 {
+        return "-".into();
+    }
+    if seconds == 0.0 {
+        return "0 s".into();
+    }
+    let (value, unit) = match seconds {
+        s if s < 1e-6 => (s * 1e9, "ns"),
+        s if s < 1e-3 => (s * 1e6, "us"),
+        s if s < 1.0 => (s * 1e3, "ms"),
+        s => (s, "s"),
+    };
+    // Rounding may carry into the next unit (999.7 us is 1.00 ms).
+    if value >= 999.5 && unit != "s" {
+        return duration_text(seconds * 1.0005);
+    }
+    let decimals = match value {
+        v if v >= 99.95 => 0,
+        v if v >= 9.995 => 1,
+        _ => 2,
+    };
+    let mut text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text = text.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    format!("{text} {unit}")
 }
 
 fn outcome_text_timed(
@@ -569,6 +602,27 @@ fn count_text_timed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_with_three_significant_digits_in_the_fitting_unit() {
+        let cases = [
+            (0.0, "0 s"),
+            (4.3e-7, "430 ns"),
+            (4.3e-5, "43 us"),
+            (1.263e-4, "126 us"),
+            (0.0121, "12.1 ms"),
+            (2.314, "2.31 s"),
+            (20.0, "20 s"),
+            (0.0009997, "1 ms"),
+            (0.9996, "1 s"),
+            (1234.2, "1234 s"),
+            (-1.0, "-"),
+            (f64::NAN, "-"),
+        ];
+        for (seconds, text) in cases {
+            assert_eq!(duration_text(seconds), text, "{seconds}");
+        }
+    }
     use crate::backend::{CountOutcome, Outcome, Stats, Status};
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 

@@ -385,6 +385,8 @@ struct Search<'p, const K: usize, S: Sink> {
     solutions: u128,
     deadline: Option<Instant>,
     stop: &'p AtomicBool,
+    /// The caller's stop flag ([`super::stop`]), read when the search is made.
+    external_stop: Option<super::stop::StopFlag>,
     timed_out: bool,
     /// When set, partial placements of this many variables are recorded, not searched further.
     split: Option<(usize, Vec<Prefix<K>>)>,
@@ -413,6 +415,7 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             solutions: 0,
             deadline,
             stop,
+            external_stop: super::stop::current(),
             timed_out: false,
             split: None,
             sums: vec![0; plan.sums.bounds.len()],
@@ -487,7 +490,9 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             if self.stop.load(Ordering::Relaxed) {
                 return ControlFlow::Break(());
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d)
+                || super::stop::raised(&self.external_stop)
+            {
                 self.timed_out = true;
                 self.stop.store(true, Ordering::Relaxed);
                 return ControlFlow::Break(());
@@ -908,6 +913,8 @@ impl Enumerator {
         }
         .count(Some(WITNESS_LIMIT as u64));
         let stop = AtomicBool::new(false);
+        // The pool's threads do not see this thread's stop flag: hand it over.
+        let external_stop = super::stop::current();
         let order = self.settings.order;
         let mut summary = with_plan!(&self.plan, plan => {
             // Cut where there are at least 64 subtrees per thread, or give up cutting deeper
@@ -938,6 +945,7 @@ impl Enumerator {
                         return (0, Stats::default(), false);
                     }
                     let mut search = Search::new(plan, order, CountSink, deadline, &stop);
+                    search.external_stop = external_stop.clone();
                     search.replay(&p.chosen);
                     let flow = search.start(p.used, p.pos);
                     (search.solutions, search.stats, flow.is_continue() && !search.timed_out)

@@ -28,6 +28,7 @@ pub mod outcome;
 pub mod presolve;
 pub mod sat;
 pub mod search;
+pub mod stop;
 pub mod stream;
 pub mod verified;
 pub mod vsa;

@@ -1535,6 +1535,7 @@ fn search(
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
     let deadline = time_limit.and_then(|t| start.checked_add(t));
+    let stop = super::stop::current();
     engine.reset(layout)?;
     let exact = engine.exact();
     let mut st = State::new(layout);
@@ -1567,13 +1568,11 @@ fn search(
     let mut cands: Vec<u32> = Vec::new();
     let mut checked = 0u64;
     loop {
-        if let Some(d) = deadline {
-            if st.stats.steps >= checked + 256 {
-                checked = st.stats.steps;
-                if Instant::now() >= d {
-                    outcome.timed_out = true;
-                    return finish(st, outcome, engine);
-                }
+        if (deadline.is_some() || stop.is_some()) && st.stats.steps >= checked + 256 {
+            checked = st.stats.steps;
+            if deadline.is_some_and(|d| Instant::now() >= d) || super::stop::raised(&stop) {
+                outcome.timed_out = true;
+                return finish(st, outcome, engine);
             }
         }
         let mut ok = st.propagate(engine);

@@ -13,7 +13,7 @@ use zeroone::render::{count_text, stable_count_text, CountRecord};
 
 use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};
-use super::parallel::{print_each_puzzle, Printed, PuzzleRun};
+use super::parallel::{print_each_puzzle, Printed, PuzzleRun, Tally};
 use super::CliError;
 
 /// Arguments of `zeroone count`.
@@ -61,6 +61,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         index: args.index,
         jobs: &args.jobs,
         backend: &args.backend,
+        summary: !args.json && !args.stable,
     };
     print_each_puzzle(run, |backend, index, model| {
         count_one(&args, backend, index, model)
@@ -94,7 +95,11 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         (false, false) => count_text(index, &model, name, &outcome),
         (false, true) => stable_count_text(index, &model, name, &outcome),
     };
-    Ok((text, outcome.status.is_failure()))
+    let tally = Tally {
+        answered: outcome.status == zeroone::backend::Status::Solved,
+        ..Tally::of(outcome.status, outcome.stats.seconds)
+    };
+    Ok((text, tally))
 }
 
 /// `--progress SECS`: a number of seconds from 0.1 to 86400.

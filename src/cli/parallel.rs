@@ -21,8 +21,47 @@ use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};
 use super::CliError;
 
-/// One puzzle's printed result, and whether it failed (`error`, `crash`, `unsupported`).
-pub type Printed = Result<(String, bool), CliError>;
+/// One puzzle's printed result, and what it adds to the summary line.
+pub type Printed = Result<(String, Tally), CliError>;
+
+/// What one puzzle's run adds to the summary line printed after a file of several puzzles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tally {
+    /// It failed (`error`, `crash`, `unsupported`).
+    pub failed: bool,
+    /// It was answered (`solved` or `infeasible`; a complete count).
+    pub answered: bool,
+    /// The backend's time for it, seconds.
+    pub seconds: f64,
+}
+
+impl Tally {
+    /// The tally of a run with this status and time.
+    pub fn of(status: zeroone::backend::Status, seconds: f64) -> Tally {
+        Tally {
+            failed: status.is_failure(),
+            answered: status.is_answer(),
+            seconds,
+        }
+    }
+}
+
+/// The summary line after a file of several puzzles: answered of total, failures, the total
+/// and median backend time, and the wall-clock time of the whole command so far.
+fn summary_line(tallies: &[Tally], started: std::time::Instant) -> String {
+    let times: Vec<f64> = tallies.iter().map(|t| t.seconds).collect();
+    let answered = tallies.iter().filter(|t| t.answered).count();
+    let failed = tallies.iter().filter(|t| t.failed).count();
+    let median = zeroone::harness::record::median(&times).unwrap_or(0.0);
+    let d = zeroone::render::duration_text;
+    format!(
+        "{} puzzles: {answered} answered, {failed} failed; backend time {} in all, median {} per puzzle; {} wall-clock",
+        tallies.len(),
+        d(times.iter().sum()),
+        d(median),
+        d(started.elapsed().as_secs_f64()),
+    )
+}
 
 /// The puzzles of a file, where to read them and how many at once: what `solve` and `count`
 /// share.
@@ -37,6 +76,8 @@ pub struct PuzzleRun<'a> {
     pub jobs: &'a JobsArg,
     /// The backend every thread makes its own copy of.
     pub backend: &'a BackendArgs,
+    /// Print a summary line on standard error after a file of several puzzles.
+    pub summary: bool,
 }
 
 /// Runs `work` on every selected puzzle with one backend per thread, prints each result in
@@ -54,21 +95,25 @@ pub fn print_each_puzzle(
     let backends = (0..threads)
         .map(|_| run.backend.make())
         .collect::<Result<Vec<Box<dyn Backend>>, CliError>>()?;
+    let started = std::time::Instant::now();
     let models = input::models(run.file, run.format, run.index)?;
-    let (mut total, mut failures) = (0usize, 0usize);
+    let mut tallies: Vec<Tally> = Vec::new();
     let mut printer = Printer::new();
     let result = ordered(
         models,
         backends,
         |backend, (index, model)| work(backend.as_mut(), index, model),
         |printed: Printed| {
-            let (text, failed) = printed?;
-            total += 1;
-            failures += usize::from(failed);
+            let (text, tally) = printed?;
+            tallies.push(tally);
             printer.print(&text)
         },
     );
     result.and(printer.flush())?;
+    if run.summary && tallies.len() > 1 {
+        eprintln!("{}", summary_line(&tallies, started));
+    }
+    let (total, failures) = (tallies.len(), tallies.iter().filter(|t| t.failed).count());
     if failures > 0 {
         return Err(CliError::Failed(format!(
             "{failures} of {total} puzzle(s) failed (error, crash or unsupported)"

@@ -12,7 +12,7 @@ use zeroone::verify::Verifier;
 
 use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};
-use super::parallel::{print_each_puzzle, Printed, PuzzleRun};
+use super::parallel::{print_each_puzzle, Printed, PuzzleRun, Tally};
 use super::CliError;
 
 /// Arguments of `zeroone solve`.
@@ -62,6 +62,7 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         index: args.index,
         jobs: &args.jobs,
         backend: &args.backend,
+        summary: !args.json && !args.stable,
     };
     print_each_puzzle(run, |backend, index, model| {
         solve_one(&args, backend, index, model)
@@ -76,7 +77,7 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
     }
     let outcome = super::isolated::solve(&args.backend, backend, &model)?;
     let text = outcome_line(args, index, &model, backend.name(), &outcome);
-    Ok((text, outcome.status.is_failure()))
+    Ok((text, Tally::of(outcome.status, outcome.stats.seconds)))
 }
 
 /// `--all` streams solutions in this process, so only a backend that stops itself can honour a
@@ -139,7 +140,7 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
             // No proved optimum: say why, as a plain solve would.
             None => {
                 let line = outcome_line(args, index, model, name, &best);
-                return Ok((line, best.status.is_failure()));
+                return Ok((line, Tally::of(best.status, best.stats.seconds)));
             }
         }
     } else {
@@ -169,7 +170,7 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
             stream.count
         ));
     }
-    Ok((text, stream.status.is_failure()))
+    Ok((text, Tally::of(stream.status, stream.stats.seconds)))
 }
 
 /// One solution of `--all`, already verified, as a JSON line or a drawing.

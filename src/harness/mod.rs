@@ -28,6 +28,7 @@ pub mod figures;
 pub mod optimisation;
 pub mod plan;
 pub mod plot;
+pub mod raster;
 pub mod record;
 pub mod report;
 pub mod runner;

@@ -13,6 +13,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const SIZE: (u32, u32) = (960, 560);
 /// Width of the legend panel on the right of each figure.
@@ -175,6 +176,26 @@ fn not_drawn(empty: &[&str]) -> String {
     }
 }
 
+/// A log-axis tick label: `10⁻³` at a power of ten, nothing between them (the axis's
+/// description gives the unit).
+pub fn power_of_ten(value: &f64) -> String {
+    if *value <= 0.0 {
+        return String::new();
+    }
+    let exponent = value.log10();
+    if (exponent - exponent.round()).abs() > 1e-6 {
+        return String::new();
+    }
+    let superscript: String = format!("{}", exponent.round() as i64)
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize - '0' as usize],
+        })
+        .collect();
+    format!("10{superscript}")
+}
+
 /// A log axis range covering `values` (and `extra`), with room around them.
 fn log_range(values: impl Iterator<Item = f64>, extra: Option<f64>) -> (f64, f64) {
     let v: Vec<f64> = values.filter(|x| *x > 0.0).chain(extra).collect();
@@ -230,7 +251,7 @@ pub fn cactus(title: &str, series: &[Series], time_limit: Option<f64>) -> Result
             .configure_mesh()
             .x_desc("instances answered (each series sorted by its own time)")
             .y_desc("seconds per instance (log scale)")
-            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .y_label_formatter(&power_of_ten)
             .draw()
             .map_err(err)?;
         if let Some(t) = time_limit {
@@ -242,12 +263,20 @@ pub fn cactus(title: &str, series: &[Series], time_limit: Option<f64>) -> Result
                     BLACK.stroke_width(1),
                 ))
                 .map_err(err)?;
+            // Above the line, its bottom a few pixels clear of it.
+            let (_, y) = chart.plotting_area().map_coordinate(&(1, t));
+            let (bx, by) = chart.plotting_area().get_base_pixel();
+            let (x, _) = chart.plotting_area().map_coordinate(&(1, t));
+            let style = TextStyle::from(("sans-serif", 13).into_font())
+                .pos(Pos::new(HPos::Left, VPos::Bottom));
             chart
-                .draw_series(std::iter::once(Text::new(
-                    format!("time limit {t} s"),
-                    (1, t * 1.15),
-                    ("sans-serif", 13),
-                )))
+                .plotting_area()
+                .strip_coord_spec()
+                .draw(&Text::new(
+                    format!("time limit {}", crate::render::duration_text(t)),
+                    (x - bx + 4, y - by - 4),
+                    style,
+                ))
                 .map_err(err)?;
         }
         let mut entries = Vec::new();
@@ -309,22 +338,36 @@ where
     Ok(())
 }
 
-/// One scatter panel: x label, y label, the y series' index (its colour and marker), and the
-/// points `(x time, y time)`.
-pub type Panel = (String, String, usize, Vec<(f64, f64)>);
+/// One scatter panel: one backend's per-instance times against another's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Panel {
+    /// The x backend.
+    pub x_label: String,
+    /// The y backend.
+    pub y_label: String,
+    /// The y backend's index (its colour and marker).
+    pub series: usize,
+    /// `(x time, y time)` of the instances both answered.
+    pub points: Vec<(f64, f64)>,
+    /// `(x time, y time)` of the instances where one or both reached the time limit (or ran
+    /// out of memory, or crashed): that side is drawn at the limit, with an open circle.
+    pub at_limit: Vec<(f64, f64)>,
+}
 
 /// Panels of log-log scatter plots as SVG text: for each [`Panel`] one panel of per-instance
-/// times (instances both answered), with the diagonal (equal time) dashed; a point above it
-/// means the y backend was slower there.
-pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
+/// times, with the diagonal (equal time) dashed; a point above it means the y backend was
+/// slower there. Runs that reached `time_limit` are drawn at it, as open circles.
+pub fn scatter(title: &str, panels: &[Panel], time_limit: Option<f64>) -> Result<String, String> {
     let cols = panels.len().clamp(1, 3);
     let rows = panels.len().div_ceil(cols).max(1);
     let size = (SIZE.0, 60 + 300 * rows as u32);
+    // The limit widens the axes only when some run is drawn at it.
+    let limit_drawn = panels.iter().any(|p| !p.at_limit.is_empty());
     let (lo, hi) = log_range(
         panels
             .iter()
-            .flat_map(|(_, _, _, p)| p.iter().flat_map(|&(a, b)| [a, b])),
-        None,
+            .flat_map(|p| (p.points.iter().chain(&p.at_limit)).flat_map(|&(a, b)| [a, b])),
+        time_limit.filter(|_| limit_drawn),
     );
     let mut svg = String::new();
     {
@@ -334,15 +377,21 @@ pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
             .titled(title, ("sans-serif", title_size(title)))
             .map_err(err)?;
         for (k, area) in root.split_evenly((rows, cols)).iter().enumerate() {
-            let Some((xl, yl, series, points)) = panels.get(k) else {
+            let Some(panel) = panels.get(k) else {
                 continue;
+            };
+            let (xl, yl, series) = (&panel.x_label, &panel.y_label, &panel.series);
+            let caption = match panel.at_limit.len() {
+                0 => format!("{yl} against {xl} ({} instances)", panel.points.len()),
+                // Short: three panels share the figure's width.
+                n => format!(
+                    "{yl} vs {xl}: {} ({n} at the limit: ○)",
+                    panel.points.len() + n
+                ),
             };
             let mut chart = ChartBuilder::on(area)
                 .margin(8)
-                .caption(
-                    format!("{yl} against {xl} ({} instances)", points.len()),
-                    ("sans-serif", 14),
-                )
+                .caption(caption, ("sans-serif", 14))
                 .x_label_area_size(35)
                 .y_label_area_size(55)
                 .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())
@@ -353,8 +402,8 @@ pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
                 .y_desc(format!("{yl} s"))
                 .x_labels(4)
                 .y_labels(4)
-                .x_label_formatter(&|v| format!("{v:.0e}"))
-                .y_label_formatter(&|v| format!("{v:.0e}"))
+                .x_label_formatter(&power_of_ten)
+                .y_label_formatter(&power_of_ten)
                 .draw()
                 .map_err(err)?;
             chart
@@ -367,11 +416,20 @@ pub fn scatter(title: &str, panels: &[Panel]) -> Result<String, String> {
                 .map_err(err)?;
             let (bx, by) = chart.plotting_area().get_base_pixel();
             let area = chart.plotting_area().strip_coord_spec();
-            for p in points {
+            for p in &panel.points {
                 let (x, y) = chart.plotting_area().map_coordinate(p);
                 for m in marker(*series, (x - bx, y - by), colour(*series)) {
                     area.draw(&m).map_err(err)?;
                 }
+            }
+            for p in &panel.at_limit {
+                let (x, y) = chart.plotting_area().map_coordinate(p);
+                area.draw(&Circle::new(
+                    (x - bx, y - by),
+                    6,
+                    colour(*series).stroke_width(2),
+                ))
+                .map_err(err)?;
             }
         }
         root.present().map_err(err)?;
@@ -399,7 +457,14 @@ pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let labels: Vec<String> = series.iter().map(|(l, _)| l.clone()).collect();
+        // Curves with the same label are one family: one colour, one legend entry.
+        let mut labels: Vec<String> = Vec::new();
+        for (l, _) in series {
+            if !labels.contains(l) {
+                labels.push(l.clone());
+            }
+        }
+        let family = |label: &str| labels.iter().position(|l| l == label).unwrap_or(0);
         let (plot, side) = layout(&root, title, &labels)?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
@@ -409,24 +474,30 @@ pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
             .map_err(err)?;
         chart
             .configure_mesh()
-            .x_desc("puzzle size (hex width, Queens n, Sudoku n)")
+            .x_desc("puzzle size: hex board width, Queens grid side n, Sudoku side n, items")
             .y_desc("median seconds per instance (log scale)")
-            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .y_label_formatter(&power_of_ten)
             .draw()
             .map_err(err)?;
         let mut entries = Vec::new();
         let mut empty = Vec::new();
-        for (i, (label, points)) in series.iter().enumerate() {
+        for (label, points) in series {
+            let i = family(label);
             if points.is_empty() {
-                empty.push(label.as_str());
+                if series.iter().all(|(l, p)| l != label || p.is_empty()) {
+                    empty.push(label.as_str());
+                }
                 continue;
             }
             chart
                 .draw_series(LineSeries::new(points.clone(), colour(i).stroke_width(2)))
                 .map_err(err)?;
             draw_markers(&mut chart, points, i)?;
-            entries.push((i, label.clone()));
+            if !entries.iter().any(|(e, _)| *e == i) {
+                entries.push((i, label.clone()));
+            }
         }
+        empty.dedup();
         let mut notes = vec!["per size: the median over its answered instances".to_string()];
         if !empty.is_empty() {
             notes.push(not_drawn(&empty));
@@ -447,59 +518,96 @@ pub fn size_curve(
     marked: &[(String, usize, String)],
     notes: &[String],
 ) -> Result<String, String> {
-    let x_max = curves
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|&(x, _)| x))
-        .max()
-        .unwrap_or(1);
-    let y_max = curves
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|&(_, y)| y))
-        .fold(1.0, f64::max);
+    // Hex widths and Queens sides are different axes: one panel each (hex on top).
+    let indexed: Vec<(usize, &Curve)> = curves.iter().enumerate().collect();
+    let (hex, other): (Vec<_>, Vec<_>) = indexed
+        .into_iter()
+        .partition(|(_, (name, _))| name.starts_with("hex"));
+    let panels: Vec<(&[(usize, &Curve)], &str)> = [
+        (&hex[..], "hex board width"),
+        (&other[..], "Queens grid side n"),
+    ]
+    .into_iter()
+    .filter(|(c, _)| !c.is_empty())
+    .collect();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let labels: Vec<String> = curves.iter().map(|(l, _)| l.clone()).collect();
         let (plot, side) = layout(&root, title, &labels)?;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0usize..x_max + 1, 0.0..y_max * 1.08)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("board width (hex) / size n (Queens)")
-            .y_desc("log10 of the count")
-            .draw()
-            .map_err(err)?;
-        let mut entries = Vec::new();
-        for (i, (name, points)) in curves.iter().enumerate() {
-            let c = colour(i);
-            chart
-                .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
-                .map_err(err)?;
-            draw_markers(&mut chart, points, i)?;
-            entries.push((i, name.clone()));
-            for (_, x, text) in marked.iter().filter(|(n, _, _)| n == name) {
-                if let Some(&p) = points.iter().find(|(px, _)| px == x) {
-                    chart
-                        .draw_series(std::iter::once(Circle::new(p, 11, BLACK.stroke_width(2))))
-                        .map_err(err)?;
-                    chart
-                        .draw_series(std::iter::once(Text::new(
-                            text.clone(),
-                            (p.0.saturating_sub(1), p.1 + y_max * 0.09),
-                            ("sans-serif", 13),
-                        )))
-                        .map_err(err)?;
-                }
-            }
+        let areas = plot.split_evenly((panels.len().max(1), 1));
+        for ((panel, x_desc), area) in panels.iter().zip(&areas) {
+            size_panel(area, panel, marked, x_desc)?;
         }
+        let entries: Vec<(usize, String)> = curves
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (i, name.clone()))
+            .collect();
         legend(&side, &entries, notes)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+/// One panel of [`size_curve`]: its curves (with their series index) against `x_desc`, the
+/// marked points circled and labelled above them.
+fn size_panel(
+    area: &Area<'_>,
+    curves: &[(usize, &Curve)],
+    marked: &[(String, usize, String)],
+    x_desc: &str,
+) -> Result<(), String> {
+    let x_max = curves
+        .iter()
+        .flat_map(|(_, (_, p))| p.iter().map(|&(x, _)| x))
+        .max()
+        .unwrap_or(1);
+    let y_max = curves
+        .iter()
+        .flat_map(|(_, (_, p))| p.iter().map(|&(_, y)| y))
+        .fold(1.0, f64::max);
+    let mut chart = ChartBuilder::on(area)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        // Head room for the marked points' labels.
+        .build_cartesian_2d(0usize..x_max + 1, 0.0..y_max * 1.25)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("log10 of the count")
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(err)?;
+    for &(i, (name, points)) in curves {
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour(i).stroke_width(2)))
+            .map_err(err)?;
+        draw_markers(&mut chart, points, i)?;
+        for (_, x, text) in marked.iter().filter(|(n, _, _)| n == name) {
+            if let Some(&p) = points.iter().find(|(px, _)| px == x) {
+                chart
+                    .draw_series(std::iter::once(Circle::new(p, 11, BLACK.stroke_width(2))))
+                    .map_err(err)?;
+                // The label in the empty top-left corner, a thin line down to the circle.
+                let at = (1, y_max * 0.85);
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(at.0 + 1, at.1), p],
+                        BLACK.stroke_width(1),
+                    )))
+                    .map_err(err)?;
+                let style = TextStyle::from(("sans-serif", 13).into_font())
+                    .pos(Pos::new(HPos::Left, VPos::Bottom));
+                chart
+                    .draw_series(std::iter::once(Text::new(text.clone(), at, style)))
+                    .map_err(err)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Bars of a share in percent per set as SVG text: `(set, part, whole)` for each bar, drawn

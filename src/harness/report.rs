@@ -235,9 +235,10 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
         .collect()
 }
 
-/// Seconds in a short fixed form (`1.23e-4`).
+/// A time with its unit (`123 us`, `12.1 ms`, `2.31 s`; see [`crate::render::duration_text`]),
+/// `-` when absent.
 pub fn seconds_text(s: Option<f64>) -> String {
-    s.map_or("-".into(), |s| format!("{s:.3e}"))
+    s.map_or("-".into(), crate::render::duration_text)
 }
 
 /// The header lines about limits, workers and repetitions, from the records: who enforced
@@ -483,10 +484,10 @@ fn competition_rows(
     let base = markdown_code(experiment.baseline.as_deref().unwrap_or("-"));
     let mut md = String::new();
     if full {
-        let _ = writeln!(md, "| backend | answered | PAR-2 s | median s | mean s | p90 s | max s | median cpu s | mean cpu s | spread over reps | peak MB | ratio to {base} | fastest on |");
+        let _ = writeln!(md, "| backend | answered | PAR-2 | median | mean | p90 | max | median cpu | mean cpu | spread over reps | peak MB | ratio to {base} | fastest on |");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     } else {
-        let _ = writeln!(md, "| backend | answered | PAR-2 s | median s | p90 s | max s | median cpu s | ratio to {base} | fastest on |");
+        let _ = writeln!(md, "| backend | answered | PAR-2 | median | p90 | max | median cpu | ratio to {base} | fastest on |");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     }
     for c in &rows {
@@ -1212,24 +1213,55 @@ pub fn draw_figure(
         FigureKind::Scatter(base) => {
             let all: Vec<&Record> = records.iter().collect();
             let times = per_label(&all);
+            let limit = experiment.time_limit.map(|d| d.as_secs_f64());
             let Some((_, base_times)) = times.iter().find(|(l, _)| l == base) else {
-                return plot::scatter(&title, &[]);
+                return plot::scatter(&title, &[], limit);
             };
+            // Each label's time per instance: its median answered time, else the time limit
+            // when one of its runs there reached it (timeout, limit, memout, crash).
+            let with_limit = |label: &str, answered: &BTreeMap<String, f64>| {
+                let mut t: BTreeMap<String, (f64, bool)> = answered
+                    .iter()
+                    .map(|(k, &v)| (k.clone(), (v.max(1e-9), false)))
+                    .collect();
+                if let Some(limit) = limit {
+                    for r in records.iter().filter(|r| r.backend == label) {
+                        if r.status.is_par2_penalty() {
+                            t.entry(r.instance.clone()).or_insert((limit, true));
+                        }
+                    }
+                }
+                t
+            };
+            let base_all = with_limit(base, base_times);
             let panels: Vec<plot::Panel> = times
                 .iter()
                 .enumerate()
                 .filter(|(_, (l, m))| l != base && !m.is_empty())
                 .map(|(i, (l, m))| {
-                    let pts = m
-                        .iter()
-                        .filter_map(|(k, t)| base_times.get(k).map(|b| (b.max(1e-9), t.max(1e-9))))
-                        .collect();
-                    (base.clone(), l.clone(), i, pts)
+                    let mut panel = plot::Panel {
+                        x_label: base.clone(),
+                        y_label: l.clone(),
+                        series: i,
+                        points: Vec::new(),
+                        at_limit: Vec::new(),
+                    };
+                    for (k, (y, y_limited)) in with_limit(l, m) {
+                        if let Some(&(x, x_limited)) = base_all.get(&k) {
+                            if x_limited || y_limited {
+                                panel.at_limit.push((x, y));
+                            } else {
+                                panel.points.push((x, y));
+                            }
+                        }
+                    }
+                    panel
                 })
                 .collect();
             plot::scatter(
                 &format!("{title}: per-instance time against {base}"),
                 &panels,
+                limit,
             )
         }
         FigureKind::IntegralShare => {
@@ -1284,7 +1316,12 @@ fn figures_section(experiment: &Experiment, records: &[Record]) -> String {
     }
     let mut md = String::from("\n## Figures\n\n");
     for f in list {
-        let _ = writeln!(md, "- [`{}`]({}): {}", f.file, f.file, f.caption);
+        let png = f.file.replace(".svg", ".png");
+        let _ = writeln!(
+            md,
+            "- [`{}`]({}) ([PNG]({png})): {}",
+            f.file, f.file, f.caption
+        );
     }
     md
 }
@@ -1321,8 +1358,7 @@ pub fn write_reports(
                             message,
                         }
                     })?;
-                    write_atomically(&file, svg.as_bytes())?;
-                    written.push(file);
+                    written.extend(crate::harness::raster::write_figure(&file, &svg)?);
                 }
                 continue;
             }

@@ -654,26 +654,30 @@ pub fn write_table_reports(
     let provenance = Provenance::of(&records, command);
     let (hex, queens, _) = levels_on_record(experiment, &records);
     let mut written = Vec::new();
-    let mut put = |file: PathBuf, contents: String| -> Result<(), HarnessError> {
-        write_atomically(&file, contents.as_bytes())?;
-        written.push(file);
-        Ok(())
-    };
+    let put =
+        |written: &mut Vec<PathBuf>, file: PathBuf, contents: String| -> Result<(), HarnessError> {
+            write_atomically(&file, contents.as_bytes())?;
+            written.push(file);
+            Ok(())
+        };
     for output in &experiment.outputs {
         match output {
             Output::Markdown => put(
+                &mut written,
                 dir.join(format!("{}.md", experiment.name)),
                 render_table_markdown(experiment, &records, &provenance, false),
             )?,
             Output::Csv => {
                 if !hex.is_empty() {
                     put(
+                        &mut written,
                         dir.join(format!("{}.hex.csv", experiment.name)),
                         hex_widths_table(&hex).render(Format::Csv),
                     )?;
                 }
                 if !queens.is_empty() {
                     put(
+                        &mut written,
                         dir.join(format!("{}.queens.csv", experiment.name)),
                         queens_sizes_table(&queens).render(Format::Csv),
                     )?;
@@ -710,7 +714,7 @@ pub fn write_table_reports(
                     path: file.clone(),
                     message,
                 })?;
-                put(file, svg)?;
+                written.extend(crate::harness::raster::write_figure(&file, &svg)?);
             }
             Output::TimePlot => {}
         }

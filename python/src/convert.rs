@@ -1,0 +1,143 @@
+//! The library's errors as Python exceptions, and its statistics as Python dicts.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use zeroone::backend::BackendError as ZBackendError;
+use zeroone::harness::HarnessError;
+use zeroone::puzzle::parse::ParseError as ZParseError;
+
+create_exception!(
+    zeroone,
+    ParseError,
+    PyValueError,
+    "A malformed or unreadable file: `.path`, `.line` and `.column` (1-based; None when the error concerns the whole file) and `.puzzle` (0-based index in the file, or None) say where."
+);
+create_exception!(
+    zeroone,
+    ModelError,
+    PyValueError,
+    "A model that cannot be built: an unknown label, an empty row, a bad weight or right-hand side, clashing givens."
+);
+create_exception!(
+    zeroone,
+    OptionError,
+    PyValueError,
+    "A backend option that is unknown, malformed or not used by the chosen backend (refused, never ignored), an unknown backend, or an ability it lacks."
+);
+create_exception!(
+    zeroone,
+    BackendError,
+    PyRuntimeError,
+    "A backend failed while handing over solutions (one was rejected by the verifier)."
+);
+
+/// `e` as a `ParseError` carrying its location.
+pub fn parse_error(py: Python<'_>, e: &ZParseError) -> PyErr {
+    located(
+        py,
+        e.to_string(),
+        &e.file,
+        (e.line > 0).then_some(e.line),
+        (e.column > 0).then_some(e.column),
+        e.puzzle,
+    )
+}
+
+fn located(
+    py: Python<'_>,
+    message: String,
+    path: &str,
+    line: Option<usize>,
+    column: Option<usize>,
+    puzzle: Option<usize>,
+) -> PyErr {
+    let err = ParseError::new_err(message);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception object cannot fail short of memory exhaustion.
+    let _ = value.setattr("path", path);
+    let _ = value.setattr("line", line);
+    let _ = value.setattr("column", column);
+    let _ = value.setattr("puzzle", puzzle);
+    err
+}
+
+/// A harness error: malformed experiment or record files are `ParseError`s (located when the
+/// library says where), I/O failures `OSError`s, anything else `RuntimeError`.
+pub fn harness_error(py: Python<'_>, e: &HarnessError) -> PyErr {
+    match e {
+        HarnessError::Experiment { file, location, .. } => {
+            let mut parts = location.split(':').map(str::parse::<usize>);
+            let (line, column) = match (parts.next(), parts.next()) {
+                (Some(Ok(l)), Some(Ok(c))) => (Some(l), Some(c)),
+                _ => (None, None),
+            };
+            located(
+                py,
+                e.to_string(),
+                &file.display().to_string(),
+                line,
+                column,
+                None,
+            )
+        }
+        HarnessError::Records { file, line, .. } => located(
+            py,
+            e.to_string(),
+            &file.display().to_string(),
+            Some(*line),
+            None,
+            None,
+        ),
+        HarnessError::Source(_) | HarnessError::Busy { .. } => PyValueError::new_err(e.to_string()),
+        HarnessError::Io { .. } => PyOSError::new_err(e.to_string()),
+        HarnessError::Plot { .. } => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// A backend error raised before anything ran: unknown backend or option, a missing ability.
+pub fn option_error(e: &ZBackendError) -> PyErr {
+    OptionError::new_err(e.to_string())
+}
+
+/// A JSON value (statistics, extra figures) as the Python value it reads as.
+pub fn json_to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<PyObject> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, json_to_py(py, v)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
+/// A backend's statistics as a dict (the fields it tracks, as in the JSON output).
+pub fn stats_to_py(py: Python<'_>, stats: &zeroone::backend::Stats) -> PyResult<PyObject> {
+    let value = serde_json::to_value(stats).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    json_to_py(py, &value)
+}

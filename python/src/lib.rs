@@ -1,0 +1,153 @@
+//! The native part of the `zeroone` Python package (`zeroone._zeroone`): type conversions
+//! around the zeroone library and nothing else. Models are read, built, checked, solved,
+//! counted and verified by the library's own functions; this crate turns Python values into
+//! its types and its outcomes into Python values, releases the GIL while a backend runs, and
+//! turns Ctrl-C into a stop request (see [`runs`]).
+//!
+//! `zeroone/__init__.py` wraps these functions into the documented API (numpy vectors, scipy
+//! matrices, pandas frames); `zeroone/__init__.pyi` holds the type stubs.
+
+use pyo3::prelude::*;
+
+mod convert;
+mod model;
+mod runs;
+mod sigint;
+
+use convert::{harness_error, parse_error};
+use zeroone::puzzle::parse::{self, Format, ParseError as ZParseError};
+
+/// The models of a puzzle file, read one at a time (the iterator behind `zeroone.load`).
+#[pyclass(module = "zeroone._zeroone")]
+struct ModelStream {
+    models: std::sync::Mutex<ModelIter>,
+}
+
+type ModelIter =
+    Box<dyn Iterator<Item = Result<(usize, zeroone::model::Model), ZParseError>> + Send>;
+
+#[pymethods]
+impl ModelStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<model::PyModel>> {
+        let mut models = self
+            .models
+            .lock()
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("model stream poisoned"))?;
+        match models.next() {
+            None => Ok(None),
+            Some(Ok((_, m))) => Ok(Some(model::PyModel::from_model(m))),
+            Some(Err(e)) => Err(parse_error(py, &e)),
+        }
+    }
+}
+
+/// `load(path, format=None)`: the models of a puzzle file in any format the CLI reads, one at
+/// a time. An unreadable or malformed file raises `ParseError` (when it is met).
+#[pyfunction]
+#[pyo3(signature = (path, format=None))]
+fn load(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<ModelStream> {
+    let format = match format {
+        None => None,
+        Some(name) => Some(
+            name.parse::<Format>()
+                .map_err(|e| convert::OptionError::new_err(format!("format: {e}")))?,
+        ),
+    };
+    let stream = parse::open(&path, format).map_err(|e| parse_error(py, &e))?;
+    Ok(ModelStream {
+        models: std::sync::Mutex::new(Box::new(stream.models())),
+    })
+}
+
+/// `backends()`: one dict per registered backend (name, about, params, time_limit, seed).
+#[pyfunction]
+fn backends(py: Python<'_>) -> PyResult<Vec<PyObject>> {
+    zeroone::backend::registry()
+        .iter()
+        .map(|b| {
+            let d = pyo3::types::PyDict::new(py);
+            d.set_item("name", b.name)?;
+            d.set_item("about", b.about)?;
+            d.set_item("params", b.params.to_vec())?;
+            d.set_item("time_limit", b.uses_time_limit)?;
+            d.set_item("seed", b.uses_seed)?;
+            Ok(d.into_any().unbind())
+        })
+        .collect()
+}
+
+/// `_records_csv(path)`: the tidy CSV of a record file (the report's `NAME.csv` columns), for
+/// pandas to read.
+#[pyfunction]
+fn _records_csv(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
+    let (records, _) = py
+        .allow_threads(|| zeroone::harness::record::read_records(&path, false))
+        .map_err(|e| harness_error(py, &e))?;
+    Ok(zeroone::harness::report::render_csv(&records))
+}
+
+/// `_run(experiment, resume, reports, worker_exe, jobs)`: runs an experiment as `zeroone run`
+/// does (workers started from `worker_exe`), writes its reports, and returns the path of its
+/// record file.
+#[pyfunction]
+#[pyo3(signature = (experiment, resume, reports, worker_exe, jobs=None))]
+fn _run(
+    py: Python<'_>,
+    experiment: std::path::PathBuf,
+    resume: bool,
+    reports: std::path::PathBuf,
+    worker_exe: std::path::PathBuf,
+    jobs: Option<usize>,
+) -> PyResult<String> {
+    use zeroone::harness::{run_experiment, Experiment, RunOptions};
+    let loaded = Experiment::load(&experiment).map_err(|e| harness_error(py, &e))?;
+    let mut options = RunOptions::new(reports);
+    options.resume = resume;
+    options.fresh = !resume;
+    options.jobs = jobs;
+    options.worker_exe = Some(worker_exe);
+    options.command = format!("zeroone.run(\"{}\")", experiment.display());
+    let summary = py
+        .allow_threads(|| run_experiment(&loaded, &options))
+        .map_err(|e| harness_error(py, &e))?;
+    Ok(summary.records.display().to_string())
+}
+
+/// `_serve_worker()`: the worker loop of `zeroone worker` on standard input and output, for the
+/// worker processes `run()` starts (see `zeroone/_worker.py`).
+#[pyfunction]
+fn _serve_worker(py: Python<'_>) -> PyResult<()> {
+    py.allow_threads(|| {
+        let stdin = std::io::stdin();
+        zeroone::worker::serve(stdin.lock(), std::io::stdout().lock())
+    })
+    .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+}
+
+/// The module `zeroone._zeroone`.
+#[pymodule]
+fn _zeroone(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("ParseError", py.get_type::<convert::ParseError>())?;
+    m.add("ModelError", py.get_type::<convert::ModelError>())?;
+    m.add("OptionError", py.get_type::<convert::OptionError>())?;
+    m.add("BackendError", py.get_type::<convert::BackendError>())?;
+    m.add_class::<model::PyModel>()?;
+    m.add_class::<ModelStream>()?;
+    m.add_class::<runs::SolutionIter>()?;
+    m.add_class::<runs::SolveResult>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(backends, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::count, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::solutions, m)?)?;
+    m.add_function(wrap_pyfunction!(_records_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(_run, m)?)?;
+    m.add_function(wrap_pyfunction!(_serve_worker, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,46 @@
+"""Records as pandas DataFrames: the tidy CSV's columns, from committed records and from a run."""
+
+import shutil
+
+import pandas as pd
+
+import zeroone
+
+# The fixed columns of the report CSV (src/harness/report.rs CSV_COLUMNS), in order.
+CSV_COLUMNS = [
+    "instance", "source", "size", "backend", "name", "task", "repetition", "status",
+    "verified", "seconds", "wall_seconds", "cpu_seconds", "peak_rss_mb", "limit_by",
+    "count", "exhaustive", "variables", "rows", "reason",
+]
+
+
+def test_committed_records_read_with_the_csv_columns_and_exact_counts(root):
+    frame = zeroone.records(root / "reports/counts-hex.jsonl")
+    assert list(frame.columns[: len(CSV_COLUMNS)]) == CSV_COLUMNS
+    committed = pd.read_csv(root / "reports/counts-hex.csv", dtype={"count": str})
+    assert list(frame.columns) == list(committed.columns)
+    assert len(frame) == len(committed)
+    counted = frame[frame["count"].notna()]
+    assert len(counted) > 0
+    assert all(type(c) is int for c in counted["count"])
+    assert sorted(str(c) for c in counted["count"]) == sorted(committed["count"].dropna())
+    assert frame["seconds"].dtype == float
+
+
+def test_run_writes_records_and_returns_them(root, tmp_path):
+    experiment = tmp_path / "tiny.toml"
+    shutil.copy(root / "models/hex-5.hex", tmp_path / "hex-5.hex")
+    experiment.write_text(
+        'title = "tiny"\ndescription = "two backends on one board"\nkind = "solve"\n'
+        'repetitions = 2\ntime_limit = 10\n\n[[instances]]\nfile = "hex-5.hex"\n\n'
+        '[[backends]]\nname = "bitset"\n\n[[backends]]\nname = "sat"\n'
+    )
+    frame = zeroone.run(experiment, reports=tmp_path / "reports", jobs=1)
+    assert list(frame.columns[: len(CSV_COLUMNS)]) == CSV_COLUMNS
+    boards = sum(1 for _ in zeroone.load(tmp_path / "hex-5.hex"))
+    assert len(frame) == 2 * 2 * boards
+    assert set(frame["status"]) == {"solved"} and frame["verified"].all()
+    assert (tmp_path / "reports/tiny.md").exists()
+    # Resuming finds every run on record and runs nothing again.
+    again = zeroone.run(experiment, reports=tmp_path / "reports", jobs=1)
+    assert again["seconds"].tolist() == frame["seconds"].tolist()

@@ -1,0 +1,167 @@
+"""zeroone: 0-1 integer programming on grid puzzles, from Python.
+
+Puzzles and models become 0-1 constraint matrices (binary variables; rows
+``sum w_i x_i (=, <=, >=) k`` grouped into named families); the same model is fed to
+every backend, and every answer passes the library's verifier before you see it.
+
+    import zeroone
+    for m in zeroone.load("data/sudoku/norvig_top95.txt"):
+        r = zeroone.solve(m)               # bitset by default
+        assert r.status == "solved" and r.verified
+
+The compiled part (``zeroone._zeroone``) holds the library; this module only turns its
+answers into Python objects (numpy, scipy and pandas are imported when first needed).
+Type stubs: ``zeroone/__init__.pyi``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from typing import Any, Dict, Iterator, List, Optional
+
+from . import _zeroone
+from ._zeroone import BackendError, Model, ModelError, OptionError, ParseError, Result
+
+__version__ = _zeroone.__version__
+
+__all__ = [
+    "Model",
+    "Result",
+    "CountResult",
+    "ParseError",
+    "ModelError",
+    "OptionError",
+    "BackendError",
+    "load",
+    "solve",
+    "count",
+    "solutions",
+    "backends",
+    "run",
+    "records",
+]
+
+
+class CountResult:
+    """One verified count: ``count`` (an exact Python int; None when the count failed),
+    ``status`` (``solved`` when complete, ``limit`` when stopped at a limit, else why not),
+    ``exhaustive``, ``verified`` (every witness checked passed the verifier), ``reason``,
+    ``stats`` and ``backend``."""
+
+    __slots__ = ("status", "count", "exhaustive", "verified", "reason", "stats", "backend",
+                 "seconds")
+
+    def __init__(self, raw: Dict[str, Any]):
+        self.status: str = raw["status"]
+        self.count: Optional[int] = raw["count"]
+        self.exhaustive: bool = raw["exhaustive"]
+        self.verified: bool = raw["verified"]
+        self.reason: Optional[str] = raw["reason"]
+        self.stats: Dict[str, Any] = raw["stats"]
+        self.backend: str = raw["backend"]
+        self.seconds: float = raw["seconds"]
+
+    def __repr__(self) -> str:
+        return (f"CountResult(count={self.count}, status={self.status!r}, "
+                f"backend={self.backend!r}, exhaustive={self.exhaustive})")
+
+
+def _params(params: Dict[str, Any]) -> Dict[str, str]:
+    # Backend options travel as text, as on the command line (`--param key=value`).
+    return {str(k): (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()}
+
+
+def load(path: "str | os.PathLike[str]", format: Optional[str] = None) -> Iterator[Model]:
+    """The models of a puzzle file, read one at a time: every format the CLI reads
+    (``.hex``, ``.queens``, Sudoku lines ``.sudoku``/``.txt``, ``.killer``, ``.star``,
+    JSON/TOML models, each optionally ``.gz``). ``format`` names it when the file name does
+    not. A malformed file raises ``ParseError`` (with ``.path``, ``.line``, ``.column``) when
+    the bad puzzle is reached."""
+    return _zeroone.load(os.fspath(path), format)
+
+
+def solve(model: Model, backend: str = "bitset", time_limit: Optional[float] = None,
+          seed: Optional[int] = None, **params: Any) -> Result:
+    """Solves ``model`` with ``backend`` and verifies the answer. ``time_limit`` (seconds) is
+    taken only by backends that stop themselves (bitset, vsa, enum, milp); ``seed`` only by
+    those that read one; ``params`` are the backend's own options (``zeroone.backends()``
+    lists them). An option the backend does not read raises ``OptionError``. The GIL is
+    released while the backend runs; Ctrl-C raises ``KeyboardInterrupt`` within a second."""
+    return _zeroone.solve(model, backend, time_limit, seed, _params(params))
+
+
+def count(model: Model, backend: str = "bitset", limit: Optional[int] = None,
+          time_limit: Optional[float] = None, seed: Optional[int] = None,
+          **params: Any) -> CountResult:
+    """Counts the solutions of ``model`` (every witness verified), stopping after ``limit``
+    when given. Options as for ``solve``."""
+    return CountResult(_zeroone.count(model, backend, limit, time_limit, seed, _params(params)))
+
+
+def solutions(model: Model, backend: str = "bitset", limit: Optional[int] = None,
+              time_limit: Optional[float] = None, seed: Optional[int] = None,
+              **params: Any) -> Iterator[List[str]]:
+    """Every solution of ``model``, one at a time (each verified, none repeated), as the
+    labels of its variables set to 1. Stops after ``limit``; dropping the iterator stops the
+    search. A backend that cannot stream raises ``OptionError``."""
+    # Made now, so that a bad option raises here rather than at the first next().
+    stream = _zeroone.solutions(model, backend, limit, time_limit, seed, _params(params))
+    return (labels for labels, _ids in stream)
+
+
+def backends() -> List[Dict[str, Any]]:
+    """Every backend: ``name``, ``about``, ``params`` (the options it reads), and whether it
+    takes ``time_limit`` and ``seed``."""
+    return _zeroone.backends()
+
+
+def records(jsonl_path: "str | os.PathLike[str]"):
+    """The records of a ``reports/NAME.jsonl`` file as a pandas DataFrame with the columns of
+    the report's tidy CSV (one row per run; times in seconds; ``count`` as exact Python ints,
+    an object column). A malformed line raises ``ParseError``."""
+    import pandas as pd
+
+    text = _zeroone._records_csv(os.fspath(jsonl_path))
+    frame = pd.read_csv(io.StringIO(text), dtype={"count": str, "reason": str, "limit_by": str})
+    frame["count"] = frame["count"].map(lambda c: int(c) if isinstance(c, str) else None)
+    return frame
+
+
+def run(experiment_path: "str | os.PathLike[str]", resume: bool = True,
+        reports: "str | os.PathLike[str]" = "reports", jobs: Optional[int] = None):
+    """Runs an experiment file as ``zeroone run`` does (each run in a worker process, under
+    the experiment's limits), writes ``reports/NAME.jsonl`` and its reports, and returns the
+    records as a DataFrame (see ``records``). ``resume`` continues the record file, skipping
+    runs already on record; ``resume=False`` starts it afresh."""
+    path = _zeroone._run(os.fspath(experiment_path), resume, os.fspath(reports),
+                         _worker_exe(), jobs)
+    return records(path)
+
+
+_WORKER: Optional[str] = None
+
+
+def _worker_exe() -> str:
+    """An executable that runs this interpreter as a zeroone worker (``EXE worker`` serves
+    jobs on standard input), made once per process in a temporary folder."""
+    global _WORKER
+    if _WORKER is None:
+        folder = tempfile.mkdtemp(prefix="zeroone-worker-")
+        atexit.register(shutil.rmtree, folder, True)
+        exe = os.path.join(folder, "zeroone-worker")
+        code = "from zeroone._zeroone import _serve_worker; _serve_worker()"
+        with open(exe, "w") as f:
+            f.write(f"#!/bin/sh\nexec {_quote(sys.executable)} -c {_quote(code)}\n")
+        os.chmod(exe, os.stat(exe).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        _WORKER = exe
+    return _WORKER
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"

@@ -1,0 +1,162 @@
+"""Type stubs of the zeroone package (hand-written; the implementation is zeroone._zeroone
+plus the thin wrappers in __init__.py)."""
+
+import os
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import pandas as pd
+import scipy.sparse
+
+__version__: str
+
+_Path = Union[str, "os.PathLike[str]"]
+
+class ParseError(ValueError):
+    """A malformed or unreadable file, located."""
+
+    path: str
+    """The file, as given."""
+    line: Optional[int]
+    """1-based line; None when the error concerns the whole file."""
+    column: Optional[int]
+    """1-based column (in characters); None when no column applies."""
+    puzzle: Optional[int]
+    """0-based index of the puzzle in the file, when the error is inside one."""
+
+class ModelError(ValueError):
+    """A model that cannot be built (unknown label, empty row, bad weight or rhs, ...)."""
+
+class OptionError(ValueError):
+    """An unknown backend, an option the backend does not read or a bad value (refused,
+    never ignored), or an ability the backend lacks."""
+
+class BackendError(RuntimeError):
+    """A backend failed while streaming solutions (one was rejected by the verifier)."""
+
+class Model:
+    """A 0-1 model: variables, families of rows ``sum w_i x_i (=, <=, >=) k``, givens."""
+
+    def __init__(self, name: str) -> None:
+        """An empty model called ``name``."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def num_variables(self) -> int: ...
+    @property
+    def num_rows(self) -> int: ...
+    def add_variables(self, labels: Sequence[str]) -> None:
+        """Adds variables with these (unique) labels, in order."""
+    def add_family(
+        self,
+        name: str,
+        sense: str,
+        rows: Sequence[Sequence[str]],
+        rhs: Union[int, Sequence[int]] = 1,
+        weights: Optional[Sequence[Sequence[int]]] = None,
+    ) -> None:
+        """Adds a family of rows (lists of labels). ``sense``: ``"exactly-one"``,
+        ``"at-most-one"``, ``"exactly"``, ``"at-most"`` or ``"at-least"``; ``rhs`` one ``k``
+        for every row or one per row; ``weights`` positive ints in the shape of ``rows``."""
+    def add_givens(self, labels: Sequence[str]) -> None:
+        """Fixes these variables to 1."""
+    def set_objective(self, sense: str, costs: Dict[str, int]) -> None:
+        """``sense`` ``"minimize"`` or ``"maximize"``; integer ``costs`` by label (others 0)."""
+    def to_json(self) -> str:
+        """The model in the JSON schema every zeroone command reads."""
+    @classmethod
+    def from_json(cls, text: str, path: str = "<json>") -> "Model":
+        """A model from that JSON schema; errors raise ParseError with line and column."""
+    def matrix(self) -> scipy.sparse.csr_matrix:
+        """Rows x variables, weights as values (scipy CSR)."""
+    def row_senses(self) -> List[Tuple[str, int]]:
+        """Each row's relation (``=``, ``<=``, ``>=``) and right-hand side, in matrix order."""
+    def row_labels(self) -> List[str]:
+        """``family_index`` for each row, in matrix order."""
+    def variable_labels(self) -> List[str]:
+        """Each variable's label, in matrix (column) order."""
+    def families(self) -> List[str]:
+        """Family names, in order."""
+    def givens(self) -> List[str]:
+        """Labels of the variables fixed to 1."""
+
+class Result:
+    """One verified solve."""
+
+    status: str
+    """``solved``, ``optimal``, ``feasible``, ``infeasible``, ``unknown``, ``timeout``,
+    ``unsupported`` or ``error``."""
+    solution: Optional[List[str]]
+    """Labels of the variables set to 1 (only when solved, hence verified)."""
+    verified: bool
+    reason: Optional[str]
+    stats: Dict[str, Any]
+    backend: str
+    seconds: float
+    objective: Optional[int]
+    """The solution's objective value (exact), or None when the model has no objective."""
+    bound: Optional[int]
+    """The best bound proved on the objective (equal to it when optimal), or None."""
+    @property
+    def vector(self) -> Optional[np.ndarray]:
+        """0-1 int8 array over the variables (``Model.variable_labels()`` order)."""
+
+class CountResult:
+    """One verified count."""
+
+    status: str
+    """``solved`` (complete), ``limit`` (stopped at the limit), or why it failed."""
+    count: Optional[int]
+    """Exact; None when the count failed."""
+    exhaustive: bool
+    verified: bool
+    reason: Optional[str]
+    stats: Dict[str, Any]
+    backend: str
+    seconds: float
+
+def load(path: _Path, format: Optional[str] = None) -> Iterator[Model]:
+    """The models of a puzzle file, one at a time (every format the CLI reads)."""
+
+def solve(
+    model: Model,
+    backend: str = "bitset",
+    time_limit: Optional[float] = None,
+    seed: Optional[int] = None,
+    **params: Any,
+) -> Result:
+    """Solves and verifies; the GIL is released; Ctrl-C raises KeyboardInterrupt."""
+
+def count(
+    model: Model,
+    backend: str = "bitset",
+    limit: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    seed: Optional[int] = None,
+    **params: Any,
+) -> CountResult:
+    """Counts solutions (every witness verified), stopping after ``limit``."""
+
+def solutions(
+    model: Model,
+    backend: str = "bitset",
+    limit: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    seed: Optional[int] = None,
+    **params: Any,
+) -> Iterator[List[str]]:
+    """Every solution (verified, distinct) as the labels set to 1."""
+
+def backends() -> List[Dict[str, Any]]:
+    """Every backend: name, about, params, time_limit, seed."""
+
+def records(jsonl_path: _Path) -> pd.DataFrame:
+    """A record file as a DataFrame with the tidy CSV's columns."""
+
+def run(
+    experiment_path: _Path,
+    resume: bool = True,
+    reports: _Path = "reports",
+    jobs: Optional[int] = None,
+) -> pd.DataFrame:
+    """Runs an experiment (workers, limits, records, reports) and returns its records."""
