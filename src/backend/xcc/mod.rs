@@ -5,7 +5,7 @@
 //! primary item, an "at most one" row a secondary item, and a unit-weight `= k`, `<= k` or
 //! `>= k` row an item with multiplicity (Knuth's bounds `lo..=hi`); a row with other weights is
 //! refused, naming it. A variable that sits in no binding equation gets a slack item (see
-//! [`problem`]), so the count is the number of 0-1 solutions of the model, not only of its
+//! `problem`), so the count is the number of 0-1 solutions of the model, not only of its
 //! covers.
 //!
 //! The live options are a bitset; each item keeps the count of its live options. Choosing an
@@ -13,7 +13,7 @@
 //! word of the item's option mask), each death taking one from the counts of the dead option's
 //! items. Every branch works on a copy of its parent's state, so backtracking costs nothing.
 //! Branching is MRV (fewest branches; Knuth's tie-breaks; slack-aware for multiplicities), see
-//! [`search`].
+//! `search`.
 //!
 //! Costs per node: one copy of the state (`options / 64 + 3 * items` words), then one word
 //! operation per mask word of each filled item and one update per (dead option, item) pair,
