@@ -351,7 +351,7 @@ pub struct Variable {
 pub fn coord_label(id: VarId, coord: Coord) -> String {
     match coord {
         Coord::Cell { row, col } => format!("r{row}c{col}"),
-        Coord::CellValue { row, col, value } if value < 35 => {
+        Coord::CellValue { row, col, value } if value < VALUE_SYMBOLS => {
             format!("r{row}c{col}={}", value_symbol(value))
         }
         Coord::CellValue { row, col, value } => format!("r{row}c{col}=v{value}"),
@@ -359,9 +359,14 @@ pub fn coord_label(id: VarId, coord: Coord) -> String {
     }
 }
 
-/// The symbol of value index `value` in labels (a Sudoku digit): `1`-`9`, then `A`, `B`, ...
-/// (meaningful below 35; larger values are labelled `v{value}`).
+/// How many values have a one-character symbol ([`value_symbol`]): `1`-`9` and `A`-`Z`.
+pub const VALUE_SYMBOLS: usize = 35;
+
+/// The symbol of value index `value` (0-based) in labels and grids (a Sudoku digit): `1`-`9`,
+/// then `A`, `B`, ... `Z`. Defined below [`VALUE_SYMBOLS`]; labels of larger values are
+/// `v{value}` (see [`coord_label`]) and grids are at most 25 wide, so nothing asks for more.
 pub fn value_symbol(value: usize) -> char {
+    debug_assert!(value < VALUE_SYMBOLS, "no symbol for value {value}");
     if value < 9 {
         (b'1' + value as u8) as char
     } else {
@@ -391,11 +396,6 @@ impl Constraint {
     /// The weight of the `i`-th variable of the row (1 for an unweighted row).
     pub fn weight(&self, i: usize) -> u64 {
         self.weights.as_ref().map_or(1, |w| w[i])
-    }
-
-    /// The weight of variable `v` in this row (`None` if `v` is not in it). Costs a binary search.
-    pub fn weight_of(&self, v: VarId) -> Option<u64> {
-        self.vars.binary_search(&v).ok().map(|i| self.weight(i))
     }
 
     /// `(variable, weight)` pairs in variable order.

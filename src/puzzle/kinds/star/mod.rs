@@ -188,21 +188,6 @@ impl StarBoard {
     }
 }
 
-/// The star columns of each row of `solution` of an `n x n` Star Battle model (variables
-/// `r * n + c`), each row ascending.
-pub fn columns_of(n: usize, solution: &Solution) -> Vec<Vec<usize>> {
-    let mut cols = vec![Vec::new(); n];
-    for &v in &solution.ones {
-        if v < n * n {
-            cols[v / n].push(v % n);
-        }
-    }
-    for row in &mut cols {
-        row.sort_unstable();
-    }
-    cols
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
