@@ -187,66 +187,8 @@ impl LineProblem {
                     .ok_or_else(|| fail(format!("no family '{name}' to take lines from")))?,
             ),
         };
-        let n = m.num_variables();
-        let mut line_of = vec![usize::MAX; n];
-        // Each line: its variables and whether it may stay empty.
-        let line_vars: Vec<(Vec<usize>, bool)> = match fam {
-            Some(f) => m.families()[f]
-                .rows
-                .iter()
-                .map(|&r| {
-                    let c = &m.constraints()[r];
-                    (c.vars.clone(), c.sense == Sense::AtMostOne)
-                })
-                .collect(),
-            None => (0..n).map(|v| (vec![v], true)).collect(),
-        };
-        let name = coordinate.unwrap_or("");
-        for (i, (vars, _)) in line_vars.iter().enumerate() {
-            for &v in vars {
-                if line_of[v] != usize::MAX {
-                    return Err(fail(format!(
-                        "family '{name}' does not partition the variables"
-                    )));
-                }
-                line_of[v] = i;
-            }
-        }
-        if line_of.contains(&usize::MAX) {
-            return Err(fail(format!(
-                "family '{name}' does not cover every variable"
-            )));
-        }
-        // Lifetimes of the other rows, then slots by greedy interval colouring.
-        let mut rows: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, row)
-        for (r, c) in m.constraints().iter().enumerate() {
-            if Some(c.family) == fam {
-                continue;
-            }
-            let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
-            let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
-            rows.push((first, last, r));
-        }
-        rows.sort();
-        let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
-        let mut slot_of = vec![usize::MAX; m.constraints().len()];
-        for &(first, last, r) in &rows {
-            let slot = match slot_free_after.iter().position(|&l| l < first) {
-                Some(s) => s,
-                None => {
-                    slot_free_after.push(0);
-                    slot_free_after.len() - 1
-                }
-            };
-            slot_free_after[slot] = last;
-            slot_of[r] = slot;
-        }
-        if slot_free_after.len() > 64 {
-            return Err(fail(format!(
-                "{} rows open at one frontier; dp takes at most 64",
-                slot_free_after.len()
-            )));
-        }
+        let (line_vars, line_of) = lines_of(m, fam, coordinate.unwrap_or(""))?;
+        let (rows, slot_of, slots) = assign_slots(m, fam, &line_of)?;
         let cols = m.columns();
         let mut lines: Vec<Line> = line_vars
             .iter()
@@ -274,7 +216,7 @@ impl LineProblem {
         }
         Ok(LineProblem {
             lines,
-            slots: slot_free_after.len(),
+            slots,
             memory_limit: None,
         })
     }
@@ -403,6 +345,98 @@ impl LineProblem {
         let end = self.run(0..self.lines.len(), States::start(), &mut stats, None)?;
         Ok((end.total(), stats))
     }
+}
+
+/// A line's variables and whether it may stay empty.
+type LineVars = (Vec<usize>, bool);
+
+/// A row's lifetime over the lines: `(first line, last line, row)`.
+type RowSpan = (usize, usize, usize);
+
+/// The lines of `m`: per row of family `fam` its variables and whether it may stay empty
+/// (`<= 1`), or with no family every variable a line of its own; and each variable's line.
+/// Fails when the family does not partition the variables. Linear in the family's nonzeros.
+fn lines_of(
+    m: &Model,
+    fam: Option<usize>,
+    name: &str,
+) -> Result<(Vec<LineVars>, Vec<usize>), BackendError> {
+    let fail = |reason: String| BackendError::TooLarge {
+        backend: NAME.into(),
+        reason,
+    };
+    let n = m.num_variables();
+    let mut line_of = vec![usize::MAX; n];
+    let line_vars: Vec<LineVars> = match fam {
+        Some(f) => m.families()[f]
+            .rows
+            .iter()
+            .map(|&r| {
+                let c = &m.constraints()[r];
+                (c.vars.clone(), c.sense == Sense::AtMostOne)
+            })
+            .collect(),
+        None => (0..n).map(|v| (vec![v], true)).collect(),
+    };
+    for (i, (vars, _)) in line_vars.iter().enumerate() {
+        for &v in vars {
+            if line_of[v] != usize::MAX {
+                return Err(fail(format!(
+                    "family '{name}' does not partition the variables"
+                )));
+            }
+            line_of[v] = i;
+        }
+    }
+    if line_of.contains(&usize::MAX) {
+        return Err(fail(format!(
+            "family '{name}' does not cover every variable"
+        )));
+    }
+    Ok((line_vars, line_of))
+}
+
+/// The rows outside family `fam` with their lifetimes `(first line, last line, row)`, sorted;
+/// each row's slot (a bit of the state key) by greedy interval colouring; and the number of
+/// slots. Fails above 64 slots. Costs a sort of the rows.
+fn assign_slots(
+    m: &Model,
+    fam: Option<usize>,
+    line_of: &[usize],
+) -> Result<(Vec<RowSpan>, Vec<usize>, usize), BackendError> {
+    let mut rows: Vec<RowSpan> = Vec::new();
+    for (r, c) in m.constraints().iter().enumerate() {
+        if Some(c.family) == fam {
+            continue;
+        }
+        let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
+        let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
+        rows.push((first, last, r));
+    }
+    rows.sort();
+    let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
+    let mut slot_of = vec![usize::MAX; m.constraints().len()];
+    for &(first, last, r) in &rows {
+        let slot = match slot_free_after.iter().position(|&l| l < first) {
+            Some(s) => s,
+            None => {
+                slot_free_after.push(0);
+                slot_free_after.len() - 1
+            }
+        };
+        slot_free_after[slot] = last;
+        slot_of[r] = slot;
+    }
+    if slot_free_after.len() > 64 {
+        return Err(BackendError::TooLarge {
+            backend: NAME.into(),
+            reason: format!(
+                "{} rows open at one frontier; dp takes at most 64",
+                slot_free_after.len()
+            ),
+        });
+    }
+    Ok((rows, slot_of, slot_free_after.len()))
 }
 
 /// The sizes of the next `steps` layers guessed from the growth so far. Towards the middle
