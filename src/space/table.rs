@@ -541,7 +541,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
 }
 
 /// Shard `part` (1-based) of `parts` of the three-axis count of width `width` (see
-/// [`hex_shards`]): the exact number of placements whose top half lies in the shard's class.
+/// [`shards`]): the exact number of placements whose top half lies in the shard's class.
 /// Refused first when its estimated memory is above `limit` ([`hex_memory_guard`]).
 pub fn hex_three_axes_part(
     width: usize,
