@@ -93,12 +93,12 @@ fn request(args: &SlurmArgs, experiment: &Experiment) -> Result<SlurmRequest, Cl
     })
 }
 
-/// `sbatch` on the PATH, if any.
-fn find_sbatch() -> Option<PathBuf> {
+/// The executable `name` on the PATH, if any.
+fn find_program(name: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
-        .map(|dir| dir.join("sbatch"))
+        .map(|dir| dir.join(name))
         .find(|p| {
             std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
@@ -131,8 +131,44 @@ fn sbatch(program: &Path, args: &[String], script: &Path) -> Result<u64, CliErro
     })
 }
 
+/// Refuses to submit while jobs of this experiment (its array or merge, by job name) are
+/// still queued or running, as `squeue --me` lists them: they would run the same shards twice.
+/// Without `squeue` on the PATH nothing is checked.
+fn refuse_queued_jobs(plan: &SlurmPlan) -> Result<(), CliError> {
+    let Some(squeue) = find_program("squeue") else {
+        return Ok(());
+    };
+    let name = slurm::job_name(&plan.name);
+    let out = Command::new(&squeue)
+        .args(["--noheader", "--me", "--states=PD,R,CF,CG,S", "--format=%i"])
+        .arg(format!("--name={name},{name}-merge"))
+        .output()
+        .map_err(|e| CliError::Failed(format!("cannot run {}: {e}", squeue.display())))?;
+    if !out.status.success() {
+        return Err(CliError::Failed(format!(
+            "squeue failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let ids: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::BadInput(format!(
+        "jobs {} of experiment {} ({name}) are still queued or running: wait for them, or \
+         cancel them with `scancel`, then submit again",
+        ids.join(", "),
+        plan.name
+    )))
+}
+
 /// Submits the incomplete shards and the merge after them; returns what to print.
 fn submit(plan: &SlurmPlan, program: &Path) -> Result<String, CliError> {
+    refuse_queued_jobs(plan)?;
     let todo = slurm::incomplete_shards(plan).map_err(cli_error)?;
     let n = plan.shards;
     let mut text = String::new();
@@ -199,7 +235,7 @@ pub fn run(args: SlurmArgs) -> Result<(), CliError> {
     if !args.submit {
         return Ok(());
     }
-    let Some(program) = find_sbatch() else {
+    let Some(program) = find_program("sbatch") else {
         return Err(CliError::BadInput(format!(
             "--submit: sbatch is not on the PATH (is this a Slurm login node?); the scripts are \
              written: submit them where Slurm runs with `sbatch --parsable {}`, then `sbatch \

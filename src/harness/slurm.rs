@@ -20,7 +20,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::backend::hex_shards::{HexHalves, MemoryEstimate, RowOrder};
 use crate::harness::experiment::{Experiment, ExperimentKind};
 use crate::harness::plan::{in_shard, job_keys, Shard};
 use crate::harness::record::{read_records, RecordLock, RunKey};
@@ -28,6 +27,7 @@ use crate::harness::source::load_instances;
 use crate::harness::store::records_path;
 use crate::harness::table_run::table_rows;
 use crate::harness::{write_atomically, HarnessError};
+use crate::puzzle::kinds::hex::shards::{HexHalves, MemoryEstimate, RowOrder};
 
 /// Fixed time added to every task's request: loading the instances, starting workers.
 const TIME_BASE: Duration = Duration::from_secs(600);
@@ -36,6 +36,8 @@ const TIME_BASE: Duration = Duration::from_secs(600);
 const TIME_PER_RUN: Duration = Duration::from_secs(1);
 /// The factor on the summed limits: the time request is this much above the worst case.
 const TIME_MARGIN: f64 = 1.25;
+/// The longest time request: a year.
+const MAX_TIME: Duration = Duration::from_secs(365 * 86400);
 /// Memory of the `zeroone run` parent beside its workers (instances, records), in MB.
 const MEMORY_BASE_MB: u64 = 1024;
 /// The factor on a table's estimated peak memory (the estimate extrapolates).
@@ -223,10 +225,12 @@ fn time_request(
     let limit = experiment
         .time_limit
         .ok_or_else(|| missing("the experiment has no time_limit"))?;
-    let per_run = limit + crate::worker::grace(limit) + TIME_PER_RUN;
+    let per_run = limit + crate::backend::worker::grace(limit) + TIME_PER_RUN;
     let waves = most_items.div_ceil(request.cpus.max(1));
-    let runs = (waves * runs_per_item) as u32;
-    let time = (per_run * runs).mul_f64(TIME_MARGIN) + TIME_BASE;
+    let runs = (waves * runs_per_item) as f64;
+    // At most a year: no partition grants more, and the request stays a valid Slurm time.
+    let seconds = per_run.as_secs_f64() * runs * TIME_MARGIN + TIME_BASE.as_secs_f64();
+    let time = Duration::from_secs_f64(seconds.min(MAX_TIME.as_secs_f64()));
     Ok((
         round_up_to_minute(time),
         format!(
@@ -252,9 +256,12 @@ fn memory_request(
         let mut peak = 0u64;
         for &width in &spec.hex_widths {
             if let Some(halves) = HexHalves::new(width) {
-                let estimate =
-                    MemoryEstimate::measure(&halves, RowOrder::TopDown, crate::table::GUARD_BUDGET)
-                        .map_err(|e| HarnessError::Source(format!("hex width {width}: {e}")))?;
+                let estimate = MemoryEstimate::measure(
+                    &halves,
+                    RowOrder::TopDown,
+                    crate::space::table::GUARD_BUDGET,
+                )
+                .map_err(|e| HarnessError::Source(format!("hex width {width}: {e}")))?;
                 peak = peak.max(estimate.peak_bytes(parts));
             }
         }
@@ -449,8 +456,9 @@ fn shared_directives(request: &SlurmRequest) -> String {
     s
 }
 
-/// The job name: `zeroone-NAME`, with characters outside `A-Z a-z 0-9 _ . -` as `_`.
-fn job_name(name: &str) -> String {
+/// The job name of the array: `zeroone-NAME`, with characters outside `A-Z a-z 0-9 _ . -` as
+/// `_`; the merge job's is this with `-merge`.
+pub fn job_name(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| {
@@ -764,9 +772,13 @@ mod tests {
             ]
         );
         let halves = HexHalves::new(11).unwrap();
-        let peak = MemoryEstimate::measure(&halves, RowOrder::TopDown, crate::table::GUARD_BUDGET)
-            .unwrap()
-            .peak_bytes(3);
+        let peak = MemoryEstimate::measure(
+            &halves,
+            RowOrder::TopDown,
+            crate::space::table::GUARD_BUDGET,
+        )
+        .unwrap()
+        .peak_bytes(3);
         assert!(p.memory_mb > MEMORY_BASE_MB);
         assert!(p.memory_mb as f64 >= MEMORY_BASE_MB as f64 + peak as f64 / 1048576.0);
         let unsplit = experiment(dir.path(), "kind = \"table\"\n[table]\nhex_widths = [11]\n");

@@ -44,6 +44,12 @@ echo "$status $id" >> "$log.jobs"
 echo "$id;fake"
 "#;
 
+/// A stand-in for `squeue`: prints `$FAKE_SQUEUE` (job ids) and logs its arguments.
+const FAKE_SQUEUE: &str = r#"#!/bin/bash
+echo "$*" >> "$FAKE_SBATCH_LOG.squeue"
+printf '%s' "${FAKE_SQUEUE:-}"
+"#;
+
 struct Cluster {
     dir: tempfile::TempDir,
 }
@@ -58,6 +64,9 @@ impl Cluster {
         let sbatch = bin.join("sbatch");
         std::fs::write(&sbatch, FAKE_SBATCH).unwrap();
         std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let squeue = bin.join("squeue");
+        std::fs::write(&squeue, FAKE_SQUEUE).unwrap();
+        std::fs::set_permissions(&squeue, std::fs::Permissions::from_mode(0o755)).unwrap();
         Cluster { dir }
     }
 
@@ -275,6 +284,24 @@ fn submission_runs_the_array_then_the_merge_and_again_only_incomplete_shards() {
     assert!(out.contains("merge job 505\n"), "{out}");
     assert_eq!(c.calls().len(), 5);
     assert!(c.calls()[4].starts_with("--parsable /"), "{:?}", c.calls());
+
+    // Jobs of the experiment still queued (squeue lists them by name): nothing is submitted.
+    let o = c.zeroone(&args, &[("FAKE_SQUEUE", "506_2\n507\n")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr)
+            .contains("jobs 506_2, 507 of experiment exp (zeroone-exp) are still queued"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(c.calls().len(), 5, "no sbatch call");
+    let asked = std::fs::read_to_string(c.path("sbatch.log.squeue")).unwrap();
+    assert!(
+        asked.contains(
+            "--me --states=PD,R,CF,CG,S --format=%i --name=zeroone-exp,zeroone-exp-merge"
+        ),
+        "{asked}"
+    );
 
     // An sbatch that prints no job id is a failure (1), named.
     let o = c.zeroone(&args, &[("FAKE_SBATCH", "garbage")]);
