@@ -12,6 +12,7 @@ mod parallel;
 mod report;
 mod run;
 mod show;
+mod slurm;
 mod snapshot;
 mod solve;
 mod table;
@@ -82,6 +83,9 @@ enum Command {
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
     Merge(merge::MergeArgs),
+    /// Write (and with --submit, submit) a Slurm job array of an experiment's shards and a
+    /// merge job after it.
+    Slurm(slurm::SlurmArgs),
     /// Print one stable text per file (model, Gauss relaxation, every verified solution) to diff.
     Snapshot(snapshot::SnapshotArgs),
     /// Rewrite an experiment's reports from its records alone, running nothing.
@@ -117,6 +121,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::VsaExperiment(args) => vsa_experiment::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Slurm(args) => slurm::run(args),
         Command::Snapshot(args) => snapshot::run(args),
         Command::Report(args) => report::run(args),
         Command::Completions { shell } => {

@@ -19,6 +19,7 @@
 //! | [`report`] | Markdown and CSV reports from records alone (`zeroone report`) |
 //! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
 //! | [`runner`] | running the jobs in worker processes, resumable and shardable; merging shards |
+//! | [`slurm`] | a sharded run as a Slurm job array and a merge job: scripts, requests, shards to rerun |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
 //! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
@@ -32,6 +33,7 @@ pub mod raster;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod slurm;
 pub mod source;
 pub mod stats;
 pub mod store;
