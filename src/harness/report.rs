@@ -13,7 +13,10 @@ use crate::backend::Status;
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::figures::{self, FigureValue};
 use crate::harness::plan::job_keys;
-use crate::harness::record::{read_records, Record, RunKey};
+use crate::harness::record::{
+    memory_limits_on_record, read_records, repetitions_on_record, time_limit_on_record,
+    time_limits_on_record, Record, RunKey,
+};
 use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::output::{markdown_code, markdown_text};
@@ -170,7 +173,7 @@ fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
 }
 
 fn summary_of(
-    experiment: &Experiment,
+    time_limit: Option<f64>,
     records: &[Record],
     (label, name): (String, String),
     baseline: Option<&BTreeMap<String, f64>>,
@@ -211,9 +214,7 @@ fn summary_of(
         p90_seconds: quantile(&times, 0.9),
         median_nodes: median(&nodes),
         ratio: baseline.and_then(|base| ratio_to(base, &own)),
-        par2: experiment
-            .time_limit
-            .and_then(|t| par2(&mine, t.as_secs_f64())),
+        par2: time_limit.and_then(|t| par2(&mine, t)),
         median_cpu_seconds: median(&cpu),
         max_rss_mb: rss,
         label,
@@ -227,11 +228,12 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
         .baseline
         .as_ref()
         .map(|b| answered_times(records, b));
+    let time_limit = time_limit_on_record(records);
     experiment
         .labels()
         .into_iter()
         .filter(|(label, name)| name != "peer" || records.iter().any(|r| &r.backend == label))
-        .map(|pair| summary_of(experiment, records, pair, baseline.as_ref()))
+        .map(|pair| summary_of(time_limit, records, pair, baseline.as_ref()))
         .collect()
 }
 
@@ -241,14 +243,23 @@ pub fn seconds_text(s: Option<f64>) -> String {
     s.map_or("-".into(), crate::render::duration_text)
 }
 
-/// The header lines about limits, workers and repetitions, from the records: who enforced
-/// the time limit (the backend itself, or the parent killing its worker), the memory limit,
-/// and `--jobs`.
+/// The header lines about limits, workers and repetitions, from the records alone (the
+/// experiment file only orders the labels): the time limit and who enforced it (the backend
+/// itself, or the parent killing its worker), the memory limit, `--jobs`, the repetitions and
+/// each label's options.
 fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
     let mut md = String::new();
-    let mut limit = match experiment.time_limit {
-        Some(t) => format!("{} s per run", t.as_secs_f64()),
-        None => "none".into(),
+    let limits: Vec<String> = time_limits_on_record(records)
+        .iter()
+        .map(|t| format!("{t} s"))
+        .collect();
+    let mut limit = match limits.len() {
+        0 => "none".to_string(),
+        1 => format!("{} per run", limits[0]),
+        _ => format!(
+            "{} per run (records made under different limits; PAR-2 and the plots use the largest)",
+            limits.join(", ")
+        ),
     };
     let by = |who: LimitBy| -> Vec<&str> {
         experiment
@@ -274,14 +285,9 @@ fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
         );
     }
     let _ = writeln!(md, "- time limit: {limit}");
-    let memory: BTreeSet<u64> = records
-        .iter()
-        .filter_map(|r| r.options.memory_limit)
-        .collect();
+    let memory = memory_limits_on_record(records);
     let memory = if memory.is_empty() {
-        experiment
-            .memory_limit
-            .map_or("none".into(), |m| format!("{m} MB per run"))
+        "none".to_string()
     } else {
         let list: Vec<String> = memory.iter().map(|m| format!("{m} MB")).collect();
         format!("{} per run (address space of its worker)", list.join(", "))
@@ -292,7 +298,7 @@ fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
         let list: Vec<String> = jobs.iter().map(usize::to_string).collect();
         let _ = writeln!(md, "- worker processes (`--jobs`): {}", list.join(", "));
     }
-    let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
+    let _ = writeln!(md, "- repetitions: {}", repetitions_on_record(records));
     let options: Vec<String> = experiment
         .backends
         .iter()
@@ -468,6 +474,7 @@ fn present_labels(
 /// One competition table over `records` (all sources, or one).
 fn competition_rows(
     experiment: &Experiment,
+    time_limit: Option<f64>,
     records: &[&Record],
     labels: &[(String, String)],
     redact_times: bool,
@@ -475,12 +482,7 @@ fn competition_rows(
 ) -> String {
     let t = |s: Option<f64>| time_cell(s, redact_times);
     let names: Vec<String> = labels.iter().map(|(l, _)| l.clone()).collect();
-    let rows = stats::competition(
-        records,
-        &names,
-        experiment.baseline.as_deref(),
-        experiment.time_limit.map(|d| d.as_secs_f64()),
-    );
+    let rows = stats::competition(records, &names, experiment.baseline.as_deref(), time_limit);
     let base = markdown_code(experiment.baseline.as_deref().unwrap_or("-"));
     let mut md = String::new();
     if full {
@@ -554,18 +556,18 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
         );
     }
     let all: Vec<&Record> = records.iter().collect();
+    let time_limit = time_limit_on_record(records);
     md.push_str(&competition_rows(
         experiment,
+        time_limit,
         &all,
         &labels,
         redact_times,
         true,
     ));
-    let limit = experiment
-        .time_limit
-        .map_or("no time limit: PAR-2 is not defined".to_string(), |t| {
-            format!("a time limit of {} s", t.as_secs_f64())
-        });
+    let limit = time_limit.map_or("no time limit: PAR-2 is not defined".to_string(), |t| {
+        format!("a time limit of {t} s")
+    });
     let _ = writeln!(
         md,
         "\nPer instance, a backend's time is the median over its answered repetitions (solved or proved infeasible) of the seconds inside the backend (for a peer: its solve call), and its cpu time the median user + system CPU seconds of the same runs \
@@ -594,6 +596,7 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
             let _ = writeln!(md, "\n### {} ({n} instances)\n", markdown_text(g));
             md.push_str(&competition_rows(
                 experiment,
+                time_limit,
                 &mine,
                 &labels,
                 redact_times,
@@ -1077,11 +1080,8 @@ pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
         return Vec::new();
     }
     let name = &experiment.name;
-    let limit = experiment.time_limit.map_or(String::new(), |t| {
-        format!(
-            "; the dashed line is the time limit ({} s)",
-            t.as_secs_f64()
-        )
+    let limit = time_limit_on_record(records).map_or(String::new(), |t| {
+        format!("; the dashed line is the time limit ({t} s)")
     });
     // A source of fewer than MIN_CACTUS instances gets no plot of its own (a cactus of one or
     // two points says nothing): such sources share one.
@@ -1208,12 +1208,12 @@ pub fn draw_figure(
                 Some(_) => format!("{title}: time per answered instance, small sources"),
                 None => format!("{title}: time per answered instance"),
             };
-            plot::cactus(&t, &series, experiment.time_limit.map(|d| d.as_secs_f64()))
+            plot::cactus(&t, &series, time_limit_on_record(records))
         }
         FigureKind::Scatter(base) => {
             let all: Vec<&Record> = records.iter().collect();
             let times = per_label(&all);
-            let limit = experiment.time_limit.map(|d| d.as_secs_f64());
+            let limit = time_limit_on_record(records);
             let Some((_, base_times)) = times.iter().find(|(l, _)| l == base) else {
                 return plot::scatter(&title, &[], limit);
             };

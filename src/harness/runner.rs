@@ -80,6 +80,7 @@ fn run_job(
     record.size = Some(instance.size());
     record.position = Some(position);
     record.instances = Some(run.instances);
+    record.repetitions = Some(run.experiment.repetitions);
     record.jobs = Some(run.workers);
     record.machine = Some(run.machine.clone());
     let model = match model {
@@ -260,8 +261,7 @@ pub fn run_experiment(
 
     let exe = match &options.worker_exe {
         Some(p) => p.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| HarnessError::Source(format!("cannot find the zeroone binary: {e}")))?,
+        None => std::env::current_exe().map_err(|source| HarnessError::NoBinary { source })?,
     };
     if let Some(mb) = memory_limit {
         crate::worker::check_memory_limit(&exe, mb).map_err(|min| HarnessError::Experiment {
@@ -344,7 +344,9 @@ fn run_pending(
                 let record = run_job(run, (*position, inst), &model, config, rep);
                 let written = file
                     .lock()
-                    .map_err(|_| HarnessError::Source("record file lock poisoned".into()))
+                    .map_err(|_| HarnessError::Poisoned {
+                        what: "record file",
+                    })
                     .and_then(|mut f| f.append(&record));
                 if let Err(e) = written {
                     if let Ok(mut f) = failure.lock() {
@@ -360,7 +362,10 @@ fn run_pending(
     rayon::ThreadPoolBuilder::new()
         .num_threads(run.workers)
         .build()
-        .map_err(|e| HarnessError::Source(format!("cannot start {} threads: {e}", run.workers)))?
+        .map_err(|source| HarnessError::Threads {
+            count: run.workers,
+            source,
+        })?
         .install(work);
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
@@ -408,11 +413,10 @@ pub fn merge_records(
         files.extend(inputs.iter().cloned());
     }
     if files.is_empty() {
-        return Err(HarnessError::Source(format!(
-            "no record files to merge: no {}.shard-*.jsonl in {}",
-            experiment.name,
-            dir.display()
-        )));
+        return Err(HarnessError::NoRecords {
+            what: "no record files to merge".into(),
+            hint: format!("no {}.shard-*.jsonl in {}", experiment.name, dir.display()),
+        });
     }
     let records = crate::harness::record::merge(&files)?;
     let table = experiment.kind == ExperimentKind::Table;
@@ -544,10 +548,10 @@ pub fn rewrite_reports(
 ) -> Result<Vec<PathBuf>, HarnessError> {
     let path = records_path(dir, experiment, None);
     if !path.is_file() {
-        return Err(HarnessError::Source(format!(
-            "{} does not exist: run the experiment (or merge its shards) first",
-            path.display()
-        )));
+        return Err(HarnessError::NoRecords {
+            what: format!("{} does not exist", path.display()),
+            hint: "run the experiment (or merge its shards) first".into(),
+        });
     }
     // A run still writing these records holds their lock: refuse, like a second run, rather
     // than write reports of a half-finished record set.
