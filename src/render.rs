@@ -82,7 +82,7 @@ pub enum Ones {
     Ids(Vec<usize>),
 }
 
-pub use crate::puzzle::sudoku::kind::line_text as sudoku_line_text;
+pub use crate::puzzle::kinds::sudoku::kind::line_text as sudoku_line_text;
 
 /// A solution in the most readable form for its kind: the board with its pieces, the filled
 /// Sudoku, or the labels of the variables set to 1.
@@ -635,7 +635,7 @@ mod tests {
         let m = HexBoard::geometry(3).unwrap().to_model("h");
         // Cells 1 (row 0, k 1), 2 (row 1, k 0), 6 (row 2, k 1): one per row, diag and anti.
         let s = Solution::new(vec![1, 2, 6]);
-        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert!(crate::model::verify::Verifier::new(&m).accepts(&s));
         assert_eq!(drawing(&m, Some(&s)).unwrap(), " . *\n* . .\n . *\n");
     }
 

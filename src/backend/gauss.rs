@@ -955,7 +955,7 @@ mod tests {
         models.push(Sudoku::empty(3).to_model("s9").unwrap());
         let clues: Vec<Option<usize>> = "12.43.........21"
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         models.push(
             Sudoku::from_cells(2, clues)
@@ -1024,7 +1024,7 @@ mod tests {
         let grid = "1234341221434321";
         let cells = grid
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let m = Sudoku::from_cells(2, cells)
             .unwrap()
@@ -1055,7 +1055,7 @@ mod tests {
         assert_eq!(values, vec!["0", "1", "0"]);
         let s = r.solution.unwrap();
         assert_eq!(s.ones, vec![1]);
-        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert!(crate::model::verify::Verifier::new(&m).accepts(&s));
         // The same equations with an at-most-one row that the unique candidate breaks.
         let mut b = ModelBuilder::new("broken", PuzzleKind::Generic);
         for l in ["a", "b"] {

@@ -242,7 +242,7 @@ pub fn describe_coord(coord: &Coord) -> String {
         Coord::Cell { row, col } => format!("row {row} col {col}"),
         Coord::CellValue { row, col, value } => format!(
             "row {row} col {col} digit {}",
-            crate::puzzle::sudoku::symbol(*value)
+            crate::puzzle::kinds::sudoku::symbol(*value)
         ),
         Coord::Free => "-".into(),
     }

@@ -26,12 +26,13 @@ use num_traits::{One, Zero};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::backend::dp::{self, hex_count, LineProblem};
+use crate::backend::dp::{self, LineProblem};
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
-use crate::backend::hex_shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
 use crate::model::{Coord, Model};
+use crate::puzzle::kinds::hex::lines::hex_count;
+use crate::puzzle::kinds::hex::shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
-use crate::symmetry::{Group, Orbits};
+use crate::space::symmetry::{Group, Orbits};
 
 /// Errors of the table layer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -461,7 +462,7 @@ fn checked_orbits(orbits: &Orbits) -> Result<BigUint, TableError> {
 
 /// Three-axis placements of width `width` up to the 12 symmetries by Burnside's lemma: the
 /// identity fixes all `total` placements, every other symmetry's fixed placements are counted
-/// by [`hex_fixed_points`](crate::symmetry::hex_fixed_points) (a small model over orbits of
+/// by [`hex_fixed_points`](crate::space::symmetry::hex_fixed_points) (a small model over orbits of
 /// cells), and the mean is taken; it must be a whole number.
 pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, TableError> {
     let fixed = hex_fixed_points_by_symmetry(width)?;
@@ -470,11 +471,11 @@ pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, Tabl
 
 /// The placements fixed by each of the 11 symmetries other than the identity (rotations by
 /// 60-300 degrees, then the six reflections), each counted by the enumerator on its orbit
-/// model ([`hex_fixed_points`](crate::symmetry::hex_fixed_points)): independent of the dp.
+/// model ([`hex_fixed_points`](crate::space::symmetry::hex_fixed_points)): independent of the dp.
 pub fn hex_fixed_points_by_symmetry(width: usize) -> Result<Vec<u128>, TableError> {
     (1..12)
         .map(|g| {
-            crate::symmetry::hex_fixed_points(width, g)
+            crate::space::symmetry::hex_fixed_points(width, g)
                 .map_err(|e| TableError::Count(e.to_string()))
         })
         .collect()
@@ -559,7 +560,7 @@ pub fn hex_three_axes_part(
         )));
     }
     hex_memory_guard(width, parts, limit)?;
-    hex_shards::count_part(&halves, part, parts, order, None)
+    shards::count_part(&halves, part, parts, order, None)
         .map_err(|e| TableError::Count(e.to_string()))
 }
 
@@ -621,7 +622,7 @@ pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, Tab
         Method::Dp => {
             let halves = HexHalves::new(width)
                 .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
-            hex_shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
+            shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
                 .map_err(|e| TableError::Count(e.to_string()))?
                 .count
         }
@@ -1115,7 +1116,7 @@ pub fn sudoku_levels(grid: &Sudoku, solution_limit: u64) -> Result<SudokuLevels,
     };
     let e = Enumerator::new(&model, &settings).map_err(|e| TableError::Count(e.to_string()))?;
     let (solutions, witnesses, summary) = e.count(Some(solution_limit));
-    let verifier = crate::verify::Verifier::new(&model);
+    let verifier = crate::model::verify::Verifier::new(&model);
     if let Some(bad) = witnesses.iter().find(|w| !verifier.accepts(w)) {
         return Err(TableError::Count(format!(
             "the enumerator returned a non-solution: {bad:?}"
@@ -1250,7 +1251,7 @@ mod tests {
         let line = "1...3..2.3..2..4";
         let cells = line
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let grid = Sudoku::from_cells(2, cells).unwrap();
         let l = sudoku_levels(&grid, 1000).unwrap();

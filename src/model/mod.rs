@@ -1,10 +1,14 @@
-//! The 0-1 model: binary variables, "exactly one" / "at most one" rows grouped into named
-//! families, and givens. Every puzzle kind builds one; every backend reads one. The model knows
+//! The 0-1 model: binary variables, rows `sum w_i x_i (=, <=, >=) k` grouped into named
+//! families, givens, and an optional linear objective ([`objective`]); the one verifier every
+//! answer passes through ([`verify`]). Every puzzle kind builds one; every backend reads one. The model knows
 //! nothing about any backend.
 //!
 //! Costs: a model stores each row as a sorted `Vec<VarId>`, so memory is linear in the number of
 //! nonzeros. The dense view ([`Model::dense_equalities`]) is `rows x variables` floats and is
 //! meant for small and medium models (a 9x9 Sudoku is 324 x 729).
+
+pub mod objective;
+pub mod verify;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -15,8 +19,8 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::objective::ObjectiveRepr;
-pub use crate::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
+use crate::model::objective::ObjectiveRepr;
+pub use crate::model::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
 
 /// Index of a variable in [`Model::variables`].
 pub type VarId = usize;
@@ -152,12 +156,12 @@ pub enum BoardSymmetry {
     /// No symmetry is known (generic models, boards with clues or regions).
     #[default]
     None,
-    /// The 8 symmetries of the square (`crate::symmetry::Group::square`).
+    /// The 8 symmetries of the square (`crate::space::symmetry::Group::square`).
     Square {
         /// Side of the square.
         size: usize,
     },
-    /// The 12 symmetries of the hexagon (`crate::symmetry::Group::hex`).
+    /// The 12 symmetries of the hexagon (`crate::space::symmetry::Group::hex`).
     Hexagon {
         /// Width of the hex board.
         width: usize,

@@ -23,7 +23,7 @@ pub use kind::{StarKind, STAR};
 use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
 use crate::puzzle::kind::Kind;
 use crate::puzzle::QueensBoard;
-use crate::verify::Verifier;
+use crate::model::verify::Verifier;
 
 /// A Star Battle grid: side, stars per unit, optional regions, optional known solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
