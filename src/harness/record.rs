@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::worker::LimitBy;
-use crate::backend::{Stats, Status};
+use crate::backend::{SearchCounter, Stats, Status};
 use crate::harness::experiment::Task;
 use crate::harness::HarnessError;
 
@@ -93,6 +93,11 @@ pub struct Record {
     pub rows: usize,
     /// The backend's statistics (nodes, steps, guesses, backtracks, extra figures).
     pub stats: Stats,
+    /// The counters of `stats` the backend fills, named as its registry entry names them
+    /// ([`crate::backend::BackendInfo::counters`]); records made before they were recorded
+    /// take the names of this binary's registry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<Vec<(SearchCounter, String)>>,
     /// The instance's source group (file stem, generator), for the per-source table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
@@ -161,6 +166,7 @@ impl Record {
             variables: 0,
             rows: 0,
             stats: Stats::default(),
+            counters: None,
             group: None,
             size: None,
             position: None,

@@ -21,6 +21,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::backend::worker::{Job, JobTask, Limits, WorkerPool};
+use crate::backend::Registry;
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
 use crate::harness::source::{load_instances, Instance};
@@ -52,6 +53,7 @@ fn record_options(
 /// What every job of a run shares.
 struct RunContext<'a> {
     experiment: &'a Experiment,
+    registry: &'a Registry,
     pool: WorkerPool,
     memory_limit: Option<u64>,
     instances: usize,
@@ -81,6 +83,11 @@ fn run_job(
     record.position = Some(position);
     record.instances = Some(run.instances);
     record.repetitions = Some(run.experiment.repetitions);
+    record.counters = run.registry.get(&config.name).map(|info| {
+        (info.counters.iter())
+            .map(|&(counter, name)| (counter, name.to_string()))
+            .collect()
+    });
     record.jobs = Some(run.workers);
     record.machine = Some(run.machine.clone());
     let model = match model {
@@ -104,7 +111,12 @@ fn run_job(
         model_key: instance.id.clone(),
         model: None,
     };
-    let r = run.pool.run(&job, model);
+    // A backend a program added to the registry exists only in this process.
+    let r = if run.registry.is_builtin(&config.name) {
+        run.pool.run(&job, model)
+    } else {
+        crate::backend::worker::run_in_process_with(run.registry, &job, model)
+    };
     record.status = r.status;
     record.verified = r.verified;
     record.reason = r.reason;
@@ -249,8 +261,9 @@ pub fn run_experiment(
     let all = load_instances(&experiment.sources)?;
     let total = all.len();
     let instances = crate::harness::plan::in_shard(all, options.shard);
-    let (path, file, done) = open_records(experiment, options)?;
     let memory_limit = options.memory_limit.or(experiment.memory_limit);
+    refuse_unenforced_limits(experiment, &options.registry, memory_limit)?;
+    let (path, file, done) = open_records(experiment, options)?;
     check_settings(experiment, &path, &done, memory_limit)?;
     let done: HashSet<RunKey> = done.iter().map(Record::key).collect();
 
@@ -277,6 +290,7 @@ pub fn run_experiment(
     }
     let run = RunContext {
         experiment,
+        registry: &options.registry,
         pool: WorkerPool::new(
             exe,
             Limits {
@@ -305,6 +319,36 @@ pub fn run_experiment(
         records: path,
         reports,
     })
+}
+
+/// A backend added to the registry runs in this process, where no memory limit holds and only
+/// a backend that stops itself honours the time limit: refuse a limit that would not be
+/// enforced, before anything runs.
+fn refuse_unenforced_limits(
+    experiment: &Experiment,
+    registry: &Registry,
+    memory_limit: Option<u64>,
+) -> Result<(), HarnessError> {
+    for b in (experiment.backends.iter()).filter(|b| !registry.is_builtin(&b.name)) {
+        let unenforced = if memory_limit.is_some() {
+            Some("a memory limit")
+        } else if b.options.time_limit.is_some() && !registry.stops_itself(&b.name) {
+            Some("a time limit (it cannot stop itself)")
+        } else {
+            None
+        };
+        if let Some(limit) = unenforced {
+            return Err(HarnessError::Experiment {
+                file: experiment.path.clone(),
+                location: "backends".into(),
+                message: format!(
+                    "backend '{}' is not built into zeroone and runs in this process, where {limit} is not enforced; drop the limit",
+                    b.name
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Runs every job not in `done` on `run.workers` threads, appending each record; returns how
