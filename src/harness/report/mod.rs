@@ -805,22 +805,22 @@ mod tests {
         }
     }
 
+    /// A solving run under a time limit of 10 s, as its record states it.
     fn run(backend: &str, instance: &str, status: Status, seconds: f64) -> Record {
         Record {
             status,
             seconds,
+            options: crate::harness::record::RecordOptions {
+                time_limit: Some(10.0),
+                ..Default::default()
+            },
             ..Record::new(instance, backend, backend, Task::Solve, 0)
         }
     }
 
     #[test]
     fn only_answers_enter_ratios_and_par2_charges_twice_the_limit() {
-        let exp = Experiment::from_text(
-            Path::new("e.toml"),
-            "time_limit = 10
-baseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n",
-        )
-        .unwrap();
+        let exp = Experiment::from_text(Path::new("e.toml"), &exp_text()).unwrap();
         let records = [
             run("a", "x", Status::Solved, 1.0),
             run("a", "y", Status::Solved, 2.0),
@@ -839,6 +839,27 @@ baseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\n
         assert_eq!(s[1].median_seconds, Some(2.0));
         // (2 + 20 + 20) / 3; the unknown run is left out.
         assert_eq!(s[1].par2, Some(14.0));
+        // The limit is the records': the file's time limit, edited after the run, changes
+        // nothing; records made without a limit have no PAR-2 whatever the file says.
+        let edited = Experiment::from_text(
+            Path::new("e.toml"),
+            &exp_text().replace("time_limit = 10", "time_limit = 99"),
+        )
+        .unwrap();
+        assert_eq!(summarise(&edited, &records), s);
+        let unlimited: Vec<Record> = records
+            .iter()
+            .cloned()
+            .map(|mut r| {
+                r.options.time_limit = None;
+                r
+            })
+            .collect();
+        assert!(summarise(&exp, &unlimited).iter().all(|b| b.par2.is_none()));
+    }
+
+    fn exp_text() -> String {
+        "time_limit = 10\nbaseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n".into()
     }
 
     #[test]
