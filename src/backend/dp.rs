@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::backend::memory::{available_memory, gib, parse_size};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Solver, Stats,
 };
@@ -186,66 +187,8 @@ impl LineProblem {
                     .ok_or_else(|| fail(format!("no family '{name}' to take lines from")))?,
             ),
         };
-        let n = m.num_variables();
-        let mut line_of = vec![usize::MAX; n];
-        // Each line: its variables and whether it may stay empty.
-        let line_vars: Vec<(Vec<usize>, bool)> = match fam {
-            Some(f) => m.families()[f]
-                .rows
-                .iter()
-                .map(|&r| {
-                    let c = &m.constraints()[r];
-                    (c.vars.clone(), c.sense == Sense::AtMostOne)
-                })
-                .collect(),
-            None => (0..n).map(|v| (vec![v], true)).collect(),
-        };
-        let name = coordinate.unwrap_or("");
-        for (i, (vars, _)) in line_vars.iter().enumerate() {
-            for &v in vars {
-                if line_of[v] != usize::MAX {
-                    return Err(fail(format!(
-                        "family '{name}' does not partition the variables"
-                    )));
-                }
-                line_of[v] = i;
-            }
-        }
-        if line_of.contains(&usize::MAX) {
-            return Err(fail(format!(
-                "family '{name}' does not cover every variable"
-            )));
-        }
-        // Lifetimes of the other rows, then slots by greedy interval colouring.
-        let mut rows: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, row)
-        for (r, c) in m.constraints().iter().enumerate() {
-            if Some(c.family) == fam {
-                continue;
-            }
-            let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
-            let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
-            rows.push((first, last, r));
-        }
-        rows.sort();
-        let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
-        let mut slot_of = vec![usize::MAX; m.constraints().len()];
-        for &(first, last, r) in &rows {
-            let slot = match slot_free_after.iter().position(|&l| l < first) {
-                Some(s) => s,
-                None => {
-                    slot_free_after.push(0);
-                    slot_free_after.len() - 1
-                }
-            };
-            slot_free_after[slot] = last;
-            slot_of[r] = slot;
-        }
-        if slot_free_after.len() > 64 {
-            return Err(fail(format!(
-                "{} rows open at one frontier; dp takes at most 64",
-                slot_free_after.len()
-            )));
-        }
+        let (line_vars, line_of) = lines_of(m, fam, coordinate.unwrap_or(""))?;
+        let (rows, slot_of, slots) = assign_slots(m, fam, &line_of)?;
         let cols = m.columns();
         let mut lines: Vec<Line> = line_vars
             .iter()
@@ -273,7 +216,7 @@ impl LineProblem {
         }
         Ok(LineProblem {
             lines,
-            slots: slot_free_after.len(),
+            slots,
             memory_limit: None,
         })
     }
@@ -404,6 +347,98 @@ impl LineProblem {
     }
 }
 
+/// A line's variables and whether it may stay empty.
+type LineVars = (Vec<usize>, bool);
+
+/// A row's lifetime over the lines: `(first line, last line, row)`.
+type RowSpan = (usize, usize, usize);
+
+/// The lines of `m`: per row of family `fam` its variables and whether it may stay empty
+/// (`<= 1`), or with no family every variable a line of its own; and each variable's line.
+/// Fails when the family does not partition the variables. Linear in the family's nonzeros.
+fn lines_of(
+    m: &Model,
+    fam: Option<usize>,
+    name: &str,
+) -> Result<(Vec<LineVars>, Vec<usize>), BackendError> {
+    let fail = |reason: String| BackendError::TooLarge {
+        backend: NAME.into(),
+        reason,
+    };
+    let n = m.num_variables();
+    let mut line_of = vec![usize::MAX; n];
+    let line_vars: Vec<LineVars> = match fam {
+        Some(f) => m.families()[f]
+            .rows
+            .iter()
+            .map(|&r| {
+                let c = &m.constraints()[r];
+                (c.vars.clone(), c.sense == Sense::AtMostOne)
+            })
+            .collect(),
+        None => (0..n).map(|v| (vec![v], true)).collect(),
+    };
+    for (i, (vars, _)) in line_vars.iter().enumerate() {
+        for &v in vars {
+            if line_of[v] != usize::MAX {
+                return Err(fail(format!(
+                    "family '{name}' does not partition the variables"
+                )));
+            }
+            line_of[v] = i;
+        }
+    }
+    if line_of.contains(&usize::MAX) {
+        return Err(fail(format!(
+            "family '{name}' does not cover every variable"
+        )));
+    }
+    Ok((line_vars, line_of))
+}
+
+/// The rows outside family `fam` with their lifetimes `(first line, last line, row)`, sorted;
+/// each row's slot (a bit of the state key) by greedy interval colouring; and the number of
+/// slots. Fails above 64 slots. Costs a sort of the rows.
+fn assign_slots(
+    m: &Model,
+    fam: Option<usize>,
+    line_of: &[usize],
+) -> Result<(Vec<RowSpan>, Vec<usize>, usize), BackendError> {
+    let mut rows: Vec<RowSpan> = Vec::new();
+    for (r, c) in m.constraints().iter().enumerate() {
+        if Some(c.family) == fam {
+            continue;
+        }
+        let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
+        let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
+        rows.push((first, last, r));
+    }
+    rows.sort();
+    let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
+    let mut slot_of = vec![usize::MAX; m.constraints().len()];
+    for &(first, last, r) in &rows {
+        let slot = match slot_free_after.iter().position(|&l| l < first) {
+            Some(s) => s,
+            None => {
+                slot_free_after.push(0);
+                slot_free_after.len() - 1
+            }
+        };
+        slot_free_after[slot] = last;
+        slot_of[r] = slot;
+    }
+    if slot_free_after.len() > 64 {
+        return Err(BackendError::TooLarge {
+            backend: NAME.into(),
+            reason: format!(
+                "{} rows open at one frontier; dp takes at most 64",
+                slot_free_after.len()
+            ),
+        });
+    }
+    Ok((rows, slot_of, slot_free_after.len()))
+}
+
 /// The sizes of the next `steps` layers guessed from the growth so far. Towards the middle
 /// row the growth ratio `r` falls: `r - 1` shrinks at each step by a factor `q`, and `q`
 /// itself falls by a roughly steady amount each step (width 23: `q` = 0.85, 0.79, 0.72,
@@ -439,39 +474,6 @@ pub fn extrapolate(sizes: &[u64], steps: usize) -> Vec<u64> {
         out.push(size.min(u64::MAX as f64 / 2.0) as u64);
     }
     out
-}
-
-/// Memory the system can give without swapping (`MemAvailable` of `/proc/meminfo`), if known.
-pub fn available_memory() -> Option<u64> {
-    proc_field("/proc/meminfo", "MemAvailable:")
-}
-
-/// This process's peak resident memory (`VmHWM` of `/proc/self/status`), if known.
-pub fn peak_rss() -> Option<u64> {
-    proc_field("/proc/self/status", "VmHWM:")
-}
-
-/// Resets [`peak_rss`] to the current resident memory (Linux 4.0 and later); false when the
-/// system does not allow it.
-pub fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
-fn proc_field(path: &str, field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line[field.len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb * 1024)
-}
-
-/// `bytes` as GiB with two decimals (`7.47 GiB`).
-pub fn gib(bytes: u64) -> String {
-    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
 /// `Err(reason)` naming the first general row of `model` (`= k`, `<= k`, `>= k` with `k != 1`
@@ -528,31 +530,6 @@ fn parse_memory_limit(text: &str) -> Result<u64, BackendError> {
         value: text.to_string(),
         expected: "a size like 8G, 512M or 1073741824".into(),
     })
-}
-
-/// Parses a memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of 1024,
-/// optionally followed by `iB` or `B`). `None` when it is not one, or below 1 byte.
-pub fn parse_size(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (number, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, ' '),
-    };
-    let shift = match unit {
-        ' ' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        'T' => 40,
-        _ => return None,
-    };
-    let value: f64 = number.trim().parse().ok()?;
-    let bytes = value * (1u64 << shift) as f64;
-    (1.0..1e18).contains(&bytes).then_some(bytes as u64)
 }
 
 impl Counter for DpBackend {

@@ -21,6 +21,7 @@ pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod linear;
+pub mod memory;
 pub mod milp;
 pub mod optimize;
 pub mod outcome;

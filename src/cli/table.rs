@@ -77,7 +77,7 @@ pub struct TableArgs {
 }
 
 fn parse_size(text: &str) -> Result<u64, CliError> {
-    zeroone::backend::dp::parse_size(text).ok_or_else(|| {
+    zeroone::backend::memory::parse_size(text).ok_or_else(|| {
         CliError::BadInput(format!(
             "--memory-limit '{text}': expected a size like 8G, 512M or 1073741824"
         ))

@@ -114,7 +114,7 @@ fn compute_part(
     cache: &mut SourceCache,
 ) -> Record {
     let start = Instant::now();
-    let reset = crate::backend::dp::reset_peak_rss();
+    let reset = crate::backend::memory::reset_peak_rss();
     let mut extra = BTreeMap::new();
     let result = (|| {
         let halves = HexHalves::new(width)
@@ -146,7 +146,7 @@ fn compute_part(
             extra.insert("peak_state_bytes".into(), p.peak_state_bytes.into());
             extra.insert("class_seconds".into(), p.class_seconds.into());
             extra.insert("join_seconds".into(), p.join_seconds.into());
-            if let Some(rss) = crate::backend::dp::peak_rss().filter(|_| reset) {
+            if let Some(rss) = crate::backend::memory::peak_rss().filter(|_| reset) {
                 extra.insert("peak_rss_bytes".into(), rss.into());
             }
             Ok(BigUint::from(p.count))

@@ -11,7 +11,7 @@
 //! solution count.
 //!
 //! Counting methods: the closed forms are computed directly; the constrained levels use the
-//! [`dp`] counter (fast at every width) or the
+//! [`dp`](crate::backend::dp) counter (fast at every width) or the
 //! [`enumerate`](crate::backend::enumerate) backend ([`Method`]); orbits are counted by
 //! canonical forms over the enumerated placements and checked against Burnside's lemma, so they
 //! are limited to widths where enumeration is affordable ([`TableOptions::orbit_limit`]).
@@ -26,8 +26,9 @@ use num_traits::{One, Zero};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::backend::dp::{self, LineProblem};
+use crate::backend::dp::LineProblem;
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+use crate::backend::memory;
 use crate::model::{Coord, Model};
 use crate::puzzle::kinds::hex::lines::hex_count;
 use crate::puzzle::kinds::hex::shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
@@ -508,7 +509,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let Some(halves) = HexHalves::new(width) else {
         return Ok(());
     };
-    let Some(limit) = limit.or_else(dp::available_memory) else {
+    let Some(limit) = limit.or_else(memory::available_memory) else {
         return Ok(());
     };
     let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, GUARD_BUDGET)
@@ -520,7 +521,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let advice = match estimate.parts_within(limit) {
         Some(k) => format!(
             "run it in shards, `--shard k/K` with K >= {k}: about {} each",
-            dp::gib(estimate.peak_bytes(k))
+            memory::gib(estimate.peak_bytes(k))
         ),
         None => "no number of shards brings it within the limit".into(),
     };
@@ -532,15 +533,15 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     Err(TableError::Memory(format!(
         "hex width {width}: the three-axis count needs about {}{shards} (estimated from the \
          states of the first {} rows: {} top states up to reflection), above the limit of {}; {advice}",
-        dp::gib(needed),
+        memory::gib(needed),
         estimate.measured_layers - 1,
         estimate.top_states,
-        dp::gib(limit),
+        memory::gib(limit),
     )))
 }
 
 /// Shard `part` (1-based) of `parts` of the three-axis count of width `width` (see
-/// [`hex_shards`]): the exact number of placements whose top half lies in the shard's class.
+/// [`shards`]): the exact number of placements whose top half lies in the shard's class.
 /// Refused first when its estimated memory is above `limit` ([`hex_memory_guard`]).
 pub fn hex_three_axes_part(
     width: usize,

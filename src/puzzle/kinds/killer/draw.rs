@@ -4,7 +4,7 @@
 
 use super::cage_symbol;
 use crate::model::{Coord, Model, Solution};
-use crate::puzzle::kinds::sudoku::symbol;
+use crate::model::value_symbol as symbol;
 
 /// The drawing; `None` when the model has no `cage-sum` family or no cell-and-digit variables.
 pub fn draw(model: &Model, solution: Option<&Solution>) -> Option<String> {

@@ -25,7 +25,7 @@ use super::{first_apart, KillerBoard};
 use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
 use crate::puzzle::generate::complete_grid;
 use crate::puzzle::kinds::star::generate::confirm_unique;
-use crate::puzzle::kinds::sudoku::symbol;
+use crate::model::value_symbol as symbol;
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]

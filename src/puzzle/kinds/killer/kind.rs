@@ -7,7 +7,7 @@ use super::{grid_of, KillerBoard};
 use crate::model::{Model, ModelError, PuzzleKind, Solution};
 use crate::puzzle::kind::{Answer, Board, InputCaps, Kind, Reader};
 use crate::puzzle::parse::{Block, Locator, ParseError};
-use crate::puzzle::kinds::sudoku::symbol;
+use crate::model::value_symbol as symbol;
 use crate::puzzle::Puzzle;
 
 /// The Killer Sudoku kind (`.killer` files, models tagged `killer` with parameter
