@@ -19,7 +19,6 @@ mod table;
 
 use clap::{Parser, Subcommand};
 
-pub mod vsa_experiment;
 use thiserror::Error;
 
 /// Errors that end a command. Bad input (files, options) exits 2; a failed run exits 1.
@@ -77,8 +76,6 @@ enum Command {
     Table(table::TableArgs),
     /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
     Gauss(gauss::GaussArgs),
-    /// The VSA Sudoku experiment (seed 003): clue levels, dimension sweep, VSA vs bitset.
-    VsaExperiment(vsa_experiment::VsaExperimentArgs),
     /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
@@ -118,7 +115,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Generate(args) => generate::run(args),
         Command::Table(args) => table::run(args),
         Command::Gauss(args) => gauss::run(args),
-        Command::VsaExperiment(args) => vsa_experiment::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Slurm(args) => slurm::run(args),
