@@ -13,6 +13,7 @@
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
 //! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
+//! | [`read`] | 0-1 programs read from OPB, DIMACS CNF, LP, MPS and Knuth's XCC files |
 //! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
@@ -31,6 +32,7 @@ pub mod model;
 pub mod objective;
 pub mod output;
 pub mod puzzle;
+pub mod read;
 pub mod render;
 pub mod suggest;
 pub mod symmetry;

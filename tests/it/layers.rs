@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["build_info", "output", "suggest"],
     &["model", "objective", "verify"],
-    &["export"],
+    &["export", "read"],
     &["backend", "worker"],
     &["puzzle", "generate", "render", "testing"],
     &["symmetry", "table"],
