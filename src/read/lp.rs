@@ -414,6 +414,7 @@ impl Reader {
                 coef = Some(exact_integer(text).map_err(|e| e.at(*l, *c, what, text))?);
                 i += 1;
             }
+            let number_at = i.checked_sub(1).filter(|_| coef.is_some());
             match tokens.get(i) {
                 Some((l, c, OwnedToken::Name(name))) => {
                     let v = self.var(name, (*l, *c))?;
@@ -433,7 +434,8 @@ impl Reader {
                 }
                 _ if i == start => return Ok((terms, i)),
                 other => {
-                    let (l, c) = other.map_or((tokens[start].0, tokens[start].1), |t| (t.0, t.1));
+                    let point = number_at.unwrap_or(start);
+                    let (l, c) = (tokens[point].0, tokens[point].1);
                     let found = other.map_or("the end".to_string(), |t| quoted(&t.2.text()));
                     let expected = if coef.is_some() {
                         "a variable after the coefficient (constants belong on the right-hand side; the objective takes none)"

@@ -281,7 +281,7 @@ fn multiplicity(word: &str) -> Result<(&str, u64, u64), String> {
             {
                 Ok(k as u64)
             }
-            _ => Err("multiplicities u:v that are whole numbers with u <= v and v >= 1".into()),
+            _ => Err("multiplicities u:v that are whole numbers with u <= v".into()),
         }
     };
     let (name, low, high) = if let Some((bounds, name)) = word.split_once('|') {
@@ -300,8 +300,8 @@ fn multiplicity(word: &str) -> Result<(&str, u64, u64), String> {
     } else {
         (word, 1, 1)
     };
-    if low > high || high == 0 {
-        return Err("multiplicities u:v that are whole numbers with u <= v and v >= 1".into());
+    if low > high {
+        return Err("multiplicities u:v that are whole numbers with u <= v".into());
     }
     Ok((name, low, high))
 }
