@@ -331,4 +331,4 @@ pub(crate) fn quoted(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
