@@ -166,11 +166,8 @@ fn section_of(line: &str) -> Option<(Section, usize)> {
         }
         _ => return None,
     };
-    // A keyword alone on its line, or followed by content (objectives).
-    if words.len() > 1 && !matches!(section, Section::Objective(_)) {
-        // "bin x y" etc.: the rest is content of the section too.
-        return Some((section, after(1)));
-    }
+    // Whatever follows the keyword on its line is content of the section (`Maximize obj: x`,
+    // `Binary x y`).
     Some((section, after(1)))
 }
 
