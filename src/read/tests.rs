@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::model::{ObjectiveSense, Relation, Solution};
-use crate::verify::Verifier;
+use crate::model::verify::Verifier;
 
 /// The solutions of `model` (tried on every assignment of all its variables) projected onto
 /// its own variables, how many full solutions there are, and the optimum.

@@ -18,7 +18,7 @@ use zeroone::model::{
     Coord, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Relation, Sense, Solution,
 };
 use zeroone::read::{read_str, Format};
-use zeroone::verify::Verifier;
+use zeroone::model::verify::Verifier;
 
 fn zeroone(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zeroone"))
