@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ObjectiveSense, Relation, Solution};
 use crate::model::verify::Verifier;
+use crate::model::{ObjectiveSense, Relation, Solution};
 
 /// The solutions of `model` (tried on every assignment of all its variables) projected onto
 /// its own variables, how many full solutions there are, and the optimum.

@@ -14,11 +14,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use zeroone::backend::{make_backend, solutions_verified, solve_verified, BackendOptions};
+use zeroone::model::verify::Verifier;
 use zeroone::model::{
     Coord, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Relation, Sense, Solution,
 };
 use zeroone::read::{read_str, Format};
-use zeroone::model::verify::Verifier;
 
 fn zeroone(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zeroone"))
