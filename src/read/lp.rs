@@ -383,9 +383,9 @@ impl Reader {
     }
 
     /// Splits `name:` off a statement.
-    fn label<'t>(
-        tokens: &'t [(usize, usize, OwnedToken)],
-    ) -> (Option<&'t str>, &'t [(usize, usize, OwnedToken)]) {
+    fn label(
+        tokens: &[(usize, usize, OwnedToken)],
+    ) -> (Option<&str>, &[(usize, usize, OwnedToken)]) {
         match tokens {
             [(_, _, OwnedToken::Name(n)), (_, _, OwnedToken::Colon), rest @ ..] => (Some(n), rest),
             _ => (None, tokens),

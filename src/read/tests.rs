@@ -43,12 +43,16 @@ fn brute(model: &Model) -> (BTreeSet<Vec<bool>>, usize, Option<i128>) {
 
 // ---- OPB against its own semantics ----
 
-/// A random OPB program in plain data: `(coefficient, negated, variable)` terms.
+/// `(coefficient, negated, variable)` terms.
+type Terms = Vec<(i64, bool, usize)>;
+
+/// A random OPB program in plain data.
 #[derive(Debug, Clone)]
 struct Program {
     vars: usize,
-    rows: Vec<(Vec<(i64, bool, usize)>, Relation, i64)>,
-    objective: Option<(bool, Vec<(i64, bool, usize)>)>,
+    rows: Vec<(Terms, Relation, i64)>,
+    /// `(maximise, terms)`.
+    objective: Option<(bool, Terms)>,
 }
 
 fn random_program(seed: u64) -> Program {
