@@ -28,7 +28,7 @@
 //! |---|---|
 //! | [`output`], [`suggest`], [`build_info`] | atomic writes, did-you-mean, the binary's version |
 //! | [`model`] | the 0-1 model, its builder and reductions, the objective ([`model::objective`]), the verifier ([`model::verify`]) |
-//! | [`export`] | the model written as LP, MPS, OPB, CNF, XCC or JSON for other solvers |
+//! | [`export`], [`read`] | the model written as LP, MPS, OPB, CNF, XCC or JSON for other solvers; 0-1 programs read from OPB, DIMACS CNF, LP, MPS and Knuth's XCC files |
 //! | [`backend`] | the backend trait and its optional abilities, the registry, verified runs, one file per engine, the worker process with hard limits ([`backend::worker`]) |
 //! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku); [`generate`], [`render`], [`testing`] beside it |
 //! | [`space`] | the search-space table (exact counts per modelling level) and board symmetries |
@@ -45,6 +45,7 @@ pub mod harness;
 pub mod model;
 pub mod output;
 pub mod puzzle;
+pub mod read;
 pub mod render;
 pub mod space;
 pub mod suggest;

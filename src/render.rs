@@ -93,7 +93,7 @@ pub fn solution_text(model: &Model, solution: &Solution) -> String {
     let labels: Vec<_> = solution
         .ones
         .iter()
-        .filter(|&&v| v < model.num_variables())
+        .filter(|&&v| v < model.own_variables())
         .map(|&v| model.label(v))
         .collect();
     format!("ones: {}\n", labels.join(" "))
@@ -343,6 +343,9 @@ pub struct SolveRecord {
     /// The backend's statistics; `None` (left out) after [`SolveRecord::stable`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,
+    /// The model's own variables (ids below this), for [`SolveRecord::with_ids`].
+    #[serde(skip)]
+    own_variables: usize,
 }
 
 impl SolveRecord {
@@ -373,13 +376,16 @@ impl SolveRecord {
             verified: outcome.verified,
             reason: outcome.reason.clone(),
             stats: Some(outcome.stats.clone()),
+            own_variables: model.own_variables(),
         }
     }
 
     /// The same record with generic answers as variable ids instead of labels (`--ids`).
     pub fn with_ids(mut self, solution: Option<&Solution>) -> SolveRecord {
         if let Some(Some(_)) = &self.ones {
-            self.ones = Some(solution.map(|s| Ones::Ids(s.ones.clone())));
+            let own = self.own_variables;
+            let ids = |s: &Solution| s.ones.iter().copied().filter(|&v| v < own).collect();
+            self.ones = Some(solution.map(|s| Ones::Ids(ids(s))));
         }
         self
     }
@@ -397,11 +403,13 @@ impl SolveRecord {
     }
 }
 
-/// The labels of the variables set to 1 in `solution`, in variable order.
+/// The labels of the model's own variables set to 1 in `solution`, in variable order (derived
+/// variables, such as complements, are left out: see [`Model::own_solution`]).
 pub fn labels_of(model: &Model, solution: &Solution) -> Vec<String> {
     solution
         .ones
         .iter()
+        .filter(|&&v| v < model.own_variables())
         .map(|&v| model.label(v).into_owned())
         .collect()
 }

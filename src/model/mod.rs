@@ -19,8 +19,11 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod derived;
+
 use crate::model::objective::ObjectiveRepr;
 pub use crate::model::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
+pub use derived::Derived;
 
 /// Index of a variable in [`Model::variables`].
 pub type VarId = usize;
@@ -671,6 +674,15 @@ pub enum ModelError {
     /// Two families share a name.
     #[error("two families are named '{0}'")]
     DuplicateFamily(String),
+    /// A derived variable that is not among the last variables, or a complement of an unknown
+    /// variable or of itself (a hand-edited serialized model).
+    #[error("variable {var} is marked derived, but derived variables are the last of the {variables} and complement another variable")]
+    Derived {
+        /// The variable.
+        var: VarId,
+        /// How many variables exist.
+        variables: usize,
+    },
     /// A given names a variable id the model does not have.
     #[error("given {var} does not exist (the model has {variables} variables)")]
     UnknownGiven {
@@ -728,6 +740,10 @@ pub struct ModelBuilder {
     givens: Vec<VarId>,
     /// The objective's sense and terms, checked in [`ModelBuilder::build`].
     objective: Option<(ObjectiveSense, Vec<(VarId, i64)>)>,
+    /// Derived variables ([`Derived`]) with their ids; numbered last in [`ModelBuilder::build`].
+    derived: Vec<(VarId, Derived)>,
+    /// The complement made for each variable that has one (`x -> ~x`).
+    complements: std::collections::HashMap<VarId, VarId>,
 }
 
 impl ModelBuilder {
@@ -743,6 +759,104 @@ impl ModelBuilder {
             constraints: Vec::new(),
             givens: Vec::new(),
             objective: None,
+            derived: Vec::new(),
+            complements: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The complement `~x = 1 - x` of variable `x` (made once, labelled `~` and `x`'s label):
+    /// a [`Derived::Complement`] variable tied to `x` by a row `x + ~x = 1` of the family
+    /// `complement` (written at [`ModelBuilder::build`]). Use it for a negated literal or a
+    /// negative coefficient (`-w x` is `w ~x - w`). Costs one hash look-up.
+    pub fn complement(&mut self, x: VarId) -> VarId {
+        if let Some(&c) = self.complements.get(&x) {
+            return c;
+        }
+        let label = format!("~{}", self.label(x));
+        let c = self.variable(label, Coord::Free);
+        self.derived.push((c, Derived::Complement(x)));
+        self.complements.insert(x, c);
+        c
+    }
+
+    /// How many complements [`ModelBuilder::complement`] has made so far. Free.
+    pub fn complements(&self) -> usize {
+        self.complements.len()
+    }
+
+    /// Adds an [`Derived::Auxiliary`] variable labelled `label`: one the caller's rows fix from
+    /// the other variables (so it changes no count), left out of every answer.
+    pub fn auxiliary(&mut self, label: impl Into<String>) -> VarId {
+        let v = self.variable(label, Coord::Free);
+        self.derived.push((v, Derived::Auxiliary));
+        v
+    }
+
+    /// Writes the complement rows and numbers the derived variables after all others, so the
+    /// file's own variables keep ids `0..own`. Costs one pass over the nonzeros when a
+    /// derived variable sits among the others, nothing otherwise.
+    fn settle_derived(&mut self) {
+        if self.derived.is_empty() {
+            return;
+        }
+        let mut pairs: Vec<(VarId, VarId)> = self.complements.drain().collect();
+        pairs.sort_unstable();
+        if !pairs.is_empty() {
+            let name =
+                derived::complement_family_name(|n| self.families.iter().any(|f| f.name == n));
+            let family = self.family(name);
+            for (x, c) in pairs {
+                self.row(family, vec![x, c], Sense::ExactlyOne);
+            }
+        }
+        let n = self.variables.len();
+        let mut flag = vec![false; n];
+        for &(v, _) in &self.derived {
+            if v < n {
+                flag[v] = true;
+            }
+        }
+        let Some(new_id) = derived::derived_last(&flag) else {
+            self.derived.sort_unstable_by_key(|&(v, _)| v);
+            return;
+        };
+        let map = |v: VarId| new_id.get(v).copied().unwrap_or(v);
+        for c in &mut self.constraints {
+            let unit = c.weights.is_none();
+            let weights = c.weights.take().unwrap_or_else(|| vec![1; c.vars.len()]);
+            let mut terms: Vec<(VarId, u64)> =
+                c.vars.iter().map(|&v| map(v)).zip(weights).collect();
+            terms.sort_unstable();
+            let (vars, weights): (Vec<VarId>, Vec<u64>) = terms.into_iter().unzip();
+            c.vars = vars;
+            c.weights = (!unit).then_some(weights);
+        }
+        for g in &mut self.givens {
+            *g = map(*g);
+        }
+        if let Some((_, terms)) = &mut self.objective {
+            for (v, _) in terms.iter_mut() {
+                *v = map(*v);
+            }
+        }
+        for (v, d) in &mut self.derived {
+            *v = map(*v);
+            if let Derived::Complement(x) = d {
+                *x = map(*x);
+            }
+        }
+        self.derived.sort_unstable_by_key(|&(v, _)| v);
+        let mut variables = self.variables.clone();
+        for (old, &new) in new_id.iter().enumerate() {
+            variables[new] = self.variables[old];
+        }
+        self.variables = variables;
+        if let Some(labels) = &mut self.labels {
+            let mut moved = vec![Box::<str>::default(); n];
+            for (old, label) in labels.drain(..).enumerate() {
+                moved[new_id[old]] = label;
+            }
+            *labels = moved;
         }
     }
 
@@ -854,7 +968,8 @@ impl ModelBuilder {
         self.givens.push(var);
     }
 
-    fn label(&self, v: VarId) -> String {
+    /// The label of variable `v` so far (stored, or made from its coordinates).
+    pub fn label(&self, v: VarId) -> String {
         match &self.labels {
             Some(labels) => labels[v].to_string(),
             None => coord_label(v, self.variables[v].coord),
@@ -907,7 +1022,8 @@ impl ModelBuilder {
 
     /// Checks every row and given and returns the model. Costs one pass over the nonzeros
     /// plus one hash per stored label and family name.
-    pub fn build(self) -> Result<Model, ModelError> {
+    pub fn build(mut self) -> Result<Model, ModelError> {
+        self.settle_derived();
         let n = self.variables.len();
         if let Some(labels) = &self.labels {
             let mut seen = std::collections::HashSet::with_capacity(labels.len());
@@ -952,11 +1068,11 @@ impl ModelBuilder {
             Some((sense, terms)) => Some(Arc::new(Objective::new(sense, n, terms)?)),
             None => None,
         };
+        let derived = derived_tail(&self.derived, n)?;
         let shape = Shape::new(
             self.kind,
             self.hints,
-            self.variables,
-            self.labels,
+            (self.variables, self.labels, derived),
             self.families,
             self.constraints,
         );
@@ -968,6 +1084,26 @@ impl ModelBuilder {
         }
         .with_givens(self.name, self.givens)
     }
+}
+
+/// The derived variables of a builder as the last `k` variables of a model of `n`: what each
+/// is, in id order. Refuses a derived variable that is not among the last ones, or a
+/// complement of an unknown variable or of itself (only a model read back from JSON can have
+/// them). Costs one pass over the derived variables.
+fn derived_tail(derived: &[(VarId, Derived)], n: usize) -> Result<Vec<Derived>, ModelError> {
+    let own = n.saturating_sub(derived.len());
+    let mut tail = Vec::with_capacity(derived.len());
+    for (i, &(v, d)) in derived.iter().enumerate() {
+        let bad_complement = matches!(d, Derived::Complement(x) if x >= n || x == v);
+        if v != own + i || bad_complement {
+            return Err(ModelError::Derived {
+                var: v,
+                variables: n,
+            });
+        }
+        tail.push(d);
+    }
+    Ok(tail)
 }
 
 /// What models of one shape share: variables, labels, rows and families, and the column view
@@ -989,17 +1125,20 @@ struct Shape {
     col_weights: Option<Vec<u64>>,
     /// The sense of each row, packed (the verifier's per-row pass reads only these).
     senses: Vec<Sense>,
+    /// What each derived variable is: the last `derived.len()` variables are derived.
+    derived: Vec<Derived>,
 }
 
 impl Shape {
+    /// The shape of `vars` = (variables, stored labels, what the last variables derive from).
     fn new(
         kind: PuzzleKind,
         hints: ModelHints,
-        variables: Vec<Variable>,
-        labels: Option<Vec<Box<str>>>,
+        vars: (Vec<Variable>, Option<Vec<Box<str>>>, Vec<Derived>),
         families: Vec<Family>,
         constraints: Vec<Constraint>,
     ) -> Shape {
+        let (variables, labels, derived) = vars;
         let n = variables.len();
         let mut col_start = vec![0usize; n + 1];
         for c in &constraints {
@@ -1035,6 +1174,7 @@ impl Shape {
             col_rows,
             col_weights,
             senses,
+            derived,
         }
     }
 
@@ -1083,6 +1223,7 @@ impl PartialEq for Model {
                 && a.variables == b.variables
                 && a.families == b.families
                 && a.constraints == b.constraints
+                && a.derived == b.derived
                 && (0..a.variables.len()).all(|v| self.label(v) == other.label(v)));
         self.name == other.name
             && self.givens == other.givens
@@ -1114,6 +1255,9 @@ struct ModelRepr<'a> {
     givens: &'a [VarId],
     #[serde(skip_serializing_if = "Option::is_none")]
     objective: Option<ObjectiveRepr>,
+    /// What the last variables derive from (left out when none is derived).
+    #[serde(skip_serializing_if = "<[Derived]>::is_empty")]
+    derived: &'a [Derived],
 }
 
 impl Serialize for Model {
@@ -1132,6 +1276,7 @@ impl Serialize for Model {
             constraints: self.constraints(),
             givens: &self.givens,
             objective: self.objective().map(ObjectiveRepr::from),
+            derived: &self.shape.derived,
         }
         .serialize(serializer)
     }
@@ -1151,6 +1296,8 @@ struct OwnedModelRepr {
     givens: Vec<VarId>,
     #[serde(default)]
     objective: Option<ObjectiveRepr>,
+    #[serde(default)]
+    derived: Vec<Derived>,
 }
 
 #[derive(Deserialize)]
@@ -1194,6 +1341,9 @@ impl<'de> Deserialize<'de> for Model {
         if let Some(o) = repr.objective {
             b.objective(o.sense, o.costs);
         }
+        // The tie rows of complements are among the rows already: only mark the variables.
+        let own = b.variables.len().saturating_sub(repr.derived.len());
+        b.derived = (own..).zip(repr.derived).collect();
         b.build().map_err(D::Error::custom)
     }
 }
@@ -1301,6 +1451,29 @@ impl Model {
     /// Number of variables.
     pub fn num_variables(&self) -> usize {
         self.shape.variables.len()
+    }
+
+    /// Number of the model's own variables (those of its file or builder): every variable but
+    /// the derived ones ([`Derived`]), which come after them. Free.
+    pub fn own_variables(&self) -> usize {
+        self.num_variables() - self.shape.derived.len()
+    }
+
+    /// What variable `v` is derived from, if it is derived ([`Derived`]). Free.
+    pub fn derived(&self, v: VarId) -> Option<Derived> {
+        let own = self.own_variables();
+        v.checked_sub(own)
+            .and_then(|i| self.shape.derived.get(i).copied())
+    }
+
+    /// `solution` in the model's own variables: the derived variables dropped (they are fixed
+    /// by the others, so this loses nothing). This is what output shows. Costs a copy of the
+    /// ones.
+    pub fn own_solution(&self, solution: &Solution) -> Solution {
+        let own = self.own_variables();
+        Solution {
+            ones: solution.ones.iter().copied().filter(|&v| v < own).collect(),
+        }
     }
 
     /// All families, indexed by [`FamilyId`].
@@ -1425,18 +1598,20 @@ impl Model {
         b.hints(self.hints().clone());
         b.variables = self.shape.variables.clone();
         b.labels = self.shape.labels.clone();
+        let own = self.own_variables();
+        b.derived = (own..).zip(self.shape.derived.iter().copied()).collect();
         b
     }
 
     /// Wraps a builder's parts as a model without the builder's checks (for models derived
-    /// from a checked one).
+    /// from a checked one, whose derived variables are already last).
     fn from_parts(b: ModelBuilder) -> Model {
+        let derived = b.derived.iter().map(|&(_, d)| d).collect();
         Model {
             shape: Arc::new(Shape::new(
                 b.kind,
                 b.hints,
-                b.variables,
-                b.labels,
+                (b.variables, b.labels, derived),
                 b.families,
                 b.constraints,
             )),

@@ -236,6 +236,9 @@ pub enum Format {
     Json,
     /// A generic model in TOML (`.toml`).
     Toml,
+    /// A 0-1 program in another tool's format: OPB, DIMACS CNF, LP, MPS or XCC (see
+    /// [`crate::read`]).
+    Program(crate::read::Format),
 }
 
 #[allow(non_upper_case_globals)]
@@ -247,12 +250,14 @@ impl Format {
     /// Sudoku, one per line (`.sudoku`, or a `.txt` that looks like one).
     pub const Sudoku: Format = Format::Puzzle("sudoku");
 
-    /// Every format: the registered kinds in registry order, then `json` and `toml`.
+    /// Every format: the registered kinds in registry order, then `json` and `toml`, then
+    /// the 0-1 program formats (`opb`, `cnf`, `lp`, `mps`, `xcc`).
     pub fn all() -> Vec<Format> {
         KINDS
             .iter()
             .map(|k| Format::Puzzle(k.name()))
             .chain([Format::Json, Format::Toml])
+            .chain(crate::read::Format::ALL.map(Format::Program))
             .collect()
     }
 
@@ -262,6 +267,7 @@ impl Format {
             Format::Puzzle(name) => name,
             Format::Json => "json",
             Format::Toml => "toml",
+            Format::Program(f) => f.name(),
         }
     }
 
@@ -270,7 +276,7 @@ impl Format {
     pub fn kind(self) -> Option<&'static dyn Kind> {
         match self {
             Format::Puzzle(name) => kinds::by_name(name),
-            Format::Json | Format::Toml => None,
+            Format::Json | Format::Toml | Format::Program(_) => None,
         }
     }
 }
@@ -302,8 +308,11 @@ fn extensions_text() -> String {
         .iter()
         .flat_map(|k| k.extensions().iter().map(|e| format!(".{e}")))
         .collect();
-    all.extend([".txt".into(), ".json".into()]);
-    format!("{} or .toml", all.join(", "))
+    all.extend([".txt".into(), ".json".into(), ".toml".into()]);
+    let programs = crate::read::Format::ALL.iter().flat_map(|f| f.extensions());
+    all.extend(programs.map(|e| format!(".{e}")));
+    let last = all.pop().unwrap_or_default();
+    format!("{} or {last}", all.join(", "))
 }
 
 /// The format of a file, from its extension (a final `.gz` is skipped: `x.txt.gz` is a
@@ -337,7 +346,10 @@ pub(crate) fn format_of_name(path: &Path) -> Option<Option<Format>> {
         "json" => Format::Json,
         "toml" => Format::Toml,
         "txt" => return Some(None),
-        _ => Format::Puzzle(kinds::by_extension(&ext)?.name()),
+        _ => match crate::read::Format::by_extension(&ext) {
+            Some(program) => Format::Program(program),
+            None => Format::Puzzle(kinds::by_extension(&ext)?.name()),
+        },
     }))
 }
 

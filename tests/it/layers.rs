@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["build_info", "output", "suggest"],
     &["model"],
-    &["export"],
+    &["export", "read"],
     &["backend"],
     &["puzzle", "generate", "render", "testing"],
     &["space"],

@@ -12,6 +12,7 @@ mod committed_reports;
 mod conformance;
 mod enum_levels;
 mod export;
+mod formats;
 mod gauss_cli;
 mod gauss_reports;
 mod general_rows;

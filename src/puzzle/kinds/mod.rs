@@ -146,12 +146,12 @@ mod tests {
         use crate::puzzle::parse::ParseErrorKind;
         assert_eq!(
             ParseErrorKind::UnknownFormat(".x".into()).to_string(),
-            "expected a file ending in .hex, .queens, .sudoku, .star, .killer, .txt, .json or .toml \
-             (optionally .gz), or --format, found '.x'"
+            "expected a file ending in .hex, .queens, .sudoku, .star, .killer, .txt, .json, .toml, \
+             .opb, .cnf, .lp, .mps, .xcc or .dlx (optionally .gz), or --format, found '.x'"
         );
         assert_eq!(
             ParseErrorKind::FormatNeeded.to_string(),
-            "expected --format hex|queens|sudoku|star|killer|json|toml to read standard input, found none"
+            "expected --format hex|queens|sudoku|star|killer|json|toml|opb|cnf|lp|mps|xcc to read standard input, found none"
         );
         let names: Vec<&str> = crate::puzzle::parse::Format::all()
             .iter()
@@ -159,7 +159,10 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["hex", "queens", "sudoku", "star", "killer", "json", "toml"]
+            [
+                "hex", "queens", "sudoku", "star", "killer", "json", "toml", "opb", "cnf", "lp",
+                "mps", "xcc"
+            ]
         );
     }
 

@@ -44,6 +44,13 @@ pub const MAX_MODEL_BYTES: usize = 32 * 1024 * 1024;
 
 /// The caps of `format`'s kind (the loosest of every kind while a `.txt` is being sniffed).
 fn caps_of(format: Option<Format>) -> (InputCaps, &'static str) {
+    if let Some(Format::Program(program)) = format {
+        let caps = InputCaps {
+            line_bytes: crate::read::MAX_LINE_BYTES,
+            ..InputCaps::BOARDS
+        };
+        return (caps, program.name());
+    }
     match format.and_then(Format::kind) {
         Some(kind) => (kind.input_caps(), kind.name()),
         None => {
@@ -140,6 +147,37 @@ impl<R: BufRead> Lines<R> {
             Some(rest) => format!(" {rest}"),
             None => text,
         })
+    }
+}
+
+/// The lines of a stream as a 0-1 program reader takes them ([`crate::read::Lines`]): with
+/// the stream's caps, UTF-8 check and line numbers; a reader's error gets the file name.
+struct ProgramLines<'a, R> {
+    lines: &'a mut Lines<R>,
+    file: &'a str,
+}
+
+impl<R: BufRead> crate::read::Lines for ProgramLines<'_, R> {
+    type Error = ParseError;
+
+    fn next_line(&mut self) -> Result<Option<(usize, &str)>, ParseError> {
+        match self.lines.next_line(self.file)? {
+            Some(number) => Ok(Some((number, self.lines.text.as_str()))),
+            None => Ok(None),
+        }
+    }
+
+    fn error(&self, e: crate::read::ReadError) -> ParseError {
+        ParseError {
+            file: self.file.into(),
+            puzzle: None,
+            line: e.line,
+            column: e.column,
+            kind: ParseErrorKind::Invalid {
+                expected: e.expected,
+                found: e.found,
+            },
+        }
     }
 }
 
@@ -260,6 +298,18 @@ impl<R: BufRead> PuzzleStream<R> {
             Some(format) => format,
             None => self.sniff()?,
         };
+        if let Format::Program(program) = format {
+            if self.produced > 0 {
+                return Ok(None);
+            }
+            let name = self.stem.clone();
+            let mut source = ProgramLines {
+                lines: &mut self.lines,
+                file: &self.file,
+            };
+            let model = crate::read::read(program, &mut source, &name)?;
+            return Ok(Some(Puzzle::Model(model)));
+        }
         let Some(kind) = format.kind() else {
             if self.produced > 0 {
                 return Ok(None);

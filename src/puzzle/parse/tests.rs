@@ -658,7 +658,9 @@ proptest! {
         } else {
             bytes
         };
-        for format in [None, Some(Format::Hex), Some(Format::Queens), Some(Format::Sudoku), Some(Format::Json), Some(Format::Toml)] {
+        let programs = crate::read::Format::ALL.map(|f| Some(Format::Program(f)));
+        let formats = [None, Some(Format::Hex), Some(Format::Queens), Some(Format::Sudoku), Some(Format::Json), Some(Format::Toml)];
+        for format in formats.into_iter().chain(programs) {
             let reader = gunzip_if_needed(std::io::Cursor::new(bytes.clone())).unwrap();
             for item in PuzzleStream::new(reader, format, "fuzz").models() {
                 if let Err(e) = item {
@@ -845,4 +847,63 @@ fn givens_overfilling_a_general_row_are_located() {
         matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::ClashingGivens { .. })),
         "{e}"
     );
+}
+
+proptest! {
+    /// Text made of the characters the 0-1 program formats use: every reader ends with a model
+    /// or one located error, never a panic.
+    #[test]
+    fn random_program_text_never_panics(text in "[x~0-9 +\\-<>=;:|*\n.eEa-cpnfMINSTBOUDRHLGmarkeINTORGQ'\\\\]{0,300}") {
+        for format in crate::read::Format::ALL {
+            let name = format!("fuzz.{}", format.name());
+            match parse_str(&text, Format::Program(format), &name) {
+                Ok(models) => prop_assert_eq!(models.len(), 1),
+                Err(e) => prop_assert!(e.to_string().starts_with(&format!("{name}:")), "{}", e),
+            }
+        }
+    }
+}
+
+/// The malformed samples of every 0-1 program format, read as files: the error names the
+/// file, the line and the column.
+#[test]
+fn malformed_programs_are_located_errors_through_the_stream() {
+    for &(format, text, (line, column), word) in crate::read::tests::MALFORMED {
+        let name = format!("bad.{}", format.name());
+        let e = parse_str(text, Format::Program(format), &name).unwrap_err();
+        assert_eq!((e.line, e.column), (line, column), "{e}");
+        let located = if column > 0 {
+            format!("{name}:{line}:{column}: expected ")
+        } else {
+            format!("{name}:{line}: expected ")
+        };
+        assert!(e.to_string().starts_with(&located), "{e}");
+        assert!(e.to_string().contains(word), "{e}");
+    }
+}
+
+#[test]
+fn program_formats_go_by_extension_and_read_through_gzip() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.cnf.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"p cnf 2 1\n1 -2 0\n").unwrap();
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let models = load_models(&path).unwrap();
+    assert_eq!((models.len(), models[0].name()), (1, "tiny#0"));
+    assert_eq!(models[0].own_variables(), 2);
+    for (ext, format) in [
+        ("opb", "opb"),
+        ("cnf", "cnf"),
+        ("lp", "lp"),
+        ("mps", "mps"),
+        ("xcc", "xcc"),
+        ("dlx", "xcc"),
+    ] {
+        let found = format_of_name(Path::new(&format!("a.{ext}")))
+            .flatten()
+            .map(Format::name);
+        assert_eq!(found, Some(format));
+    }
 }

@@ -1,0 +1,391 @@
+//! The readers against independent evaluations: random OPB programs with negative coefficients
+//! and negated literals counted by brute force over their own semantics; every export read
+//! back with the same solutions and optimum; malformed input located.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::model::verify::Verifier;
+use crate::model::{ObjectiveSense, Relation, Solution};
+
+/// The solutions of `model` (tried on every assignment of all its variables) projected onto
+/// its own variables, how many full solutions there are, and the optimum.
+fn brute(model: &Model) -> (BTreeSet<Vec<bool>>, usize, Option<i128>) {
+    let n = model.num_variables();
+    let v = Verifier::new(model);
+    let own = model.own_variables();
+    let mut set = BTreeSet::new();
+    let mut count = 0;
+    let mut best: Option<i128> = None;
+    for bits in 0u32..(1 << n) {
+        let values: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
+        let s = Solution::from_bools(&values);
+        if v.accepts(&s) {
+            count += 1;
+            if let Some(value) = v.objective_value(&s) {
+                let better = |b: i128| match model.objective().map(|o| o.is_maximize()) {
+                    Some(true) => value > b,
+                    _ => value < b,
+                };
+                if best.is_none_or(better) {
+                    best = Some(value);
+                }
+            }
+            set.insert(values[..own].to_vec());
+        }
+    }
+    (set, count, best)
+}
+
+// ---- OPB against its own semantics ----
+
+/// `(coefficient, negated, variable)` terms.
+type Terms = Vec<(i64, bool, usize)>;
+
+/// A random OPB program in plain data.
+#[derive(Debug, Clone)]
+struct Program {
+    vars: usize,
+    rows: Vec<(Terms, Relation, i64)>,
+    /// `(maximise, terms)`.
+    objective: Option<(bool, Terms)>,
+}
+
+fn random_program(seed: u64) -> Program {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let vars = rng.gen_range(1..=6);
+    let terms = |rng: &mut ChaCha8Rng| -> Vec<(i64, bool, usize)> {
+        (0..rng.gen_range(1..=4))
+            .map(|_| {
+                let mut c = rng.gen_range(-5..=5);
+                if c == 0 {
+                    c = 1;
+                }
+                (c, rng.gen_bool(0.4), rng.gen_range(0..vars))
+            })
+            .collect()
+    };
+    let rows = (0..rng.gen_range(0..=4))
+        .map(|_| {
+            let relation =
+                [Relation::AtLeast, Relation::Equal, Relation::AtMost][rng.gen_range(0..3)];
+            (terms(&mut rng), relation, rng.gen_range(-6..=6))
+        })
+        .collect();
+    let objective = rng
+        .gen_bool(0.6)
+        .then(|| (rng.gen_bool(0.5), terms(&mut rng)));
+    Program {
+        vars,
+        rows,
+        objective,
+    }
+}
+
+fn term_text(terms: &[(i64, bool, usize)]) -> String {
+    terms
+        .iter()
+        .map(|&(c, neg, v)| format!("{c:+} {}x{} ", if neg { "~" } else { "" }, v + 1))
+        .collect()
+}
+
+fn program_text(p: &Program) -> String {
+    let mut out = format!("* #variable= {} #constraint= {}\n", p.vars, p.rows.len());
+    if let Some((max, terms)) = &p.objective {
+        out.push_str(&format!(
+            "{} {};\n",
+            if *max { "max:" } else { "min:" },
+            term_text(terms)
+        ));
+    }
+    for (terms, relation, rhs) in &p.rows {
+        let op = match relation {
+            Relation::AtLeast => ">=",
+            Relation::AtMost => "<=",
+            Relation::Equal => "=",
+        };
+        out.push_str(&format!("{}{op} {rhs} ;\n", term_text(terms)));
+    }
+    out
+}
+
+/// The value of `terms` at `x`, literal by literal, as the OPB standard defines it.
+fn value(terms: &[(i64, bool, usize)], x: &[bool]) -> i64 {
+    terms
+        .iter()
+        .map(|&(c, neg, v)| c * i64::from(x[v] != neg))
+        .sum()
+}
+
+/// The solutions and the optimum of `p`, by trying every assignment of its own variables.
+fn evaluate(p: &Program) -> (BTreeSet<Vec<bool>>, Option<i128>) {
+    let mut set = BTreeSet::new();
+    let mut best: Option<i64> = None;
+    for bits in 0u32..(1 << p.vars) {
+        let x: Vec<bool> = (0..p.vars).map(|i| bits >> i & 1 == 1).collect();
+        let holds = p.rows.iter().all(|(terms, relation, rhs)| {
+            let lhs = value(terms, &x);
+            match relation {
+                Relation::AtLeast => lhs >= *rhs,
+                Relation::AtMost => lhs <= *rhs,
+                Relation::Equal => lhs == *rhs,
+            }
+        });
+        if holds {
+            if let Some((max, terms)) = &p.objective {
+                let v = value(terms, &x);
+                if best.is_none_or(|b| if *max { v > b } else { v < b }) {
+                    best = Some(v);
+                }
+            }
+            set.insert(x);
+        }
+    }
+    (set, best.map(i128::from))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Complements and merged terms change nothing: the same solutions over the file's
+    /// variables, each extended exactly once (the count is the same), the same optimum.
+    #[test]
+    fn opb_with_negations_reads_to_the_same_solutions_and_optimum(seed in any::<u64>()) {
+        let p = random_program(seed);
+        let text = program_text(&p);
+        let m = read_str(Format::Opb, &text, "t").unwrap();
+        prop_assert_eq!(m.own_variables(), p.vars);
+        let (expected, best) = evaluate(&p);
+        let (found, count, optimum) = brute(&m);
+        prop_assert_eq!(&found, &expected, "{}", text);
+        prop_assert_eq!(count, expected.len(), "{}", text);
+        let has_costs = p.objective.as_ref().is_some_and(|(_, t)| !t.is_empty()) && m.objective().is_some();
+        if has_costs {
+            prop_assert_eq!(optimum, best, "{}", text);
+        }
+    }
+}
+
+// ---- small files of every format ----
+
+fn count_of(format: Format, text: &str) -> usize {
+    brute(&read_str(format, text, "t").unwrap()).1
+}
+
+#[test]
+fn dimacs_clauses_are_at_least_one_rows_over_literals() {
+    let text = "c tiny\np cnf 3 3\n1 -2 0\n2 3\n -1 0\n-3 0\n";
+    let m = read_str(Format::Cnf, text, "t").unwrap();
+    assert_eq!(
+        (m.own_variables(), m.family_id("clause").is_some()),
+        (3, true)
+    );
+    // x3 = 0, then x1 = x2: two solutions.
+    assert_eq!(brute(&m).1, 2);
+    // The empty clause: no solution; a tautology: no constraint.
+    assert_eq!(count_of(Format::Cnf, "p cnf 2 1\n0\n"), 0);
+    assert_eq!(count_of(Format::Cnf, "p cnf 2 1\n1 -1 0\n"), 4);
+}
+
+#[test]
+fn xcc_colours_and_multiplicities_count_as_knuths_programs_do() {
+    // Options: 0 a x:red, 1 b x:blue, 2 c y, 3 a b, 4 b c x:red, 5 c x:red y.
+    let text = "| comment\na b c | x y\na x:red\nb x:blue\nc y\na b\nb c x:red\nc x:red y\n";
+    // {0,4} (x red twice), {3,2}, {3,5}; {0,1,...} clash on x's colour.
+    assert_eq!(count_of(Format::Xcc, text), 3);
+    let m = read_str(Format::Xcc, text, "t").unwrap();
+    assert_eq!(m.own_variables(), 6);
+    assert_eq!(m.label(0), "a,x:red");
+    // An uncoloured use of x excludes every coloured one.
+    assert_eq!(count_of(Format::Xcc, "a b | x\na x\nb x:red\nb\n"), 1);
+    // Multiplicities: item a covered 1 to 2 times by three single options: 3 + 3 = 6; `2|a`
+    // exactly twice: 3; the miniexact spelling `a:1;2` as Knuth's `1:2|a`.
+    assert_eq!(count_of(Format::Xcc, "1:2|a\na\na\na\n"), 6);
+    assert_eq!(count_of(Format::Xcc, "2|a\na\na\na\n"), 3);
+    assert_eq!(count_of(Format::Xcc, "a:1;2\na\na\na\n"), 6);
+    // Repeated options are distinct variables with distinct labels.
+    let m = read_str(Format::Xcc, "a\na\na\n", "t").unwrap();
+    assert_eq!((m.label(0), m.label(1)), ("a".into(), "a#2".into()));
+}
+
+#[test]
+fn lp_and_mps_read_what_other_solvers_write() {
+    let lp = "\\ knapsack\nMaximize\n obj: 3 x + 2 y + 4 z\nSubject To\n budget_0: 2 x + 3 y\n   + 4 z <= 5\n c2: x - y >= 0\nBounds\n 0 <= z <= 1\nBinary\n x y\nGeneral\n z\nEnd\n";
+    let m = read_str(Format::Lp, lp, "t").unwrap();
+    // Sizes 2 + 3 fit, 2 + 4 do not: x and y, value 5.
+    assert_eq!(brute(&m).2, Some(5));
+    assert!(m.family_id("budget").is_some());
+    assert_eq!(m.objective().unwrap().sense(), ObjectiveSense::Maximize);
+    let mps = "NAME knap\nOBJSENSE\n    MAX\nROWS\n N  obj\n L  budget_0\n G  c2\nCOLUMNS\n    MARKER  'MARKER'  'INTORG'\n    x  obj  3  budget_0  2\n    x  c2  1\n    y  obj  2  budget_0  3\n    y  c2  -1\n    z  obj  4  budget_0  4\n    MARKER  'MARKER'  'INTEND'\nRHS\n    rhs  budget_0  5\nBOUNDS\n UP bnd x 1\n UP bnd y 1\n BV bnd z\nENDATA\n";
+    let m2 = read_str(Format::Mps, mps, "t").unwrap();
+    // Same variables in the same order: the same solutions, count and optimum.
+    assert_eq!(brute(&m2), brute(&m));
+}
+
+#[test]
+fn opb_objective_constants_from_negated_literals_are_kept() {
+    // min: -2 ~x1 is -2 when x1 = 0: the cost sits on the complement, not on a shifted x1.
+    let m = read_str(Format::Opb, "min: -2 ~x1 ;\n+1 x1 +1 x2 >= 0 ;\n", "t").unwrap();
+    assert_eq!(brute(&m).2, Some(-2));
+    // Output shows own variables only: the complement is derived.
+    assert_eq!(m.derived(2), Some(crate::model::Derived::Complement(0)));
+    let s = Solution::new(vec![1, 2]);
+    assert_eq!(m.own_solution(&s).ones, vec![1]);
+}
+
+// ---- located errors ----
+
+/// Malformed or unsupported input of every format, with where the error must point and a
+/// word its message must hold. Shared with the parser fuzz test.
+pub(crate) const MALFORMED: &[(Format, &str, (usize, usize), &str)] = &[
+    (Format::Opb, "+1 x1 x2 >= 1 ;\n", (1, 7), "product"),
+    (Format::Opb, "+1 x1 >= 1.5 ;\n", (1, 10), "integer"),
+    (Format::Opb, "+1 x1 >= 1\n", (1, 1), "';'"),
+    (
+        Format::Opb,
+        "* #variable= 2\n+1 x3 >= 1 ;\n",
+        (2, 4),
+        "x1..x2",
+    ),
+    (
+        Format::Opb,
+        "+99999999999999999999 x1 >= 1 ;\n",
+        (1, 1),
+        "2^53",
+    ),
+    (Format::Opb, "x1 >= 1 ;\n", (1, 1), "coefficient"),
+    (Format::Cnf, "1 2 0\n", (1, 1), "p cnf"),
+    (
+        Format::Cnf,
+        "p cnf 2 1\n1 3 0\n",
+        (2, 3),
+        "between -2 and 2",
+    ),
+    (Format::Cnf, "p cnf 2 2\n1 2 0\n", (2, 0), "2 clauses"),
+    (Format::Cnf, "p wcnf 2 1\n", (1, 3), "wcnf"),
+    (Format::Cnf, "p cnf 2 1\n1 x 0\n", (2, 3), "literal"),
+    (Format::Cnf, "p cnf 2 1\n1 2\n", (2, 1), "end with 0"),
+    (
+        Format::Lp,
+        "Minimize\n obj: x\nSubject To\n c: x + y >= 1\nBinary\n x\nEnd\n",
+        (4, 9),
+        "continuous",
+    ),
+    (
+        Format::Lp,
+        "Minimize\n obj: x\nSubject To\n c: 1.5 x >= 1\nBinary\n x\nEnd\n",
+        (4, 5),
+        "integer",
+    ),
+    (
+        Format::Lp,
+        "Minimize\n obj: [ x * x ]\nSubject To\n c: x >= 1\nBinary\n x\nEnd\n",
+        (2, 7),
+        "quadratic",
+    ),
+    (
+        Format::Lp,
+        "Minimize\n obj: x\nSubject To\n c: x >= 1\nBounds\n x <= 3\nGeneral\n x\nEnd\n",
+        (6, 4),
+        "0-1",
+    ),
+    (
+        Format::Lp,
+        "Minimize\n obj: x\nSubject To\n c: x >= 1\nGeneral\n x\nEnd\n",
+        (2, 7),
+        "general-integer",
+    ),
+    (
+        Format::Lp,
+        "Minimize\n obj: x + 3\nSubject To\n c: x >= 1\nBinary\n x\nEnd\n",
+        (2, 11),
+        "constant",
+    ),
+    (
+        Format::Lp,
+        "Minimize\n obj: x\nSubject To\n c: x >= 1\nBounds\n x free\nBinary\n x\nEnd\n",
+        (6, 4),
+        "free",
+    ),
+    (
+        Format::Mps,
+        "NAME t\nROWS\n N obj\n L c\nCOLUMNS\n x c 1\nRHS\n rhs c 1\nENDATA\n",
+        (6, 2),
+        "continuous",
+    ),
+    (
+        Format::Mps,
+        "NAME t\nROWS\n N obj\n L c\nCOLUMNS\n x c 1\nRHS\n rhs c 1\nBOUNDS\n UP bnd x 4\nENDATA\n",
+        (10, 2),
+        "UP 4",
+    ),
+    (
+        Format::Mps,
+        "NAME t\nROWS\n N obj\n L c\nCOLUMNS\n x c 0.5\nENDATA\n",
+        (6, 6),
+        "integer",
+    ),
+    (
+        Format::Mps,
+        "NAME t\nROWS\n N obj\n L c\nCOLUMNS\n x d 1\nENDATA\n",
+        (6, 4),
+        "ROWS",
+    ),
+    (
+        Format::Mps,
+        "NAME t\nROWS\n N obj\n L c\nCOLUMNS\n x c 1\nRANGES\n r c 2\nENDATA\n",
+        (8, 2),
+        "RANGES",
+    ),
+    (Format::Mps, "NAME t\nQUADOBJ\nENDATA\n", (2, 1), "QUADOBJ"),
+    (Format::Mps, "NAME t\nROWS\n N obj\n", (3, 0), "ENDATA"),
+    (Format::Xcc, "a b\na c\n", (2, 3), "item named"),
+    (Format::Xcc, "a | x\na:red\n", (2, 1), "primary"),
+    (Format::Xcc, "a a\n", (1, 3), "once"),
+    (Format::Xcc, "3:1|a\na\n", (1, 1), "u <= v"),
+    (Format::Xcc, "a\na a\n", (2, 3), "at most once"),
+];
+
+#[test]
+fn malformed_input_of_every_format_is_located() {
+    for &(format, text, (line, column), word) in MALFORMED {
+        let e = read_str(format, text, "t").unwrap_err();
+        assert_eq!(
+            (e.line, e.column),
+            (line, column),
+            "{format}: {text:?}: {e}"
+        );
+        assert!(e.to_string().contains(word), "{format}: {text:?}: {e}");
+    }
+}
+
+#[test]
+fn integers_are_read_exactly() {
+    let ok = [
+        ("12", 12),
+        ("+3", 3),
+        ("-4", -4),
+        ("3.0", 3),
+        ("1e3", 1000),
+        ("2.50e1", 25),
+        ("0.0", 0),
+        ("9007199254740992", 1 << 53),
+    ];
+    for (text, value) in ok {
+        assert_eq!(exact_integer(text), Ok(value), "{text}");
+    }
+    assert_eq!(exact_integer("2.5"), Err(NumberError::Fractional));
+    assert_eq!(exact_integer("1e-1"), Err(NumberError::Fractional));
+    assert_eq!(
+        exact_integer("9007199254740993"),
+        Err(NumberError::TooLarge)
+    );
+    assert_eq!(exact_integer("1e99999"), Err(NumberError::TooLarge));
+    for bad in ["", "-", "x", "1e", "1.2.3", "e5", "--1"] {
+        assert_eq!(exact_integer(bad), Err(NumberError::NotANumber), "{bad}");
+    }
+}
