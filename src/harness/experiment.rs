@@ -46,6 +46,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use crate::backend::hex_shards::StreamedRows;
 use crate::backend::{
     make_backend, time_limit_from_seconds, BackendError, BackendOptions, MAX_TIME_LIMIT,
 };
@@ -134,6 +135,10 @@ pub struct TableSpec {
     /// `middle-first` (different intermediate layers, for a cross-check).
     #[serde(default)]
     pub row_order: Option<String>,
+    /// How many top rows the sharded count streams: 2 (the default, faster) or 3 (a source
+    /// layer 3-4 times smaller, for widths whose shards would not fit otherwise; slower).
+    #[serde(default)]
+    pub streamed_rows: Option<usize>,
 }
 
 /// A loaded and checked experiment.
@@ -856,6 +861,12 @@ impl Experiment {
                 }
                 if table.hex_parts.is_some_and(|k| !(1..=65536).contains(&k)) {
                     return Err(at.key("table", "`hex_parts`: expected 1 to 65536 shards"));
+                }
+                if table
+                    .streamed_rows
+                    .is_some_and(|s| StreamedRows::from_count(s).is_none())
+                {
+                    return Err(at.key("table", "`streamed_rows`: expected 2 or 3"));
                 }
                 if let Some(order) = &table.row_order {
                     if !["top-down", "bottom-up", "middle-first"].contains(&order.as_str()) {
