@@ -1,7 +1,7 @@
 //! Branch and bound for the shared search ([`crate::backend::search`]): the incumbent and the
 //! lower bound that prunes every branch that cannot beat it.
 //!
-//! Costs are in minimisation form ([`crate::objective::Objective::min_cost`]); slack variables
+//! Costs are in minimisation form ([`crate::model::objective::Objective::min_cost`]); slack variables
 //! cost 0. At a node (a propagation fixed point) the bound is the cost of the placed variables
 //! plus, for rows whose still-legal variables are counted **once each** (a row is used only when
 //! none of the variables it would count was counted by an earlier row):
@@ -21,8 +21,8 @@
 //! legal variables of each general row.
 
 use crate::backend::search::{Layout, VarSet};
+use crate::model::objective::Objective;
 use crate::model::Solution;
-use crate::objective::Objective;
 
 /// The branch-and-bound state of one optimising search.
 #[derive(Debug, Clone)]

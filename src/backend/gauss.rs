@@ -362,8 +362,64 @@ pub fn analyse(model: &Model) -> GaussReport {
     let elim = eliminate_exactly(&equations);
     let rank = elim.pivots.len();
     let consistent = elim.redundant.iter().all(|r| !r.2);
-    let family_name = |row: usize| full.families()[constraints[row].family].name.clone();
+    let (families, redundant) = family_ranks(&full, &eq_rows, &elim);
+    let label = |v: VarId| full.label(v).into_owned();
+    let mut is_pivot = vec![false; n];
+    for &v in &elim.pivots {
+        is_pivot[v] = true;
+    }
+    let fixed: Vec<FixedVariable> = elim
+        .fixed
+        .iter()
+        .map(|(v, val)| FixedVariable {
+            label: label(*v),
+            var: *v,
+            value: val.text.clone(),
+        })
+        .collect();
+    let independent = independent_equations(&equations, &elim);
+    let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
+    let ignored: usize = families.iter().map(|f| f.ignored_inequalities).sum();
+    let (verdict, solution) = verdict_of(&full, &eq_rows, &elim, consistent);
+    GaussReport {
+        name: model.name().to_string(),
+        kind: model.kind().name().to_string(),
+        equations: equations.len(),
+        unknowns: n,
+        givens: model.givens().len(),
+        ignored_inequalities: ignored,
+        rank,
+        nullity: n - rank,
+        consistent,
+        big_fractions: elim.big,
+        families,
+        redundant,
+        pivots: elim.pivots.iter().map(|&v| label(v)).collect(),
+        free: (0..n).filter(|&v| !is_pivot[v]).map(label).collect(),
+        fixed,
+        least_norm,
+        verdict,
+        solution,
+    }
+}
 
+/// The name of the family of row `row` of `model`.
+fn family_name(model: &Model, row: usize) -> String {
+    model.families()[model.constraints()[row].family]
+        .name
+        .clone()
+}
+
+/// Per family: its equations, how many are independent and redundant, the inequalities the
+/// relaxation ignores; and per family the redundant rows, each as a combination of the rows
+/// before it. `eq_rows[e]` is the model row of equation `e`. Linear in the rows and the
+/// combinations' terms.
+fn family_ranks(
+    full: &Model,
+    eq_rows: &[usize],
+    elim: &Eliminated,
+) -> (Vec<FamilyRank>, BTreeMap<String, Vec<RedundantRow>>) {
+    let constraints = full.constraints();
     let mut families: Vec<FamilyRank> = full
         .families()
         .iter()
@@ -393,13 +449,13 @@ pub fn analyse(model: &Model) -> GaussReport {
         let combination = terms
             .iter()
             .map(|(j, c)| RowTerm {
-                family: family_name(eq_rows[*j]),
+                family: family_name(full, eq_rows[*j]),
                 index: constraints[eq_rows[*j]].index,
                 coefficient: c.text.clone(),
             })
             .collect();
         redundant
-            .entry(family_name(row))
+            .entry(family_name(full, row))
             .or_default()
             .push(RedundantRow {
                 index: constraints[row].index,
@@ -410,114 +466,84 @@ pub fn analyse(model: &Model) -> GaussReport {
     for f in &mut families {
         f.independent = f.equations - f.redundant;
     }
+    (families, redundant)
+}
 
-    let label = |v: VarId| full.label(v).into_owned();
-    let is_pivot = {
-        let mut p = vec![false; n];
-        for &v in &elim.pivots {
-            p[v] = true;
-        }
-        p
-    };
-    let fixed: Vec<FixedVariable> = elim
-        .fixed
-        .iter()
-        .map(|(v, val)| FixedVariable {
-            label: label(*v),
-            var: *v,
-            value: val.text.clone(),
-        })
-        .collect();
+/// The equations elimination kept (not a combination of the ones before them).
+fn independent_equations<'a>(equations: &'a [Equation], elim: &Eliminated) -> Vec<&'a Equation> {
+    let mut dependent = vec![false; equations.len()];
+    for (e, _, _) in &elim.redundant {
+        dependent[*e] = true;
+    }
+    (0..equations.len())
+        .filter(|&e| !dependent[e])
+        .map(|e| &equations[e])
+        .collect()
+}
 
-    let independent: Vec<&Equation> = {
-        let mut dependent = vec![false; equations.len()];
-        for (e, _, _) in &elim.redundant {
-            dependent[*e] = true;
-        }
-        (0..equations.len())
-            .filter(|&e| !dependent[e])
-            .map(|e| &equations[e])
-            .collect()
-    };
-    let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
-    let ignored: usize = families.iter().map(|f| f.ignored_inequalities).sum();
-
-    let (verdict, solution) = if !consistent {
+/// What the elimination says about 0-1 solutions: inconsistent equations or a variable fixed
+/// outside {0, 1} (infeasible), every variable fixed (the one candidate, checked against the
+/// inequalities the relaxation ignored), or free variables left (undecided). Linear in the
+/// model.
+fn verdict_of(
+    full: &Model,
+    eq_rows: &[usize],
+    elim: &Eliminated,
+    consistent: bool,
+) -> (Verdict, Option<Solution>) {
+    let constraints = full.constraints();
+    let n = full.num_variables();
+    if !consistent {
         let (e, _, _) = elim.redundant.iter().find(|r| r.2).expect("a conflict");
         let row = &constraints[eq_rows[*e]];
-        (
+        let why = format!(
+            "the equations are inconsistent: row {} of family '{}' contradicts the rows before it",
+            row.index,
+            family_name(full, eq_rows[*e])
+        );
+        return (Verdict::Infeasible(why), None);
+    }
+    if let Some((v, val)) = elim.fixed.iter().find(|(_, x)| !x.zero && !x.one) {
+        let why = format!(
+            "elimination fixes '{}' to {}, which is neither 0 nor 1",
+            full.label(*v),
+            val.text
+        );
+        return (Verdict::Infeasible(why), None);
+    }
+    if elim.fixed.len() < n {
+        let rank = elim.pivots.len();
+        let undecided = Undecided::FreeVariables {
+            free: n - rank,
+            rank,
+            unknowns: n,
+            fixed: elim.fixed.len(),
+        };
+        return (Verdict::Unknown(undecided), None);
+    }
+    let ones: Vec<VarId> = elim
+        .fixed
+        .iter()
+        .filter(|(_, x)| x.one)
+        .map(|(v, _)| *v)
+        .collect();
+    let solution = Solution::new(ones);
+    let value = solution.to_bools(n);
+    let broken = constraints.iter().find(|c| {
+        let sum: u64 = c.terms().filter(|&(v, _)| value[v]).map(|(_, w)| w).sum();
+        !c.sense.is_equality() && !c.sense.holds(sum)
+    });
+    match broken {
+        Some(c) => (
             Verdict::Infeasible(format!(
-                "the equations are inconsistent: row {} of family '{}' contradicts the rows before it",
-                row.index,
-                family_name(eq_rows[*e])
+                "the equations have one solution, and it breaks row {} of family '{}' ({})",
+                c.index,
+                full.families()[c.family].name,
+                c.sense
             )),
             None,
-        )
-    } else if let Some((v, val)) = elim.fixed.iter().find(|(_, x)| !x.zero && !x.one) {
-        (
-            Verdict::Infeasible(format!(
-                "elimination fixes '{}' to {}, which is neither 0 nor 1",
-                label(*v),
-                val.text
-            )),
-            None,
-        )
-    } else if elim.fixed.len() == n {
-        let ones: Vec<VarId> = elim
-            .fixed
-            .iter()
-            .filter(|(_, x)| x.one)
-            .map(|(v, _)| *v)
-            .collect();
-        let solution = Solution::new(ones);
-        let value = solution.to_bools(n);
-        let broken = constraints.iter().find(|c| {
-            let sum: u64 = c.terms().filter(|&(v, _)| value[v]).map(|(_, w)| w).sum();
-            !c.sense.is_equality() && !c.sense.holds(sum)
-        });
-        match broken {
-            Some(c) => (
-                Verdict::Infeasible(format!(
-                    "the equations have one solution, and it breaks row {} of family '{}' ({})",
-                    c.index,
-                    full.families()[c.family].name,
-                    c.sense
-                )),
-                None,
-            ),
-            None => (Verdict::Solved, Some(solution)),
-        }
-    } else {
-        (
-            Verdict::Unknown(Undecided::FreeVariables {
-                free: n - rank,
-                rank,
-                unknowns: n,
-                fixed: elim.fixed.len(),
-            }),
-            None,
-        )
-    };
-
-    GaussReport {
-        name: model.name().to_string(),
-        kind: model.kind().name().to_string(),
-        equations: equations.len(),
-        unknowns: n,
-        givens: model.givens().len(),
-        ignored_inequalities: ignored,
-        rank,
-        nullity: n - rank,
-        consistent,
-        big_fractions: elim.big,
-        families,
-        redundant,
-        pivots: elim.pivots.iter().map(|&v| label(v)).collect(),
-        free: (0..n).filter(|&v| !is_pivot[v]).map(label).collect(),
-        fixed,
-        least_norm,
-        verdict,
-        solution,
+        ),
+        None => (Verdict::Solved, Some(solution)),
     }
 }
 
@@ -955,7 +981,7 @@ mod tests {
         models.push(Sudoku::empty(3).to_model("s9").unwrap());
         let clues: Vec<Option<usize>> = "12.43.........21"
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         models.push(
             Sudoku::from_cells(2, clues)
@@ -1024,7 +1050,7 @@ mod tests {
         let grid = "1234341221434321";
         let cells = grid
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let m = Sudoku::from_cells(2, cells)
             .unwrap()
@@ -1055,7 +1081,7 @@ mod tests {
         assert_eq!(values, vec!["0", "1", "0"]);
         let s = r.solution.unwrap();
         assert_eq!(s.ones, vec![1]);
-        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert!(crate::model::verify::Verifier::new(&m).accepts(&s));
         // The same equations with an at-most-one row that the unique candidate breaks.
         let mut b = ModelBuilder::new("broken", PuzzleKind::Generic);
         for l in ["a", "b"] {

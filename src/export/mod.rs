@@ -240,10 +240,11 @@ impl Names {
 pub fn describe_coord(coord: &Coord) -> String {
     match coord {
         Coord::Cell { row, col } => format!("row {row} col {col}"),
-        Coord::CellValue { row, col, value } => format!(
+        Coord::CellValue { row, col, value } if *value < crate::model::VALUE_SYMBOLS => format!(
             "row {row} col {col} digit {}",
-            crate::puzzle::sudoku::symbol(*value)
+            crate::model::value_symbol(*value)
         ),
+        Coord::CellValue { row, col, value } => format!("row {row} col {col} value {value}"),
         Coord::Free => "-".into(),
     }
 }

@@ -46,12 +46,12 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::backend::hex_shards::StreamedRows;
 use crate::backend::{
     make_backend, time_limit_from_seconds, BackendError, BackendOptions, MAX_TIME_LIMIT,
 };
 use crate::harness::source::{BuiltinFamily, Filter, Origin, Source};
 use crate::harness::HarnessError;
+use crate::puzzle::kinds::hex::shards::StreamedRows;
 
 /// What an experiment does with each instance.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

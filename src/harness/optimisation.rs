@@ -13,7 +13,7 @@ use crate::backend::Status;
 use crate::harness::experiment::Experiment;
 use crate::harness::record::{median, Record};
 use crate::harness::stats::par2;
-use crate::objective::Objective;
+use crate::model::objective::Objective;
 
 /// Instances where two runs proved different optimal values, one line each.
 pub fn optimum_disagreements(records: &[Record]) -> Vec<String> {

@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::backend::worker::LimitBy;
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::Task;
 use crate::harness::HarnessError;
-use crate::worker::LimitBy;
 
 /// The options a run was made with, as recorded.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

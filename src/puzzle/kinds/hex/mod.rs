@@ -13,6 +13,8 @@
 
 pub mod file;
 pub mod kind;
+pub mod lines;
+pub mod shards;
 
 pub use kind::{HexKind, HEX};
 

@@ -1,10 +1,14 @@
-//! The 0-1 model: binary variables, "exactly one" / "at most one" rows grouped into named
-//! families, and givens. Every puzzle kind builds one; every backend reads one. The model knows
+//! The 0-1 model: binary variables, rows `sum w_i x_i (=, <=, >=) k` grouped into named
+//! families, givens, and an optional linear objective ([`objective`]); the one verifier every
+//! answer passes through ([`verify`]). Every puzzle kind builds one; every backend reads one. The model knows
 //! nothing about any backend.
 //!
 //! Costs: a model stores each row as a sorted `Vec<VarId>`, so memory is linear in the number of
 //! nonzeros. The dense view ([`Model::dense_equalities`]) is `rows x variables` floats and is
 //! meant for small and medium models (a 9x9 Sudoku is 324 x 729).
+
+pub mod objective;
+pub mod verify;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -15,8 +19,8 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::objective::ObjectiveRepr;
-pub use crate::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
+use crate::model::objective::ObjectiveRepr;
+pub use crate::model::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
 
 /// Index of a variable in [`Model::variables`].
 pub type VarId = usize;
@@ -152,12 +156,12 @@ pub enum BoardSymmetry {
     /// No symmetry is known (generic models, boards with clues or regions).
     #[default]
     None,
-    /// The 8 symmetries of the square (`crate::symmetry::Group::square`).
+    /// The 8 symmetries of the square (`crate::space::symmetry::Group::square`).
     Square {
         /// Side of the square.
         size: usize,
     },
-    /// The 12 symmetries of the hexagon (`crate::symmetry::Group::hex`).
+    /// The 12 symmetries of the hexagon (`crate::space::symmetry::Group::hex`).
     Hexagon {
         /// Width of the hex board.
         width: usize,
@@ -347,7 +351,7 @@ pub struct Variable {
 pub fn coord_label(id: VarId, coord: Coord) -> String {
     match coord {
         Coord::Cell { row, col } => format!("r{row}c{col}"),
-        Coord::CellValue { row, col, value } if value < 35 => {
+        Coord::CellValue { row, col, value } if value < VALUE_SYMBOLS => {
             format!("r{row}c{col}={}", value_symbol(value))
         }
         Coord::CellValue { row, col, value } => format!("r{row}c{col}=v{value}"),
@@ -355,9 +359,14 @@ pub fn coord_label(id: VarId, coord: Coord) -> String {
     }
 }
 
-/// The symbol of value index `value` in labels (a Sudoku digit): `1`-`9`, then `A`, `B`, ...
-/// (meaningful below 35; larger values are labelled `v{value}`).
+/// How many values have a one-character symbol ([`value_symbol`]): `1`-`9` and `A`-`Z`.
+pub const VALUE_SYMBOLS: usize = 35;
+
+/// The symbol of value index `value` (0-based) in labels and grids (a Sudoku digit): `1`-`9`,
+/// then `A`, `B`, ... `Z`. Defined below [`VALUE_SYMBOLS`]; labels of larger values are
+/// `v{value}` (see [`coord_label`]) and grids are at most 25 wide, so nothing asks for more.
 pub fn value_symbol(value: usize) -> char {
+    debug_assert!(value < VALUE_SYMBOLS, "no symbol for value {value}");
     if value < 9 {
         (b'1' + value as u8) as char
     } else {
@@ -387,11 +396,6 @@ impl Constraint {
     /// The weight of the `i`-th variable of the row (1 for an unweighted row).
     pub fn weight(&self, i: usize) -> u64 {
         self.weights.as_ref().map_or(1, |w| w[i])
-    }
-
-    /// The weight of variable `v` in this row (`None` if `v` is not in it). Costs a binary search.
-    pub fn weight_of(&self, v: VarId) -> Option<u64> {
-        self.vars.binary_search(&v).ok().map(|i| self.weight(i))
     }
 
     /// `(variable, weight)` pairs in variable order.

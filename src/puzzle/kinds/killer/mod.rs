@@ -21,7 +21,7 @@ pub use kind::{KillerKind, KILLER};
 
 use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
 use crate::puzzle::kind::Kind;
-use crate::verify::Verifier;
+use crate::model::verify::Verifier;
 
 /// The cage symbols files use, in the order cages are numbered: `A-Z`, `a-z`, `0-9`.
 pub const SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

@@ -12,14 +12,9 @@ pub use kind::{grid, SudokuKind, SUDOKU};
 use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
 use crate::puzzle::kind::Kind;
 
-/// The symbol of digit index `d` (0-based) in an `n`-digit Sudoku: `1`-`9`, then `A`, `B`, ...
-pub fn symbol(d: usize) -> char {
-    if d < 9 {
-        (b'1' + d as u8) as char
-    } else {
-        (b'A' + (d - 9) as u8) as char
-    }
-}
+/// The symbol of digit index `d` (0-based): the model's one symbol table,
+/// [`crate::model::value_symbol`].
+pub use crate::model::value_symbol as symbol;
 
 /// The digit index of `ch` (case-insensitive letters), if it is a digit symbol below `n`.
 pub fn digit_of(ch: char, n: usize) -> Option<usize> {
