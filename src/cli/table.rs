@@ -79,7 +79,7 @@ pub struct TableArgs {
     streamed_rows: Option<usize>,
     /// Hex, one width: print the estimated peak memory of one shard of the three-axis count
     /// for two and three streamed rows and K = 1, 2, 4, ..., 1024 shards (measures the first
-    /// layers, about a second), instead of counting.
+    /// layers, seconds), instead of counting.
     #[arg(long, requires = "width", conflicts_with = "shard")]
     estimate: bool,
     /// With `--estimate`: measure the source layers exactly while they hold at most this many

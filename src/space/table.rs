@@ -501,8 +501,10 @@ pub fn orbits_from_fixed_points(total: u128, fixed: &[u128]) -> Result<BigUint, 
 }
 
 /// The memory guard runs the first dynamic-programming layers while they hold at most this
-/// many states (about a second at width 25) and extrapolates the rest.
-pub const GUARD_BUDGET: usize = 1 << 22;
+/// many states and extrapolates the rest: at width 25 the first 8 of 12 top rows (3 s of CPU,
+/// 0.6 GB), at width 27 the first 8 of 13 (6 s, 1.3 GB). Fewer measured rows lean far higher
+/// (width 27, three streamed rows, 32 shards: 52 GiB from 7 rows against 28 GiB from 8).
+pub const GUARD_BUDGET: usize = 1 << 24;
 
 /// Refuses (before anything is counted) a three-axis count of width `width` in `parts` shards
 /// computed by `plan` whose estimated peak memory per shard is above `limit` (`None`:
@@ -574,7 +576,7 @@ pub fn hex_memory_guard(
 /// (`zeroone table hex --width W --estimate`): what to ask a cluster for before counting.
 /// Two tables: the peaks, and the source layers' states (measured while a layer holds at most
 /// `budget` states, then extrapolated) with the seconds the measuring took. Costs those
-/// layers' dynamic programme (about a second with [`GUARD_BUDGET`]; 30 bytes a state of the
+/// layers' dynamic programme (seconds with [`GUARD_BUDGET`]; 30 bytes a state of the
 /// largest measured layer, twice).
 pub fn hex_memory_tables(
     width: usize,

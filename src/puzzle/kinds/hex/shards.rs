@@ -22,8 +22,8 @@
 //! rows (all top rows but two, or but three: [`StreamedRows`]) are run by dynamic programming
 //! as usual; the last two (three) top rows are *streamed*: every source state is extended
 //! through those rows and only the results of the shard's class are kept. So a shard holds
-//! the source layer (about a fifth of the top layer at width 25 with two streamed rows, a
-//! fifteenth with three) plus 1/K of the top layer, instead of the whole top layer and the
+//! the source layer (about a quarter of the top layer at width 25 with two streamed rows, a
+//! thirteenth with three) plus 1/K of the top layer, instead of the whole top layer and the
 //! layer before it. A third streamed row is what brings width 27 within a cluster node's
 //! memory; it costs time, since the stream extends every path through the three rows where
 //! the dynamic programme would have merged them after the first. The row orders
@@ -36,10 +36,13 @@
 //! while a layer is built), sized from the measured growth of the layers before.
 //!
 //! Costs: the source dynamic programme once per shard (shards run one after another in one
-//! process share it), then every source state times the two streamed rows' cells (23 x 24
-//! candidate extensions at width 25, 1/K of them kept), then one lookup per (state of the
-//! class, middle cell). Width 25 in 8 shards: about 7.4 GiB and 10-15 minutes a shard. Counts are exact: `u64` per state (a
-//! state count above 2^64 is an error, never wrapped), checked `u128` sums.
+//! process share it), then every source state times the streamed rows' free cells (every
+//! shard streams every path, 1/K of them kept), then one lookup per (state of the class,
+//! middle cell). Width 25 in 8 shards with two streamed rows: about 7.4 GiB and 10-15 minutes
+//! a shard; width 21 in 4 shards: 145 MiB and 6.4 s of CPU a shard with two, 117 MiB and
+//! 7.1 s with three. Width 27 needs three, about 25 GiB and 3-4 CPU-hours a shard with K = 32
+//! (extrapolated: `reports/hex-width-27-plan.md`). Counts are exact: `u64` per state (a state
+//! count above 2^64 is an error, never wrapped), checked `u128` sums.
 
 use std::time::Instant;
 
