@@ -11,7 +11,7 @@
 //! solution count.
 //!
 //! Counting methods: the closed forms are computed directly; the constrained levels use the
-//! [`dp`] counter (fast at every width) or the
+//! [`dp`](crate::backend::dp) counter (fast at every width) or the
 //! [`enumerate`](crate::backend::enumerate) backend ([`Method`]); orbits are counted by
 //! canonical forms over the enumerated placements and checked against Burnside's lemma, so they
 //! are limited to widths where enumeration is affordable ([`TableOptions::orbit_limit`]).
