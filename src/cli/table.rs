@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
+use zeroone::puzzle::kinds::hex::shards::{RowOrder, RowPlan, StreamedRows};
 use zeroone::puzzle::Sudoku;
 use zeroone::space::table::{self, Format, Method, TableOptions};
 
@@ -66,10 +67,25 @@ pub struct TableArgs {
     /// whose top half falls in class k; the K shards' counts sum to the total.
     #[arg(long, value_name = "k/K", requires = "width")]
     shard: Option<String>,
-    /// With `--shard`: `top-down` (default), `bottom-up` or `middle-first`, the row order of
-    /// the top half (they give the same counts through different intermediate layers).
-    #[arg(long, default_value = "top-down", requires = "shard")]
-    row_order: String,
+    /// With `--shard` or `--estimate`: `top-down` (default), `bottom-up` or `middle-first`,
+    /// the row order of the top half (they give the same counts through different
+    /// intermediate layers).
+    #[arg(long)]
+    row_order: Option<String>,
+    /// With `--shard`: how many top rows are streamed, 2 (default, faster) or 3 (a source
+    /// layer 3-4 times smaller: less memory per shard when the shards are many, more time).
+    /// With `--estimate`: only this choice (default: both).
+    #[arg(long, value_name = "2|3")]
+    streamed_rows: Option<usize>,
+    /// Hex, one width: print the estimated peak memory of one shard of the three-axis count
+    /// for two and three streamed rows and K = 1, 2, 4, ..., 1024 shards (measures the first
+    /// layers, seconds), instead of counting.
+    #[arg(long, requires = "width", conflicts_with = "shard")]
+    estimate: bool,
+    /// With `--estimate`: measure the source layers exactly while they hold at most this many
+    /// states (about 30 bytes a state of the largest, twice), extrapolate the rest.
+    #[arg(long, value_name = "STATES", requires = "estimate", default_value_t = table::GUARD_BUDGET)]
+    estimate_states: usize,
     /// Refuse a hex count whose estimated peak memory is above this (`8G`, `512M`, bytes);
     /// default: the memory the system has available.
     #[arg(long, value_name = "SIZE")]
@@ -100,6 +116,30 @@ fn parse_shard(text: &str) -> Result<(usize, usize), CliError> {
     Ok((k, n))
 }
 
+/// `--row-order`: top-down when absent.
+fn row_order(args: &TableArgs) -> Result<RowOrder, CliError> {
+    match args.row_order.as_deref() {
+        None => Ok(RowOrder::default()),
+        Some(name) => RowOrder::from_name(name).ok_or_else(|| {
+            CliError::BadInput(format!(
+                "--row-order '{name}': expected top-down, bottom-up or middle-first"
+            ))
+        }),
+    }
+}
+
+/// `--streamed-rows`: two when absent.
+fn streamed_rows(args: &TableArgs) -> Result<StreamedRows, CliError> {
+    match args.streamed_rows {
+        None => Ok(StreamedRows::default()),
+        Some(n) => StreamedRows::from_count(n)
+            .ok_or_else(|| CliError::BadInput(format!("--streamed-rows {n}: expected 2 or 3"))),
+    }
+}
+
+/// The shard counts `--estimate` tabulates.
+const ESTIMATED_PARTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
 /// `zeroone table hex --width W --shard k/K`: one shard of the three-axis count, as a table.
 fn hex_shard_table(
     args: &TableArgs,
@@ -107,19 +147,9 @@ fn hex_shard_table(
     shard: &str,
     memory_limit: Option<u64>,
 ) -> Result<table::Table, CliError> {
-    use zeroone::puzzle::kinds::hex::shards::RowOrder;
     let (part, parts) = parse_shard(shard)?;
-    let order = match args.row_order.as_str() {
-        "top-down" => RowOrder::TopDown,
-        "bottom-up" => RowOrder::BottomUp,
-        "middle-first" => RowOrder::MiddleFirst,
-        other => {
-            return Err(CliError::BadInput(format!(
-                "--row-order '{other}': expected top-down, bottom-up or middle-first"
-            )))
-        }
-    };
-    let p = table::hex_three_axes_part(width, part, parts, order, memory_limit).map_err(
+    let plan = RowPlan::new(row_order(args)?, streamed_rows(args)?);
+    let p = table::hex_three_axes_part(width, part, parts, plan, memory_limit).map_err(
         |e| match e {
             table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
             other => CliError::Failed(other.to_string()),
@@ -215,6 +245,18 @@ fn sudoku_from_line(line: &str) -> Result<Sudoku, CliError> {
 pub fn run(args: TableArgs) -> Result<(), CliError> {
     let format = format_of(&args)?;
     let options = options_of(&args)?;
+    let sharded = args.shard.is_some() || args.estimate;
+    if !sharded && (args.row_order.is_some() || args.streamed_rows.is_some()) {
+        return Err(CliError::BadInput(
+            "--row-order and --streamed-rows: only with `table hex --width N --shard k/K` or \
+             `--estimate`"
+                .into(),
+        ));
+    }
+    if args.estimate {
+        let text = hex_estimate(&args, format)?;
+        return emit(&args, &text);
+    }
     if let Some(shard) = &args.shard {
         let width = match (args.what.as_str(), args.width, &args.file) {
             ("hex", Some(w), None) => w,
@@ -243,6 +285,40 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
     }
     let text = family_table(&args, &options, format)?;
     emit(&args, &text)
+}
+
+/// `zeroone table hex --width W --estimate`: the estimated peak memory per shard for each
+/// streamed-rows choice and shard count, and the measured and extrapolated layer sizes.
+fn hex_estimate(args: &TableArgs, format: Format) -> Result<String, CliError> {
+    let width = match (args.what.as_str(), args.width, &args.file) {
+        ("hex", Some(w), None) => w,
+        _ => {
+            return Err(CliError::BadInput(
+                "--estimate: only with `table hex --width N` (no board file)".into(),
+            ))
+        }
+    };
+    let streamed = match args.streamed_rows {
+        None => StreamedRows::ALL.to_vec(),
+        Some(_) => vec![streamed_rows(args)?],
+    };
+    let order = row_order(args)?;
+    let [peaks, layers] = table::hex_memory_tables(
+        width,
+        order,
+        &streamed,
+        &ESTIMATED_PARTS,
+        args.estimate_states,
+    )
+    .map_err(|e| match e {
+        table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
+        other => CliError::Failed(other.to_string()),
+    })?;
+    Ok(match format {
+        Format::Markdown => format!("{}\n{}", peaks.render(format), layers.render(format)),
+        // One table a document: the peaks (the layers are in the Markdown form).
+        _ => peaks.render(format),
+    })
 }
 
 /// `--format`: md, csv or json.

@@ -27,7 +27,9 @@ use crate::harness::source::load_instances;
 use crate::harness::store::records_path;
 use crate::harness::table_run::table_rows;
 use crate::harness::{write_atomically, HarnessError};
-use crate::puzzle::kinds::hex::shards::{HexHalves, MemoryEstimate, RowOrder};
+use crate::puzzle::kinds::hex::shards::{
+    HexHalves, MemoryEstimate, RowOrder, RowPlan, StreamedRows,
+};
 
 /// Fixed time added to every task's request: loading the instances, starting workers.
 const TIME_BASE: Duration = Duration::from_secs(600);
@@ -253,15 +255,17 @@ fn memory_request(
     if experiment.kind == ExperimentKind::Table {
         let spec = experiment.table.clone().unwrap_or_default();
         let parts = spec.hex_parts.unwrap_or(1).max(1);
+        let streamed = spec
+            .streamed_rows
+            .and_then(StreamedRows::from_count)
+            .unwrap_or_default();
+        let plan = RowPlan::new(RowOrder::TopDown, streamed);
         let mut peak = 0u64;
         for &width in &spec.hex_widths {
             if let Some(halves) = HexHalves::new(width) {
-                let estimate = MemoryEstimate::measure(
-                    &halves,
-                    RowOrder::TopDown,
-                    crate::space::table::GUARD_BUDGET,
-                )
-                .map_err(|e| HarnessError::Source(format!("hex width {width}: {e}")))?;
+                let estimate =
+                    MemoryEstimate::measure(&halves, plan, crate::space::table::GUARD_BUDGET)
+                        .map_err(|e| HarnessError::Source(format!("hex width {width}: {e}")))?;
                 peak = peak.max(estimate.peak_bytes(parts));
             }
         }
@@ -774,7 +778,7 @@ mod tests {
         let halves = HexHalves::new(11).unwrap();
         let peak = MemoryEstimate::measure(
             &halves,
-            RowOrder::TopDown,
+            RowPlan::default(),
             crate::space::table::GUARD_BUDGET,
         )
         .unwrap()

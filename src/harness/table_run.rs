@@ -24,7 +24,9 @@ use crate::harness::record::{read_records, Record};
 use crate::harness::report::Provenance;
 use crate::harness::store::{open_records, records_path};
 use crate::harness::{plot, write_atomically, HarnessError};
-use crate::puzzle::kinds::hex::shards::{self, HexHalves, Layer, PartCount, RowOrder};
+use crate::puzzle::kinds::hex::shards::{
+    self, HexHalves, Layer, PartCount, RowOrder, RowPlan, StreamedRows,
+};
 use crate::space::table::{
     hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
     hex_widths_table, orbits_from_fixed_points, queens_levels, queens_sizes_table, Cell, Format,
@@ -89,20 +91,23 @@ pub fn table_rows(experiment: &Experiment) -> Vec<TableRow> {
     rows
 }
 
-fn row_order(experiment: &Experiment) -> RowOrder {
-    match experiment
-        .table
-        .as_ref()
+/// The rows of the sharded count: `row_order` and `streamed_rows` (checked when the
+/// experiment was loaded; absent: top-down, two).
+fn row_plan(experiment: &Experiment) -> RowPlan {
+    let table = experiment.table.as_ref();
+    let order = table
         .and_then(|t| t.row_order.as_deref())
-    {
-        Some("bottom-up") => RowOrder::BottomUp,
-        Some("middle-first") => RowOrder::MiddleFirst,
-        _ => RowOrder::TopDown,
-    }
+        .and_then(RowOrder::from_name)
+        .unwrap_or_default();
+    let streamed = table
+        .and_then(|t| t.streamed_rows)
+        .and_then(StreamedRows::from_count)
+        .unwrap_or_default();
+    RowPlan::new(order, streamed)
 }
 
 /// The source layer of the last shard run, kept for the next shard of the same width.
-type SourceCache = Option<(usize, RowOrder, (Layer, Vec<u64>, u64))>;
+type SourceCache = Option<(usize, RowPlan, (Layer, Vec<u64>, u64))>;
 
 /// One shard of a three-axis count: its exact partial count, the states it held, its times
 /// and its peak resident memory (reset before the shard where Linux allows it).
@@ -110,7 +115,7 @@ fn compute_part(
     width: usize,
     part: usize,
     parts: usize,
-    order: RowOrder,
+    plan: RowPlan,
     cache: &mut SourceCache,
 ) -> Record {
     let start = Instant::now();
@@ -120,16 +125,16 @@ fn compute_part(
         let halves = HexHalves::new(width)
             .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
         let count_error = |e: crate::backend::BackendError| TableError::Count(e.to_string());
-        let shared = matches!(cache, Some((w, o, _)) if *w == width && *o == order);
+        let shared = matches!(cache, Some((w, p, _)) if *w == width && *p == plan);
         if !shared {
             // A shard after the first reuses the source layer: it fitted, so no new guess.
-            hex_memory_guard(width, parts, None)?;
+            hex_memory_guard(width, parts, plan, None)?;
             *cache = None;
-            let source = shards::source_layer(&halves, order).map_err(count_error)?;
-            *cache = Some((width, order, source));
+            let source = shards::source_layer(&halves, plan).map_err(count_error)?;
+            *cache = Some((width, plan, source));
         }
         let source = cache.as_ref().map(|c| &c.2);
-        let p = shards::count_part(&halves, part, parts, order, source).map_err(count_error)?;
+        let p = shards::count_part(&halves, part, parts, plan, source).map_err(count_error)?;
         extra.insert("source_shared".into(), serde_json::Value::from(shared));
         Ok::<PartCount, TableError>(p)
     })();
@@ -139,7 +144,9 @@ fn compute_part(
             extra.insert("width".into(), p.width.into());
             extra.insert("part".into(), p.part.into());
             extra.insert("parts".into(), p.parts.into());
-            extra.insert("row_order".into(), p.order.name().into());
+            extra.insert("row_order".into(), p.plan.order.name().into());
+            extra.insert("streamed_rows".into(), p.plan.streamed.count().into());
+            extra.insert("source_seconds".into(), p.source_seconds.into());
             extra.insert("source_states".into(), p.source_states.clone().into());
             extra.insert("class_states".into(), p.class_states.into());
             extra.insert("class_slots".into(), p.class_slots.into());
@@ -187,10 +194,10 @@ fn text(x: &BigUint) -> serde_json::Value {
     serde_json::Value::String(x.to_string())
 }
 
-fn compute(row: TableRow, cache: &mut SourceCache, order: RowOrder) -> Record {
+fn compute(row: TableRow, cache: &mut SourceCache, plan: RowPlan) -> Record {
     match row {
         TableRow::HexPart { width, part, parts } => {
-            return compute_part(width, part, parts, order, cache)
+            return compute_part(width, part, parts, plan, cache)
         }
         TableRow::HexOthers(width) => {
             *cache = None;
@@ -285,7 +292,7 @@ pub fn run_table(
         .collect();
     let mut ran = 0;
     let mut cache: SourceCache = None;
-    let order = row_order(experiment);
+    let plan = row_plan(experiment);
     for row in &pending {
         if options.stop_after.is_some_and(|m| ran >= m) {
             break;
@@ -293,7 +300,7 @@ pub fn run_table(
         if options.progress {
             eprintln!("{}: {} ...", experiment.name, row.id());
         }
-        file.append(&compute(*row, &mut cache, order))?;
+        file.append(&compute(*row, &mut cache, plan))?;
         ran += 1;
     }
     let stopped = ran < pending.len();

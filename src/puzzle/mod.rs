@@ -205,7 +205,10 @@ mod tests {
         assert_eq!(crate::render::drawing(&m, None), None);
         assert_eq!(crate::export::describe_kind(m.kind()), "pairs");
         let read_back: Model = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
-        assert_eq!(crate::export::describe_kind(read_back.kind()), "pairs model");
+        assert_eq!(
+            crate::export::describe_kind(read_back.kind()),
+            "pairs model"
+        );
     }
 
     #[test]

@@ -31,7 +31,9 @@ use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
 use crate::backend::memory;
 use crate::model::{Coord, Model};
 use crate::puzzle::kinds::hex::lines::hex_count;
-use crate::puzzle::kinds::hex::shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
+use crate::puzzle::kinds::hex::shards::{
+    self, HexHalves, MemoryEstimate, PartCount, RowOrder, RowPlan, StreamedRows,
+};
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 use crate::space::symmetry::{Group, Orbits};
 
@@ -499,55 +501,161 @@ pub fn orbits_from_fixed_points(total: u128, fixed: &[u128]) -> Result<BigUint, 
 }
 
 /// The memory guard runs the first dynamic-programming layers while they hold at most this
-/// many states (about a second at width 25) and extrapolates the rest.
-pub const GUARD_BUDGET: usize = 1 << 22;
+/// many states and extrapolates the rest: at width 25 the first 8 of 12 top rows (3 s of CPU,
+/// 0.6 GB), at width 27 the first 8 of 13 (6 s, 1.3 GB). Fewer measured rows lean far higher
+/// (width 27, three streamed rows, 32 shards: 52 GiB from 7 rows against 28 GiB from 8).
+pub const GUARD_BUDGET: usize = 1 << 24;
 
 /// Refuses (before anything is counted) a three-axis count of width `width` in `parts` shards
-/// whose estimated peak memory per shard is above `limit` (`None`: `MemAvailable`). The
-/// estimate measures the first dynamic-programming layers and extrapolates their growth.
-pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Result<(), TableError> {
+/// computed by `plan` whose estimated peak memory per shard is above `limit` (`None`:
+/// `MemAvailable`). The estimate measures the first dynamic-programming layers and
+/// extrapolates their growth; a refusal says how many shards each number of streamed rows
+/// needs to fit.
+pub fn hex_memory_guard(
+    width: usize,
+    parts: usize,
+    plan: RowPlan,
+    limit: Option<u64>,
+) -> Result<(), TableError> {
     let Some(halves) = HexHalves::new(width) else {
         return Ok(());
     };
     let Some(limit) = limit.or_else(memory::available_memory) else {
         return Ok(());
     };
-    let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, GUARD_BUDGET)
-        .map_err(|e| TableError::Count(e.to_string()))?;
+    let measure = |plan| {
+        MemoryEstimate::measure(&halves, plan, GUARD_BUDGET)
+            .map_err(|e| TableError::Count(e.to_string()))
+    };
+    let estimate = measure(plan)?;
     let needed = estimate.peak_bytes(parts);
     if needed <= limit {
         return Ok(());
     }
-    let advice = match estimate.parts_within(limit) {
-        Some(k) => format!(
-            "run it in shards, `--shard k/K` with K >= {k}: about {} each",
-            memory::gib(estimate.peak_bytes(k))
-        ),
-        None => "no number of shards brings it within the limit".into(),
-    };
+    let mut advice = Vec::new();
+    for streamed in StreamedRows::ALL {
+        let other = RowPlan::new(plan.order, streamed);
+        let e = if other == plan {
+            estimate.clone()
+        } else {
+            measure(other)?
+        };
+        advice.push(match e.parts_within(limit) {
+            Some(k) => format!(
+                "with {} streamed rows, `--shard k/K` with K >= {k}: about {} each",
+                streamed.count(),
+                memory::gib(e.peak_bytes(k))
+            ),
+            None => format!(
+                "with {} streamed rows no number of shards brings it within the limit (4096 \
+                 shards need about {} each)",
+                streamed.count(),
+                memory::gib(e.peak_bytes(4096))
+            ),
+        });
+    }
     let shards = if parts > 1 {
         format!(" per shard of {parts}")
     } else {
         String::new()
     };
     Err(TableError::Memory(format!(
-        "hex width {width}: the three-axis count needs about {}{shards} (estimated from the \
-         states of the first {} rows: {} top states up to reflection), above the limit of {}; {advice}",
+        "hex width {width}: the three-axis count ({}) needs about {}{shards} (estimated from the \
+         states of the first {} rows: {} top states up to reflection), above the limit of {}; {}",
+        plan.name(),
         memory::gib(needed),
         estimate.measured_layers - 1,
         estimate.top_states,
         memory::gib(limit),
+        advice.join("; "),
     )))
 }
 
+/// The estimated peak memory of one shard of the three-axis count of width `width` for each
+/// number of streamed rows of `streamed` (row order `order`) and each shard count of `parts`
+/// (`zeroone table hex --width W --estimate`): what to ask a cluster for before counting.
+/// Two tables: the peaks, and the source layers' states (measured while a layer holds at most
+/// `budget` states, then extrapolated) with the seconds the measuring took. Costs those
+/// layers' dynamic programme (seconds with [`GUARD_BUDGET`]; 30 bytes a state of the
+/// largest measured layer, twice).
+pub fn hex_memory_tables(
+    width: usize,
+    order: RowOrder,
+    streamed: &[StreamedRows],
+    parts: &[usize],
+    budget: usize,
+) -> Result<[Table; 2], TableError> {
+    let halves = HexHalves::new(width).ok_or_else(|| {
+        TableError::BadSize(format!(
+            "hex width {width}: expected an odd width from 1 to 31"
+        ))
+    })?;
+    let number = |x: u64| Cell::count(BigUint::from(x));
+    let (mut peaks, mut layers) = (Vec::new(), Vec::new());
+    for &streamed in streamed {
+        let plan = RowPlan::new(order, streamed);
+        let start = std::time::Instant::now();
+        let e = MemoryEstimate::measure(&halves, plan, budget)
+            .map_err(|e| TableError::Count(e.to_string()))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let source = e.source_states.last().copied().unwrap_or(1);
+        for &k in parts {
+            peaks.push(vec![
+                Cell::text(streamed.count().to_string()),
+                Cell::text(k.to_string()),
+                Cell::text(memory::gib(e.peak_bytes(k))),
+                number(source),
+                number(e.top_states.div_ceil(k.max(1) as u64)),
+            ]);
+        }
+        let (measured, guessed) = e.source_states.split_at(e.measured_layers);
+        let list = |states: &[u64]| states.iter().map(u64::to_string).collect::<Vec<_>>();
+        layers.push(vec![
+            Cell::text(streamed.count().to_string()),
+            Cell::text(list(measured).join(" ")),
+            Cell::text(list(guessed).join(" ")),
+            number(e.top_states),
+            Cell::text(format!("{seconds:.1}")),
+        ]);
+    }
+    let title = |what: &str| format!("Hex board, width {width}: {what} ({})", order.name());
+    Ok([
+        Table {
+            title: title("estimated peak memory of one shard of the three-axis count"),
+            header: vec![
+                "streamed rows".into(),
+                "shards K".into(),
+                "peak per shard".into(),
+                "source states".into(),
+                "class states (mean)".into(),
+            ],
+            rows: peaks,
+        },
+        Table {
+            title: title(
+                "states of the source layers (up to reflection), measured then extrapolated",
+            ),
+            header: vec![
+                "streamed rows".into(),
+                "measured layers".into(),
+                "extrapolated layers".into(),
+                "top states (extrapolated)".into(),
+                "seconds measuring".into(),
+            ],
+            rows: layers,
+        },
+    ])
+}
+
 /// Shard `part` (1-based) of `parts` of the three-axis count of width `width` (see
-/// [`shards`]): the exact number of placements whose top half lies in the shard's class.
-/// Refused first when its estimated memory is above `limit` ([`hex_memory_guard`]).
+/// [`shards`]) computed by `plan`: the exact number of placements whose top half lies in
+/// the shard's class. Refused first when its estimated memory is above `limit`
+/// ([`hex_memory_guard`]).
 pub fn hex_three_axes_part(
     width: usize,
     part: usize,
     parts: usize,
-    order: RowOrder,
+    plan: RowPlan,
     limit: Option<u64>,
 ) -> Result<PartCount, TableError> {
     let halves = HexHalves::new(width).ok_or_else(|| {
@@ -560,8 +668,8 @@ pub fn hex_three_axes_part(
             "shard {part}/{parts}: expected k/K with 1 <= k <= K"
         )));
     }
-    hex_memory_guard(width, parts, limit)?;
-    shards::count_part(&halves, part, parts, order, None)
+    hex_memory_guard(width, parts, plan, limit)?;
+    shards::count_part(&halves, part, parts, plan, None)
         .map_err(|e| TableError::Count(e.to_string()))
 }
 
@@ -616,14 +724,14 @@ pub fn hex_levels_but_three_axes(
 pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, TableError> {
     let board = hex_board(width)?;
     if options.method == Method::Dp {
-        hex_memory_guard(width, 1, options.memory_limit)?;
+        hex_memory_guard(width, 1, RowPlan::default(), options.memory_limit)?;
     }
     let mut levels = hex_levels_but_three_axes(width, options)?;
     let three_axes = match options.method {
         Method::Dp => {
             let halves = HexHalves::new(width)
                 .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
-            shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
+            shards::count_part(&halves, 1, 1, RowPlan::default(), None)
                 .map_err(|e| TableError::Count(e.to_string()))?
                 .count
         }
@@ -798,7 +906,7 @@ pub fn hex_part_table(p: &PartCount) -> Table {
             p.width,
             p.part,
             p.parts,
-            p.order.name()
+            p.plan.name()
         ),
         header: vec!["quantity".into(), "value".into()],
         rows: vec![

@@ -113,11 +113,16 @@ fn width_25_above_the_memory_limit_stops_at_once_with_the_shards_that_fit() {
     assert_eq!(code, 2, "{err}");
     assert!(out.is_empty(), "{out}");
     assert!(
-        err.contains("hex width 25: the three-axis count needs about"),
+        err.contains("hex width 25: the three-axis count (top-down) needs about"),
         "{err}"
     );
     assert!(err.contains("above the limit of 12.00 GiB"), "{err}");
-    assert!(err.contains("`--shard k/K` with K >= "), "{err}");
+    for streamed in ["with 2 streamed rows", "with 3 streamed rows"] {
+        assert!(
+            err.contains(&format!("{streamed}, `--shard k/K` with K >= ")),
+            "{err}"
+        );
+    }
     assert!(
         start.elapsed().as_secs() < 120,
         "the guard must not count first"
@@ -153,5 +158,77 @@ fn shards_of_width_15_sum_to_the_count_and_a_bad_shard_is_refused() {
         let (code, out, err) = zeroone(&["table", "hex", "--width", "15", "--shard", bad]);
         assert_eq!(code, 2, "{bad}: {err}");
         assert!(out.is_empty());
+    }
+}
+
+#[test]
+fn three_streamed_rows_give_the_shards_of_two_and_the_estimate_shows_both() {
+    let shard_count = |k: usize, streamed: &str| {
+        let shard = format!("{k}/3");
+        let (code, out, err) = zeroone(&[
+            "table",
+            "hex",
+            "--width",
+            "15",
+            "--shard",
+            &shard,
+            "--streamed-rows",
+            streamed,
+            "--format",
+            "csv",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let first = out.lines().nth(1).unwrap().to_string();
+        first.split(',').nth(1).unwrap().parse::<u128>().unwrap()
+    };
+    let mut total = 0;
+    for k in 1..=3 {
+        let three = shard_count(k, "3");
+        assert_eq!(three, shard_count(k, "2"), "shard {k}/3");
+        total += three;
+    }
+    assert_eq!(total, 659_632);
+    let (code, out, err) = zeroone(&[
+        "table",
+        "hex",
+        "--width",
+        "21",
+        "--estimate",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2 * 11, "{out}");
+    let gib = |row: &[&str]| row[2].trim_end_matches(" GiB").parse::<f64>().unwrap();
+    // Two rows first; with many shards the three-row source layer is the smaller one.
+    assert_eq!((rows[0][0], rows[0][1]), ("2", "1"), "{out}");
+    assert_eq!((rows[17][0], rows[17][1]), ("3", "64"), "{out}");
+    assert!(gib(&rows[17]) < gib(&rows[6]), "{out}");
+    for (args, expected) in [
+        (
+            vec!["--shard", "1/3", "--streamed-rows", "4"],
+            "--streamed-rows 4",
+        ),
+        (vec!["--streamed-rows", "3"], "only with"),
+        (
+            vec!["--estimate", "--streamed-rows", "1"],
+            "--streamed-rows 1",
+        ),
+        (
+            vec!["--estimate", "--row-order", "left"],
+            "--row-order 'left'",
+        ),
+    ] {
+        let mut all = vec!["table", "hex", "--width", "15"];
+        all.extend(args);
+        let (code, out, err) = zeroone(&all);
+        assert_eq!(code, 2, "{all:?}: {err}");
+        assert!(out.is_empty(), "{all:?}: {out}");
+        assert!(err.contains(expected), "{all:?}: {err}");
     }
 }

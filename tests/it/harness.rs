@@ -585,11 +585,46 @@ fn a_sharded_table_run_in_two_slices_merges_into_the_oeis_counts_and_orbits() {
 }
 
 #[test]
+fn a_table_experiment_with_three_streamed_rows_records_the_two_row_shard_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for (name, extra) in [("two", ""), ("three", "streamed_rows = 3\n")] {
+        let path = dir.path().join(format!("{name}.toml"));
+        let table = format!("kind = \"table\"\n[table]\nhex_widths = [13]\nhex_parts = 3\n{extra}");
+        std::fs::write(&path, table).unwrap();
+        let exp = Experiment::load(&path).unwrap();
+        run_experiment(&exp, &options(dir.path())).unwrap();
+        let records = dir.path().join(format!("reports/{name}.jsonl"));
+        let (records, _) = read_records(&records, false).unwrap();
+        let parts: Vec<(String, Option<String>, serde_json::Value)> = records
+            .iter()
+            .filter(|r| r.instance.contains("-part-"))
+            .map(|r| {
+                let streamed = r.stats.extra["streamed_rows"].clone();
+                (r.instance.clone(), r.count.clone(), streamed)
+            })
+            .collect();
+        assert_eq!(parts.len(), 3, "{records:?}");
+        shards.push(parts);
+    }
+    for (two, three) in shards[0].iter().zip(&shards[1]) {
+        assert_eq!((&two.0, &two.1), (&three.0, &three.1));
+        assert_eq!((two.2.as_u64(), three.2.as_u64()), (Some(2), Some(3)));
+    }
+    let sum: u128 = shards[1]
+        .iter()
+        .map(|p| p.1.as_deref().unwrap().parse::<u128>().unwrap())
+        .sum();
+    assert_eq!(sum, A002047[6]);
+}
+
+#[test]
 fn a_sharded_table_experiment_with_a_bad_shard_count_or_row_order_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     for (table, expected) in [
         ("hex_parts = 0", "hex_parts"),
         ("hex_parts = 3\nrow_order = \"sideways\"", "row_order"),
+        ("hex_parts = 3\nstreamed_rows = 4", "streamed_rows"),
     ] {
         let path = dir.path().join("bad.toml");
         std::fs::write(

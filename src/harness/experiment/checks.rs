@@ -10,6 +10,7 @@ use toml::Spanned;
 use crate::backend::{BackendError, BackendOptions, Registry, MAX_TIME_LIMIT};
 use crate::harness::source::{BuiltinFamily, Filter, Origin, Source};
 use crate::harness::HarnessError;
+use crate::puzzle::kinds::hex::shards::StreamedRows;
 
 use super::schema::*;
 use super::*;
@@ -561,6 +562,12 @@ fn check_table(table: &TableSpec, at: &Locator<'_>) -> Result<(), HarnessError> 
     }
     if table.hex_parts.is_some_and(|k| !(1..=65536).contains(&k)) {
         return Err(at.key("table", "`hex_parts`: expected 1 to 65536 shards"));
+    }
+    if table
+        .streamed_rows
+        .is_some_and(|s| StreamedRows::from_count(s).is_none())
+    {
+        return Err(at.key("table", "`streamed_rows`: expected 2 or 3"));
     }
     if let Some(order) = &table.row_order {
         if !["top-down", "bottom-up", "middle-first"].contains(&order.as_str()) {

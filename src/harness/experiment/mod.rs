@@ -135,6 +135,10 @@ pub struct TableSpec {
     /// `middle-first` (different intermediate layers, for a cross-check).
     #[serde(default)]
     pub row_order: Option<String>,
+    /// How many top rows the sharded count streams: 2 (the default, faster) or 3 (a source
+    /// layer 3-4 times smaller, for widths whose shards would not fit otherwise; slower).
+    #[serde(default)]
+    pub streamed_rows: Option<usize>,
 }
 
 /// A loaded and checked experiment.

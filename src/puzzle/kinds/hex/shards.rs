@@ -19,12 +19,16 @@
 //!
 //! **How a shard is computed.** The rows above the middle close no line (every line crosses
 //! the middle row), so the order of those rows is free and a state only grows. The *source*
-//! rows (all top rows but two) are run by dynamic programming as usual; the last two top rows
-//! are *streamed*: every source state is extended through both rows and only the results of
-//! the shard's class are kept. So a shard holds the source layer (about a fifth of the top
-//! layer at width 25) plus 1/K of the top layer, instead of the whole top layer and the layer
-//! before it. The row orders ([`RowOrder`]) give computations with different intermediate
-//! layers: a cross-check.
+//! rows (all top rows but two, or but three: [`StreamedRows`]) are run by dynamic programming
+//! as usual; the last two (three) top rows are *streamed*: every source state is extended
+//! through those rows and only the results of the shard's class are kept. So a shard holds
+//! the source layer (about a quarter of the top layer at width 25 with two streamed rows, a
+//! thirteenth with three) plus 1/K of the top layer, instead of the whole top layer and the
+//! layer before it. A third streamed row is what brings width 27 within a cluster node's
+//! memory; it costs time, since the stream extends every path through the three rows where
+//! the dynamic programme would have merged them after the first. The row orders
+//! ([`RowOrder`]) and the number of streamed rows ([`RowPlan`]) give computations with
+//! different intermediate layers: a cross-check.
 //!
 //! **Memory layout.** Layers are packed arrays of 64-bit keys and 64-bit counts (16 bytes a
 //! state); states are merged in an open-addressing table of atomic slots that both threads
@@ -32,10 +36,13 @@
 //! while a layer is built), sized from the measured growth of the layers before.
 //!
 //! Costs: the source dynamic programme once per shard (shards run one after another in one
-//! process share it), then every source state times the two streamed rows' cells (23 x 24
-//! candidate extensions at width 25, 1/K of them kept), then one lookup per (state of the
-//! class, middle cell). Width 25 in 8 shards: about 7.4 GiB and 10-15 minutes a shard. Counts are exact: `u64` per state (a
-//! state count above 2^64 is an error, never wrapped), checked `u128` sums.
+//! process share it), then every source state times the streamed rows' free cells (every
+//! shard streams every path, 1/K of them kept), then one lookup per (state of the class,
+//! middle cell). Width 25 in 8 shards with two streamed rows: about 7.4 GiB and 10-15 minutes
+//! a shard; width 21 in 4 shards: 145 MiB and 6.4 s of CPU a shard with two, 117 MiB and
+//! 7.1 s with three. Width 27 needs three, about 25 GiB and 3-4 CPU-hours a shard with K = 32
+//! (extrapolated: `reports/hex-width-27-plan.md`). Counts are exact: `u64` per state (a state
+//! count above 2^64 is an error, never wrapped), checked `u128` sums.
 
 use std::time::Instant;
 
@@ -485,50 +492,112 @@ impl StateTable {
     }
 }
 
-/// Which top rows are run by dynamic programming (the source) and which two are streamed.
+/// In which order the top half's rows are run: which rows are the source (run by dynamic
+/// programming) and which are streamed ([`RowPlan`] says how many).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RowOrder {
-    /// Source rows `0..h-2` from the top edge down; rows `h-2` and `h-1` (the two longest,
-    /// next to the middle) streamed. The smaller source layer: the default.
+    /// Source rows from the top edge down; the last rows (the longest, next to the middle)
+    /// streamed. The smaller source layer: the default.
     #[default]
     TopDown,
-    /// Source rows `h-1` down to `2`, from the middle up; rows 1 and 0 (the two shortest)
-    /// streamed. Different intermediate layers, but a source layer 7-8 times the top-down
-    /// one (width 21: 23.2 million states against 3.1 million).
+    /// Source rows from the middle up; the first rows (the shortest) streamed. Different
+    /// intermediate layers, but a source layer 7-8 times the top-down one (width 21, two
+    /// streamed rows: 23.2 million states against 3.1 million).
     BottomUp,
-    /// Source rows `h-1`, then `0..h-3` from the top edge down; rows `h-3` and `h-2`
+    /// Source row `h-1`, then the rows from the top edge down; the rows just above `h-1`
     /// streamed. Every intermediate layer differs from the top-down ones (each holds row
     /// `h-1`): the cross-check meant to fit in memory.
     MiddleFirst,
 }
 
 impl RowOrder {
-    /// The source rows (in the order they are run) and the streamed rows, for `half` top rows.
-    pub fn rows(self, half: usize) -> (Vec<usize>, Vec<usize>) {
-        let streamed = half.min(2);
-        match self {
-            RowOrder::TopDown => (
-                (0..half - streamed).collect(),
-                (half - streamed..half).collect(),
-            ),
-            RowOrder::BottomUp => (
-                (streamed..half).rev().collect(),
-                (0..streamed).rev().collect(),
-            ),
-            RowOrder::MiddleFirst if half >= 3 => {
-                let source = std::iter::once(half - 1).chain(0..half - 3).collect();
-                (source, vec![half - 3, half - 2])
-            }
-            RowOrder::MiddleFirst => RowOrder::BottomUp.rows(half),
-        }
-    }
+    /// Every order, for the command line and the experiment file.
+    pub const ALL: [RowOrder; 3] = [RowOrder::TopDown, RowOrder::BottomUp, RowOrder::MiddleFirst];
 
-    /// Its name (`top-down` or `bottom-up`).
+    /// Its name (`top-down`, `bottom-up` or `middle-first`).
     pub fn name(self) -> &'static str {
         match self {
             RowOrder::TopDown => "top-down",
             RowOrder::BottomUp => "bottom-up",
             RowOrder::MiddleFirst => "middle-first",
+        }
+    }
+
+    /// The order of this name, if any.
+    pub fn from_name(name: &str) -> Option<RowOrder> {
+        RowOrder::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
+
+/// How many top rows are streamed (extended from every source state, only the shard's class
+/// kept) instead of run by dynamic programming. One more streamed row makes the source layer
+/// smaller by that row's growth (3-4 times near the middle, so a shard fits in less memory)
+/// and the stream longer by the same factor and more (the states the source step would have
+/// merged are extended one by one): two rows, the faster, are the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StreamedRows {
+    /// The last two top rows streamed.
+    #[default]
+    Two,
+    /// The last three top rows streamed.
+    Three,
+}
+
+impl StreamedRows {
+    /// Every choice, fewest rows first.
+    pub const ALL: [StreamedRows; 2] = [StreamedRows::Two, StreamedRows::Three];
+
+    /// The number of rows.
+    pub fn count(self) -> usize {
+        match self {
+            StreamedRows::Two => 2,
+            StreamedRows::Three => 3,
+        }
+    }
+
+    /// The choice of `count` rows (2 or 3), if any.
+    pub fn from_count(count: usize) -> Option<StreamedRows> {
+        StreamedRows::ALL.into_iter().find(|s| s.count() == count)
+    }
+}
+
+/// Which top rows a shard runs by dynamic programming (the source) and which it streams, and
+/// in which order: every plan gives the same shard counts through different intermediate
+/// layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RowPlan {
+    /// The order of the rows.
+    pub order: RowOrder,
+    /// How many rows are streamed.
+    pub streamed: StreamedRows,
+}
+
+impl RowPlan {
+    /// The plan of `order` with `streamed` rows.
+    pub fn new(order: RowOrder, streamed: StreamedRows) -> RowPlan {
+        RowPlan { order, streamed }
+    }
+
+    /// The source rows (in the order they are run) and the streamed rows, for `half` top
+    /// rows (all of them streamed when there are fewer than the plan streams).
+    pub fn rows(self, half: usize) -> (Vec<usize>, Vec<usize>) {
+        let s = half.min(self.streamed.count());
+        match self.order {
+            RowOrder::TopDown => ((0..half - s).collect(), (half - s..half).collect()),
+            RowOrder::BottomUp => ((s..half).rev().collect(), (0..s).rev().collect()),
+            RowOrder::MiddleFirst if half > s => {
+                let source = std::iter::once(half - 1).chain(0..half - 1 - s).collect();
+                (source, (half - 1 - s..half - 1).collect())
+            }
+            RowOrder::MiddleFirst => RowPlan::new(RowOrder::BottomUp, self.streamed).rows(half),
+        }
+    }
+
+    /// Its name: the order, with `, 3 streamed rows` unless two are.
+    pub fn name(self) -> String {
+        match self.streamed {
+            StreamedRows::Two => self.order.name().into(),
+            s => format!("{}, {} streamed rows", self.order.name(), s.count()),
         }
     }
 }
@@ -722,8 +791,8 @@ pub struct PartCount {
     pub part: usize,
     /// How many shards.
     pub parts: usize,
-    /// The row order used.
-    pub order: RowOrder,
+    /// The rows used: their order and how many were streamed.
+    pub plan: RowPlan,
     /// Placements whose top half is in this shard's class (exact).
     pub count: u128,
     /// States of each source layer (stored up to the reflection).
@@ -748,13 +817,13 @@ pub struct PartCount {
 /// a part that fills grows by itself).
 const FIRST_SIZING: f64 = 0.7;
 
-/// Runs the source rows of `order`, returning the source layer, the states of every layer and
+/// Runs the source rows of `plan`, returning the source layer, the states of every layer and
 /// the most bytes held at once.
 pub fn source_layer(
     halves: &HexHalves,
-    order: RowOrder,
+    plan: RowPlan,
 ) -> Result<(Layer, Vec<u64>, u64), BackendError> {
-    let (source_rows, _) = order.rows(halves.half());
+    let (source_rows, _) = plan.rows(halves.half());
     let mut layer = Layer::start();
     let mut sizes = vec![1u64];
     let mut peak = layer.bytes();
@@ -769,13 +838,13 @@ pub fn source_layer(
 }
 
 /// Counts shard `part` (1-based) of `parts` of the three-axis placements of width `width`,
-/// starting from `source` when given (the source layer of `order`, as [`source_layer`]
+/// starting from `source` when given (the source layer of `plan`, as [`source_layer`]
 /// returns it: shards run one after another can share it).
 pub fn count_part(
     halves: &HexHalves,
     part: usize,
     parts: usize,
-    order: RowOrder,
+    plan: RowPlan,
     source: Option<&(Layer, Vec<u64>, u64)>,
 ) -> Result<PartCount, BackendError> {
     if part == 0 || part > parts {
@@ -788,12 +857,12 @@ pub fn count_part(
     let (layer, sizes, source_peak) = match source {
         Some(s) => s,
         None => {
-            computed = source_layer(halves, order)?;
+            computed = source_layer(halves, plan)?;
             &computed
         }
     };
     let source_seconds = start.elapsed().as_secs_f64();
-    let (_, streamed) = order.rows(halves.half());
+    let (_, streamed) = plan.rows(halves.half());
     let guess = extrapolate(sizes, streamed.len())
         .last()
         .map_or(layer.len() as f64, |&g| g as f64);
@@ -809,7 +878,7 @@ pub fn count_part(
         width: halves.width,
         part,
         parts,
-        order,
+        plan,
         count,
         source_states: sizes.clone(),
         class_states,
@@ -827,15 +896,15 @@ pub fn count_part(
 pub fn count_all_parts(
     width: usize,
     parts: usize,
-    order: RowOrder,
+    plan: RowPlan,
 ) -> Option<Result<(u128, Vec<PartCount>), BackendError>> {
     let halves = HexHalves::new(width)?;
     let run = || {
-        let source = source_layer(&halves, order)?;
+        let source = source_layer(&halves, plan)?;
         let mut total = 0u128;
         let mut all = Vec::new();
         for part in 1..=parts {
-            let p = count_part(&halves, part, parts, order, Some(&source))?;
+            let p = count_part(&halves, part, parts, plan, Some(&source))?;
             total = total
                 .checked_add(p.count)
                 .ok_or_else(|| failed("the count passed 2^128".into()))?;
@@ -857,6 +926,8 @@ pub const CLASS_SPREAD: f64 = 1.25;
 pub struct MemoryEstimate {
     /// Board width.
     pub width: usize,
+    /// The rows estimated for: the source rows and how many are streamed.
+    pub plan: RowPlan,
     /// States of each source layer: measured while small, then extrapolated.
     pub source_states: Vec<u64>,
     /// How many of `source_states` were measured (the rest are guesses).
@@ -866,14 +937,14 @@ pub struct MemoryEstimate {
 }
 
 impl MemoryEstimate {
-    /// Measures the source layers of `order` while they hold at most `budget` states and
+    /// Measures the source layers of `plan` while they hold at most `budget` states and
     /// extrapolates the rest with [`extrapolate`] (which leans high).
     pub fn measure(
         halves: &HexHalves,
-        order: RowOrder,
+        plan: RowPlan,
         budget: usize,
     ) -> Result<MemoryEstimate, BackendError> {
-        let (source_rows, streamed) = order.rows(halves.half());
+        let (source_rows, streamed) = plan.rows(halves.half());
         let mut layer = Layer::start();
         let mut sizes = vec![1u64];
         for &row in &source_rows {
@@ -890,6 +961,7 @@ impl MemoryEstimate {
         sizes.extend_from_slice(source_guesses);
         Ok(MemoryEstimate {
             width: halves.width,
+            plan,
             top_states: top_guesses
                 .last()
                 .copied()
@@ -939,7 +1011,7 @@ mod tests {
     fn the_invariant_is_shared_by_both_halves_and_the_mirror_image() {
         let h = HexHalves::new(9).unwrap();
         let half = h.half();
-        let (layer, _, _) = source_layer(&h, RowOrder::TopDown).unwrap();
+        let (layer, _, _) = source_layer(&h, RowPlan::default()).unwrap();
         let table = h
             .class_table(&layer, &[half - 2, half - 1], 0, 1, 100)
             .unwrap();
@@ -963,9 +1035,10 @@ mod tests {
     fn shards_sum_to_the_unsharded_count_in_both_row_orders() {
         for width in [1usize, 3, 5, 7, 9, 11, 13, 15] {
             let expected = hex_count(width, (true, true)).unwrap().unwrap().0;
-            for order in [RowOrder::TopDown, RowOrder::BottomUp, RowOrder::MiddleFirst] {
+            for order in RowOrder::ALL {
                 for parts in [1usize, 2, 3, 7] {
-                    let (total, all) = count_all_parts(width, parts, order).unwrap().unwrap();
+                    let plan = RowPlan::new(order, StreamedRows::Two);
+                    let (total, all) = count_all_parts(width, parts, plan).unwrap().unwrap();
                     assert_eq!(total, expected, "width {width}, {parts} parts, {order:?}");
                     assert_eq!(all.len(), parts);
                 }
@@ -979,7 +1052,7 @@ mod tests {
         for (i, &expected) in a002047.iter().enumerate() {
             let width = 2 * i + 1;
             for parts in [2usize, 5, 16] {
-                let (total, _) = count_all_parts(width, parts, RowOrder::TopDown)
+                let (total, _) = count_all_parts(width, parts, RowPlan::default())
                     .unwrap()
                     .unwrap();
                 assert_eq!(total, expected, "width {width}, {parts} parts");
@@ -987,10 +1060,72 @@ mod tests {
         }
     }
 
+    /// Counts every shard of `width` in `parts` with two and with three streamed rows (both
+    /// from one process each) and checks them shard by shard: the same partial count and the
+    /// same states of the class (the top states do not depend on how they were reached).
+    fn three_streamed_rows_match_two(width: usize, parts: usize, order: RowOrder) {
+        let run = |streamed| {
+            count_all_parts(width, parts, RowPlan::new(order, streamed))
+                .unwrap()
+                .unwrap()
+        };
+        let ((total2, two), (total3, three)) = (run(StreamedRows::Two), run(StreamedRows::Three));
+        assert_eq!(total2, total3, "width {width}, {parts} parts, {order:?}");
+        for (a, b) in two.iter().zip(&three) {
+            let at = format!("width {width}, shard {}/{parts}, {order:?}", a.part);
+            assert_eq!((a.part, a.count), (b.part, b.count), "{at}");
+            assert_eq!(a.class_states, b.class_states, "{at}");
+            assert_eq!(b.plan, RowPlan::new(order, StreamedRows::Three));
+            // One source row fewer; with rows enough, a smaller source layer.
+            if width / 2 > 3 {
+                assert_eq!(a.source_states.len(), b.source_states.len() + 1, "{at}");
+                assert!(a.source_states.last() > b.source_states.last(), "{at}");
+            }
+        }
+    }
+
+    #[test]
+    fn three_streamed_rows_give_the_two_row_counts_shard_by_shard() {
+        for width in [1usize, 3, 5, 7, 9, 11, 13, 15] {
+            for order in RowOrder::ALL {
+                for parts in [1usize, 2, 3, 7] {
+                    three_streamed_rows_match_two(width, parts, order);
+                }
+            }
+        }
+    }
+
+    /// Widths 17-23 in 8 shards, top-down and middle-first: minutes in a release build (width
+    /// 23: about 1 GiB). `cargo test --release --lib kinds::hex::shards -- --ignored`.
+    #[test]
+    #[ignore = "minutes in a release build; run with --ignored"]
+    fn three_streamed_rows_give_the_two_row_counts_shard_by_shard_to_width_23() {
+        for width in [17usize, 19, 21, 23] {
+            for order in [RowOrder::TopDown, RowOrder::MiddleFirst] {
+                three_streamed_rows_match_two(width, 8, order);
+            }
+        }
+    }
+
+    #[test]
+    fn the_rows_of_every_plan_are_the_top_rows_once_each() {
+        for half in 0..14 {
+            for order in RowOrder::ALL {
+                for streamed in StreamedRows::ALL {
+                    let (source, stream) = RowPlan::new(order, streamed).rows(half);
+                    assert_eq!(stream.len(), half.min(streamed.count()));
+                    let mut all: Vec<usize> = source.into_iter().chain(stream).collect();
+                    all.sort_unstable();
+                    assert_eq!(all, (0..half).collect::<Vec<_>>(), "{order:?} {streamed:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_shard_holds_a_fraction_of_the_states() {
-        let (_, all) = count_all_parts(15, 4, RowOrder::TopDown).unwrap().unwrap();
-        let (_, one) = count_all_parts(15, 1, RowOrder::TopDown).unwrap().unwrap();
+        let (_, all) = count_all_parts(15, 4, RowPlan::default()).unwrap().unwrap();
+        let (_, one) = count_all_parts(15, 1, RowPlan::default()).unwrap().unwrap();
         let whole = one[0].class_states;
         let held: u64 = all.iter().map(|p| p.class_states).sum();
         assert_eq!(held, whole);
@@ -1032,25 +1167,55 @@ mod tests {
     #[test]
     fn the_estimate_covers_the_measured_states_and_shrinks_with_shards() {
         let h = HexHalves::new(17).unwrap();
-        let e = MemoryEstimate::measure(&h, RowOrder::TopDown, 1000).unwrap();
-        assert!(e.measured_layers < e.source_states.len(), "{e:?}");
-        let (_, all) = count_all_parts(17, 1, RowOrder::TopDown).unwrap().unwrap();
-        let exact = &all[0];
-        // Measured layers are exact; guessed ones within a factor of the truth.
-        let measured = e.measured_layers;
-        assert_eq!(e.source_states[..measured], exact.source_states[..measured]);
-        let near = |guess: u64, real: u64| 4 * guess >= 3 * real && guess <= 3 * real;
-        for (&guess, &real) in e.source_states.iter().zip(&exact.source_states) {
-            assert!(near(guess, real), "{e:?} against {exact:?}");
+        for streamed in StreamedRows::ALL {
+            let plan = RowPlan::new(RowOrder::TopDown, streamed);
+            let e = MemoryEstimate::measure(&h, plan, 1000).unwrap();
+            assert_eq!(e.plan, plan);
+            assert!(e.measured_layers < e.source_states.len(), "{e:?}");
+            let (_, all) = count_all_parts(17, 1, plan).unwrap().unwrap();
+            let exact = &all[0];
+            assert_eq!(e.source_states.len(), exact.source_states.len());
+            // Measured layers are exact; guessed ones within a factor of the truth.
+            let measured = e.measured_layers;
+            assert_eq!(e.source_states[..measured], exact.source_states[..measured]);
+            let near = |guess: u64, real: u64| 4 * guess >= 3 * real && guess <= 3 * real;
+            for (&guess, &real) in e.source_states.iter().zip(&exact.source_states) {
+                assert!(near(guess, real), "{e:?} against {exact:?}");
+            }
+            assert!(
+                near(e.top_states, exact.class_states),
+                "{e:?} against {exact:?}"
+            );
+            assert!(e.peak_bytes(1) > e.peak_bytes(4));
+            let limit = e.peak_bytes(3);
+            assert!(e.parts_within(limit).is_some_and(|k| k <= 3));
+            assert_eq!(e.parts_within(1), None);
         }
-        assert!(
-            near(e.top_states, exact.class_states),
-            "{e:?} against {exact:?}"
+    }
+
+    #[test]
+    fn a_third_streamed_row_needs_less_memory_when_the_shards_are_many() {
+        let h = HexHalves::new(21).unwrap();
+        let estimate = |streamed| {
+            MemoryEstimate::measure(&h, RowPlan::new(RowOrder::TopDown, streamed), 1 << 16).unwrap()
+        };
+        let (two, three) = (estimate(StreamedRows::Two), estimate(StreamedRows::Three));
+        assert_eq!(two.source_states.len(), three.source_states.len() + 1);
+        // The same rows in the same order: the three-row source layers are the two-row ones
+        // but the last, and the states after all top rows are the same.
+        assert_eq!(
+            two.source_states[..two.source_states.len() - 1],
+            three.source_states
         );
-        assert!(e.peak_bytes(1) > e.peak_bytes(4));
-        let limit = e.peak_bytes(3);
-        assert!(e.parts_within(limit).is_some_and(|k| k <= 3));
-        assert_eq!(e.parts_within(1), None);
+        assert_eq!(two.top_states, three.top_states);
+        let states = |e: &MemoryEstimate, parts| e.peak_bytes(parts) - BASE_BYTES;
+        // Many shards: the source layer dominates, and it is 3-4 times smaller.
+        assert!(
+            3 * states(&three, 64) < states(&two, 64),
+            "{two:?} {three:?}"
+        );
+        // One shard: the top layer dominates both.
+        assert!(2 * states(&three, 1) > states(&two, 1), "{two:?} {three:?}");
     }
 
     #[test]
