@@ -24,13 +24,13 @@ import subprocess
 # (label, command, backend, file): solves and counts on the search backends, the enumerator
 # and general rows; none of the files has an objective.
 WORKLOADS = [
-    ("sudoku top95, bitset solve", "solve", "bitset", "data/sudoku/norvig_top95.txt"),
-    ("queens levels, bitset solve", "solve", "bitset", "data/queens/capybaradoku_levels.txt"),
-    ("queens levels, enum solve", "solve", "enum", "data/queens/capybaradoku_levels.txt"),
-    ("hex width 9, enum count", "count", "enum", "models/hex-9.hex"),
-    ("hex width 9, bitset count", "count", "bitset", "models/hex-9.hex"),
-    ("star battle 10x10, bitset count", "count", "bitset", "models/star-10x10-2.star"),
-    ("sudoku 9x9, vsa solve", "solve", "vsa", "models/sudoku-9x9.sudoku"),
+    ("sudoku top1465, bitset solve", "solve", "bitset", "data/sudoku/magictour_top1465.txt"),
+    ("queens samimsu, bitset solve", "solve", "bitset", "data/queens/samimsu_community_levels.txt"),
+    ("queens samimsu, bitset count", "count", "bitset", "data/queens/samimsu_community_levels.txt"),
+    ("queens capybaradoku, enum solve", "solve", "enum", "data/queens/capybaradoku_levels.txt"),
+    ("queens capybaradoku, enum count", "count", "enum", "data/queens/capybaradoku_levels.txt"),
+    ("sudoku top95, vsa solve", "solve", "vsa", "data/sudoku/norvig_top95.txt"),
+    ("star battle 10x10 (general rows), bitset count", "count", "bitset", "models/star-10x10-2.star"),
 ]
 
 

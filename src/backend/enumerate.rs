@@ -364,11 +364,6 @@ trait Sink {
     const PRUNES: bool = false;
     /// Called with the placed variables (reduced ids, in placement order).
     fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()>;
-    /// Whether the free variable `v` is better tried out (0) before in (1). Asked only when
-    /// `PRUNES`.
-    fn out_first(&self, _v: VarId) -> bool {
-        false
-    }
     /// Whether the branch with `chosen` placed may still hold a solution the sink wants;
     /// `open(v)` says whether `v` may still be placed below it. Asked only when `PRUNES`.
     fn admits(&mut self, _chosen: &[VarId], _open: &dyn Fn(VarId) -> bool) -> bool {
@@ -706,13 +701,6 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         }
         let v = plan.free[i];
         let m = &plan.mask[v];
-        if S::PRUNES && self.sink.out_first(v) {
-            self.free(used, i + 1)?;
-            if disjoint(&used, m) {
-                self.descend(v, |s| s.free(union(&used, m), i + 1))?;
-            }
-            return ControlFlow::Continue(());
-        }
         if disjoint(&used, m) {
             self.descend(v, |s| s.free(union(&used, m), i + 1))?;
         }

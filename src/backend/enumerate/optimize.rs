@@ -6,8 +6,8 @@
 //! variables, over the variables the enumeration may still place (a row not yet used, a free
 //! variable not yet decided, room left in its general rows). A branch whose bound cannot beat
 //! the incumbent is cut. Each branching row lists its variables cheapest first and the free
-//! variables (in no "exactly one" row) come best value per unit of knapsack weight first, a
-//! positive-cost one tried out before in, so good solutions come early; ties keep the first
+//! variables (in no "exactly one" row) come best value per unit of knapsack weight first (each
+//! tried in, then out), so good solutions come early; ties keep the first
 //! solution met, so results are stable. Exhausting the enumeration proves the incumbent
 //! optimal.
 //!
@@ -47,10 +47,6 @@ impl BoundSink<'_> {
 impl Sink for BoundSink<'_> {
     const WANTS_SOLUTIONS: bool = true;
     const PRUNES: bool = true;
-
-    fn out_first(&self, v: VarId) -> bool {
-        self.bound.costs()[v] > 0
-    }
 
     fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()> {
         self.set_placed(chosen);
