@@ -6,9 +6,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use zeroone::backend::dp::{hex_count, LineProblem};
+use zeroone::backend::dp::LineProblem;
 use zeroone::backend::enumerate::{EnumSettings, Enumerator, Order};
 use zeroone::model::Model;
+use zeroone::puzzle::kinds::hex::lines::hex_count;
 use zeroone::puzzle::{HexBoard, QueensBoard};
 
 fn three_axes(parallel: bool) -> EnumSettings {

@@ -41,7 +41,7 @@ fn boards() -> Vec<Model> {
     let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     let cells = line
         .chars()
-        .map(|c| zeroone::puzzle::sudoku::digit_of(c, 9))
+        .map(|c| zeroone::puzzle::kinds::sudoku::digit_of(c, 9))
         .collect();
     let sudoku = Sudoku::from_cells(3, cells)
         .unwrap()

@@ -12,11 +12,11 @@ use std::path::PathBuf;
 
 use criterion::{BatchSize, Criterion};
 use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome};
+use zeroone::model::verify::Verifier;
 use zeroone::model::Model;
 use zeroone::puzzle::parse::{generic, open, Format, PuzzleStream};
 use zeroone::puzzle::{generate, Puzzle};
 use zeroone::render::SolveRecord;
-use zeroone::verify::Verifier;
 
 const PUZZLES: usize = 2000;
 

@@ -19,7 +19,7 @@ use criterion::Criterion;
 use zeroone::backend::{make_backend, solve_verified, Backend, BackendOptions, Status};
 use zeroone::model::Model;
 use zeroone::puzzle::generate;
-use zeroone::puzzle::sudoku::digit_of;
+use zeroone::puzzle::kinds::sudoku::digit_of;
 use zeroone::puzzle::Sudoku;
 
 fn data(name: &str) -> PathBuf {

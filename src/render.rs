@@ -82,7 +82,7 @@ pub enum Ones {
     Ids(Vec<usize>),
 }
 
-pub use crate::puzzle::sudoku::kind::line_text as sudoku_line_text;
+pub use crate::puzzle::kinds::sudoku::kind::line_text as sudoku_line_text;
 
 /// A solution in the most readable form for its kind: the board with its pieces, the filled
 /// Sudoku, or the labels of the variables set to 1.
@@ -186,13 +186,37 @@ pub fn model_text(model: &Model) -> String {
     if let Some(line) = objective_line(model) {
         let _ = writeln!(out, "{line}");
     }
-    let _ = writeln!(out, "families:");
     let width = model
         .families()
         .iter()
         .map(|f| f.name.len())
         .max()
         .unwrap_or(0);
+    write_families(&mut out, model, width);
+    if model.kind().is_generic() && s.variables <= MATRIX_MAX_VARIABLES {
+        let labels: Vec<String> = (0..model.num_variables())
+            .map(|i| format!("{i}={}", model.label(i)))
+            .collect();
+        let _ = writeln!(out, "labels: {}", labels.join(" "));
+        if !model.givens().is_empty() {
+            let givens: Vec<_> = model.givens().iter().map(|&g| model.label(g)).collect();
+            let _ = writeln!(out, "given: {}", givens.join(" "));
+        }
+    }
+    if let Some(d) = drawing(model, None) {
+        let _ = writeln!(out, "puzzle:");
+        for line in d.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    write_matrix(&mut out, model, width);
+    out
+}
+
+/// The `families:` block of [`model_text`]: per family its rows, sense, row lengths and weight
+/// range, names padded to `width`.
+fn write_families(out: &mut String, model: &Model, width: usize) {
+    let _ = writeln!(out, "families:");
     for (fid, f) in model.families().iter().enumerate() {
         let rows: Vec<_> = model.family_rows(fid).collect();
         let sense = family_sense_text(&rows);
@@ -219,71 +243,60 @@ pub fn model_text(model: &Model) -> String {
             sizes
         );
     }
-    if model.kind().is_generic() && s.variables <= MATRIX_MAX_VARIABLES {
-        let labels: Vec<String> = (0..model.num_variables())
-            .map(|i| format!("{i}={}", model.label(i)))
-            .collect();
-        let _ = writeln!(out, "labels: {}", labels.join(" "));
-        if !model.givens().is_empty() {
-            let givens: Vec<_> = model.givens().iter().map(|&g| model.label(g)).collect();
-            let _ = writeln!(out, "given: {}", givens.join(" "));
-        }
-    }
-    if let Some(d) = drawing(model, None) {
-        let _ = writeln!(out, "puzzle:");
-        for line in d.lines() {
-            let _ = writeln!(out, "  {line}");
-        }
-    }
-    if s.variables <= MATRIX_MAX_VARIABLES && s.constraints <= MATRIX_MAX_ROWS && s.variables > 0 {
-        let _ = writeln!(
-            out,
-            "matrix ({} rows x {} variables; 1 = the row holds the variable):",
-            s.constraints, s.variables
-        );
-        let label_width = width + 9;
-        if s.variables > 10 {
-            let tens: String = (0..s.variables)
-                .map(|v| {
-                    if v % 10 == 0 {
-                        char::from(b'0' + (v / 10 % 10) as u8)
-                    } else {
-                        ' '
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "  {:label_width$}{}", "", tens.trim_end());
-        }
-        let units: String = (0..s.variables)
-            .map(|v| char::from(b'0' + (v % 10) as u8))
-            .collect();
-        let _ = writeln!(out, "  {:label_width$}{}", "", units);
-        for c in model.constraints() {
-            let mut line = vec!['.'; s.variables];
-            for (v, w) in c.terms() {
-                // A weight above 9 does not fit one column: '#'.
-                line[v] = char::from_digit(w as u32, 10)
-                    .filter(|_| w <= 9)
-                    .unwrap_or('#');
-            }
-            let sense = format!("{}{}", c.sense.relation(), c.sense.rhs());
-            let name = &model.families()[c.family].name;
-            let _ = writeln!(
-                out,
-                "  {:<width$} {:>3} {:<3} {}",
-                name,
-                c.index,
-                sense,
-                line.into_iter().collect::<String>()
-            );
-        }
-    } else {
+}
+
+/// The 0-1 matrix block of [`model_text`] for small models (one line per row, the weight where
+/// the row holds the variable, `#` above 9), or the line saying why it is not drawn.
+fn write_matrix(out: &mut String, model: &Model, width: usize) {
+    let s = model.summary();
+    if s.variables > MATRIX_MAX_VARIABLES || s.constraints > MATRIX_MAX_ROWS || s.variables == 0 {
         let _ = writeln!(
             out,
             "matrix: not drawn (drawn up to {MATRIX_MAX_VARIABLES} variables and {MATRIX_MAX_ROWS} rows)"
         );
+        return;
     }
-    out
+    let _ = writeln!(
+        out,
+        "matrix ({} rows x {} variables; 1 = the row holds the variable):",
+        s.constraints, s.variables
+    );
+    let label_width = width + 9;
+    if s.variables > 10 {
+        let tens: String = (0..s.variables)
+            .map(|v| {
+                if v % 10 == 0 {
+                    char::from(b'0' + (v / 10 % 10) as u8)
+                } else {
+                    ' '
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  {:label_width$}{}", "", tens.trim_end());
+    }
+    let units: String = (0..s.variables)
+        .map(|v| char::from(b'0' + (v % 10) as u8))
+        .collect();
+    let _ = writeln!(out, "  {:label_width$}{}", "", units);
+    for c in model.constraints() {
+        let mut line = vec!['.'; s.variables];
+        for (v, w) in c.terms() {
+            // A weight above 9 does not fit one column: '#'.
+            line[v] = char::from_digit(w as u32, 10)
+                .filter(|_| w <= 9)
+                .unwrap_or('#');
+        }
+        let sense = format!("{}{}", c.sense.relation(), c.sense.rhs());
+        let name = &model.families()[c.family].name;
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>3} {:<3} {}",
+            name,
+            c.index,
+            sense,
+            line.into_iter().collect::<String>()
+        );
+    }
 }
 
 /// One line of `zeroone solve --json`. The answer field present depends on the kind:
@@ -635,7 +648,7 @@ mod tests {
         let m = HexBoard::geometry(3).unwrap().to_model("h");
         // Cells 1 (row 0, k 1), 2 (row 1, k 0), 6 (row 2, k 1): one per row, diag and anti.
         let s = Solution::new(vec![1, 2, 6]);
-        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert!(crate::model::verify::Verifier::new(&m).accepts(&s));
         assert_eq!(drawing(&m, Some(&s)).unwrap(), " . *\n* . .\n . *\n");
     }
 

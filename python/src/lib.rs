@@ -123,7 +123,7 @@ fn _run(
 fn _serve_worker(py: Python<'_>) -> PyResult<()> {
     py.allow_threads(|| {
         let stdin = std::io::stdin();
-        zeroone::worker::serve(stdin.lock(), std::io::stdout().lock())
+        zeroone::backend::worker::serve(stdin.lock(), std::io::stdout().lock())
     })
     .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }

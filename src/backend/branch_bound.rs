@@ -1,19 +1,21 @@
 //! Branch and bound for the shared search ([`crate::backend::search`]): the incumbent and the
 //! lower bound that prunes every branch that cannot beat it.
 //!
-//! Costs are in minimisation form ([`crate::objective::Objective::min_cost`]); slack variables
-//! cost 0. Every cost splits into its positive part `c+ = max(c, 0)` and its negative part
-//! `c- = min(c, 0)`, and the bound at a node (a propagation fixed point) is the cost of the
-//! placed variables plus a lower bound on each part over the still-legal variables:
+//! Costs are in minimisation form ([`crate::model::objective::Objective::min_cost`]); slack
+//! variables cost 0. Every cost splits into its positive part `c+ = max(c, 0)` and its
+//! negative part `c- = min(c, 0)`, and the bound at a node (a propagation fixed point) is the
+//! cost of the placed variables plus a lower bound on each part over the still-legal variables:
 //!
 //! - **Positive part: dual ascent over the covering rows** (non-slack "exactly one" rows and
-//!   rows with a lower bound still short of it by `need`), fewest variables first. Each row
-//!   takes `y = min(residual(v) / w_v)` over its legal variables (rounded down), adds
-//!   `y * need` and charges `y * w_v` to each of them, so no variable pays more than its cost:
-//!   `y` is a feasible dual of the covering relaxation (cost splitting), and any completion
-//!   pays at least `sum y * need`. This dominates counting one row per disjoint set of
-//!   variables: on a weighted set cover every element row contributes, not only those that
-//!   share no set with an earlier one.
+//!   rows with a lower bound still short of it by `need`), fewest variables first, on each
+//!   variable's residual cost (what earlier rows left of `c+`). A unit-weight row adds the sum
+//!   of its `need` cheapest residuals `y_1 <= ... <= y_need` and charges each of its variables
+//!   `min(residual, y_need)`; a weighted row adds the LP bound of covering `need` with its
+//!   residuals (cheapest per weight first, the last fractionally, rounded up) and takes them
+//!   whole. No variable is charged more than its cost (cost splitting), so any completion pays
+//!   at least the sum. This dominates counting one row per disjoint set of variables: on a
+//!   weighted set cover every element row contributes, not only those that share no set with
+//!   an earlier one.
 //! - **Negative part: the tightest of several packing relaxations**, each a valid lower bound
 //!   on `sum c- x` over every completion: (a) the packing rows (upper bounds: "exactly one",
 //!   `<= k`, `= k`) each take their not yet counted negative-cost variables as a fractional
@@ -33,8 +35,8 @@
 //! equation when optimising: best value per unit of knapsack weight first.
 
 use crate::backend::search::{Layout, VarSet};
+use crate::model::objective::Objective;
 use crate::model::Solution;
-use crate::objective::Objective;
 
 /// The branch-and-bound state of one optimising search.
 #[derive(Debug, Clone)]

@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::backend::memory::{available_memory, gib, parse_size};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Solver, Stats,
 };
@@ -186,66 +187,8 @@ impl LineProblem {
                     .ok_or_else(|| fail(format!("no family '{name}' to take lines from")))?,
             ),
         };
-        let n = m.num_variables();
-        let mut line_of = vec![usize::MAX; n];
-        // Each line: its variables and whether it may stay empty.
-        let line_vars: Vec<(Vec<usize>, bool)> = match fam {
-            Some(f) => m.families()[f]
-                .rows
-                .iter()
-                .map(|&r| {
-                    let c = &m.constraints()[r];
-                    (c.vars.clone(), c.sense == Sense::AtMostOne)
-                })
-                .collect(),
-            None => (0..n).map(|v| (vec![v], true)).collect(),
-        };
-        let name = coordinate.unwrap_or("");
-        for (i, (vars, _)) in line_vars.iter().enumerate() {
-            for &v in vars {
-                if line_of[v] != usize::MAX {
-                    return Err(fail(format!(
-                        "family '{name}' does not partition the variables"
-                    )));
-                }
-                line_of[v] = i;
-            }
-        }
-        if line_of.contains(&usize::MAX) {
-            return Err(fail(format!(
-                "family '{name}' does not cover every variable"
-            )));
-        }
-        // Lifetimes of the other rows, then slots by greedy interval colouring.
-        let mut rows: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, row)
-        for (r, c) in m.constraints().iter().enumerate() {
-            if Some(c.family) == fam {
-                continue;
-            }
-            let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
-            let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
-            rows.push((first, last, r));
-        }
-        rows.sort();
-        let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
-        let mut slot_of = vec![usize::MAX; m.constraints().len()];
-        for &(first, last, r) in &rows {
-            let slot = match slot_free_after.iter().position(|&l| l < first) {
-                Some(s) => s,
-                None => {
-                    slot_free_after.push(0);
-                    slot_free_after.len() - 1
-                }
-            };
-            slot_free_after[slot] = last;
-            slot_of[r] = slot;
-        }
-        if slot_free_after.len() > 64 {
-            return Err(fail(format!(
-                "{} rows open at one frontier; dp takes at most 64",
-                slot_free_after.len()
-            )));
-        }
+        let (line_vars, line_of) = lines_of(m, fam, coordinate.unwrap_or(""))?;
+        let (rows, slot_of, slots) = assign_slots(m, fam, &line_of)?;
         let cols = m.columns();
         let mut lines: Vec<Line> = line_vars
             .iter()
@@ -273,60 +216,7 @@ impl LineProblem {
         }
         Ok(LineProblem {
             lines,
-            slots: slot_free_after.len(),
-            memory_limit: None,
-        })
-    }
-
-    /// The hex geometry of width `width` with the second and third axes as slots (`diag` line
-    /// `p` is slot `p`, `anti` line `t` is slot `width + t`), without building a model.
-    /// `axes` picks which of the two are rules (`(true, true)`: all three axes).
-    pub fn hex(width: usize, axes: (bool, bool)) -> Option<LineProblem> {
-        let board = crate::puzzle::HexBoard::geometry(width)?;
-        if 2 * width > 64 {
-            return None;
-        }
-        let mut lines = Vec::new();
-        for r in 0..width {
-            let mut line = Line {
-                choices: Vec::new(),
-                may_skip: false,
-                must_close: 0,
-                closing: 0,
-            };
-            for k in 0..board.row_len(r) {
-                let mut mask = 0u64;
-                if axes.0 {
-                    mask |= 1 << board.diag(r, k);
-                }
-                if axes.1 {
-                    mask |= 1 << (width + board.anti(r, k));
-                }
-                line.choices.push(mask);
-            }
-            // A diag or anti line closes at the last row that has a cell on it.
-            for p in 0..width {
-                let last_row = (0..width)
-                    .rev()
-                    .find(|&rr| board.cell_on_diag(rr, p).is_some());
-                if axes.0 && last_row == Some(r) {
-                    line.must_close |= 1 << p;
-                }
-            }
-            for t in 0..width {
-                let last_row = (0..width)
-                    .rev()
-                    .find(|&rr| (0..board.row_len(rr)).any(|kk| board.anti(rr, kk) == t));
-                if axes.1 && last_row == Some(r) {
-                    line.must_close |= 1 << (width + t);
-                }
-            }
-            line.closing = line.must_close;
-            lines.push(line);
-        }
-        Some(LineProblem {
-            lines,
-            slots: 2 * width,
+            slots,
             memory_limit: None,
         })
     }
@@ -457,80 +347,96 @@ impl LineProblem {
     }
 }
 
-/// Counts the three-axis (or, with `axes`, two-axis) placements of the hex board of odd width
-/// `width` by meet in the middle: the rows above the middle row run forward, and the bottom
-/// half is the top half turned by half a turn (row `r` to `width-1-r`, each axis reversed), so
-/// the total is the sum over top states and middle cells of `top(key) * top(turn(rest))`,
-/// `rest` being the lines the bottom half must use. `None` for an even width or above 31.
-pub fn hex_count(
-    width: usize,
-    axes: (bool, bool),
-) -> Option<Result<(u128, DpStats), BackendError>> {
-    let problem = LineProblem::hex(width, axes)?;
-    if width < 3 {
-        return Some(problem.count());
+/// A line's variables and whether it may stay empty.
+type LineVars = (Vec<usize>, bool);
+
+/// A row's lifetime over the lines: `(first line, last line, row)`.
+type RowSpan = (usize, usize, usize);
+
+/// The lines of `m`: per row of family `fam` its variables and whether it may stay empty
+/// (`<= 1`), or with no family every variable a line of its own; and each variable's line.
+/// Fails when the family does not partition the variables. Linear in the family's nonzeros.
+fn lines_of(
+    m: &Model,
+    fam: Option<usize>,
+    name: &str,
+) -> Result<(Vec<LineVars>, Vec<usize>), BackendError> {
+    let fail = |reason: String| BackendError::TooLarge {
+        backend: NAME.into(),
+        reason,
+    };
+    let n = m.num_variables();
+    let mut line_of = vec![usize::MAX; n];
+    let line_vars: Vec<LineVars> = match fam {
+        Some(f) => m.families()[f]
+            .rows
+            .iter()
+            .map(|&r| {
+                let c = &m.constraints()[r];
+                (c.vars.clone(), c.sense == Sense::AtMostOne)
+            })
+            .collect(),
+        None => (0..n).map(|v| (vec![v], true)).collect(),
+    };
+    for (i, (vars, _)) in line_vars.iter().enumerate() {
+        for &v in vars {
+            if line_of[v] != usize::MAX {
+                return Err(fail(format!(
+                    "family '{name}' does not partition the variables"
+                )));
+            }
+            line_of[v] = i;
+        }
     }
-    Some(hex_join(&problem, width, axes))
+    if line_of.contains(&usize::MAX) {
+        return Err(fail(format!(
+            "family '{name}' does not cover every variable"
+        )));
+    }
+    Ok((line_vars, line_of))
 }
 
-fn hex_join(
-    problem: &LineProblem,
-    width: usize,
-    axes: (bool, bool),
-) -> Result<(u128, DpStats), BackendError> {
-    let mut stats = DpStats {
-        mirrored: true,
-        ..DpStats::default()
-    };
-    let full = (1u64 << width) - 1;
-    let rev = |x: u64| x.reverse_bits() >> (64 - width);
-    // The left-right reflection keeps every row and maps a cell on lines (p, t) to one on
-    // (w-1-t, w-1-p): a symmetry of the three-axis problem only (it swaps the axes).
-    let reflect = |key: u64| -> u64 { rev(key >> width & full) | rev(key & full) << width };
-    let both = axes == (true, true);
-    let mirror: Option<&(dyn Fn(u64) -> u64 + Sync)> = if both { Some(&reflect) } else { None };
-    let half = width / 2; // rows 0..half lie above the middle row
-    let top = problem.run(0..half, States::start(), &mut stats, mirror)?;
-    // The half-turn maps row r to w-1-r and a cell on lines (p, t) to one on (w-1-p, w-1-t),
-    // so it keeps each axis (the two-axis count too).
-    let turn = |key: u64| -> u64 { rev(key & full) | rev(key >> width & full) << width };
-    let mut active = 0u64;
-    if axes.0 {
-        active |= full;
-    }
-    if axes.1 {
-        active |= full << width;
-    }
-    let lookup = |key: u64| -> Option<u64> {
-        if both {
-            top.get(key.min(reflect(key)))
-        } else {
-            top.get(key)
+/// The rows outside family `fam` with their lifetimes `(first line, last line, row)`, sorted;
+/// each row's slot (a bit of the state key) by greedy interval colouring; and the number of
+/// slots. Fails above 64 slots. Costs a sort of the rows.
+fn assign_slots(
+    m: &Model,
+    fam: Option<usize>,
+    line_of: &[usize],
+) -> Result<(Vec<RowSpan>, Vec<usize>, usize), BackendError> {
+    let mut rows: Vec<RowSpan> = Vec::new();
+    for (r, c) in m.constraints().iter().enumerate() {
+        if Some(c.family) == fam {
+            continue;
         }
-    };
-    let middle = &problem.lines[half];
-    let total: u128 = top
-        .shards
-        .par_iter()
-        .map(|shard| {
-            let mut sum = 0u128;
-            for (&key, &count) in shard {
-                let mut completions = 0u128;
-                for &mask in &middle.choices {
-                    if key & mask == 0 {
-                        if let Some(c) = lookup(turn(!(key | mask) & active)) {
-                            completions += c as u128;
-                        }
-                    }
-                }
-                // A stored key stands for its reflection too, which has as many completions.
-                let weight = if both && reflect(key) != key { 2 } else { 1 };
-                sum += weight * count as u128 * completions;
+        let first = c.vars.iter().map(|&v| line_of[v]).min().unwrap_or(0);
+        let last = c.vars.iter().map(|&v| line_of[v]).max().unwrap_or(0);
+        rows.push((first, last, r));
+    }
+    rows.sort();
+    let mut slot_free_after: Vec<usize> = Vec::new(); // per slot: last line of its row
+    let mut slot_of = vec![usize::MAX; m.constraints().len()];
+    for &(first, last, r) in &rows {
+        let slot = match slot_free_after.iter().position(|&l| l < first) {
+            Some(s) => s,
+            None => {
+                slot_free_after.push(0);
+                slot_free_after.len() - 1
             }
-            sum
-        })
-        .sum();
-    Ok((total, stats))
+        };
+        slot_free_after[slot] = last;
+        slot_of[r] = slot;
+    }
+    if slot_free_after.len() > 64 {
+        return Err(BackendError::TooLarge {
+            backend: NAME.into(),
+            reason: format!(
+                "{} rows open at one frontier; dp takes at most 64",
+                slot_free_after.len()
+            ),
+        });
+    }
+    Ok((rows, slot_of, slot_free_after.len()))
 }
 
 /// The sizes of the next `steps` layers guessed from the growth so far. Towards the middle
@@ -568,39 +474,6 @@ pub fn extrapolate(sizes: &[u64], steps: usize) -> Vec<u64> {
         out.push(size.min(u64::MAX as f64 / 2.0) as u64);
     }
     out
-}
-
-/// Memory the system can give without swapping (`MemAvailable` of `/proc/meminfo`), if known.
-pub fn available_memory() -> Option<u64> {
-    proc_field("/proc/meminfo", "MemAvailable:")
-}
-
-/// This process's peak resident memory (`VmHWM` of `/proc/self/status`), if known.
-pub fn peak_rss() -> Option<u64> {
-    proc_field("/proc/self/status", "VmHWM:")
-}
-
-/// Resets [`peak_rss`] to the current resident memory (Linux 4.0 and later); false when the
-/// system does not allow it.
-pub fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
-fn proc_field(path: &str, field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line[field.len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb * 1024)
-}
-
-/// `bytes` as GiB with two decimals (`7.47 GiB`).
-pub fn gib(bytes: u64) -> String {
-    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
 /// `Err(reason)` naming the first general row of `model` (`= k`, `<= k`, `>= k` with `k != 1`
@@ -657,31 +530,6 @@ fn parse_memory_limit(text: &str) -> Result<u64, BackendError> {
         value: text.to_string(),
         expected: "a size like 8G, 512M or 1073741824".into(),
     })
-}
-
-/// Parses a memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of 1024,
-/// optionally followed by `iB` or `B`). `None` when it is not one, or below 1 byte.
-pub fn parse_size(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (number, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, ' '),
-    };
-    let shift = match unit {
-        ' ' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        'T' => 40,
-        _ => return None,
-    };
-    let value: f64 = number.trim().parse().ok()?;
-    let bytes = value * (1u64 << shift) as f64;
-    (1.0..1e18).contains(&bytes).then_some(bytes as u64)
 }
 
 impl Counter for DpBackend {
@@ -774,38 +622,6 @@ mod tests {
             ..EnumSettings::default()
         };
         Enumerator::new(model, &settings).unwrap().count(None).0
-    }
-
-    #[test]
-    fn hex_counts_agree_with_the_enumerator() {
-        for width in [1usize, 3, 5, 7, 9, 11] {
-            let m = HexBoard::geometry(width).unwrap().to_model("hex");
-            let three = enum_count(&m, &["row", "diag", "anti"]);
-            let two = enum_count(&m, &["row", "diag"]);
-            assert_eq!(
-                hex_count(width, (true, true)).unwrap().unwrap().0,
-                three,
-                "{width}"
-            );
-            assert_eq!(
-                hex_count(width, (true, false)).unwrap().unwrap().0,
-                two,
-                "{width}"
-            );
-            let plain = LineProblem::hex(width, (true, true))
-                .unwrap()
-                .count()
-                .unwrap()
-                .0;
-            assert_eq!(plain, three, "{width}");
-            let generic = LineProblem::from_model(&m, Some("row"))
-                .unwrap()
-                .count()
-                .unwrap()
-                .0;
-            assert_eq!(generic, three, "{width}");
-        }
-        assert_eq!(hex_count(9, (true, true)).unwrap().unwrap().0, 244);
     }
 
     #[test]

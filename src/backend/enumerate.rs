@@ -1204,7 +1204,7 @@ mod tests {
     fn streaming_stops_when_asked_and_solutions_verify() {
         let m = HexBoard::geometry(7).unwrap().to_model("w7");
         let e = Enumerator::new(&m, &EnumSettings::default()).unwrap();
-        let verifier = crate::verify::Verifier::new(&m);
+        let verifier = crate::model::verify::Verifier::new(&m);
         let mut seen = 0;
         let summary = e.for_each_solution(|s| {
             verifier.check(s).unwrap();
@@ -1232,7 +1232,7 @@ mod tests {
         let line = "1...3..2.3..2..4";
         let cells = line
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let m = Sudoku::from_cells(2, cells).unwrap().to_model("s").unwrap();
         for order in [Order::Fixed, Order::Mrv] {
@@ -1244,7 +1244,7 @@ mod tests {
             assert_eq!(e.coordinate(), Some("cell"));
             let (count, witnesses, _) = e.count(None);
             assert_eq!(count, 1, "{order:?}");
-            crate::verify::Verifier::new(&m)
+            crate::model::verify::Verifier::new(&m)
                 .check(&witnesses[0])
                 .unwrap();
             let empty = Sudoku::empty(2).to_model("empty").unwrap();
@@ -1378,7 +1378,7 @@ mod tests {
         };
         let (count, witnesses, summary) = Enumerator::new(model, &settings).unwrap().count(None);
         assert!(summary.finished);
-        let verifier = crate::verify::Verifier::new(model);
+        let verifier = crate::model::verify::Verifier::new(model);
         for w in &witnesses {
             verifier.check(w).unwrap();
         }

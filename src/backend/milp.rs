@@ -60,8 +60,8 @@ use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolveReport,
     Solver, Stats, Undecided, WITNESS_LIMIT,
 };
+use crate::model::verify::Verifier;
 use crate::model::{Model, Reduction, Relation, Solution};
-use crate::verify::Verifier;
 
 /// Distance from 0 or 1 below which an LP or MILP value counts as integral.
 pub const INTEGRALITY_TOLERANCE: f64 = 1e-6;
@@ -755,7 +755,7 @@ mod tests {
         let line = "1...........2..3";
         let cells = line
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let model = Sudoku::from_cells(2, cells).unwrap().to_model("s").unwrap();
         let out = solve_verified(&mut m, &model).unwrap();
@@ -770,7 +770,7 @@ mod tests {
         // A fully given Sudoku leaves nothing to relax: integral.
         let cells = "1234341221434321"
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let full = Sudoku::from_cells(2, cells).unwrap().to_model("f").unwrap();
         let r = lp_relaxation(&full, Engine::Microlp, None)

@@ -8,7 +8,7 @@
 //!
 //! No answer leaves this module unchecked: the runners of [`verified`] ([`solve_verified`],
 //! [`count_verified`], [`solutions_verified`]) run a backend (catching panics) and pass every
-//! solution it returns through the shared [`Verifier`](crate::verify::Verifier). A rejected
+//! solution it returns through the shared [`Verifier`](crate::model::verify::Verifier). A rejected
 //! answer becomes [`Status::Error`], never [`Status::Solved`]. What backends report and what the
 //! runners make of it is in [`outcome`].
 
@@ -18,10 +18,10 @@ pub mod brute;
 pub mod dp;
 pub mod enumerate;
 pub mod gauss;
-pub mod hex_shards;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod linear;
+pub mod memory;
 pub mod milp;
 pub mod optimize;
 pub mod outcome;
@@ -32,6 +32,7 @@ pub mod stop;
 pub mod stream;
 pub mod verified;
 pub mod vsa;
+pub mod worker;
 pub mod xcc;
 
 use std::collections::BTreeMap;

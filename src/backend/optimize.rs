@@ -18,8 +18,8 @@ use crate::backend::{
     solutions_verified_where, Backend, BackendError, Found, Outcome, Stats, Status, StreamOutcome,
     Undecided,
 };
+use crate::model::verify::Verifier;
 use crate::model::{Model, Solution};
-use crate::verify::Verifier;
 
 /// The ability to find a solution that is optimal for the model's objective.
 pub trait Optimizer {

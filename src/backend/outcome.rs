@@ -306,9 +306,9 @@ impl Outcome {
     }
 
     /// The relative gap between `objective` and `bound` (see
-    /// [`crate::objective::Objective::gap`]), when both are known.
+    /// [`crate::model::objective::Objective::gap`]), when both are known.
     pub fn gap(&self) -> Option<f64> {
-        Some(crate::objective::Objective::gap(
+        Some(crate::model::objective::Objective::gap(
             self.objective?,
             self.bound?,
         ))

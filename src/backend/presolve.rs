@@ -130,8 +130,8 @@ fn summarize(model: &Model, reduction: Reduction) -> Presolved {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::verify::Verifier;
     use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense, Solution};
-    use crate::verify::Verifier;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

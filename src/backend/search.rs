@@ -634,12 +634,6 @@ impl RowGate {
         }
     }
 
-    /// Whether row `r` is currently seen as holding a placed variable.
-    #[inline]
-    pub fn is_occupied(&self, r: usize) -> bool {
-        self.sums[r] > 0
-    }
-
     /// The sum last read for row `r`.
     #[inline]
     pub fn sum(&self, r: usize) -> u64 {

@@ -15,8 +15,8 @@ use std::time::Instant;
 use super::outcome::{CountEnd, CountOutcome, Found, Outcome, Stats, Status};
 use super::stream::{StreamOutcome, StreamReport};
 use super::{Backend, BackendError};
+use crate::model::verify::Verifier;
 use crate::model::{Model, Solution};
-use crate::verify::Verifier;
 
 /// The abilities a runner can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

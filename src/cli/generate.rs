@@ -184,7 +184,7 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
                 .map_err(map_err)?,
         ),
         GenerateKind::Star => {
-            use zeroone::puzzle::star::generate::{block, generate_each, StarOptions};
+            use zeroone::puzzle::kinds::star::generate::{block, generate_each, StarOptions};
             let mut o = StarOptions::new(w, args.stars.unwrap_or(1), args.count, seed);
             o.max_attempts = args.max_attempts;
             if let Some(r) = args.max_repairs {
@@ -194,7 +194,7 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
             ("star", each)
         }
         GenerateKind::Killer => {
-            use zeroone::puzzle::killer::generate::{block, generate_each, KillerOptions};
+            use zeroone::puzzle::kinds::killer::generate::{block, generate_each, KillerOptions};
             let box_size = match w {
                 4 => 2,
                 9 => 3,

@@ -1,5 +1,5 @@
 //! `solve` and `count` under `--time-limit` / `--memory-limit`: each puzzle runs in a worker
-//! process ([`zeroone::worker`]) so every backend honours the limits the same way: a backend
+//! process ([`zeroone::backend::worker`]) so every backend honours the limits the same way: a backend
 //! that can stop itself does so at the limit; one that cannot is killed after the limit and a
 //! grace, and the outcome says so (`timeout`, with the reason). Without either limit the puzzle
 //! runs in this process, as before.
@@ -7,11 +7,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use zeroone::backend::worker::{Job, JobTask, Limits, RunResult, WorkerPool};
 use zeroone::backend::{
     count_verified, solve_verified, Backend, BackendError, CountOutcome, Outcome,
 };
 use zeroone::model::Model;
-use zeroone::worker::{Job, JobTask, Limits, RunResult, WorkerPool};
 
 use super::backend_args::BackendArgs;
 use super::CliError;
@@ -23,7 +23,7 @@ fn pool(args: &BackendArgs) -> Result<&'static WorkerPool, CliError> {
     POOL.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find zeroone: {e}"))?;
         if let Some(mb) = args.memory_limit {
-            zeroone::worker::check_memory_limit(&exe, mb).map_err(|min| {
+            zeroone::backend::worker::check_memory_limit(&exe, mb).map_err(|min| {
                 format!(
                     "--memory-limit {mb}: a worker process needs at least {min} MB of address \
                      space to start; give {min} or more"

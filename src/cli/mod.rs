@@ -128,7 +128,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Worker => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
-            zeroone::worker::serve(stdin, stdout)
+            zeroone::backend::worker::serve(stdin, stdout)
                 .map_err(|e| CliError::Failed(format!("worker: {e}")))
         }
     }

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use zeroone::backend::{optimal_solutions_verified, solutions_verified, Backend, Outcome, Status};
+use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, Solution};
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{outcome_text, solution_text, stable_outcome_text, SolveRecord};
-use zeroone::verify::Verifier;
 
 use super::backend_args::BackendArgs;
 use super::input::{self, JobsArg};

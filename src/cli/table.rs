@@ -12,7 +12,7 @@ use clap::Args;
 
 use super::CliError;
 use zeroone::puzzle::Sudoku;
-use zeroone::table::{self, Format, Method, TableOptions};
+use zeroone::space::table::{self, Format, Method, TableOptions};
 
 /// Arguments of `zeroone table`.
 #[derive(Debug, Args)]
@@ -77,7 +77,7 @@ pub struct TableArgs {
 }
 
 fn parse_size(text: &str) -> Result<u64, CliError> {
-    zeroone::backend::dp::parse_size(text).ok_or_else(|| {
+    zeroone::backend::memory::parse_size(text).ok_or_else(|| {
         CliError::BadInput(format!(
             "--memory-limit '{text}': expected a size like 8G, 512M or 1073741824"
         ))
@@ -107,7 +107,7 @@ fn hex_shard_table(
     shard: &str,
     memory_limit: Option<u64>,
 ) -> Result<table::Table, CliError> {
-    use zeroone::backend::hex_shards::RowOrder;
+    use zeroone::puzzle::kinds::hex::shards::RowOrder;
     let (part, parts) = parse_shard(shard)?;
     let order = match args.row_order.as_str() {
         "top-down" => RowOrder::TopDown,
@@ -193,12 +193,14 @@ fn sudoku_from_line(line: &str) -> Result<Sudoku, CliError> {
     for (i, &ch) in symbols.iter().enumerate() {
         grid.push(match ch {
             '.' | '0' => None,
-            _ => Some(zeroone::puzzle::sudoku::digit_of(ch, size).ok_or_else(|| {
-                CliError::BadInput(format!(
-                    "--grid: column {}: '{ch}' is not a digit of a {size}x{size} Sudoku",
-                    i + 1
-                ))
-            })?),
+            _ => Some(
+                zeroone::puzzle::kinds::sudoku::digit_of(ch, size).ok_or_else(|| {
+                    CliError::BadInput(format!(
+                        "--grid: column {}: '{ch}' is not a digit of a {size}x{size} Sudoku",
+                        i + 1
+                    ))
+                })?,
+            ),
         });
     }
     let sudoku = Sudoku::from_cells(box_size, grid)
@@ -320,10 +322,13 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
             let n = args.size.ok_or_else(|| {
                 CliError::BadInput("table star: give --size N (and --stars K)".into())
             })?;
-            let levels =
-                zeroone::puzzle::star::table::star_levels(n, args.stars, options.orbit_limit)
-                    .map_err(failed)?;
-            zeroone::puzzle::star::table::star_table(&levels).render(format)
+            let levels = zeroone::puzzle::kinds::star::table::star_levels(
+                n,
+                args.stars,
+                options.orbit_limit,
+            )
+            .map_err(failed)?;
+            zeroone::puzzle::kinds::star::table::star_table(&levels).render(format)
         }
         "sudoku" => {
             let line = args.grid.as_deref().ok_or_else(|| {

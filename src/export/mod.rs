@@ -240,10 +240,11 @@ impl Names {
 pub fn describe_coord(coord: &Coord) -> String {
     match coord {
         Coord::Cell { row, col } => format!("row {row} col {col}"),
-        Coord::CellValue { row, col, value } => format!(
+        Coord::CellValue { row, col, value } if *value < crate::model::VALUE_SYMBOLS => format!(
             "row {row} col {col} digit {}",
-            crate::puzzle::sudoku::symbol(*value)
+            crate::model::value_symbol(*value)
         ),
+        Coord::CellValue { row, col, value } => format!("row {row} col {col} value {value}"),
         Coord::Free => "-".into(),
     }
 }
@@ -252,7 +253,7 @@ pub fn describe_coord(coord: &Coord) -> String {
 /// (`hex board of width 9`, `queens 8x8`, ...); `generic model` for a model of no registered
 /// kind.
 pub fn describe_kind(kind: &PuzzleKind) -> String {
-    crate::puzzle::kinds::of(kind).map_or_else(|| "generic model".into(), |k| k.description(kind))
+    kind.words().into_owned()
 }
 
 /// Header lines shared by all text formats (without comment markers): model name, kind, size,

@@ -588,7 +588,7 @@ fn generate_into<S: Shape>(
         };
         let own = counter.count(2);
         let solution = own.solutions[0].clone();
-        crate::verify::Verifier::new(&model)
+        crate::model::verify::Verifier::new(&model)
             .check(&solution)
             .map_err(|v| GenerateError::CheckFailed {
                 index,
@@ -731,7 +731,7 @@ pub fn generate_queens_partial(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::Verifier;
+    use crate::model::verify::Verifier;
 
     fn region_connected(neighbours: &[Vec<usize>], region: &[usize], r: usize) -> bool {
         let members: Vec<usize> = (0..region.len()).filter(|&c| region[c] == r).collect();

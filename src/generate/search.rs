@@ -261,8 +261,8 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::verify::Verifier;
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
-    use crate::verify::Verifier;
 
     #[test]
     fn counts_the_seed_and_queens_figures() {
@@ -283,7 +283,7 @@ mod tests {
             "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
         let cells = easy
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 9))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 9))
             .collect();
         let m = Sudoku::from_cells(3, cells).unwrap().to_model("e").unwrap();
         let counter = ExactCounter::new(&m).unwrap();

@@ -1,6 +1,6 @@
 //! The experiment harness: an experiment file (TOML) names instance sources, backend
 //! configurations, repetitions and time and memory limits; the harness runs every (instance,
-//! backend, repetition) job in a worker process ([`crate::worker`]), appends one JSON line per
+//! backend, repetition) job in a worker process ([`crate::backend::worker`]), appends one JSON line per
 //! finished run, and writes Markdown, CSV and SVG reports from those lines alone.
 //!
 //! Data flows one way: experiment -> jobs -> workers -> store -> report. The modules, from the

@@ -13,7 +13,7 @@ use crate::backend::Status;
 use crate::harness::experiment::Experiment;
 use crate::harness::record::{median, Record};
 use crate::harness::stats::par2;
-use crate::objective::Objective;
+use crate::model::objective::Objective;
 
 /// Instances where two runs proved different optimal values, or where a run's verified value
 /// beats an optimum another run proved (the sense read from the records), one line each.
@@ -36,8 +36,8 @@ fn values_beating_optima(records: &[Record]) -> Vec<String> {
             continue;
         };
         let better = |a: i128, b: i128| match sense {
-            crate::objective::ObjectiveSense::Minimize => a < b,
-            crate::objective::ObjectiveSense::Maximize => a > b,
+            crate::model::ObjectiveSense::Minimize => a < b,
+            crate::model::ObjectiveSense::Maximize => a > b,
         };
         for p in rs.iter().filter(|r| r.status == Status::Optimal) {
             let Some(optimum) = p.objective else { continue };
@@ -255,7 +255,7 @@ mod tests {
             r.verified = true;
             r
         };
-        use crate::objective::ObjectiveSense::{Maximize, Minimize};
+        use crate::model::ObjectiveSense::{Maximize, Minimize};
         let records = vec![
             // Minimise: 7 is worse than the optimum 5, 4 beats it.
             with(run("a", "bitset", Status::Optimal, Some(5)), Minimize),

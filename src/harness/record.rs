@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::backend::worker::LimitBy;
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::Task;
 use crate::harness::HarnessError;
-use crate::worker::LimitBy;
 
 /// The options a run was made with, as recorded.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -88,7 +88,7 @@ pub struct Record {
     /// A model with an objective: its sense (which way a value is better), so the reports can
     /// tell a verified value that beats a proved optimum.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sense: Option<crate::objective::ObjectiveSense>,
+    pub sense: Option<crate::model::ObjectiveSense>,
     /// Variables and rows of the model the backend was given.
     #[serde(default)]
     pub variables: usize,

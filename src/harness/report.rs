@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::backend::worker::LimitBy;
 use crate::backend::Status;
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::figures::{self, FigureValue};
@@ -17,7 +18,6 @@ use crate::harness::record::{read_records, Record, RunKey};
 use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::output::{markdown_code, markdown_text};
-use crate::worker::LimitBy;
 
 pub use crate::harness::record::{median, quantile};
 pub use crate::harness::stats::par2;

@@ -1,5 +1,5 @@
 //! Running an experiment: every (instance, backend, repetition) job not yet on record, each in
-//! a worker process under the experiment's time and memory limits ([`crate::worker`]), each
+//! a worker process under the experiment's time and memory limits ([`crate::backend::worker`]), each
 //! result verified (in the worker) and appended as one flushed JSON line.
 //!
 //! The flow is one way: experiment -> jobs -> workers -> store -> report. Jobs of one instance
@@ -20,13 +20,13 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::backend::worker::{Job, JobTask, Limits, WorkerPool};
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
 use crate::harness::source::{load_instances, Instance};
 use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
 use crate::model::Model;
-use crate::worker::{Job, JobTask, Limits, WorkerPool};
 
 pub use crate::harness::plan::{job_keys, RunOptions, RunSummary, Shard};
 pub use crate::harness::store::{records_path, shard_files};
@@ -265,13 +265,15 @@ pub fn run_experiment(
             .map_err(|e| HarnessError::Source(format!("cannot find the zeroone binary: {e}")))?,
     };
     if let Some(mb) = memory_limit {
-        crate::worker::check_memory_limit(&exe, mb).map_err(|min| HarnessError::Experiment {
-            file: experiment.path.clone(),
-            location: "memory_limit".into(),
-            message: format!(
-                "{mb} MB (from --memory-limit or the file): a worker process needs at least \
+        crate::backend::worker::check_memory_limit(&exe, mb).map_err(|min| {
+            HarnessError::Experiment {
+                file: experiment.path.clone(),
+                location: "memory_limit".into(),
+                message: format!(
+                    "{mb} MB (from --memory-limit or the file): a worker process needs at least \
                  {min} MB of address space to start; give {min} or more"
-            ),
+                ),
+            }
         })?;
     }
     let run = RunContext {

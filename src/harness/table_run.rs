@@ -1,11 +1,11 @@
-//! The table experiment (`kind = "table"`): exact search-space sizes from [`crate::table`]
+//! The table experiment (`kind = "table"`): exact search-space sizes from [`crate::space::table`]
 //! for each hex width and Queens size, one record per board, then the tables (Markdown, CSV)
 //! and a log plot of the counts against the width.
 //!
 //! Each row is one run: resumable and shardable like any experiment. A record's `count` is the
 //! fully constrained level (three axes for hex, no touching for Queens); every level is kept
 //! as an exact decimal string in `stats.extra`, so the reports are rebuilt from the records
-//! alone. The counts are computed by `zeroone::table` (dynamic programming, checked there
+//! alone. The counts are computed by `zeroone::space::table` (dynamic programming, checked there
 //! against the enumerator and, for orbits, Burnside's lemma); no solution is returned, so the
 //! records are not `verified`.
 
@@ -17,7 +17,6 @@ use std::time::Instant;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::backend::hex_shards::{self, HexHalves, Layer, PartCount, RowOrder};
 use crate::backend::{Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::plan::{in_shard, RunOptions, RunSummary};
@@ -25,7 +24,8 @@ use crate::harness::record::{read_records, Record};
 use crate::harness::report::Provenance;
 use crate::harness::store::{open_records, records_path};
 use crate::harness::{plot, write_atomically, HarnessError};
-use crate::table::{
+use crate::puzzle::kinds::hex::shards::{self, HexHalves, Layer, PartCount, RowOrder};
+use crate::space::table::{
     hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
     hex_widths_table, orbits_from_fixed_points, queens_levels, queens_sizes_table, Cell, Format,
     HexLevels, QueensLevels, TableError, TableOptions, HEX_LEVELS, QUEENS_LEVELS,
@@ -114,7 +114,7 @@ fn compute_part(
     cache: &mut SourceCache,
 ) -> Record {
     let start = Instant::now();
-    let reset = crate::backend::dp::reset_peak_rss();
+    let reset = crate::backend::memory::reset_peak_rss();
     let mut extra = BTreeMap::new();
     let result = (|| {
         let halves = HexHalves::new(width)
@@ -125,11 +125,11 @@ fn compute_part(
             // A shard after the first reuses the source layer: it fitted, so no new guess.
             hex_memory_guard(width, parts, None)?;
             *cache = None;
-            let source = hex_shards::source_layer(&halves, order).map_err(count_error)?;
+            let source = shards::source_layer(&halves, order).map_err(count_error)?;
             *cache = Some((width, order, source));
         }
         let source = cache.as_ref().map(|c| &c.2);
-        let p = hex_shards::count_part(&halves, part, parts, order, source).map_err(count_error)?;
+        let p = shards::count_part(&halves, part, parts, order, source).map_err(count_error)?;
         extra.insert("source_shared".into(), serde_json::Value::from(shared));
         Ok::<PartCount, TableError>(p)
     })();
@@ -146,7 +146,7 @@ fn compute_part(
             extra.insert("peak_state_bytes".into(), p.peak_state_bytes.into());
             extra.insert("class_seconds".into(), p.class_seconds.into());
             extra.insert("join_seconds".into(), p.join_seconds.into());
-            if let Some(rss) = crate::backend::dp::peak_rss().filter(|_| reset) {
+            if let Some(rss) = crate::backend::memory::peak_rss().filter(|_| reset) {
                 extra.insert("peak_rss_bytes".into(), rss.into());
             }
             Ok(BigUint::from(p.count))
@@ -347,7 +347,7 @@ fn queens_from(r: &Record, size: usize) -> Option<QueensLevels> {
 }
 
 fn log10(x: &BigUint) -> f64 {
-    crate::table::log10_of(x)
+    crate::space::table::log10_of(x)
 }
 
 /// The levels on record, in the experiment's row order (rows without a good record are left
@@ -486,7 +486,7 @@ pub fn render_table_markdown(
             format!("{total:.3}")
         }
     );
-    md += "Exact counts (no floating point) from `zeroone::table`: closed forms for the first levels, \
+    md += "Exact counts (no floating point) from `zeroone::space::table`: closed forms for the first levels, \
            dynamic programming over rows for the constrained ones (cross-checked against the \
            enumerator in the table's tests), orbits by canonical forms checked by Burnside's lemma. \
            Counts longer than 24 digits are shown by their closed form (`2^271`); the CSV files hold every digit \
@@ -501,7 +501,7 @@ pub fn render_table_markdown(
             }
         }
         md += "Levels (each column, left to right, adds a rule to the one before it):\n\n";
-        md += &crate::table::level_legend(&crate::table::HEX_LEVELS);
+        md += &crate::space::table::level_legend(&crate::space::table::HEX_LEVELS);
         md += "\n";
         md += &t.render(Format::Markdown);
         if !marked.is_empty() {
@@ -513,7 +513,7 @@ pub fn render_table_markdown(
     md += &shards_markdown(&rows, &solved, redact_times);
     if !queens.is_empty() {
         md += "Queens levels:\n\n";
-        md += &crate::table::level_legend(&crate::table::QUEENS_LEVELS);
+        md += &crate::space::table::level_legend(&crate::space::table::QUEENS_LEVELS);
         md += "\n";
         md += &queens_sizes_table(&queens).render(Format::Markdown);
         md += "\n";

@@ -132,7 +132,7 @@ pub fn unique(puzzle: &Sudoku) -> Result<bool, BackendError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::Verifier;
+    use crate::model::verify::Verifier;
 
     #[test]
     fn grids_are_valid_and_reproducible() {

@@ -1,6 +1,8 @@
-//! Puzzle kinds and their builders. Each kind lives in its own folder (`hex/`, `queens/`,
-//! `sudoku/`: geometry, file reader and writer, notation, drawing, model builder), implements
-//! [`kind::Kind`] and is listed once, in the registry below ([`KINDS`]). Each puzzle turns into
+//! Puzzle kinds and their builders. The format machinery (blocks, locators, streaming, the
+//! generic JSON/TOML model) is here; each kind lives in its own folder under [`kinds`]
+//! (geometry, file reader and writer, notation, drawing, model builder, optional generator and
+//! search-space table), implements [`kind::Kind`] and is listed once, in the registry
+//! ([`KINDS`]). Each puzzle turns into
 //! a [`Model`]; none of them knows any backend. The generic JSON/TOML model is the case with
 //! no geometry.
 
@@ -10,33 +12,12 @@ pub mod kind;
 pub mod kinds;
 pub mod parse;
 
-/// Declares each kind's folder as a module and lists its [`kind::Kind`] in [`KINDS`]: one line
-/// per kind, `folder => STATIC`.
-macro_rules! registry {
-    ($($folder:ident => $kind:ident),* $(,)?) => {
-        $(pub mod $folder;)*
-
-        /// Every puzzle kind, in the order help texts and error messages list them. The
-        /// generic JSON/TOML model is not here: it has no geometry and is the parser's own
-        /// case. Look-ups by name, extension or model are in [`kinds`].
-        pub static KINDS: &[&dyn kind::Kind] = &[$(&$folder::$kind),*];
-    };
-}
-
-// The registry: a new kind is its folder plus one line here.
-registry! {
-    hex => HEX,
-    queens => QUEENS,
-    sudoku => SUDOKU,
-    star => STAR,
-    killer => KILLER,
-}
-
 use std::sync::Arc;
 
-pub use self::hex::HexBoard;
-pub use self::queens::QueensBoard;
-pub use self::sudoku::Sudoku;
+pub use self::kinds::hex::HexBoard;
+pub use self::kinds::queens::QueensBoard;
+pub use self::kinds::sudoku::Sudoku;
+pub use self::kinds::KINDS;
 
 use crate::model::{Model, Solution};
 use kind::Board;
@@ -54,7 +35,7 @@ pub fn placements(model: &Model, solution: &Solution) -> Option<Vec<[usize; 2]>>
 /// The filled grid of a Sudoku answer as `n^2` symbols (`.` where no digit is set); `None` for
 /// other kinds.
 pub fn sudoku_grid(model: &Model, solution: &Solution) -> Option<String> {
-    sudoku::grid(model, solution)
+    kinds::sudoku::grid(model, solution)
 }
 
 /// One puzzle read from a file, before it becomes a model.

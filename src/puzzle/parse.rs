@@ -30,9 +30,9 @@ mod stream;
 pub use stream::{gunzip_if_needed, open, stem_of, InputReader, PuzzleStream, STDIN_NAME};
 
 /// The `.hex` writer (kept here, where callers found it before kinds got their folders).
-pub use crate::puzzle::hex::file::write as write_hex;
+pub use crate::puzzle::kinds::hex::file::write as write_hex;
 /// The `.queens` writer (kept here, where callers found it before kinds got their folders).
-pub use crate::puzzle::queens::file::write as write_queens;
+pub use crate::puzzle::kinds::queens::file::write as write_queens;
 
 use std::fmt;
 use std::path::Path;

@@ -8,10 +8,10 @@ use std::process::{Command, Output};
 
 use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
 use zeroone::generate::search::ExactCounter;
+use zeroone::model::verify::Verifier;
 use zeroone::model::Solution;
 use zeroone::puzzle::parse::{parse_str, Format};
 use zeroone::puzzle::Puzzle;
-use zeroone::verify::Verifier;
 
 fn zeroone(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zeroone"))

@@ -34,7 +34,7 @@ fn complete_or_limit(exhaustive: bool) -> Status {
 fn sudoku(line: &str) -> Model {
     let cells = line
         .chars()
-        .map(|c| zeroone::puzzle::sudoku::digit_of(c, 4))
+        .map(|c| zeroone::puzzle::kinds::sudoku::digit_of(c, 4))
         .collect();
     Sudoku::from_cells(2, cells)
         .unwrap()
@@ -435,7 +435,7 @@ fn xcc_has_the_published_counts_of_the_classic_exact_cover_problems() {
 
 #[test]
 fn xcc_counts_star_battles_like_bitset() {
-    use zeroone::puzzle::star::StarBoard;
+    use zeroone::puzzle::kinds::star::StarBoard;
     for (n, stars) in [(5, 1), (6, 1), (8, 2), (9, 2)] {
         let model = StarBoard::bare(n, stars).to_model(format!("star-{n}-{stars}"));
         assert_eq!(

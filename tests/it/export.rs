@@ -10,9 +10,9 @@ use varisat::{ExtendFormula, Lit};
 use zeroone::export::cnf::{to_dimacs, CnfOptions};
 use zeroone::export::{render, Format, Names};
 use zeroone::generate::{generate_hex, GenerateOptions};
+use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, ModelBuilder, PuzzleKind, Relation, Sense};
 use zeroone::puzzle::{QueensBoard, Sudoku};
-use zeroone::verify::Verifier;
 
 /// A row read back from a file: `(variable id, weight)` terms sorted by variable, and the sense
 /// (normalized as the model builder does: `= 1` / `<= 1` on unit weights are the exact-cover
@@ -60,7 +60,7 @@ fn sudoku() -> Model {
         .to_string();
     let cells = line
         .chars()
-        .map(|c| zeroone::puzzle::sudoku::digit_of(c, 9))
+        .map(|c| zeroone::puzzle::kinds::sudoku::digit_of(c, 9))
         .collect();
     Sudoku::from_cells(3, cells)
         .unwrap()

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use zeroone::backend::worker::{Job, JobTask, LimitBy, Limits, Worker};
 use zeroone::backend::{BackendOptions, Status};
 use zeroone::export::cnf::{Cnf, CnfOptions, PbEncoding};
 use zeroone::export::ExportError;
 use zeroone::model::{Coord, ModelBuilder, PuzzleKind, Sense};
-use zeroone::worker::{Job, JobTask, LimitBy, Limits, Worker};
 
 fn exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_zeroone"))

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use zeroone::backend::worker::LimitBy;
 use zeroone::backend::Status;
 use zeroone::harness::record::{read_records, Record, RecordLock};
 use zeroone::harness::{run_experiment, Experiment, HarnessError, RunOptions};
-use zeroone::worker::LimitBy;
 
 fn zeroone_exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_zeroone"))

@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
+use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, Sense, Solution};
 use zeroone::puzzle::parse::{load, load_models};
 use zeroone::puzzle::Puzzle;
-use zeroone::verify::Verifier;
 
 fn models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("models")

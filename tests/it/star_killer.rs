@@ -9,9 +9,9 @@ use zeroone::backend::{
     count_verified, make_backend, registry, solve_verified, Backend, BackendOptions, Status,
 };
 use zeroone::model::{Model, Solution};
-use zeroone::puzzle::killer::{self, KillerBoard};
+use zeroone::puzzle::kinds::killer::{self, KillerBoard};
+use zeroone::puzzle::kinds::star::{self, search, StarBoard};
 use zeroone::puzzle::parse::{parse_str, Format};
-use zeroone::puzzle::star::{self, search, StarBoard};
 use zeroone::puzzle::Puzzle;
 
 fn text(path: &str) -> String {

@@ -2,7 +2,7 @@
 //! against the seed (width 9: 2^61, C(61,9), 25,401,600, 25,231, 244, 29) and OEIS A002464
 //! (1, 0, 0, 2, 14, 90, 646, 5242).
 
-use zeroone::table::{self, Format, TableOptions};
+use zeroone::space::table::{self, Format, TableOptions};
 
 #[test]
 fn hex_widths_1_to_11() {

@@ -226,7 +226,7 @@ fn sudoku_sizes_up_to_25x25() {
         // The largest digit in the last cell.
         line.replace_range(
             n * n - 1..,
-            &crate::puzzle::sudoku::symbol(n - 1).to_string(),
+            &crate::puzzle::kinds::sudoku::symbol(n - 1).to_string(),
         );
         let p = parse_str(&line, Format::Sudoku, "t").unwrap();
         let Puzzle::Sudoku(s) = &p[0] else { panic!() };

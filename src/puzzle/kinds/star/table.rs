@@ -20,7 +20,7 @@ use num_traits::{One, Zero};
 
 use super::search::{all, row_masks};
 use super::StarBoard;
-use crate::table::{binomial, Cell, Table, TableError};
+use crate::space::table::{binomial, Cell, Table, TableError};
 
 /// The levels of one size and star count.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -321,7 +321,7 @@ mod tests {
         let orbits = l.orbits.clone().unwrap();
         // Each orbit has at most 8 members.
         assert!(orbits.clone() * 8u32 >= l.no_touching && orbits <= l.no_touching);
-        let md = star_table(&l).render(crate::table::Format::Markdown);
+        let md = star_table(&l).render(crate::space::table::Format::Markdown);
         assert!(md.contains("C(8,2)^8"), "{md}");
         assert!(star_levels(15, 2, 0).is_err() && star_levels(5, 0, 0).is_err());
     }

@@ -1,6 +1,6 @@
 //! The three-axis hex count split into shards that each hold a fraction of the states.
 //!
-//! [`hex_count`](crate::backend::dp::hex_count) meets in the middle: the top half's states
+//! [`hex_count`](super::lines::hex_count) meets in the middle: the top half's states
 //! (`top(A)`: placements of the rows above the middle row that use exactly the lines `A`) are
 //! joined with themselves turned by half a turn, `total = sum over A and middle cells c of
 //! top(A) * top(turn(rest(A, c)))`, where `rest` is the set of lines the bottom half must use.
@@ -41,7 +41,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::backend::dp::{extrapolate, LineProblem};
+use super::lines::line_problem;
+use crate::backend::dp::extrapolate;
 use crate::backend::BackendError;
 
 const NAME: &str = "dp";
@@ -546,7 +547,7 @@ impl HexHalves {
         if width > 31 {
             return None;
         }
-        let problem = LineProblem::hex(width, (true, true))?;
+        let problem = line_problem(width, (true, true))?;
         // Every line crosses the middle row, so no line closes above it: the top rows'
         // states only grow, which is what lets their order change.
         let half = width / 2;
@@ -932,7 +933,7 @@ impl MemoryEstimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::dp::hex_count;
+    use super::super::lines::hex_count;
 
     #[test]
     fn the_invariant_is_shared_by_both_halves_and_the_mirror_image() {

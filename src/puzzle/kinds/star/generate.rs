@@ -520,8 +520,8 @@ pub fn block(o: &StarOptions, g: &GeneratedStar) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::star::file::read_str;
-    use crate::puzzle::star::search::count;
+    use crate::puzzle::kinds::star::file::read_str;
+    use crate::puzzle::kinds::star::search::count;
 
     #[test]
     fn one_star_boards_are_unique_reproducible_and_read_back() {

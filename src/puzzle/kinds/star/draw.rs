@@ -47,7 +47,7 @@ pub fn draw(model: &Model, solution: Option<&Solution>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::star::StarBoard;
+    use crate::puzzle::kinds::star::StarBoard;
 
     #[test]
     fn draws_regions_and_stars() {

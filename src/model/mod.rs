@@ -1,10 +1,14 @@
-//! The 0-1 model: binary variables, "exactly one" / "at most one" rows grouped into named
-//! families, and givens. Every puzzle kind builds one; every backend reads one. The model knows
+//! The 0-1 model: binary variables, rows `sum w_i x_i (=, <=, >=) k` grouped into named
+//! families, givens, and an optional linear objective ([`objective`]); the one verifier every
+//! answer passes through ([`verify`]). Every puzzle kind builds one; every backend reads one. The model knows
 //! nothing about any backend.
 //!
 //! Costs: a model stores each row as a sorted `Vec<VarId>`, so memory is linear in the number of
 //! nonzeros. The dense view ([`Model::dense_equalities`]) is `rows x variables` floats and is
 //! meant for small and medium models (a 9x9 Sudoku is 324 x 729).
+
+pub mod objective;
+pub mod verify;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -15,8 +19,8 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::objective::ObjectiveRepr;
-pub use crate::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
+use crate::model::objective::ObjectiveRepr;
+pub use crate::model::objective::{Objective, ObjectiveError, ObjectiveSense, MAX_COST};
 
 /// Index of a variable in [`Model::variables`].
 pub type VarId = usize;
@@ -55,10 +59,28 @@ pub enum Coord {
 /// geometry) and its size parameters (`width = 9`, `box_size = 3`). It is the kind's identity
 /// only, for output (names, titles, drawings); what backends need to know about a model is in
 /// its [`ModelHints`]. Serialized as `{"kind": tag, param: value, ...}`. Cost: one small vector.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub struct PuzzleKind {
     tag: Cow<'static, str>,
     params: Vec<(Cow<'static, str>, usize)>,
+    /// The kind in words, as its builder gave it ([`PuzzleKind::described`]); not part of the
+    /// identity (equality, hashing) nor of the serialized form.
+    words: Option<String>,
+}
+
+impl PartialEq for PuzzleKind {
+    fn eq(&self, other: &PuzzleKind) -> bool {
+        self.tag == other.tag && self.params == other.params
+    }
+}
+
+impl Eq for PuzzleKind {}
+
+impl std::hash::Hash for PuzzleKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.tag.hash(state);
+        self.params.hash(state);
+    }
 }
 
 impl PuzzleKind {
@@ -69,6 +91,7 @@ impl PuzzleKind {
     pub const Generic: PuzzleKind = PuzzleKind {
         tag: Cow::Borrowed("generic"),
         params: Vec::new(),
+        words: None,
     };
 
     /// The kind tagged `tag` with the size parameters `params` (name and value each), as a
@@ -80,6 +103,24 @@ impl PuzzleKind {
         PuzzleKind {
             tag: Cow::Borrowed(tag),
             params,
+            words: None,
+        }
+    }
+
+    /// This kind with its description in words (`hex board of width 9`), which its builder
+    /// knows and outputs that do not know the kinds (export headers) print.
+    pub fn described(mut self, words: impl Into<String>) -> PuzzleKind {
+        self.words = Some(words.into());
+        self
+    }
+
+    /// The kind in words: the builder's description, else `generic model` or `TAG model`
+    /// (a kind read back from JSON keeps its tag and parameters only).
+    pub fn words(&self) -> Cow<'_, str> {
+        match &self.words {
+            Some(w) => Cow::Borrowed(w),
+            None if self.is_generic() => Cow::Borrowed("generic model"),
+            None => Cow::Owned(format!("{} model", self.tag)),
         }
     }
 
@@ -140,6 +181,7 @@ impl<'de> Deserialize<'de> for PuzzleKind {
                 .into_iter()
                 .map(|(k, v)| (Cow::Owned(k), v))
                 .collect(),
+            words: None,
         })
     }
 }
@@ -152,12 +194,12 @@ pub enum BoardSymmetry {
     /// No symmetry is known (generic models, boards with clues or regions).
     #[default]
     None,
-    /// The 8 symmetries of the square (`crate::symmetry::Group::square`).
+    /// The 8 symmetries of the square (`crate::space::symmetry::Group::square`).
     Square {
         /// Side of the square.
         size: usize,
     },
-    /// The 12 symmetries of the hexagon (`crate::symmetry::Group::hex`).
+    /// The 12 symmetries of the hexagon (`crate::space::symmetry::Group::hex`).
     Hexagon {
         /// Width of the hex board.
         width: usize,
@@ -347,7 +389,7 @@ pub struct Variable {
 pub fn coord_label(id: VarId, coord: Coord) -> String {
     match coord {
         Coord::Cell { row, col } => format!("r{row}c{col}"),
-        Coord::CellValue { row, col, value } if value < 35 => {
+        Coord::CellValue { row, col, value } if value < VALUE_SYMBOLS => {
             format!("r{row}c{col}={}", value_symbol(value))
         }
         Coord::CellValue { row, col, value } => format!("r{row}c{col}=v{value}"),
@@ -355,9 +397,14 @@ pub fn coord_label(id: VarId, coord: Coord) -> String {
     }
 }
 
-/// The symbol of value index `value` in labels (a Sudoku digit): `1`-`9`, then `A`, `B`, ...
-/// (meaningful below 35; larger values are labelled `v{value}`).
+/// How many values have a one-character symbol ([`value_symbol`]): `1`-`9` and `A`-`Z`.
+pub const VALUE_SYMBOLS: usize = 35;
+
+/// The symbol of value index `value` (0-based) in labels and grids (a Sudoku digit): `1`-`9`,
+/// then `A`, `B`, ... `Z`. Defined below [`VALUE_SYMBOLS`]; labels of larger values are
+/// `v{value}` (see [`coord_label`]) and grids are at most 25 wide, so nothing asks for more.
 pub fn value_symbol(value: usize) -> char {
+    debug_assert!(value < VALUE_SYMBOLS, "no symbol for value {value}");
     if value < 9 {
         (b'1' + value as u8) as char
     } else {
@@ -387,11 +434,6 @@ impl Constraint {
     /// The weight of the `i`-th variable of the row (1 for an unweighted row).
     pub fn weight(&self, i: usize) -> u64 {
         self.weights.as_ref().map_or(1, |w| w[i])
-    }
-
-    /// The weight of variable `v` in this row (`None` if `v` is not in it). Costs a binary search.
-    pub fn weight_of(&self, v: VarId) -> Option<u64> {
-        self.vars.binary_search(&v).ok().map(|i| self.weight(i))
     }
 
     /// `(variable, weight)` pairs in variable order.

@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::backend::memory;
 use crate::backend::{
     count_verified, make_backend, solve_verified, stops_itself, BackendOptions, Stats, Status,
 };
@@ -178,18 +179,10 @@ fn cpu_of(ru: &libc::rusage) -> f64 {
     t(ru.ru_utime) + t(ru.ru_stime)
 }
 
-/// Resets the kernel's peak-RSS mark of this process (Linux `clear_refs` 5). Returns whether
-/// it could; when not, the peak reported is the process's lifetime peak.
-fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
-/// The peak resident set (`VmHWM`) in MB, if `/proc` has it.
+/// The peak resident set since the last reset ([`memory::reset_peak_rss`]) in MB, if `/proc`
+/// has it.
 fn peak_rss_since_reset() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
+    memory::peak_rss().map(|bytes| bytes as f64 / (1u64 << 20) as f64)
 }
 
 /// Runs one job in this process: the worker's body, also what [`run_in_process`] does.
@@ -242,7 +235,7 @@ fn execute(job: &Job, model: &Model) -> RunResult {
 /// Runs `job` in this process, measuring its CPU time and (where the kernel allows) its peak
 /// resident set like a worker does; no limit is enforced beyond what the backend honours.
 pub fn run_in_process(job: &Job, model: &Model) -> RunResult {
-    let reset = reset_peak_rss();
+    let reset = memory::reset_peak_rss();
     let (cpu0, _) = own_usage();
     let start = Instant::now();
     let mut result = execute(job, model);

@@ -11,7 +11,7 @@
 //! solution count.
 //!
 //! Counting methods: the closed forms are computed directly; the constrained levels use the
-//! [`dp`] counter (fast at every width) or the
+//! [`dp`](crate::backend::dp) counter (fast at every width) or the
 //! [`enumerate`](crate::backend::enumerate) backend ([`Method`]); orbits are counted by
 //! canonical forms over the enumerated placements and checked against Burnside's lemma, so they
 //! are limited to widths where enumeration is affordable ([`TableOptions::orbit_limit`]).
@@ -26,12 +26,14 @@ use num_traits::{One, Zero};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::backend::dp::{self, hex_count, LineProblem};
+use crate::backend::dp::LineProblem;
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
-use crate::backend::hex_shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
+use crate::backend::memory;
 use crate::model::{Coord, Model};
+use crate::puzzle::kinds::hex::lines::hex_count;
+use crate::puzzle::kinds::hex::shards::{self, HexHalves, MemoryEstimate, PartCount, RowOrder};
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
-use crate::symmetry::{Group, Orbits};
+use crate::space::symmetry::{Group, Orbits};
 
 /// Errors of the table layer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -461,7 +463,7 @@ fn checked_orbits(orbits: &Orbits) -> Result<BigUint, TableError> {
 
 /// Three-axis placements of width `width` up to the 12 symmetries by Burnside's lemma: the
 /// identity fixes all `total` placements, every other symmetry's fixed placements are counted
-/// by [`hex_fixed_points`](crate::symmetry::hex_fixed_points) (a small model over orbits of
+/// by [`hex_fixed_points`](crate::space::symmetry::hex_fixed_points) (a small model over orbits of
 /// cells), and the mean is taken; it must be a whole number.
 pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, TableError> {
     let fixed = hex_fixed_points_by_symmetry(width)?;
@@ -470,11 +472,11 @@ pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, Tabl
 
 /// The placements fixed by each of the 11 symmetries other than the identity (rotations by
 /// 60-300 degrees, then the six reflections), each counted by the enumerator on its orbit
-/// model ([`hex_fixed_points`](crate::symmetry::hex_fixed_points)): independent of the dp.
+/// model ([`hex_fixed_points`](crate::space::symmetry::hex_fixed_points)): independent of the dp.
 pub fn hex_fixed_points_by_symmetry(width: usize) -> Result<Vec<u128>, TableError> {
     (1..12)
         .map(|g| {
-            crate::symmetry::hex_fixed_points(width, g)
+            crate::space::symmetry::hex_fixed_points(width, g)
                 .map_err(|e| TableError::Count(e.to_string()))
         })
         .collect()
@@ -507,7 +509,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let Some(halves) = HexHalves::new(width) else {
         return Ok(());
     };
-    let Some(limit) = limit.or_else(dp::available_memory) else {
+    let Some(limit) = limit.or_else(memory::available_memory) else {
         return Ok(());
     };
     let estimate = MemoryEstimate::measure(&halves, RowOrder::TopDown, GUARD_BUDGET)
@@ -519,7 +521,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     let advice = match estimate.parts_within(limit) {
         Some(k) => format!(
             "run it in shards, `--shard k/K` with K >= {k}: about {} each",
-            dp::gib(estimate.peak_bytes(k))
+            memory::gib(estimate.peak_bytes(k))
         ),
         None => "no number of shards brings it within the limit".into(),
     };
@@ -531,15 +533,15 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
     Err(TableError::Memory(format!(
         "hex width {width}: the three-axis count needs about {}{shards} (estimated from the \
          states of the first {} rows: {} top states up to reflection), above the limit of {}; {advice}",
-        dp::gib(needed),
+        memory::gib(needed),
         estimate.measured_layers - 1,
         estimate.top_states,
-        dp::gib(limit),
+        memory::gib(limit),
     )))
 }
 
 /// Shard `part` (1-based) of `parts` of the three-axis count of width `width` (see
-/// [`hex_shards`]): the exact number of placements whose top half lies in the shard's class.
+/// [`shards`]): the exact number of placements whose top half lies in the shard's class.
 /// Refused first when its estimated memory is above `limit` ([`hex_memory_guard`]).
 pub fn hex_three_axes_part(
     width: usize,
@@ -559,7 +561,7 @@ pub fn hex_three_axes_part(
         )));
     }
     hex_memory_guard(width, parts, limit)?;
-    hex_shards::count_part(&halves, part, parts, order, None)
+    shards::count_part(&halves, part, parts, order, None)
         .map_err(|e| TableError::Count(e.to_string()))
 }
 
@@ -621,7 +623,7 @@ pub fn hex_levels(width: usize, options: &TableOptions) -> Result<HexLevels, Tab
         Method::Dp => {
             let halves = HexHalves::new(width)
                 .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
-            hex_shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
+            shards::count_part(&halves, 1, 1, RowOrder::TopDown, None)
                 .map_err(|e| TableError::Count(e.to_string()))?
                 .count
         }
@@ -1115,7 +1117,7 @@ pub fn sudoku_levels(grid: &Sudoku, solution_limit: u64) -> Result<SudokuLevels,
     };
     let e = Enumerator::new(&model, &settings).map_err(|e| TableError::Count(e.to_string()))?;
     let (solutions, witnesses, summary) = e.count(Some(solution_limit));
-    let verifier = crate::verify::Verifier::new(&model);
+    let verifier = crate::model::verify::Verifier::new(&model);
     if let Some(bad) = witnesses.iter().find(|w| !verifier.accepts(w)) {
         return Err(TableError::Count(format!(
             "the enumerator returned a non-solution: {bad:?}"
@@ -1250,7 +1252,7 @@ mod tests {
         let line = "1...3..2.3..2..4";
         let cells = line
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let grid = Sudoku::from_cells(2, cells).unwrap();
         let l = sudoku_levels(&grid, 1000).unwrap();

@@ -9,17 +9,12 @@ pub mod kind;
 
 pub use kind::{grid, SudokuKind, SUDOKU};
 
-use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
+use crate::model::{Coord, Model, ModelBuilder, ModelHints, Sense};
 use crate::puzzle::kind::Kind;
 
-/// The symbol of digit index `d` (0-based) in an `n`-digit Sudoku: `1`-`9`, then `A`, `B`, ...
-pub fn symbol(d: usize) -> char {
-    if d < 9 {
-        (b'1' + d as u8) as char
-    } else {
-        (b'A' + (d - 9) as u8) as char
-    }
-}
+/// The symbol of digit index `d` (0-based): the model's one symbol table,
+/// [`crate::model::value_symbol`].
+pub use crate::model::value_symbol as symbol;
 
 /// The digit index of `ch` (case-insensitive letters), if it is a digit symbol below `n`.
 pub fn digit_of(ch: char, n: usize) -> Option<usize> {
@@ -129,7 +124,7 @@ fn empty_model(box_size: usize) -> Model {
     let id = |r: usize, c: usize, d: usize| (r * n + c) * n + d;
     let mut b = ModelBuilder::new(
         "",
-        PuzzleKind::new(SUDOKU.name(), &[("box_size", box_size)]),
+        SUDOKU.puzzle_kind(&[("box_size", box_size)]),
     );
     b.hints(ModelHints {
         coordinate_family: Some("cell".into()),

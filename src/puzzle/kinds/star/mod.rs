@@ -23,7 +23,7 @@ pub use kind::{StarKind, STAR};
 use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
 use crate::puzzle::kind::Kind;
 use crate::puzzle::QueensBoard;
-use crate::verify::Verifier;
+use crate::model::verify::Verifier;
 
 /// A Star Battle grid: side, stars per unit, optional regions, optional known solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,7 +96,7 @@ impl StarBoard {
 
     /// The kind tag of its models: `star` with parameters `size` and `stars`.
     pub fn puzzle_kind(&self) -> PuzzleKind {
-        PuzzleKind::new(STAR.name(), &[("size", self.size), ("stars", self.stars)])
+        STAR.puzzle_kind(&[("size", self.size), ("stars", self.stars)])
     }
 
     /// What backends may use: the cells are a board; with one star per row the `row` family
@@ -186,21 +186,6 @@ impl StarBoard {
             .check(&self.solution_of(columns))
             .map_err(|v| v.to_string())
     }
-}
-
-/// The star columns of each row of `solution` of an `n x n` Star Battle model (variables
-/// `r * n + c`), each row ascending.
-pub fn columns_of(n: usize, solution: &Solution) -> Vec<Vec<usize>> {
-    let mut cols = vec![Vec::new(); n];
-    for &v in &solution.ones {
-        if v < n * n {
-            cols[v / n].push(v % n);
-        }
-    }
-    for row in &mut cols {
-        row.sort_unstable();
-    }
-    cols
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@
 
 use super::{cage_symbol, first_apart, sum_range, KillerBoard, MAX_CAGES};
 use crate::puzzle::parse::{Locator, ParseError, ParseErrorKind};
-use crate::puzzle::star::file::{blocks, GridRow, TextBlock};
+use crate::puzzle::kinds::star::file::{blocks, GridRow, TextBlock};
 
 /// Reads every Killer Sudoku of `text`; `file` names it in errors.
 pub fn read_str(text: &str, file: &str) -> Result<Vec<KillerBoard>, ParseError> {

@@ -4,7 +4,7 @@
 
 use super::cage_symbol;
 use crate::model::{Coord, Model, Solution};
-use crate::puzzle::sudoku::symbol;
+use crate::model::value_symbol as symbol;
 
 /// The drawing; `None` when the model has no `cage-sum` family or no cell-and-digit variables.
 pub fn draw(model: &Model, solution: Option<&Solution>) -> Option<String> {
@@ -50,7 +50,7 @@ pub fn draw(model: &Model, solution: Option<&Solution>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::killer::file::read_str;
+    use crate::puzzle::kinds::killer::file::read_str;
 
     #[test]
     fn draws_cages_digits_and_sums() {

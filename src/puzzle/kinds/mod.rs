@@ -1,5 +1,5 @@
-//! Look-ups in the registry of puzzle kinds ([`KINDS`], declared in `src/puzzle/mod.rs`, the
-//! one list a new kind is added to). Everything that handles puzzles of any kind (file
+//! The registry of puzzle kinds ([`KINDS`], the one list a new kind is added to: its folder
+//! here plus one line) and look-ups in it. Everything that handles puzzles of any kind (file
 //! formats, `show` titles, drawings, export headers, `solve --json` answers, built-in boards)
 //! finds the kind here.
 //!
@@ -8,7 +8,27 @@
 use crate::model::PuzzleKind;
 use crate::puzzle::kind::Kind;
 
-pub use crate::puzzle::KINDS;
+/// Declares each kind's folder as a module and lists its [`Kind`] in [`KINDS`]: one line
+/// per kind, `folder => STATIC`.
+macro_rules! registry {
+    ($($folder:ident => $kind:ident),* $(,)?) => {
+        $(pub mod $folder;)*
+
+        /// Every puzzle kind, in the order help texts and error messages list them. The
+        /// generic JSON/TOML model is not here: it has no geometry and is the parser's own
+        /// case. Look-ups by name, extension or model are in this module.
+        pub static KINDS: &[&dyn Kind] = &[$(&$folder::$kind),*];
+    };
+}
+
+// The registry: a new kind is its folder plus one line here.
+registry! {
+    hex => HEX,
+    queens => QUEENS,
+    sudoku => SUDOKU,
+    star => STAR,
+    killer => KILLER,
+}
 
 /// The kind called `name`, if registered.
 pub fn by_name(name: &str) -> Option<&'static dyn Kind> {

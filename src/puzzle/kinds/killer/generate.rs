@@ -11,7 +11,7 @@
 //!
 //! A board is kept only when two registry backends that accept its model (weighted rows) each
 //! count exactly one verified solution and solve it to the grid
-//! ([`crate::puzzle::star::generate::confirm_unique`]). Board `i` of seed `s` uses its own
+//! ([`crate::puzzle::kinds::star::generate::confirm_unique`]). Board `i` of seed `s` uses its own
 //! ChaCha8 stream (`seed_from_u64(s)`, stream `i`).
 //!
 //! Costs: per attempt one grid fill (about 100 us for 9x9), one growth and a few counts.
@@ -24,8 +24,8 @@ use super::search::count;
 use super::{first_apart, KillerBoard};
 use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
 use crate::puzzle::generate::complete_grid;
-use crate::puzzle::star::generate::confirm_unique;
-use crate::puzzle::sudoku::symbol;
+use crate::puzzle::kinds::star::generate::confirm_unique;
+use crate::model::value_symbol as symbol;
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,7 +21,7 @@ pub use kind::{KillerKind, KILLER};
 
 use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
 use crate::puzzle::kind::Kind;
-use crate::verify::Verifier;
+use crate::model::verify::Verifier;
 
 /// The cage symbols files use, in the order cages are numbered: `A-Z`, `a-z`, `0-9`.
 pub const SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -146,7 +146,7 @@ impl KillerBoard {
 
     /// The kind tag of its models: `killer` with parameter `box_size`.
     pub fn puzzle_kind(&self) -> PuzzleKind {
-        PuzzleKind::new(KILLER.name(), &[("box_size", self.box_size)])
+        KILLER.puzzle_kind(&[("box_size", self.box_size)])
     }
 
     /// The 0-1 model (see the module documentation). Cost: `O(n^3)`.

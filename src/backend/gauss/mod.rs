@@ -26,202 +26,23 @@
 //! least-norm solution is a dense SVD of the `equations x unknowns` matrix, `O(m n min(m, n))`
 //! floating-point operations (a 9x9 Sudoku: a few hundred milliseconds in a debug build).
 
+mod exact;
+mod least_norm;
+mod text;
+
 use std::collections::BTreeMap;
-use std::fmt::{self, Display, Write as _};
 use std::time::Instant;
 
-use num_rational::{BigRational, Ratio};
-use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Zero};
 use serde::Serialize;
+
+use exact::{eliminate_exactly, Eliminated, Equation};
+pub use least_norm::least_norm_grid;
+use least_norm::least_norm_solution;
 
 use crate::backend::{
     Backend, BackendError, BackendOptions, Found, SolveReport, Solver, Stats, Undecided,
 };
-use crate::model::{Coord, Model, Solution, VarId};
-
-/// Fractions the elimination can run on: exact, with checked arithmetic (`None` on overflow).
-trait Exact:
-    Clone
-    + Zero
-    + One
-    + PartialEq
-    + Display
-    + CheckedAdd
-    + CheckedSub
-    + CheckedMul
-    + CheckedDiv
-    + std::ops::Neg<Output = Self>
-{
-    /// The integer `v` (a weight or right-hand side, at most 2^53) as a fraction.
-    fn integer(v: u64) -> Self;
-}
-impl Exact for Ratio<i128> {
-    fn integer(v: u64) -> Self {
-        Ratio::from_integer(i128::from(v))
-    }
-}
-impl Exact for BigRational {
-    fn integer(v: u64) -> Self {
-        BigRational::from_integer(v.into())
-    }
-}
-
-/// One equation `sum w x = rhs` of the relaxation: `(variable, weight)` terms sorted by
-/// variable, and the right-hand side.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Equation {
-    terms: Vec<(VarId, u64)>,
-    rhs: u64,
-}
-
-/// A sparse vector: `(position, nonzero value)` sorted by position.
-type Sparse<T> = Vec<(usize, T)>;
-
-/// `a - c * b`, dropping zeros; `None` on overflow.
-fn sub_scaled<T: Exact>(a: &[(usize, T)], c: &T, b: &[(usize, T)]) -> Option<Sparse<T>> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let take_a = j == b.len() || (i < a.len() && a[i].0 < b[j].0);
-        let take_b = i == a.len() || (j < b.len() && b[j].0 < a[i].0);
-        if take_a {
-            out.push(a[i].clone());
-            i += 1;
-        } else if take_b {
-            let v = c.checked_mul(&b[j].1)?;
-            out.push((b[j].0, -v));
-            j += 1;
-        } else {
-            let v = a[i].1.checked_sub(&c.checked_mul(&b[j].1)?)?;
-            if !v.is_zero() {
-                out.push((a[i].0, v));
-            }
-            i += 1;
-            j += 1;
-        }
-    }
-    Some(out)
-}
-
-fn lookup<T>(v: &[(usize, T)], at: usize) -> Option<&T> {
-    v.binary_search_by_key(&at, |e| e.0).ok().map(|k| &v[k].1)
-}
-
-/// One row of the reduced echelon basis: `x_pivot + sum(coeffs) = rhs`, and which original
-/// equations it is made of.
-struct BasisRow<T> {
-    pivot: VarId,
-    coeffs: Sparse<T>,
-    rhs: T,
-    combo: Sparse<T>,
-}
-
-/// An exact value written out (`1`, `0`, `-1/2`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct ExactValue {
-    text: String,
-    zero: bool,
-    one: bool,
-}
-
-impl ExactValue {
-    fn of<T: Exact>(v: &T) -> Self {
-        ExactValue {
-            text: v.to_string(),
-            zero: v.is_zero(),
-            one: v.is_one(),
-        }
-    }
-}
-
-/// A redundant equation: its index, the combination of earlier equations it equals, and
-/// whether the right-hand sides conflict.
-type Dependency = (usize, Vec<(usize, ExactValue)>, bool);
-
-/// What elimination found, independent of the number type it ran on.
-struct Eliminated {
-    pivots: Vec<VarId>,
-    /// `(equation, combination of earlier equations it equals, conflicting)`.
-    redundant: Vec<Dependency>,
-    /// `(variable, value)` for every variable fixed by the equations.
-    fixed: Vec<(VarId, ExactValue)>,
-    /// Whether arbitrary-precision fractions were needed.
-    big: bool,
-}
-
-/// Row-reduces `equations` over `T`; `None` on overflow.
-fn eliminate<T: Exact>(equations: &[Equation]) -> Option<Eliminated> {
-    let mut basis: Vec<BasisRow<T>> = Vec::new();
-    let mut redundant = Vec::new();
-    for (e, eq) in equations.iter().enumerate() {
-        let mut coeffs: Sparse<T> = eq.terms.iter().map(|&(v, w)| (v, T::integer(w))).collect();
-        let mut rhs = T::integer(eq.rhs);
-        let mut combo: Sparse<T> = vec![(e, T::one())];
-        for b in &basis {
-            if let Some(c) = lookup(&coeffs, b.pivot).cloned() {
-                coeffs = sub_scaled(&coeffs, &c, &b.coeffs)?;
-                rhs = rhs.checked_sub(&c.checked_mul(&b.rhs)?)?;
-                combo = sub_scaled(&combo, &c, &b.combo)?;
-            }
-        }
-        if coeffs.is_empty() {
-            // combo . A = 0 with combo[e] = 1: equation e is minus the rest of the combination.
-            let terms = combo
-                .iter()
-                .filter(|(j, _)| *j != e)
-                .map(|(j, c)| (*j, ExactValue::of(&-c.clone())))
-                .collect();
-            redundant.push((e, terms, !rhs.is_zero()));
-            continue;
-        }
-        let (pivot, lead) = coeffs[0].clone();
-        if !lead.is_one() {
-            for entry in coeffs.iter_mut().chain(combo.iter_mut()) {
-                entry.1 = entry.1.checked_div(&lead)?;
-            }
-            rhs = rhs.checked_div(&lead)?;
-        }
-        let new = BasisRow {
-            pivot,
-            coeffs,
-            rhs,
-            combo,
-        };
-        for b in basis.iter_mut() {
-            if let Some(c) = lookup(&b.coeffs, pivot).cloned() {
-                b.coeffs = sub_scaled(&b.coeffs, &c, &new.coeffs)?;
-                b.rhs = b.rhs.checked_sub(&c.checked_mul(&new.rhs)?)?;
-                b.combo = sub_scaled(&b.combo, &c, &new.combo)?;
-            }
-        }
-        basis.push(new);
-    }
-    let mut pivots: Vec<VarId> = basis.iter().map(|b| b.pivot).collect();
-    pivots.sort_unstable();
-    let mut fixed: Vec<(VarId, ExactValue)> = basis
-        .iter()
-        .filter(|b| b.coeffs.len() == 1)
-        .map(|b| (b.pivot, ExactValue::of(&b.rhs)))
-        .collect();
-    fixed.sort_by_key(|f| f.0);
-    Some(Eliminated {
-        pivots,
-        redundant,
-        fixed,
-        big: false,
-    })
-}
-
-/// Eliminates with `i128` fractions, falling back to arbitrary precision on overflow.
-fn eliminate_exactly(equations: &[Equation]) -> Eliminated {
-    if let Some(e) = eliminate::<Ratio<i128>>(equations) {
-        return e;
-    }
-    let mut e =
-        eliminate::<BigRational>(equations).expect("arbitrary-precision fractions never overflow");
-    e.big = true;
-    e
-}
+use crate::model::{Model, Solution, VarId};
 
 /// Rows of one family in the relaxation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -362,8 +183,64 @@ pub fn analyse(model: &Model) -> GaussReport {
     let elim = eliminate_exactly(&equations);
     let rank = elim.pivots.len();
     let consistent = elim.redundant.iter().all(|r| !r.2);
-    let family_name = |row: usize| full.families()[constraints[row].family].name.clone();
+    let (families, redundant) = family_ranks(&full, &eq_rows, &elim);
+    let label = |v: VarId| full.label(v).into_owned();
+    let mut is_pivot = vec![false; n];
+    for &v in &elim.pivots {
+        is_pivot[v] = true;
+    }
+    let fixed: Vec<FixedVariable> = elim
+        .fixed
+        .iter()
+        .map(|(v, val)| FixedVariable {
+            label: label(*v),
+            var: *v,
+            value: val.text.clone(),
+        })
+        .collect();
+    let independent = independent_equations(&equations, &elim);
+    let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
+    let ignored: usize = families.iter().map(|f| f.ignored_inequalities).sum();
+    let (verdict, solution) = verdict_of(&full, &eq_rows, &elim, consistent);
+    GaussReport {
+        name: model.name().to_string(),
+        kind: model.kind().name().to_string(),
+        equations: equations.len(),
+        unknowns: n,
+        givens: model.givens().len(),
+        ignored_inequalities: ignored,
+        rank,
+        nullity: n - rank,
+        consistent,
+        big_fractions: elim.big,
+        families,
+        redundant,
+        pivots: elim.pivots.iter().map(|&v| label(v)).collect(),
+        free: (0..n).filter(|&v| !is_pivot[v]).map(label).collect(),
+        fixed,
+        least_norm,
+        verdict,
+        solution,
+    }
+}
 
+/// The name of the family of row `row` of `model`.
+fn family_name(model: &Model, row: usize) -> String {
+    model.families()[model.constraints()[row].family]
+        .name
+        .clone()
+}
+
+/// Per family: its equations, how many are independent and redundant, the inequalities the
+/// relaxation ignores; and per family the redundant rows, each as a combination of the rows
+/// before it. `eq_rows[e]` is the model row of equation `e`. Linear in the rows and the
+/// combinations' terms.
+fn family_ranks(
+    full: &Model,
+    eq_rows: &[usize],
+    elim: &Eliminated,
+) -> (Vec<FamilyRank>, BTreeMap<String, Vec<RedundantRow>>) {
+    let constraints = full.constraints();
     let mut families: Vec<FamilyRank> = full
         .families()
         .iter()
@@ -393,13 +270,13 @@ pub fn analyse(model: &Model) -> GaussReport {
         let combination = terms
             .iter()
             .map(|(j, c)| RowTerm {
-                family: family_name(eq_rows[*j]),
+                family: family_name(full, eq_rows[*j]),
                 index: constraints[eq_rows[*j]].index,
                 coefficient: c.text.clone(),
             })
             .collect();
         redundant
-            .entry(family_name(row))
+            .entry(family_name(full, row))
             .or_default()
             .push(RedundantRow {
                 index: constraints[row].index,
@@ -410,422 +287,85 @@ pub fn analyse(model: &Model) -> GaussReport {
     for f in &mut families {
         f.independent = f.equations - f.redundant;
     }
+    (families, redundant)
+}
 
-    let label = |v: VarId| full.label(v).into_owned();
-    let is_pivot = {
-        let mut p = vec![false; n];
-        for &v in &elim.pivots {
-            p[v] = true;
-        }
-        p
-    };
-    let fixed: Vec<FixedVariable> = elim
-        .fixed
-        .iter()
-        .map(|(v, val)| FixedVariable {
-            label: label(*v),
-            var: *v,
-            value: val.text.clone(),
-        })
-        .collect();
+/// The equations elimination kept (not a combination of the ones before them).
+fn independent_equations<'a>(equations: &'a [Equation], elim: &Eliminated) -> Vec<&'a Equation> {
+    let mut dependent = vec![false; equations.len()];
+    for (e, _, _) in &elim.redundant {
+        dependent[*e] = true;
+    }
+    (0..equations.len())
+        .filter(|&e| !dependent[e])
+        .map(|e| &equations[e])
+        .collect()
+}
 
-    let independent: Vec<&Equation> = {
-        let mut dependent = vec![false; equations.len()];
-        for (e, _, _) in &elim.redundant {
-            dependent[*e] = true;
-        }
-        (0..equations.len())
-            .filter(|&e| !dependent[e])
-            .map(|e| &equations[e])
-            .collect()
-    };
-    let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
-    let ignored: usize = families.iter().map(|f| f.ignored_inequalities).sum();
-
-    let (verdict, solution) = if !consistent {
+/// What the elimination says about 0-1 solutions: inconsistent equations or a variable fixed
+/// outside {0, 1} (infeasible), every variable fixed (the one candidate, checked against the
+/// inequalities the relaxation ignored), or free variables left (undecided). Linear in the
+/// model.
+fn verdict_of(
+    full: &Model,
+    eq_rows: &[usize],
+    elim: &Eliminated,
+    consistent: bool,
+) -> (Verdict, Option<Solution>) {
+    let constraints = full.constraints();
+    let n = full.num_variables();
+    if !consistent {
         let (e, _, _) = elim.redundant.iter().find(|r| r.2).expect("a conflict");
         let row = &constraints[eq_rows[*e]];
-        (
-            Verdict::Infeasible(format!(
-                "the equations are inconsistent: row {} of family '{}' contradicts the rows before it",
-                row.index,
-                family_name(eq_rows[*e])
-            )),
-            None,
-        )
-    } else if let Some((v, val)) = elim.fixed.iter().find(|(_, x)| !x.zero && !x.one) {
-        (
-            Verdict::Infeasible(format!(
-                "elimination fixes '{}' to {}, which is neither 0 nor 1",
-                label(*v),
-                val.text
-            )),
-            None,
-        )
-    } else if elim.fixed.len() == n {
-        let ones: Vec<VarId> = elim
-            .fixed
-            .iter()
-            .filter(|(_, x)| x.one)
-            .map(|(v, _)| *v)
-            .collect();
-        let solution = Solution::new(ones);
-        let value = solution.to_bools(n);
-        let broken = constraints.iter().find(|c| {
-            let sum: u64 = c.terms().filter(|&(v, _)| value[v]).map(|(_, w)| w).sum();
-            !c.sense.is_equality() && !c.sense.holds(sum)
-        });
-        match broken {
-            Some(c) => (
-                Verdict::Infeasible(format!(
-                    "the equations have one solution, and it breaks row {} of family '{}' ({})",
-                    c.index,
-                    full.families()[c.family].name,
-                    c.sense
-                )),
-                None,
-            ),
-            None => (Verdict::Solved, Some(solution)),
-        }
-    } else {
-        (
-            Verdict::Unknown(Undecided::FreeVariables {
-                free: n - rank,
-                rank,
-                unknowns: n,
-                fixed: elim.fixed.len(),
-            }),
-            None,
-        )
-    };
-
-    GaussReport {
-        name: model.name().to_string(),
-        kind: model.kind().name().to_string(),
-        equations: equations.len(),
-        unknowns: n,
-        givens: model.givens().len(),
-        ignored_inequalities: ignored,
-        rank,
-        nullity: n - rank,
-        consistent,
-        big_fractions: elim.big,
-        families,
-        redundant,
-        pivots: elim.pivots.iter().map(|&v| label(v)).collect(),
-        free: (0..n).filter(|&v| !is_pivot[v]).map(label).collect(),
-        fixed,
-        least_norm,
-        verdict,
-        solution,
-    }
-}
-
-fn round_to(x: f64, decimals: i32) -> f64 {
-    let scale = 10f64.powi(decimals);
-    let r = (x * scale).round() / scale;
-    if r == 0.0 {
-        0.0 // no "-0"
-    } else {
-        r
-    }
-}
-
-/// The least-norm solution of consistent equations from their independent rows `R x = b` (full
-/// row rank): `x = R^T (R R^T)^-1 b`, with the Gram matrix built from the sparse weighted rows
-/// and solved by nalgebra's Cholesky. Costs `O(rank^3)` instead of the SVD's `O(rank^2 n)` (a
-/// 16x16 Sudoku: well under a second instead of a minute). `None` if Cholesky fails.
-fn gram_least_norm(rows: &[&Equation], n: usize) -> Option<nalgebra::DVector<f64>> {
-    let r = rows.len();
-    let mut by_var: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
-    for (i, row) in rows.iter().enumerate() {
-        for &(v, w) in &row.terms {
-            by_var[v].push((i, w as f64));
-        }
-    }
-    let mut gram = nalgebra::DMatrix::<f64>::zeros(r, r);
-    for list in &by_var {
-        for &(i, wi) in list {
-            for &(j, wj) in list {
-                gram[(i, j)] += wi * wj;
-            }
-        }
-    }
-    let b = nalgebra::DVector::from_iterator(r, rows.iter().map(|row| row.rhs as f64));
-    let y = gram.cholesky()?.solve(&b);
-    let mut x = nalgebra::DVector::zeros(n);
-    for (i, row) in rows.iter().enumerate() {
-        for &(v, w) in &row.terms {
-            x[v] += y[i] * w as f64;
-        }
-    }
-    Some(x)
-}
-
-/// The least-norm least-squares solution `A^+ b` from nalgebra's SVD, keeping the `rank`
-/// largest singular values. Costs `O(m n min(m, n))`.
-fn svd_least_norm(
-    a: &nalgebra::DMatrix<f64>,
-    b: &nalgebra::DVector<f64>,
-    rank: usize,
-) -> nalgebra::DVector<f64> {
-    let mut x = nalgebra::DVector::zeros(a.ncols());
-    if a.nrows() > 0 && a.ncols() > 0 && rank > 0 {
-        // x = V_r S_r^-1 U_r^T b over the `rank` largest singular values: the exact rank decides
-        // which singular values are zero, so no tolerance can keep a spurious tiny one. The SVD
-        // is taken of A^T (tall): nalgebra's SVD of the wide A converges to a visibly wrong
-        // singular value on the width-5 hex board (residual 2e-5), that of A^T does not.
-        let svd = a.transpose().svd(true, true);
-        // A^T = U S V^T, so A = V S U^T: A's left vectors are the columns of V, its right
-        // vectors the columns of U.
-        if let (Some(right), Some(left_t)) = (svd.u.as_ref(), svd.v_t.as_ref()) {
-            let mut order: Vec<usize> = (0..svd.singular_values.len()).collect();
-            order.sort_by(|&i, &j| svd.singular_values[j].total_cmp(&svd.singular_values[i]));
-            for &k in order.iter().take(rank) {
-                let coef = left_t.row(k).transpose().dot(b) / svd.singular_values[k];
-                x += right.column(k) * coef;
-            }
-        }
-    }
-    x
-}
-
-/// The least-norm real solution (least squares when inconsistent): from the independent rows
-/// by Cholesky when the equations are consistent, else from nalgebra's SVD.
-fn least_norm_solution(full: &Model, rank: usize, independent: Option<&[&Equation]>) -> LeastNorm {
-    let (a, b) = full.dense_equalities(false);
-    let n = full.num_variables();
-    let x = match independent {
-        Some(rows) if n > 0 && rank > 0 => {
-            gram_least_norm(rows, n).unwrap_or_else(|| svd_least_norm(&a, &b, rank))
-        }
-        _ => svd_least_norm(&a, &b, rank),
-    };
-    let residual = if a.nrows() == 0 {
-        0.0
-    } else {
-        (&a * &x - &b).norm()
-    };
-    let values: Vec<f64> = x.iter().map(|&v| round_to(v, 4)).collect();
-    let tol = 1e-9;
-    let (min, max) = if values.is_empty() {
-        (0.0, 0.0)
-    } else {
-        (
-            values.iter().copied().fold(f64::INFINITY, f64::min),
-            values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        )
-    };
-    LeastNorm {
-        min,
-        max,
-        negative: x.iter().filter(|&&v| v < -tol).count(),
-        fractional: x
-            .iter()
-            .filter(|&&v| v.abs() > tol && (v - 1.0).abs() > tol)
-            .count(),
-        residual: round_to(residual, 6),
-        values,
-    }
-}
-
-impl GaussReport {
-    /// The report as Markdown, for people and for the harness's reports: [`Self::exact_markdown`]
-    /// followed by the least-norm real solution.
-    pub fn to_markdown(&self) -> String {
-        let mut s = self.exact_markdown();
-        let ln = &self.least_norm;
-        let _ = writeln!(s, "### Least-norm real solution\n");
-        let _ = writeln!(
-            s,
-            "min {}, max {}, {} negative and {} fractional values of {}, residual {}.\n",
-            ln.min,
-            ln.max,
-            ln.negative,
-            ln.fractional,
-            ln.values.len(),
-            ln.residual
+        let why = format!(
+            "the equations are inconsistent: row {} of family '{}' contradicts the rows before it",
+            row.index,
+            family_name(full, eq_rows[*e])
         );
-        s
+        return (Verdict::Infeasible(why), None);
     }
-
-    /// The exact part of the report as Markdown (sizes, ranks, redundant rows, fixed and free
-    /// variables, verdict): no floating-point figures, so it is the same on every machine.
-    pub fn exact_markdown(&self) -> String {
-        let mut s = String::new();
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        let _ = writeln!(s, "## Gaussian elimination: {}\n", self.name);
-        let _ = writeln!(s, "| quantity | value |\n|---|---|");
-        let _ = writeln!(
-            s,
-            "| equations | {} ({} given) |",
-            self.equations, self.givens
+    if let Some((v, val)) = elim.fixed.iter().find(|(_, x)| !x.zero && !x.one) {
+        let why = format!(
+            "elimination fixes '{}' to {}, which is neither 0 nor 1",
+            full.label(*v),
+            val.text
         );
-        let _ = writeln!(s, "| unknowns | {} |", self.unknowns);
-        let _ = writeln!(s, "| rank | {} |", self.rank);
-        let _ = writeln!(
-            s,
-            "| nullity (dimension of the real solutions) | {} |",
-            self.nullity
-        );
-        let _ = writeln!(s, "| consistent | {} |", yes(self.consistent));
-        let redundant: usize = self.families.iter().map(|f| f.redundant).sum();
-        let _ = writeln!(s, "| redundant equations | {redundant} |");
-        let _ = writeln!(s, "| fixed by elimination | {} |", self.fixed.len());
-        let _ = writeln!(
-            s,
-            "| inequality rows (ignored: not equations) | {} |",
-            self.ignored_inequalities
-        );
-        let verdict = match &self.verdict {
-            Verdict::Solved => "solved: every variable fixed to 0 or 1".to_string(),
-            Verdict::Infeasible(r) => format!("infeasible: {r}"),
-            Verdict::Unknown(r) => format!("unknown: {r}"),
+        return (Verdict::Infeasible(why), None);
+    }
+    if elim.fixed.len() < n {
+        let rank = elim.pivots.len();
+        let undecided = Undecided::FreeVariables {
+            free: n - rank,
+            rank,
+            unknowns: n,
+            fixed: elim.fixed.len(),
         };
-        let _ = writeln!(s, "| verdict | {verdict} |\n");
-
-        let _ = writeln!(s, "### Families (in elimination order)\n");
-        let _ = writeln!(
-            s,
-            "| family | equations | independent | redundant | inequalities (ignored) |\n|---|---|---|---|---|"
-        );
-        for f in &self.families {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} |",
-                f.family, f.equations, f.independent, f.redundant, f.ignored_inequalities
-            );
-        }
-        s.push('\n');
-
-        let _ = writeln!(s, "### Redundant rows\n");
-        if redundant == 0 {
-            let _ = writeln!(s, "None: the equations are independent.\n");
-        } else {
-            for family in self.families.iter().map(|f| &f.family) {
-                let Some(rows) = self.redundant.get(family) else {
-                    continue;
-                };
-                for r in rows {
-                    let _ = writeln!(
-                        s,
-                        "- {family} {} = {}{}",
-                        r.index,
-                        combination_text(&r.combination, 12),
-                        if r.conflicting {
-                            " (right-hand sides disagree: inconsistent)"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-            }
-            s.push('\n');
-        }
-
-        let _ = writeln!(s, "### Fixed by elimination\n");
-        if self.fixed.is_empty() {
-            let _ = writeln!(s, "None.\n");
-        } else {
-            let list: Vec<String> = self
-                .fixed
-                .iter()
-                .map(|f| format!("{} = {}", f.label, f.value))
-                .collect();
-            let _ = writeln!(s, "{}\n", list_text(&list, 40));
-        }
-
-        let _ = writeln!(s, "### Pivot and free variables\n");
-        let _ = writeln!(
-            s,
-            "- pivots ({}): {}",
-            self.pivots.len(),
-            list_text(&self.pivots, 40)
-        );
-        let _ = writeln!(
-            s,
-            "- free ({}): {}\n",
-            self.free.len(),
-            list_text(&self.free, 40)
-        );
-        s
+        return (Verdict::Unknown(undecided), None);
     }
-}
-
-/// Writes `terms` as `row 0 + row 1 - diag 3 + 1/2 anti 2`, at most `max` terms.
-fn combination_text(terms: &[RowTerm], max: usize) -> String {
-    if terms.is_empty() {
-        return "0".into();
-    }
-    let mut s = String::new();
-    for (i, t) in terms.iter().take(max).enumerate() {
-        let (neg, mag) = match t.coefficient.strip_prefix('-') {
-            Some(m) => (true, m),
-            None => (false, t.coefficient.as_str()),
-        };
-        let sign = match (i, neg) {
-            (0, false) => "",
-            (0, true) => "-",
-            (_, false) => " + ",
-            (_, true) => " - ",
-        };
-        let coef = if mag == "1" {
-            String::new()
-        } else {
-            format!("{mag} ")
-        };
-        let _ = write!(s, "{sign}{coef}{} {}", t.family, t.index);
-    }
-    if terms.len() > max {
-        let _ = write!(s, " ... ({} more terms)", terms.len() - max);
-    }
-    s
-}
-
-fn list_text(items: &[String], max: usize) -> String {
-    if items.is_empty() {
-        return "none".into();
-    }
-    let mut s = items
+    let ones: Vec<VarId> = elim
+        .fixed
         .iter()
-        .take(max)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if items.len() > max {
-        let _ = write!(s, ", ... ({} more)", items.len() - max);
+        .filter(|(_, x)| x.one)
+        .map(|(v, _)| *v)
+        .collect();
+    let solution = Solution::new(ones);
+    let value = solution.to_bools(n);
+    let broken = constraints.iter().find(|c| {
+        let sum: u64 = c.terms().filter(|&(v, _)| value[v]).map(|(_, w)| w).sum();
+        !c.sense.is_equality() && !c.sense.holds(sum)
+    });
+    match broken {
+        Some(c) => (
+            Verdict::Infeasible(format!(
+                "the equations have one solution, and it breaks row {} of family '{}' ({})",
+                c.index,
+                full.families()[c.family].name,
+                c.sense
+            )),
+            None,
+        ),
+        None => (Verdict::Solved, Some(solution)),
     }
-    s
-}
-
-/// The least-norm values laid out like the puzzle (one line per grid row) for models whose
-/// variables are board cells ([`crate::model::ModelHints::cell_grid`]: hex, Queens); `None` for
-/// the others.
-pub fn least_norm_grid(model: &Model, report: &GaussReport) -> Option<String> {
-    if !model.hints().cell_grid {
-        return None;
-    }
-    let mut rows: BTreeMap<usize, Vec<(usize, f64)>> = BTreeMap::new();
-    for (v, var) in model.variables().iter().enumerate() {
-        if let Coord::Cell { row, col } = var.coord {
-            rows.entry(row)
-                .or_default()
-                .push((col, report.least_norm.values[v]));
-        }
-    }
-    let widest = rows.values().map(Vec::len).max().unwrap_or(0);
-    let mut s = String::new();
-    for cells in rows.values_mut() {
-        cells.sort_by_key(|c| c.0);
-        // Hex rows are shorter at the top and bottom: indent by half a cell per missing cell.
-        let _ = write!(s, "{}", " ".repeat(4 * (widest - cells.len())));
-        let line: Vec<String> = cells
-            .iter()
-            .map(|c| format!("{:>7.3}", round_to(c.1, 3)))
-            .collect();
-        let _ = writeln!(s, "{}", line.join(" "));
-    }
-    Some(s)
 }
 
 /// The Gaussian-elimination backend (`--backend gauss`): sound, incomplete; see the module docs.
@@ -904,17 +444,15 @@ impl Backend for Gauss {
     }
 }
 
-impl fmt::Display for GaussReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_markdown())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ModelBuilder, PuzzleKind, Sense};
+    use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
     use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+    use exact::sub_scaled;
+    use least_norm::svd_least_norm;
+    use num_rational::{BigRational, Ratio};
+    use num_traits::{One, Zero};
 
     fn svd_rank(model: &Model) -> usize {
         let (a, _) = model.with_givens_as_rows().dense_equalities(false);
@@ -955,7 +493,7 @@ mod tests {
         models.push(Sudoku::empty(3).to_model("s9").unwrap());
         let clues: Vec<Option<usize>> = "12.43.........21"
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         models.push(
             Sudoku::from_cells(2, clues)
@@ -1024,7 +562,7 @@ mod tests {
         let grid = "1234341221434321";
         let cells = grid
             .chars()
-            .map(|c| crate::puzzle::sudoku::digit_of(c, 4))
+            .map(|c| crate::puzzle::kinds::sudoku::digit_of(c, 4))
             .collect();
         let m = Sudoku::from_cells(2, cells)
             .unwrap()
@@ -1055,7 +593,7 @@ mod tests {
         assert_eq!(values, vec!["0", "1", "0"]);
         let s = r.solution.unwrap();
         assert_eq!(s.ones, vec![1]);
-        assert!(crate::verify::Verifier::new(&m).accepts(&s));
+        assert!(crate::model::verify::Verifier::new(&m).accepts(&s));
         // The same equations with an at-most-one row that the unique candidate breaks.
         let mut b = ModelBuilder::new("broken", PuzzleKind::Generic);
         for l in ["a", "b"] {

@@ -1,0 +1,65 @@
+//! This process's memory as the system reports it: what is available, the peak resident set
+//! and its reset, and sizes written for people (`8G`, `7.47 GiB`). The dp counter and the
+//! search-space tables guard their state tables with it; the worker measures each run with it.
+//!
+//! Costs: each query reads one small `/proc` file; on systems without `/proc` the queries
+//! return `None`/`false` and callers fall back (no guard, lifetime peak).
+
+/// Memory the system can give without swapping (`MemAvailable` of `/proc/meminfo`), if known.
+pub fn available_memory() -> Option<u64> {
+    proc_field("/proc/meminfo", "MemAvailable:")
+}
+
+/// This process's peak resident memory (`VmHWM` of `/proc/self/status`), if known.
+pub fn peak_rss() -> Option<u64> {
+    proc_field("/proc/self/status", "VmHWM:")
+}
+
+/// Resets [`peak_rss`] to the current resident memory (Linux 4.0 and later); false when the
+/// system does not allow it.
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The `kB` value of the line starting with `field` in the `/proc` file `path`, in bytes.
+fn proc_field(path: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kb: u64 = line[field.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// `bytes` as GiB with two decimals (`7.47 GiB`).
+pub fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+/// Parses a memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of 1024,
+/// optionally followed by `iB` or `B`). `None` when it is not one, or below 1 byte.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (number, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, ' '),
+    };
+    let shift = match unit {
+        ' ' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        _ => return None,
+    };
+    let value: f64 = number.trim().parse().ok()?;
+    let bytes = value * (1u64 << shift) as f64;
+    (1.0..1e18).contains(&bytes).then_some(bytes as u64)
+}
