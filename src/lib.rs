@@ -11,13 +11,14 @@
 //! use zeroone::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
 //! use zeroone::puzzle::QueensBoard;
 //!
-//! // Eight queens (no two on a row, column or diagonal) as a 0-1 model.
-//! let model = QueensBoard::bare(8).to_model("8 queens");
+//! // The Queens puzzle's rules on an 8x8 board without regions: one queen per row and per
+//! // column, no two touching (a diagonal neighbour included), as a 0-1 model.
+//! let model = QueensBoard::bare(8).to_model("8x8, no regions");
 //! let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
 //! let outcome = solve_verified(backend.as_mut(), &model).unwrap();
 //! assert_eq!(outcome.status, Status::Solved); // verified before it is returned
 //! let counted = count_verified(backend.as_mut(), &model, None).unwrap();
-//! assert_eq!(counted.count, 92); // exact, every witness verified
+//! assert_eq!(counted.count, 5242); // OEIS A002464; exact, every witness verified
 //! ```
 //!
 //! Data flows one way, and so do imports (a test reads the `use crate::` lines and keeps the

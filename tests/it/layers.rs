@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
 const KNOWN_UPWARD: &[(&str, &str)] = &[
     // The Star Battle table uses the generic table machinery, which lives with the hex and
     // Queens tables: the generic part belongs below the kinds.
-    ("puzzle/star/table.rs", "space"),
+    ("puzzle/kinds/star/table.rs", "space"),
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

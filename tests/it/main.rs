@@ -22,6 +22,8 @@ mod layers;
 mod milp_levels;
 mod models;
 mod optimisation;
+mod plugins;
+mod slurm;
 mod snapshots_model;
 mod star_killer;
 mod streaming;
