@@ -4,9 +4,10 @@
 #   experiments/regenerate.sh          re-render every report from its record file (reports/*.jsonl);
 #                                      nothing is run or counted again, so the long counts
 #                                      (hex-width-25*, search-space) are only redrawn
-#   experiments/regenerate.sh --run    first rerun backends-sudoku, backends-queens and
-#                                      backends-hex from scratch with every zeroone backend and
-#                                      every peer (HiGHS, CP-SAT, CBC), then re-render everything
+#   experiments/regenerate.sh --run    first rerun backends-sudoku, backends-queens,
+#                                      backends-hex and optimisation from scratch with every
+#                                      zeroone backend and every peer (HiGHS, CP-SAT, CBC) in
+#                                      the same command, then re-render everything
 #
 # --run builds zeroone with `--features highs` (needs cmake and libclang-dev; without them the
 # build falls back to the default features and the reports say HiGHS did not run) and makes a
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 RUN=0
 [[ "${1:-}" == "--run" ]] && RUN=1
-COMPARISONS=(backends-sudoku backends-queens backends-hex)
+COMPARISONS=(backends-sudoku backends-queens backends-hex optimisation)
 wanted() { [[ -z "${ONLY:-}" ]] || [[ " $ONLY " == *" $1 "* ]]; }
 PEERS_DIR=target/peers
 VENV=${VENV:-target/venv-peers}
@@ -62,8 +63,14 @@ if (( RUN )); then
       rm -rf "$PEERS_DIR/models-$name"
       "$ZEROONE" run "$exp" --export-models "$PEERS_DIR/models-$name"
       [[ -z "${RESUME:-}" ]] && rm -f "$PEERS_DIR/$name.peers.jsonl"
-      for solver in cp-sat cbc; do
-        "$PYTHON" experiments/peers/peers.py --solver "$solver" \
+      solvers=(cp-sat cbc)
+      # An experiment listing the peer `highs` gets it from highspy when zeroone was built
+      # without its own HiGHS backend (the optimisation experiment: HiGHS's MIP with objective).
+      if (( ! HIGHS )) && grep -q '^peers = .*"highs"' "$exp"; then solvers=(highs cp-sat cbc); fi
+      for solver in "${solvers[@]}"; do
+        # The experiment's own time limit per run, as its backends get.
+        limit=$(sed -n 's/^time_limit *= *\([0-9.]*\).*/\1/p' "$exp" | head -1)
+        "$PYTHON" experiments/peers/peers.py --solver "$solver" ${limit:+--time-limit "$limit"} \
           --models "$PEERS_DIR/models-$name" --out "$PEERS_DIR/$name.peers.jsonl"
       done
       inputs+=("$PEERS_DIR/$name.peers.jsonl")

@@ -294,6 +294,8 @@ def main():
                     record["options"]["time_limit"] = args.time_limit
                 if found == "solution":
                     wrong = check(model, payload)
+                    if objective_of(model):
+                        record["sense"] = objective_of(model)[0]
                     if wrong is None:
                         record["status"], record["verified"] = "solved", True
                         extra["solution"] = payload

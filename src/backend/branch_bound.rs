@@ -1,24 +1,38 @@
 //! Branch and bound for the shared search ([`crate::backend::search`]): the incumbent and the
 //! lower bound that prunes every branch that cannot beat it.
 //!
-//! Costs are in minimisation form ([`crate::model::objective::Objective::min_cost`]); slack variables
-//! cost 0. At a node (a propagation fixed point) the bound is the cost of the placed variables
-//! plus, for rows whose still-legal variables are counted **once each** (a row is used only when
-//! none of the variables it would count was counted by an earlier row):
-//! - an open "exactly one" row: its cheapest legal variable (any completion takes exactly one);
-//! - an open general row with a lower bound (`>= k`, `= k`) still short of `need`: the LP
-//!   relaxation of covering `need` with its legal variables (all non-positive costs taken, then
-//!   positive costs cheapest per unit of weight first, the last one fractionally, rounded up);
-//! - a row with an upper bound (`<= k`, `<= 1`): the LP relaxation of packing its legal
-//!   negative-cost variables into the room left (best value per weight first, rounded down);
-//!   positive costs count 0;
-//! - every other legal negative-cost variable: its cost.
+//! Costs are in minimisation form ([`crate::model::objective::Objective::min_cost`]); slack
+//! variables cost 0. Every cost splits into its positive part `c+ = max(c, 0)` and its
+//! negative part `c- = min(c, 0)`, and the bound at a node (a propagation fixed point) is the
+//! cost of the placed variables plus a lower bound on each part over the still-legal variables:
 //!
-//! Each part bounds the cost of the completion restricted to the variables it counts, and the
-//! parts are disjoint, so the sum bounds every completion. A branch is pruned when its bound is
-//! at least the incumbent's value (ties: the first solution found in search order is kept, so
-//! results are stable). Cost per node: one pass over the rows' variables, plus a sort of the
-//! legal variables of each general row.
+//! - **Positive part: dual ascent over the covering rows** (non-slack "exactly one" rows and
+//!   rows with a lower bound still short of it by `need`), fewest variables first, on each
+//!   variable's residual cost (what earlier rows left of `c+`). A unit-weight row adds the sum
+//!   of its `need` cheapest residuals `y_1 <= ... <= y_need` and charges each of its variables
+//!   `min(residual, y_need)`; a weighted row adds the LP bound of covering `need` with its
+//!   residuals (cheapest per weight first, the last fractionally, rounded up) and takes them
+//!   whole. No variable is charged more than its cost (cost splitting), so any completion pays
+//!   at least the sum. This dominates counting one row per disjoint set of variables: on a
+//!   weighted set cover every element row contributes, not only those that share no set with
+//!   an earlier one.
+//! - **Negative part: the tightest of several packing relaxations**, each a valid lower bound
+//!   on `sum c- x` over every completion: (a) the packing rows (upper bounds: "exactly one",
+//!   `<= k`, `= k`) each take their not yet counted negative-cost variables as a fractional
+//!   knapsack into the room left, every other negative-cost variable its cost; (b) one
+//!   knapsack row alone over all negative-cost variables (its own fractional knapsack, the
+//!   variables outside it at their cost), for each knapsack row; (c) the surrogate row, the sum
+//!   of all knapsack rows, as a fractional knapsack. On a knapsack with several capacity rows
+//!   (b) and (c) bound what (a), counting each item once, leaves to the first row.
+//!
+//! A branch is pruned when its bound is at least the incumbent's value (ties: the first
+//! solution found in search order is kept, so results are stable). Every value is an exact
+//! integer (fractions are rounded towards the weaker side). Cost per node: one pass over the
+//! covering rows' variables, plus, when some cost is negative, one fractional knapsack (a sort
+//! of its legal negative-cost variables) per packing row and per knapsack relaxation.
+//!
+//! [`CostBound::slack_order`] also gives the search its branching order on variables in no
+//! equation when optimising: best value per unit of knapsack weight first.
 
 use crate::backend::search::{Layout, VarSet};
 use crate::model::objective::Objective;
@@ -31,9 +45,21 @@ pub struct CostBound {
     costs: Vec<i64>,
     /// Layout variables with a negative cost.
     negative: Vec<u32>,
-    /// Rows in the order the bound visits them: covering rows first, then packing rows.
-    order: Vec<u32>,
-    /// `mark[v] == epoch`: `v` was counted by a row at this node.
+    /// Covering rows (not slack rows), fewest variables first: the dual ascent's order.
+    cover_rows: Vec<u32>,
+    /// Packing rows holding a negative-cost variable (not slack rows): "exactly one" rows,
+    /// then other unit rows, then general rows (relaxation (a)).
+    pack_rows: Vec<u32>,
+    /// General packing rows holding a negative-cost variable (relaxations (b) and (c)).
+    knapsack_rows: Vec<u32>,
+    /// Per variable: its total weight over `knapsack_rows` (the surrogate row).
+    surrogate_weight: Vec<u64>,
+    /// The first slack row (rows from here on pair a variable with its slack partner).
+    first_slack: usize,
+    /// Per variable: the dual ascent's residual cost, valid when `residual_at[v] == epoch`.
+    residual: Vec<i64>,
+    residual_at: Vec<u32>,
+    /// `mark[v] == epoch`: `v` was counted by a row of relaxation (a) at this node.
     mark: Vec<u32>,
     /// `placed_at[v] == epoch`: `v` is placed at this node.
     placed_at: Vec<u32>,
@@ -52,27 +78,51 @@ pub struct CostBound {
 
 impl CostBound {
     /// The bound for `layout` (made from a model with `objective`). Cost: one pass over the
-    /// variables and rows.
+    /// variables and rows, plus a sort of the covering rows by length.
     pub fn new(layout: &Layout, objective: &Objective) -> CostBound {
         let mut costs = vec![0i64; layout.num_vars];
         for (v, c) in costs.iter_mut().enumerate().take(layout.model_vars) {
             *c = objective.min_cost(v);
         }
-        let negative = (0..layout.num_vars as u32)
+        let negative: Vec<u32> = (0..layout.num_vars as u32)
             .filter(|&v| costs[v as usize] < 0)
             .collect();
-        let covering = |r: usize| layout.exactly_one[r] || layout.lower[r] > 0;
-        let mut order: Vec<u32> = (0..layout.num_rows as u32)
-            .filter(|&r| covering(r as usize))
+        let first_slack = layout.num_rows - (layout.num_vars - layout.model_vars);
+        let mut cover_rows: Vec<u32> = (0..first_slack as u32)
+            .filter(|&r| layout.lower[r as usize] > 0)
             .collect();
-        order.extend((0..layout.num_rows as u32).filter(|&r| {
+        cover_rows.sort_by_key(|&r| (layout.row(r as usize).len(), r));
+        let holds_negative = |r: usize| layout.row(r).iter().any(|&v| costs[v as usize] < 0);
+        let packing = |r: usize| layout.upper[r] != u64::MAX && holds_negative(r);
+        let mut pack_rows: Vec<u32> = (0..first_slack as u32)
+            .filter(|&r| packing(r as usize))
+            .collect();
+        pack_rows.sort_by_key(|&r| {
             let r = r as usize;
-            !covering(r) && layout.upper[r] != u64::MAX
-        }));
+            (!layout.exactly_one[r], layout.general_row[r], r)
+        });
+        let knapsack_rows: Vec<u32> = pack_rows
+            .iter()
+            .copied()
+            .filter(|&r| layout.general_row[r as usize])
+            .collect();
+        let mut surrogate_weight = vec![0u64; layout.num_vars];
+        for &r in &knapsack_rows {
+            let r = r as usize;
+            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+                surrogate_weight[v as usize] = surrogate_weight[v as usize].saturating_add(w);
+            }
+        }
         CostBound {
             costs,
             negative,
-            order,
+            cover_rows,
+            pack_rows,
+            knapsack_rows,
+            surrogate_weight,
+            first_slack,
+            residual: vec![0; layout.num_vars],
+            residual_at: vec![0; layout.num_vars],
             mark: vec![0; layout.num_vars],
             placed_at: vec![0; layout.num_vars],
             epoch: 0,
@@ -87,6 +137,37 @@ impl CostBound {
     /// The minimisation-form costs of the layout's variables (for ordering candidates).
     pub fn costs(&self) -> &[i64] {
         &self.costs
+    }
+
+    /// The slack rows (variables in no equation, each paired with its slack partner) in the
+    /// order an optimising search should branch on them: best value per unit of knapsack
+    /// weight first (the order of the fractional knapsack bound, so the search follows it),
+    /// ties by row. The ratio is a heuristic only: no value is computed from it. Cost: a sort
+    /// of the slack rows.
+    pub fn slack_order(&self, layout: &Layout) -> Vec<u32> {
+        let key = self.branch_keys(layout);
+        let mut rows: Vec<(f64, u32)> = (self.first_slack..layout.num_rows)
+            .map(|r| (key[layout.row(r)[0] as usize], r as u32))
+            .collect();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        rows.into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// Per variable, the heuristic key of [`CostBound::slack_order`]: its cost over its load
+    /// (the sum over knapsack rows of its weight over the row's capacity); smaller is tried
+    /// first. Cost: one pass over the knapsack rows.
+    pub fn branch_keys(&self, layout: &Layout) -> Vec<f64> {
+        let mut load = vec![0.0f64; layout.num_vars];
+        for &r in &self.knapsack_rows {
+            let r = r as usize;
+            let room = layout.upper[r].max(1) as f64;
+            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+                load[v as usize] += w as f64 / room;
+            }
+        }
+        (0..layout.num_vars)
+            .map(|v| self.costs[v] as f64 / load[v].max(1e-9))
+            .collect()
     }
 
     /// The best solution found and its minimisation-form value.
@@ -127,8 +208,9 @@ impl CostBound {
         self.bounds += 1;
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            self.mark.iter_mut().for_each(|m| *m = u32::MAX);
-            self.placed_at.iter_mut().for_each(|m| *m = u32::MAX);
+            for marks in [&mut self.mark, &mut self.placed_at, &mut self.residual_at] {
+                marks.iter_mut().for_each(|m| *m = u32::MAX);
+            }
             self.epoch = 1;
         }
         let epoch = self.epoch;
@@ -144,67 +226,136 @@ impl CostBound {
                 self.row_sum[r as usize] += w;
             }
         }
-        for i in 0..self.order.len() {
-            let r = self.order[i] as usize;
-            bound += self.row_part(layout, legal, r);
-        }
-        for &v in &self.negative {
-            let v = v as usize;
-            if self.mark[v] != epoch && self.placed_at[v] != epoch && legal.contains(v) {
-                bound += i128::from(self.costs[v]);
-            }
+        bound += self.positive_part(layout, legal);
+        if !self.negative.is_empty() {
+            bound += self.negative_part(layout, legal);
         }
         bound
     }
 
-    /// Row `r`'s part of the bound (0 when it is closed or shares a counted variable), marking
-    /// the variables it counts.
-    fn row_part(&mut self, layout: &Layout, legal: &VarSet, r: usize) -> i128 {
+    /// Whether `v` is legal and not placed at this node.
+    #[inline]
+    fn open(&self, legal: &VarSet, v: usize) -> bool {
+        legal.contains(v) && self.placed_at[v] != self.epoch
+    }
+
+    /// The dual ascent over the covering rows (see the module docs): a lower bound on the
+    /// positive part of every completion's cost.
+    fn positive_part(&mut self, layout: &Layout, legal: &VarSet) -> i128 {
         let epoch = self.epoch;
-        let sum = self.row_sum[r];
-        let covering = layout.exactly_one[r] || layout.lower[r] > 0;
-        if covering && sum >= layout.lower[r] {
-            return 0;
-        }
-        self.items.clear();
-        let vars = layout.row(r);
-        for (&v, &w) in vars.iter().zip(layout.row_weights(r)) {
-            let v = v as usize;
-            if !legal.contains(v)
-                || self.placed_at[v] == epoch
-                || (self.mark[v] == epoch && !covering)
-            {
+        let mut total = 0i128;
+        for i in 0..self.cover_rows.len() {
+            let r = self.cover_rows[i] as usize;
+            let need = layout.lower[r].saturating_sub(self.row_sum[r]);
+            if need == 0 {
                 continue;
             }
-            if self.mark[v] == epoch {
-                return 0; // counted by an earlier row (or placed): skip this row
+            self.items.clear();
+            let mut unit = true;
+            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+                let v = v as usize;
+                if !self.open(legal, v) {
+                    continue;
+                }
+                if self.residual_at[v] != epoch {
+                    self.residual_at[v] = epoch;
+                    self.residual[v] = self.costs[v].max(0);
+                }
+                unit &= w == 1;
+                self.items.push((self.residual[v], w));
             }
-            let c = self.costs[v];
-            if covering || c < 0 {
-                self.items.push((c, w));
+            if unit {
+                // Sum x >= need on unit weights: the `need` cheapest residuals; each variable
+                // is charged at most the largest of them (cost splitting).
+                let k = need as usize;
+                if self.items.len() < k {
+                    continue; // the search's propagation finds this contradiction
+                }
+                self.items.select_nth_unstable(k - 1);
+                let y = self.items[k - 1].0;
+                total += self.items[..k]
+                    .iter()
+                    .map(|&(c, _)| i128::from(c))
+                    .sum::<i128>();
+                if y > 0 {
+                    for &v in layout.row(r) {
+                        if self.open(legal, v as usize) {
+                            let res = &mut self.residual[v as usize];
+                            *res -= (*res).min(y);
+                        }
+                    }
+                }
+            } else if let Some(part) = cover_bound(&mut self.items, need) {
+                // Weighted: the row takes its variables' whole residuals.
+                total += part;
+                for &v in layout.row(r) {
+                    if self.open(legal, v as usize) {
+                        self.residual[v as usize] = 0;
+                    }
+                }
             }
         }
-        if self.items.is_empty() {
-            return 0;
-        }
-        let part = if layout.exactly_one[r] {
-            self.items.iter().map(|&(c, _)| i128::from(c)).min()
-        } else if covering {
-            cover_bound(&mut self.items, layout.lower[r] - sum)
-        } else {
-            pack_bound(&mut self.items, layout.upper[r].saturating_sub(sum))
-        };
-        let Some(part) = part else {
-            return 0;
-        };
-        for &v in vars {
-            let v = v as usize;
-            let counted = covering || self.costs[v] < 0;
-            if legal.contains(v) && self.placed_at[v] != epoch && counted {
-                self.mark[v] = epoch;
+        total
+    }
+
+    /// The tightest of the packing relaxations (a), (b), (c) of the module docs: a lower
+    /// bound on the negative part of every completion's cost.
+    fn negative_part(&mut self, layout: &Layout, legal: &VarSet) -> i128 {
+        let epoch = self.epoch;
+        let mut all = 0i128;
+        for &v in &self.negative {
+            if self.open(legal, v as usize) {
+                all += i128::from(self.costs[v as usize]);
             }
         }
-        part
+        // (a): each packing row packs its not yet counted variables; the rest at cost.
+        let mut best = all;
+        let mut disjoint = 0i128;
+        let mut counted = 0i128;
+        for i in 0..self.pack_rows.len() {
+            let r = self.pack_rows[i] as usize;
+            self.items.clear();
+            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+                let v = v as usize;
+                if self.costs[v] < 0 && self.open(legal, v) && self.mark[v] != epoch {
+                    self.mark[v] = epoch;
+                    counted += i128::from(self.costs[v]);
+                    self.items.push((self.costs[v], w));
+                }
+            }
+            let room = layout.upper[r].saturating_sub(self.row_sum[r]);
+            disjoint += pack_bound(&mut self.items, room);
+        }
+        best = best.max(disjoint + all - counted);
+        // (b): one knapsack row alone; (c): their sum.
+        for i in 0..self.knapsack_rows.len() {
+            let r = self.knapsack_rows[i] as usize;
+            self.items.clear();
+            let mut inside = 0i128;
+            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+                let v = v as usize;
+                if self.costs[v] < 0 && self.open(legal, v) {
+                    inside += i128::from(self.costs[v]);
+                    self.items.push((self.costs[v], w));
+                }
+            }
+            let room = layout.upper[r].saturating_sub(self.row_sum[r]);
+            best = best.max(pack_bound(&mut self.items, room) + all - inside);
+        }
+        if self.knapsack_rows.len() >= 2 {
+            let room = (self.knapsack_rows.iter())
+                .map(|&r| layout.upper[r as usize].saturating_sub(self.row_sum[r as usize]))
+                .fold(0u64, u64::saturating_add);
+            self.items.clear();
+            for &v in &self.negative {
+                let v = v as usize;
+                if self.open(legal, v) {
+                    self.items.push((self.costs[v], self.surrogate_weight[v]));
+                }
+            }
+            best = best.max(pack_bound(&mut self.items, room));
+        }
+        best
     }
 }
 
@@ -241,8 +392,8 @@ fn cover_bound(items: &mut [(i64, u64)], need: u64) -> Option<i128> {
 }
 
 /// The LP bound of packing `items` (all with negative cost) into `room`: best value per weight
-/// first, the last fractionally; the (negative) total rounded up. Always `Some`.
-fn pack_bound(items: &mut [(i64, u64)], room: u64) -> Option<i128> {
+/// first (weightless items always), the last fractionally; the (negative) total rounded up.
+fn pack_bound(items: &mut [(i64, u64)], room: u64) -> i128 {
     // Most negative per unit of weight first: c1 / w1 < c2 / w2.
     items.sort_unstable_by(|a, b| {
         (i128::from(a.0) * i128::from(b.1)).cmp(&(i128::from(b.0) * i128::from(a.1)))
@@ -250,25 +401,119 @@ fn pack_bound(items: &mut [(i64, u64)], room: u64) -> Option<i128> {
     let mut total = 0i128;
     let mut left = i128::from(room);
     for &(c, w) in items.iter() {
-        if left <= 0 {
-            break;
-        }
         let (c, w) = (i128::from(c), i128::from(w));
         if w <= left {
             total += c;
             left -= w;
-        } else {
+        } else if left > 0 {
             // c * left / w with c < 0, rounded towards +infinity (the bound may round up).
             total += (c * left).div_euclid(w) + i128::from((c * left).rem_euclid(w) != 0);
             left = 0;
         }
     }
-    Some(total)
+    total
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Coord, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Sense};
+    use rand::{Rng, SeedableRng};
+
+    /// A model over `n` variables with `rows` (variables, weights, sense) and minimisation
+    /// costs `costs`.
+    fn model(n: usize, rows: &[(Vec<usize>, Vec<u64>, Sense)], costs: &[i64]) -> Model {
+        let mut b = ModelBuilder::new("t", PuzzleKind::Generic);
+        for i in 0..n {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let f = b.family("rows");
+        for (vars, weights, sense) in rows {
+            b.weighted_row(f, vars.clone(), weights.clone(), *sense);
+        }
+        b.objective(
+            ObjectiveSense::Minimize,
+            costs.iter().copied().enumerate().collect(),
+        );
+        b.build().unwrap()
+    }
+
+    /// The bound at the root (nothing placed, every variable legal).
+    fn root_bound(m: &Model) -> i128 {
+        let layout = Layout::new(m);
+        let mut bound = CostBound::new(&layout, m.objective().unwrap());
+        bound.lower_bound(&layout, &VarSet::full(layout.num_vars), &[])
+    }
+
+    /// The optimum by trying every assignment (`None`: infeasible).
+    fn brute_optimum(m: &Model) -> Option<i128> {
+        let n = m.num_variables();
+        let o = m.objective().unwrap();
+        (0u32..1 << n)
+            .filter_map(|mask| {
+                let ones: Vec<usize> = (0..n).filter(|&v| mask >> v & 1 == 1).collect();
+                let holds = m.constraints().iter().all(|c| {
+                    let sum: u64 = c
+                        .terms()
+                        .filter(|(v, _)| ones.contains(v))
+                        .map(|t| t.1)
+                        .sum();
+                    let (low, high) = c.sense.bounds();
+                    sum >= low && high.is_none_or(|h| sum <= h)
+                });
+                holds.then(|| o.value(&ones))
+            })
+            .min()
+    }
+
+    #[test]
+    fn dual_ascent_counts_rows_that_share_a_variable() {
+        // Cover {a, b} and {b, c}; a = 1, b = 3, c = 1: the optimum is a + c = 2. Counting
+        // one row per disjoint variable set gives 1; the dual ascent charges b only 1 for
+        // the first row and still has 1 for the second.
+        let rows = [
+            (vec![0, 1], vec![1, 1], Sense::AtLeast(1)),
+            (vec![1, 2], vec![1, 1], Sense::AtLeast(1)),
+        ];
+        let m = model(3, &rows, &[1, 3, 1]);
+        assert_eq!(root_bound(&m), 2);
+        assert_eq!(brute_optimum(&m), Some(2));
+    }
+
+    #[test]
+    fn the_root_bound_never_exceeds_the_optimum_on_random_models() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let mut feasible = 0;
+        for _ in 0..300 {
+            let n = rng.gen_range(3..=10);
+            let mut rows = Vec::new();
+            for _ in 0..rng.gen_range(1..=5) {
+                let vars: Vec<usize> = (0..n).filter(|_| rng.gen_bool(0.5)).collect();
+                if vars.is_empty() {
+                    continue;
+                }
+                let unit = rng.gen_bool(0.5);
+                let weights: Vec<u64> = (0..vars.len())
+                    .map(|_| if unit { 1 } else { rng.gen_range(1..=7) })
+                    .collect();
+                let total: u64 = weights.iter().sum();
+                let sense = match rng.gen_range(0..4) {
+                    0 if unit => Sense::ExactlyOne,
+                    0 | 1 => Sense::AtLeast(rng.gen_range(1..=total.min(4))),
+                    2 => Sense::AtMost(rng.gen_range(1..=total)),
+                    _ => Sense::Exactly(rng.gen_range(1..=total)),
+                };
+                rows.push((vars, weights, sense));
+            }
+            let costs: Vec<i64> = (0..n).map(|_| rng.gen_range(-9..=12)).collect();
+            let m = model(n, &rows, &costs);
+            if let Some(best) = brute_optimum(&m) {
+                feasible += 1;
+                assert!(root_bound(&m) <= best, "{rows:?} {costs:?}");
+            }
+        }
+        assert!(feasible > 100, "{feasible} feasible models");
+    }
 
     #[test]
     fn the_lp_bounds_round_the_right_way() {
@@ -280,8 +525,10 @@ mod tests {
         assert_eq!(cover_bound(&mut [(-2, 3), (7, 1)], 3), Some(-2));
         assert_eq!(cover_bound(&mut [(1, 1)], 2), None);
         // Pack room 3 with (-6, w2), (-4, w2): -6 - 4/2 = -8.
-        assert_eq!(pack_bound(&mut [(-4, 2), (-6, 2)], 3), Some(-8));
+        assert_eq!(pack_bound(&mut [(-4, 2), (-6, 2)], 3), -8);
         // -5 * 1/2 = -2.5 -> -2.
-        assert_eq!(pack_bound(&mut [(-5, 2)], 1), Some(-2));
+        assert_eq!(pack_bound(&mut [(-5, 2)], 1), -2);
+        // A weightless item always fits, after the room is used up too.
+        assert_eq!(pack_bound(&mut [(-5, 2), (-1, 0)], 2), -6);
     }
 }

@@ -186,6 +186,8 @@ struct Plan<const K: usize> {
     all_exact: Bits<K>,
     /// Variables in no "exactly one" row, chosen in or out after the branching rows.
     free: Vec<VarId>,
+    /// Per variable: its index in `free` (`usize::MAX`: not free).
+    free_at: Vec<usize>,
     /// The branching position after which every variable is blocked (`usize::MAX` when some
     /// variable lies in no branching row).
     settled: usize,
@@ -232,6 +234,12 @@ impl<const K: usize> Plan<K> {
     }
 
     fn build(model: &Model, order: Vec<usize>) -> Plan<K> {
+        Self::build_ordered(model, order, None)
+    }
+
+    /// [`Plan::build`] with the free variables sorted by `free_key` (smaller first, ties by
+    /// id) instead of by id.
+    fn build_ordered(model: &Model, order: Vec<usize>, free_key: Option<&[f64]>) -> Plan<K> {
         let rows = model.constraints();
         let mut mask = vec![[0u64; K]; model.num_variables()];
         for (r, c) in rows.iter().enumerate() {
@@ -270,11 +278,19 @@ impl<const K: usize> Plan<K> {
             }
         }
         let settled = first.iter().copied().max().unwrap_or(usize::MAX);
-        let free: Vec<VarId> = (0..model.num_variables())
+        let mut free: Vec<VarId> = (0..model.num_variables())
             .filter(|&v| !in_exact[v])
             .collect();
+        if let Some(key) = free_key {
+            free.sort_by(|&a, &b| key[a].total_cmp(&key[b]).then(a.cmp(&b)));
+        }
         let sums = SumPlan::build(model, &first, order.len(), &free);
+        let mut free_at = vec![usize::MAX; model.num_variables()];
+        for (i, &v) in free.iter().enumerate() {
+            free_at[v] = i;
+        }
         Plan {
+            free_at,
             settled,
             mask,
             row_vars: rows.iter().map(|c| c.vars.clone()).collect(),
@@ -343,8 +359,16 @@ trait Sink {
     /// Whether the search must build each solution (false: counting only, leaves are counted
     /// without being visited one by one).
     const WANTS_SOLUTIONS: bool;
+    /// Whether the sink prunes branches: [`Sink::admits`] is asked at every node (a constant,
+    /// so counting and streaming pay nothing for it).
+    const PRUNES: bool = false;
     /// Called with the placed variables (reduced ids, in placement order).
     fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()>;
+    /// Whether the branch with `chosen` placed may still hold a solution the sink wants;
+    /// `open(v)` says whether `v` may still be placed below it. Asked only when `PRUNES`.
+    fn admits(&mut self, _chosen: &[VarId], _open: &dyn Fn(VarId) -> bool) -> bool {
+        true
+    }
 }
 
 /// Counts only.
@@ -501,6 +525,33 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         ControlFlow::Continue(())
     }
 
+    /// Asks a pruning sink whether the branch at `used`, with the free variables from
+    /// `free_from` on undecided, is worth searching (always, for a sink that does not prune).
+    /// Cost for a pruning sink: one mask test per variable, then the sink's bound.
+    #[inline(always)]
+    fn admitted(&mut self, used: &Bits<K>, free_from: usize) -> bool {
+        if !S::PRUNES {
+            return true;
+        }
+        let Search {
+            plan,
+            sink,
+            chosen,
+            sums,
+            ..
+        } = self;
+        let plan: &Plan<K> = plan;
+        let open = |v: VarId| {
+            disjoint(used, &plan.mask[v])
+                && (plan.free_at[v] == usize::MAX || plan.free_at[v] >= free_from)
+                && plan.sums.terms.get(v).is_none_or(|t| {
+                    t.iter()
+                        .all(|&(g, w)| sums[g as usize] + w <= plan.sums.bounds[g as usize].1)
+                })
+        };
+        sink.admits(chosen, &open)
+    }
+
     fn found(&mut self) -> ControlFlow<()> {
         self.solutions += 1;
         self.sink.solution(&self.chosen)
@@ -538,6 +589,9 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             return ControlFlow::Continue(());
         }
         if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, pos) {
+            return ControlFlow::Continue(());
+        }
+        if S::PRUNES && !self.admitted(&used, 0) {
             return ControlFlow::Continue(());
         }
         if self.split_here(&used, pos) {
@@ -595,6 +649,9 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         if self.split_here(&used, 0) {
             return ControlFlow::Continue(());
         }
+        if S::PRUNES && !self.admitted(&used, 0) {
+            return ControlFlow::Continue(());
+        }
         let mut best: Option<(usize, usize)> = None;
         for &r in &plan.order {
             if has(&used, r) {
@@ -630,6 +687,9 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
     fn free(&mut self, used: Bits<K>, i: usize) -> ControlFlow<()> {
         let plan = self.plan;
         if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, plan.order.len() + 1 + i) {
+            return ControlFlow::Continue(());
+        }
+        if S::PRUNES && !self.admitted(&used, i) {
             return ControlFlow::Continue(());
         }
         if i == plan.free.len() {
@@ -673,6 +733,8 @@ macro_rules! with_plan {
         }
     };
 }
+
+mod optimize;
 
 /// The most rows a model may have for this backend (4096: a 25x25 Sudoku has 2500).
 pub const MAX_ROWS: usize = 64 * 64;
@@ -1085,8 +1147,9 @@ impl Backend for EnumBackend {
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
-    fn no_optimizer_reason(&self) -> String {
-        "the coordinate-tuple enumerator has no branch and bound yet (use bitset, milp, sat or brute)".into()
+    /// Branch and bound over the enumeration (see `enumerate/optimize.rs`).
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        Some(self)
     }
 }
 

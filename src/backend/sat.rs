@@ -18,7 +18,7 @@ use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, SolveReport, Solver, Stats,
 };
-use crate::export::cnf::{objective_at_most, Cnf, CnfOptions, PbEncoding};
+use crate::export::cnf::{Cnf, CnfOptions, ObjectiveBounds, PbEncoding};
 use crate::export::ExportError;
 use crate::model::{Model, Solution};
 
@@ -167,7 +167,8 @@ impl Sat {
         let cnf = Cnf::encode(model, &self.encoding).map_err(|e| failed(&e.to_string()))?;
         let mut solver = VarisatSolver::new();
         add_clauses(&mut solver, &cnf.clauses);
-        let (n, mut next_var) = (cnf.model_vars, cnf.num_vars);
+        let n = cnf.model_vars;
+        let mut bounds = ObjectiveBounds::new(&costs, cnf.num_vars, self.encoding.pb);
         let (mut best, mut calls, mut added) = (None, 0u64, 0usize);
         loop {
             calls += 1;
@@ -185,10 +186,12 @@ impl Sat {
                 .map(|&x| i128::from(objective.min_cost(x)))
                 .sum();
             best = Some((v, solution));
-            // Ask for a strictly better one: sum m_x x <= v - 1.
-            let encoded = objective_at_most(&costs, v - 1, next_var, self.encoding.pb)
-                .map_err(|_| too_large("out of memory encoding the objective bound".into()))?;
-            let Some((clauses, used)) = encoded else {
+            // Ask for a strictly better one: sum m_x x <= v - 1, on the one incremental
+            // encoding of the objective (its earlier parts reused).
+            let encoded = bounds
+                .at_most(v - 1)
+                .map_err(|e| too_large(e.to_string()))?;
+            let Some((clauses, _used)) = encoded else {
                 break; // nothing can be below v: v is optimal
             };
             added += clauses.len();
@@ -198,7 +201,6 @@ impl Sat {
                     self.encoding.pb.name()
                 )));
             }
-            next_var = used;
             if clauses.is_empty() && n == 0 {
                 break;
             }
@@ -226,6 +228,8 @@ fn failed(reason: &str) -> BackendError {
 /// Solution-improving search: solve, then require `objective <= best - 1` (a pseudo-Boolean
 /// constraint encoded with the backend's `pb-encoding` through rustsat, negative costs on
 /// negated literals) and solve again, until unsatisfiable: the last solution is optimal. The
+/// objective is one incremental encoding ([`ObjectiveBounds`]): each better bound adds only
+/// the encoding's new part and unit clauses on its outputs, so no bound is encoded twice. The
 /// solver is incremental, so learnt clauses carry over. Refused (`unsupported`) beyond
 /// [`MAX_OBJECTIVE_TERMS`] terms or [`MAX_OBJECTIVE_CLAUSES`] clauses of bounds.
 impl crate::backend::Optimizer for Sat {

@@ -797,6 +797,9 @@ struct State<'l> {
     /// When optimising: each variable's minimisation-form cost, which orders candidates
     /// (cheapest first, then LCV).
     costs: Option<Vec<i64>>,
+    /// When optimising: the slack rows in the order to branch on them, after every open model
+    /// row (see [`State::choose_row_optimizing`]).
+    slack_order: Option<Vec<u32>>,
     stats: Stats,
 }
 
@@ -824,6 +827,7 @@ impl<'l> State<'l> {
             scored: Vec::new(),
             parts: Vec::new(),
             costs: None,
+            slack_order: None,
             stats: Stats::default(),
         }
     }
@@ -1315,10 +1319,19 @@ impl<'l> State<'l> {
     /// "exactly one" row needs one. Ties go to "exactly one" rows, then the lowest row id.
     /// Returns the row and whether it is general.
     fn choose_row(&self) -> (usize, bool) {
+        if let Some(slack) = &self.slack_order {
+            return self.choose_row_optimizing(slack);
+        }
+        self.choose_row_among(self.layout.num_rows)
+    }
+
+    /// [`State::choose_row`] over the rows below `rows` and the demand rows (a closed row when
+    /// none of them is open).
+    fn choose_row_among(&self, rows: usize) -> (usize, bool) {
         let layout = self.layout;
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
-        for r in 0..layout.num_rows {
+        for r in 0..rows {
             // Closed rows carry CLOSED, so they never win.
             if self.count[r] < best_count {
                 best = r;
@@ -1345,6 +1358,21 @@ impl<'l> State<'l> {
             }
         }
         (best, general)
+    }
+
+    /// The choice of an optimising search: MRV over the model's rows (so a weighted set cover
+    /// branches on its element with the fewest sets, cheapest first), and only when every
+    /// model row is settled the variables in no equation, through their slack rows in `slack`
+    /// order (best value per weight first: a knapsack follows its fractional bound). Cost: as
+    /// [`State::choose_row`].
+    fn choose_row_optimizing(&self, slack: &[u32]) -> (usize, bool) {
+        let first_slack = self.layout.num_rows - slack.len();
+        let (r, general) = self.choose_row_among(first_slack);
+        if general || (r < first_slack && self.count[r] < CLOSED) {
+            return (r, general);
+        }
+        let open = slack.iter().find(|&&r| self.count[r as usize] < CLOSED);
+        (open.map_or(first_slack, |&r| r as usize), false)
     }
 
     /// LCV: the legal variables of row `r`, those leaving the most peers legal first.
@@ -1534,6 +1562,7 @@ fn search(
     let exact = engine.exact();
     let mut st = State::new(layout);
     st.costs = bound.as_ref().map(|b| b.costs().to_vec());
+    st.slack_order = bound.as_ref().map(|b| b.slack_order(layout));
     let limit = match goal {
         Goal::Solve => Some(1),
         Goal::Count { limit } => limit,

@@ -15,8 +15,50 @@ use crate::harness::record::{median, Record};
 use crate::harness::stats::par2;
 use crate::model::objective::Objective;
 
-/// Instances where two runs proved different optimal values, one line each.
+/// Instances where two runs proved different optimal values, or where a run's verified value
+/// beats an optimum another run proved (the sense read from the records), one line each.
 pub fn optimum_disagreements(records: &[Record]) -> Vec<String> {
+    let mut out = differing_optima(records);
+    out.extend(values_beating_optima(records));
+    out
+}
+
+/// Verified values better than a proved optimum of the same instance: the prover missed a
+/// solution (or the other run's value is wrong), one line per (instance, run).
+fn values_beating_optima(records: &[Record]) -> Vec<String> {
+    let mut by_instance: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    for r in records {
+        by_instance.entry(&r.instance).or_default().push(r);
+    }
+    let mut out = Vec::new();
+    for (inst, rs) in by_instance {
+        let Some(sense) = rs.iter().find_map(|r| r.sense) else {
+            continue;
+        };
+        let better = |a: i128, b: i128| match sense {
+            crate::model::ObjectiveSense::Minimize => a < b,
+            crate::model::ObjectiveSense::Maximize => a > b,
+        };
+        for p in rs.iter().filter(|r| r.status == Status::Optimal) {
+            let Some(optimum) = p.objective else { continue };
+            for r in rs.iter().filter(|r| r.verified && r.status.has_solution()) {
+                match r.objective {
+                    Some(v) if better(v, optimum) => out.push(format!(
+                        "{inst}: {} found the verified value {v}, better than the optimum {optimum} {} proved",
+                        r.backend, p.backend
+                    )),
+                    _ => {}
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Instances where two runs proved different optimal values, one line each.
+fn differing_optima(records: &[Record]) -> Vec<String> {
     let mut proved: BTreeMap<&str, BTreeMap<i128, BTreeSet<&str>>> = BTreeMap::new();
     for r in records.iter().filter(|r| r.status == Status::Optimal) {
         if let Some(v) = r.objective {
@@ -202,6 +244,37 @@ mod tests {
         assert!(
             table.contains("| a | 5 | `bitset`, `milp` | 5 |"),
             "{table}"
+        );
+    }
+
+    #[test]
+    fn a_verified_value_beating_a_proved_optimum_is_flagged_by_sense() {
+        let with = |mut r: Record, sense| {
+            r.sense = Some(sense);
+            r.verified = true;
+            r
+        };
+        use crate::model::ObjectiveSense::{Maximize, Minimize};
+        let records = vec![
+            // Minimise: 7 is worse than the optimum 5, 4 beats it.
+            with(run("a", "bitset", Status::Optimal, Some(5)), Minimize),
+            with(run("a", "sat", Status::Feasible, Some(7)), Minimize),
+            with(run("a", "cbc", Status::Feasible, Some(4)), Minimize),
+            // Maximise: 7 beats the optimum 5.
+            with(run("b", "enum", Status::Optimal, Some(5)), Maximize),
+            with(run("b", "highs", Status::Feasible, Some(7)), Maximize),
+            // No sense on record: nothing can be said about one-sided values.
+            run("c", "enum", Status::Optimal, Some(5)),
+            run("c", "highs", Status::Feasible, Some(7)),
+        ];
+        assert_eq!(
+            optimum_disagreements(&records),
+            vec![
+                "a: cbc found the verified value 4, better than the optimum 5 bitset proved"
+                    .to_string(),
+                "b: highs found the verified value 7, better than the optimum 5 enum proved"
+                    .to_string(),
+            ]
         );
     }
 }

@@ -85,6 +85,10 @@ pub struct Record {
     /// A model with an objective: the bound on the optimum the backend proved, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<i128>,
+    /// A model with an objective: its sense (which way a value is better), so the reports can
+    /// tell a verified value that beats a proved optimum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sense: Option<crate::model::ObjectiveSense>,
     /// Variables and rows of the model the backend was given.
     #[serde(default)]
     pub variables: usize,
@@ -163,6 +167,7 @@ impl Record {
             reason: None,
             objective: None,
             bound: None,
+            sense: None,
             variables: 0,
             rows: 0,
             stats: Stats::default(),

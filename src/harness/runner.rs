@@ -98,6 +98,7 @@ fn run_job(
         }
     };
     record.variables = model.num_variables();
+    record.sense = model.objective().map(|o| o.sense());
     record.rows = model.constraints().len();
     let job = Job {
         backend: config.name.clone(),

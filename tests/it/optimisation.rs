@@ -225,6 +225,27 @@ fn bitset_branch_and_bound_optimises() {
 }
 
 #[test]
+fn enum_branch_and_bound_optimises() {
+    conforms("enum");
+    let mut options = BackendOptions::default();
+    options.params.insert("order".into(), "mrv".into());
+    for model in cases() {
+        let mut backend = make_backend("enum", &options).unwrap();
+        let out = solve_verified(backend.as_mut(), &model).unwrap();
+        match reference(&model) {
+            Some(best) => assert_eq!(
+                (out.status, out.objective),
+                (Status::Optimal, Some(best)),
+                "enum order=mrv on {}: {:?}",
+                model.name(),
+                out.reason
+            ),
+            None => assert_eq!(out.status, Status::Infeasible, "{}", model.name()),
+        }
+    }
+}
+
+#[test]
 fn vsa_with_an_exact_code_optimises() {
     conforms("vsa");
 }
@@ -260,7 +281,7 @@ fn gauss_is_exact_when_it_answers() {
 #[test]
 fn backends_without_an_objective_search_refuse_naming_why() {
     let model = &cases()[1];
-    for name in ["dp", "enum"] {
+    for name in ["dp"] {
         let out = solve(name, model);
         assert_eq!(out.status, Status::Unsupported, "{name}");
         assert!(

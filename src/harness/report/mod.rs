@@ -429,6 +429,7 @@ pub fn render_markdown(
     redact_times: bool,
 ) -> String {
     let mut md = header(experiment, records, expected_runs, provenance, redact_times);
+    md.push_str(&disagreement_warning(records));
     md.push_str(&status_table(experiment, records));
     md.push_str(&backend_table(experiment, records, redact_times));
     md.push_str(&crate::harness::optimisation::optimisation_section(
@@ -438,6 +439,25 @@ pub fn render_markdown(
     ));
     md.push_str(&figures_section(experiment, records));
     md.push_str(&rest_of_report(experiment, records));
+    md
+}
+
+/// A warning at the top of the report when backends or peers disagree (differing answers,
+/// counts or proved optima, or a value beating a proved optimum); empty when none do. The
+/// full list stays under "Disagreements".
+fn disagreement_warning(records: &[Record]) -> String {
+    let found = disagreements(records);
+    if found.is_empty() {
+        return String::new();
+    }
+    let mut md = format!(
+        "\n> **Disagreements: {}.** Backends or peers disagree (the first {} here, all under \"Disagreements\" below); where two answers differ, at most one is right.\n",
+        found.len(),
+        found.len().min(5)
+    );
+    for d in found.iter().take(5) {
+        let _ = writeln!(md, "> - {}", markdown_text(d));
+    }
     md
 }
 
@@ -876,6 +896,31 @@ mod tests {
         assert_eq!(
             disagreements(&records),
             vec!["a: counts differ: 25230 (dp) vs 25231 (enum)".to_string()]
+        );
+    }
+
+    #[test]
+    fn disagreements_are_flagged_above_the_first_table() {
+        let exp = Experiment::from_text(
+            Path::new("e.toml"),
+            "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n",
+        )
+        .unwrap();
+        let optimum = |backend: &str, value: i128| Record {
+            objective: Some(value),
+            ..run(backend, "x", Status::Optimal, 1.0)
+        };
+        let provenance = Provenance::of(&[], "test");
+        let agree = [optimum("a", 5), optimum("b", 5)];
+        let md = render_markdown(&exp, &agree, 2, &provenance, true);
+        assert!(!md.contains("**Disagreements"), "{md}");
+        let differ = [optimum("a", 5), optimum("b", 6)];
+        let md = render_markdown(&exp, &differ, 2, &provenance, true);
+        let warning = md.find("> **Disagreements: 1.**").expect("a warning");
+        assert!(warning < md.find("## Statuses").unwrap(), "{md}");
+        assert!(
+            md.contains("x: proved optima differ: 5 (a) vs 6 (b)"),
+            "{md}"
         );
     }
 }
