@@ -9,11 +9,11 @@
 //! | [`objective`] | an optional linear objective (minimise / maximise), exact integer costs |
 //! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
 //! | [`puzzle::parse`] | reading and writing puzzle files, with located errors |
+//! | [`puzzle::generate`] | boards with exactly one solution: the machinery every kind's generator (in its folder) shares |
 //! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
 //! | [`verify`] | the one verifier every answer passes through |
 //! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
 //! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
-//! | [`generate`] | hex boards and Queens grids with exactly one solution, reproducible from a seed |
 //! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
 //! | [`table`] | the search-space table: exact counts per modelling level |
 //! | [`worker`] | isolated runs: worker processes with hard time and memory limits, measured |
@@ -25,7 +25,6 @@
 pub mod backend;
 pub mod build_info;
 pub mod export;
-pub mod generate;
 pub mod harness;
 pub mod model;
 pub mod output;

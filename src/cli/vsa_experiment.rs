@@ -19,7 +19,7 @@ use clap::Args;
 use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome, Status};
 use zeroone::model::Model;
 use zeroone::model::PuzzleKind;
-use zeroone::puzzle::generate;
+use zeroone::puzzle::kinds::sudoku::generate;
 use zeroone::puzzle::{parse, sudoku_grid};
 
 use super::CliError;

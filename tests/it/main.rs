@@ -22,6 +22,7 @@ mod layers;
 mod milp_levels;
 mod models;
 mod optimisation;
+mod plugin_kind;
 mod snapshots_model;
 mod star_killer;
 mod streaming;
