@@ -27,9 +27,6 @@ use super::counter::ExactCounter;
 use super::{below, board_rng, count_each, fingerprint, GenerateError, OnBoard, RunEnd};
 use crate::model::{Coord, Model, Solution};
 
-/// The backends that confirmed planted-region boards before the confirming lists were one.
-const PLANTED_CONFIRMING: [&str; 2] = ["enum", "sat"];
-
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenerateOptions {
@@ -355,7 +352,7 @@ fn generate_into<S: Shape>(
     options: &GenerateOptions,
     each: OnBoard<'_, Generated<S::Board>>,
 ) -> Result<(), GenerateError> {
-    let mut confirmer = Confirmer::new(&PLANTED_CONFIRMING);
+    let mut confirmer = Confirmer::default();
     let mut seen = BTreeSet::new();
     for index in 0..options.count {
         let mut rng = board_rng(options.seed, index as u64);
