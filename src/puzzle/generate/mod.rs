@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 pub use confirm::{Check, Confirmer, CONFIRMING_BACKENDS};
-pub use regions::{GenerateOptions, Generated, Partial};
+pub use regions::{GenerateOptions, Generated};
 
 /// Errors of the generators.
 #[derive(Debug, Error)]

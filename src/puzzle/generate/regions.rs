@@ -24,7 +24,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::confirm::{Check, Confirmer};
 use super::counter::ExactCounter;
-use super::{below, board_rng, count_each, fingerprint, GenerateError, OnBoard, RunEnd};
+use super::{below, board_rng, count_each, fingerprint, GenerateError, OnBoard, Request, RunEnd};
 use crate::model::{Coord, Model, Solution};
 
 /// What to generate.
@@ -57,7 +57,7 @@ impl GenerateOptions {
 
     /// The options of a `generate` request: width, count and seed, `max-attempts` and
     /// `max-repairs` when given.
-    pub fn of_request(request: &super::Request) -> GenerateOptions {
+    pub fn of_request(request: &Request) -> GenerateOptions {
         let mut options = GenerateOptions::new(request.width, request.count, request.seed);
         options.max_attempts = request.max_attempts();
         if let Some(r) = request.option("max-repairs") {
@@ -105,6 +105,9 @@ pub trait Shape {
     fn model(&self, board: &Self::Board) -> Model;
     /// What tells two boards apart (boards with equal keys are repeats).
     fn key(&self, board: &Self::Board) -> String;
+    /// The board's block in the kind's file format, as `generate` prints it: the `#` lines of
+    /// [`report_lines`], the board, its solution.
+    fn block(&self, seed: u64, g: &Generated<Self::Board>) -> String;
 }
 
 /// For each of `cells`, the ids of the cells it `touch`es, in id order.
@@ -247,46 +250,34 @@ pub fn report_lines<B>(kind: &str, width: usize, seed: u64, g: &Generated<B>) ->
     ]
 }
 
-/// What a generation run produced: every board found, and why it stopped short of the count
-/// (`None`: all were found).
-#[derive(Debug)]
-pub struct Partial<B> {
-    /// The boards found, in order, each unique and checked.
-    pub boards: Vec<Generated<B>>,
-    /// Why no further board came (the budget ran out, or a check failed); `None` when every
-    /// board asked for was found.
-    pub stopped: Option<GenerateError>,
-}
-
-impl<B> Partial<B> {
-    /// All the boards, or the error that stopped the run (dropping the boards found before it).
-    pub fn into_result(self) -> Result<Vec<Generated<B>>, GenerateError> {
-        match self.stopped {
-            None => Ok(self.boards),
-            Some(e) => Err(e),
-        }
-    }
-}
-
-/// Generates `options.count` boards of `shape`, keeping them all.
-pub fn generate_with<S: Shape>(shape: &S, options: &GenerateOptions) -> Partial<S::Board> {
-    let mut boards = Vec::new();
-    let stopped = generate_into(shape, options, &mut |g| {
-        boards.push(g);
-        Ok(())
-    })
-    .err();
-    Partial { boards, stopped }
-}
-
-/// Like [`generate_with`], but hands each board to `each` as soon as it is found and checked,
-/// keeping none: memory does not grow with `options.count`.
-pub fn generate_each<S: Shape>(
+/// Generates `options.count` boards of `shape`, keeping them all: every board, or the error
+/// that stopped the run (dropping the boards found before it).
+pub fn generate_with<S: Shape>(
     shape: &S,
     options: &GenerateOptions,
-    each: OnBoard<'_, Generated<S::Board>>,
+) -> Result<Vec<Generated<S::Board>>, GenerateError> {
+    let mut boards = Vec::new();
+    generate_into(shape, options, &mut |g| {
+        boards.push(g);
+        Ok(())
+    })?;
+    Ok(boards)
+}
+
+/// The `generate` command's run for `shape`: each board's [`Shape::block`] handed to `each` as
+/// soon as it is found and checked, keeping none (memory does not grow with the count).
+/// Reads `max-attempts` and `max-repairs`.
+pub fn generate_blocks<S: Shape>(
+    shape: &S,
+    request: &Request,
+    each: OnBoard<'_, String>,
 ) -> RunEnd {
-    count_each(each, |each| generate_into(shape, options, each))
+    let options = GenerateOptions::of_request(request);
+    count_each(each, |each| {
+        generate_into(shape, &options, &mut |g| {
+            each(shape.block(request.seed, &g))
+        })
+    })
 }
 
 /// The board found by one attempt's growth and repairs.

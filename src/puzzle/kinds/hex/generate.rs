@@ -14,8 +14,7 @@ use super::{HexBoard, HexKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
 use crate::puzzle::generate::{
-    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Partial, Request,
-    RunEnd,
+    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
 };
 
 /// The hex board's shape as the planted-region generator needs it.
@@ -112,41 +111,24 @@ impl Shape for HexShape {
     fn key(&self, board: &HexBoard) -> String {
         format!("{:?}", board.regions())
     }
+    fn block(&self, seed: u64, g: &Generated<HexBoard>) -> String {
+        let width = self.geometry.width();
+        let mut out = report_lines("hex", width, seed, g).join("\n");
+        out.push('\n');
+        out.push_str(&write(&g.board));
+        let cols: Vec<String> = g.solution.iter().map(|c| c.to_string()).collect();
+        out.push_str(&format!("# solution: {}\n", cols.join(" ")));
+        out
+    }
 }
 
 /// Generates `options.count` hex boards of width `options.width`, each with exactly one
 /// solution (checked by the generator's counter and confirmed by two backends, all verified).
-/// All or nothing: see [`generate_hex_partial`] to keep the boards found before a failure.
-pub fn generate_hex(options: &GenerateOptions) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
-    generate_hex_partial(options)?.into_result()
-}
-
-/// Like [`generate_hex`], but keeps the boards found when the run stops short of the count
-/// (small widths have few distinct boards). `Err` only for a width with no boards at all.
-pub fn generate_hex_partial(options: &GenerateOptions) -> Result<Partial<HexBoard>, GenerateError> {
-    Ok(regions::generate_with(&HexShape::new(options.width)?, options))
-}
-
-/// Like [`generate_hex_partial`], but hands each board to `each` as soon as it is found and
-/// checked, keeping none: memory does not grow with `options.count`. Returns the number of
-/// boards found and why the run stopped short (`None`: all were found); `Err` only for a width
-/// with no boards at all.
-pub fn generate_hex_each(
+/// All or nothing: the boards, or the error that stopped the run.
+pub fn generate_hex(
     options: &GenerateOptions,
-    each: OnBoard<'_, Generated<HexBoard>>,
-) -> Result<RunEnd, GenerateError> {
-    let shape = HexShape::new(options.width)?;
-    Ok(regions::generate_each(&shape, options, each))
-}
-
-/// One hex board block: report lines, the hexagon, the solution line.
-pub fn hex_block(width: usize, seed: u64, g: &Generated<HexBoard>) -> String {
-    let mut out = report_lines("hex", width, seed, g).join("\n");
-    out.push('\n');
-    out.push_str(&write(&g.board));
-    let cols: Vec<String> = g.solution.iter().map(|c| c.to_string()).collect();
-    out.push_str(&format!("# solution: {}\n", cols.join(" ")));
-    out
+) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
+    regions::generate_with(&HexShape::new(options.width)?, options)
 }
 
 impl Generator for HexKind {
@@ -163,10 +145,8 @@ impl Generator for HexKind {
         request: &Request,
         each: OnBoard<'_, String>,
     ) -> Result<RunEnd, GenerateError> {
-        let (width, seed) = (request.width, request.seed);
-        generate_hex_each(&GenerateOptions::of_request(request), &mut |g| {
-            each(hex_block(width, seed, &g))
-        })
+        let shape = HexShape::new(request.width)?;
+        Ok(regions::generate_blocks(&shape, request, each))
     }
 }
 

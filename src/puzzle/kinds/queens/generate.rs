@@ -14,8 +14,7 @@ use super::{QueensBoard, QueensKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
 use crate::puzzle::generate::{
-    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Partial, Request,
-    RunEnd,
+    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
 };
 
 /// The Queens grid's shape as the planted-region generator needs it.
@@ -94,42 +93,23 @@ impl Shape for QueensShape {
     fn key(&self, board: &QueensBoard) -> String {
         format!("{:?}", board.regions())
     }
+    fn block(&self, seed: u64, g: &Generated<QueensBoard>) -> String {
+        let mut out = report_lines("queens", self.size, seed, g).join("\n");
+        out.push('\n');
+        let mut board = g.board.clone();
+        board.known_solution = Some(g.solution.clone());
+        out.push_str(&write(&board));
+        out
+    }
 }
 
 /// Generates `options.count` Queens grids of side `options.width`, each with exactly one
 /// solution (checked by the generator's counter and confirmed by two backends, all verified).
-/// All or nothing: see [`generate_queens_partial`].
+/// All or nothing: the boards, or the error that stopped the run.
 pub fn generate_queens(
     options: &GenerateOptions,
 ) -> Result<Vec<Generated<QueensBoard>>, GenerateError> {
-    generate_queens_partial(options)?.into_result()
-}
-
-/// Like [`generate_queens`], but keeps the boards found when the run stops short of the count.
-pub fn generate_queens_partial(
-    options: &GenerateOptions,
-) -> Result<Partial<QueensBoard>, GenerateError> {
-    Ok(regions::generate_with(&QueensShape::new(options.width)?, options))
-}
-
-/// Like [`generate_queens_partial`], but hands each grid to `each` as soon as it is found and
-/// checked, keeping none. Returns the number found and why the run stopped short.
-pub fn generate_queens_each(
-    options: &GenerateOptions,
-    each: OnBoard<'_, Generated<QueensBoard>>,
-) -> Result<RunEnd, GenerateError> {
-    let shape = QueensShape::new(options.width)?;
-    Ok(regions::generate_each(&shape, options, each))
-}
-
-/// One Queens block: report lines, the grid, the solution line.
-pub fn queens_block(width: usize, seed: u64, g: &Generated<QueensBoard>) -> String {
-    let mut out = report_lines("queens", width, seed, g).join("\n");
-    out.push('\n');
-    let mut board = g.board.clone();
-    board.known_solution = Some(g.solution.clone());
-    out.push_str(&write(&board));
-    out
+    regions::generate_with(&QueensShape::new(options.width)?, options)
 }
 
 impl Generator for QueensKind {
@@ -146,10 +126,8 @@ impl Generator for QueensKind {
         request: &Request,
         each: OnBoard<'_, String>,
     ) -> Result<RunEnd, GenerateError> {
-        let (width, seed) = (request.width, request.seed);
-        generate_queens_each(&GenerateOptions::of_request(request), &mut |g| {
-            each(queens_block(width, seed, &g))
-        })
+        let shape = QueensShape::new(request.width)?;
+        Ok(regions::generate_blocks(&shape, request, each))
     }
 }
 
@@ -179,7 +157,8 @@ mod tests {
     #[test]
     fn generated_blocks_read_back_with_their_solutions() {
         let queens = generate_queens(&GenerateOptions::new(6, 2, 4)).unwrap();
-        let blocks: Vec<String> = queens.iter().map(|g| queens_block(6, 4, g)).collect();
+        let shape = QueensShape::new(6).unwrap();
+        let blocks: Vec<String> = queens.iter().map(|g| shape.block(4, g)).collect();
         let back = parse_str(&blocks.join("\n"), Format::Queens, "gen.queens").unwrap();
         assert_eq!(back.len(), 2);
         for (g, p) in queens.iter().zip(&back) {
