@@ -1,25 +1,40 @@
-//! zeroone: 0-1 integer programming on grid puzzles.
+//! zeroone: 0-1 integer programming for puzzles and models.
 //!
-//! Data flows one way: puzzle text → [`model::Model`] (families of "exactly one" / "at most one"
-//! rows) → a [`backend::Backend`] → a verified [`backend::Outcome`] → records and reports.
+//! A puzzle or a model file becomes a [`model::Model`]: binary variables and rows
+//! `sum w_i x_i (=, <=, >=) k` grouped into named families, with an optional linear objective.
+//! The same model goes to any backend (Gaussian elimination, MILP, enumeration and `dp`
+//! counting, the VSA and bitset searches, exact cover, SAT, brute force); every answer passes
+//! the one verifier ([`model::verify`]) before it is printed or counted, and the harness runs
+//! experiments over many models and backends and writes reports from the records.
 //!
-//! | part | what it holds |
+//! ```
+//! use zeroone::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
+//! use zeroone::puzzle::QueensBoard;
+//!
+//! // The Queens puzzle's rules on an 8x8 board without regions: one queen per row and per
+//! // column, no two touching (a diagonal neighbour included), as a 0-1 model.
+//! let model = QueensBoard::bare(8).to_model("8x8, no regions");
+//! let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
+//! let outcome = solve_verified(backend.as_mut(), &model).unwrap();
+//! assert_eq!(outcome.status, Status::Solved); // verified before it is returned
+//! let counted = count_verified(backend.as_mut(), &model, None).unwrap();
+//! assert_eq!(counted.count, 5242); // OEIS A002464; exact, every witness verified
+//! ```
+//!
+//! Data flows one way, and so do imports (a test reads the `use crate::` lines and keeps the
+//! order): each layer uses only itself and the layers listed before it.
+//!
+//! | layer | what it holds |
 //! |---|---|
-//! | [`model`] | the 0-1 model, its sparse and dense views, givens |
-//! | [`objective`] | an optional linear objective (minimise / maximise), exact integer costs |
-//! | [`puzzle`] | hex boards, square Queens, Sudoku: builders |
-//! | [`puzzle::parse`] | reading and writing puzzle files, with located errors |
-//! | [`puzzle::generate`] | boards with exactly one solution: the machinery every kind's generator (in its folder) shares |
-//! | [`render`] | models and verified outcomes as text and JSON (CLI, harness) |
-//! | [`verify`] | the one verifier every answer passes through |
-//! | [`backend`] | the backend trait, the registry, verified runs, one file per backend |
-//! | [`export`] | the model written as LP, MPS, OPB, CNF or JSON for other solvers |
-//! | [`symmetry`] | board symmetry groups, orbit counts by canonical forms and Burnside |
-//! | [`table`] | the search-space table: exact counts per modelling level |
-//! | [`worker`] | isolated runs: worker processes with hard time and memory limits, measured |
-//! | [`harness`] | experiment files, parallel resumable runs, records, reports, plots |
-//! | [`testing`] | stable, serialisable views of a model and its solutions, for snapshot tests |
-//! | [`build_info`] | the version and commit this binary was built from |
+//! | [`output`], [`suggest`], [`build_info`] | atomic writes, did-you-mean, the binary's version |
+//! | [`model`] | the 0-1 model, its builder and reductions, the objective ([`model::objective`]), the verifier ([`model::verify`]) |
+//! | [`export`] | the model written as LP, MPS, OPB, CNF, XCC or JSON for other solvers |
+//! | [`backend`] | the backend trait and its optional abilities, the registry, verified runs, one file per engine, the worker process with hard limits ([`backend::worker`]) |
+//! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku), with the machinery their generators share ([`puzzle::generate`]); [`render`], [`testing`] beside it |
+//! | [`space`] | the search-space table (exact counts per modelling level) and board symmetries |
+//! | [`harness`] | experiment files, plans, resumable parallel runs, records, reports and figures |
+//!
+//! The command-line interface (`src/cli/`, the `zeroone` binary) sits on top of all of them.
 #![deny(missing_docs)]
 
 pub mod backend;

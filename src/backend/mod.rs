@@ -45,8 +45,8 @@ use crate::model::Model;
 
 pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
 pub use outcome::{
-    CountEnd, CountOutcome, CountReport, Found, Outcome, SolveReport, Stats, Status, Undecided,
-    WITNESS_LIMIT,
+    CountEnd, CountOutcome, CountReport, Found, Outcome, SearchCounter, SolveReport, Stats, Status,
+    Undecided, WITNESS_LIMIT,
 };
 pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
 pub use stream::{SolutionStream, StreamOutcome, StreamReport};
@@ -283,6 +283,9 @@ pub struct BackendInfo {
     pub uses_time_limit: bool,
     /// Whether the backend reads `seed`.
     pub uses_seed: bool,
+    /// The [`Stats`] counters the backend fills, each with the name of what it counts there
+    /// (reports show them under these names and show no counter a backend does not fill).
+    pub counters: &'static [(SearchCounter, &'static str)],
 }
 
 impl BackendInfo {
@@ -313,6 +316,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &[],
         uses_time_limit: false,
         uses_seed: false,
+        counters: &[(SearchCounter::Nodes, "assignments tried")],
     },
     BackendInfo {
         name: "enum",
@@ -321,6 +325,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &["families", "order", "coordinate", "threads"],
         uses_time_limit: true,
         uses_seed: false,
+        counters: &[(SearchCounter::Nodes, "partial placements")],
     },
     BackendInfo {
         name: "dp",
@@ -329,6 +334,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &["coordinate", "memory-limit"],
         uses_time_limit: false,
         uses_seed: false,
+        counters: &[],
     },
     BackendInfo {
         name: "gauss",
@@ -337,6 +343,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &[],
         uses_time_limit: false,
         uses_seed: false,
+        counters: &[],
     },
     BackendInfo {
         name: "milp",
@@ -345,6 +352,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &["relax", "presolve"],
         uses_time_limit: true,
         uses_seed: false,
+        counters: &[],
     },
     BackendInfo {
         name: "sat",
@@ -353,6 +361,8 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &["pairwise-up-to", "pb-encoding"],
         uses_time_limit: false,
         uses_seed: false,
+        // Its SAT calls are in `extra.sat_calls` as well as in `nodes`: named once, there.
+        counters: &[],
     },
     #[cfg(feature = "highs")]
     BackendInfo {
@@ -362,6 +372,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &["relax", "presolve"],
         uses_time_limit: true,
         uses_seed: false,
+        counters: &[],
     },
     BackendInfo {
         name: "bitset",
@@ -370,6 +381,11 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &[],
         uses_time_limit: true,
         uses_seed: false,
+        counters: &[
+            (SearchCounter::Guesses, "guesses"),
+            (SearchCounter::Backtracks, "backtracks"),
+            (SearchCounter::Steps, "values placed"),
+        ],
     },
     BackendInfo {
         name: "xcc",
@@ -378,6 +394,7 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &[],
         uses_time_limit: true,
         uses_seed: false,
+        counters: &[],
     },
     BackendInfo {
         name: "vsa",
@@ -386,6 +403,11 @@ pub fn registry() -> Vec<BackendInfo> {
         params: &["code", "dim", "slots", "refresh"],
         uses_time_limit: true,
         uses_seed: true,
+        counters: &[
+            (SearchCounter::Guesses, "guesses"),
+            (SearchCounter::Backtracks, "backtracks"),
+            (SearchCounter::Steps, "values placed"),
+        ],
     }]
 }
 
@@ -411,25 +433,109 @@ pub fn make_backend(
     name: &str,
     options: &BackendOptions,
 ) -> Result<Box<dyn Backend>, BackendError> {
-    let all = registry();
-    match all.iter().find(|b| b.name == name) {
-        Some(info) => {
-            options.check_against(info)?;
-            (info.make)(options)
-        }
-        None => Err(BackendError::UnknownBackend {
-            name: name.into(),
-            known: all.iter().map(|b| b.name).collect::<Vec<_>>().join(", "),
-        }),
-    }
+    Registry::builtin().make(name, options)
 }
 
 /// Whether the registered backend `name` stops itself at a time limit (see
 /// [`BackendInfo::uses_time_limit`]); `false` for an unknown name.
 pub fn stops_itself(name: &str) -> bool {
-    registry()
-        .iter()
-        .any(|b| b.name == name && b.uses_time_limit)
+    Registry::builtin().stops_itself(name)
+}
+
+/// The backends a program can make by name: this binary's ([`registry`]), plus entries a
+/// program adds with [`Registry::with`] (a backend defined outside the crate, such as a test's
+/// toy backend). A value handed down to whatever makes backends, never a global: the built-in
+/// one costs one small vector per call.
+#[derive(Clone)]
+pub struct Registry {
+    entries: Vec<BackendInfo>,
+    /// How many of `entries`, from the front, are this binary's own.
+    builtin: usize,
+}
+
+impl Registry {
+    /// This binary's backends, in the order `--help` lists them.
+    pub fn builtin() -> Registry {
+        let entries = registry();
+        Registry {
+            builtin: entries.len(),
+            entries,
+        }
+    }
+
+    /// This registry plus `extra`, which takes the place of an entry of the same name.
+    pub fn with(mut self, extra: BackendInfo) -> Registry {
+        if let Some(i) = self.entries.iter().position(|e| e.name == extra.name) {
+            self.entries.remove(i);
+            if i < self.builtin {
+                self.builtin -= 1;
+            }
+        }
+        self.entries.push(extra);
+        self
+    }
+
+    /// Every entry, the built-in ones first.
+    pub fn entries(&self) -> &[BackendInfo] {
+        &self.entries
+    }
+
+    /// The entry called `name`.
+    pub fn get(&self, name: &str) -> Option<&BackendInfo> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Whether `name` is one of this binary's own backends, so a `zeroone worker` process can
+    /// make it; an entry added with [`Registry::with`] exists only in the program that added it.
+    pub fn is_builtin(&self, name: &str) -> bool {
+        self.entries[..self.builtin].iter().any(|e| e.name == name)
+    }
+
+    /// Makes the backend called `name` with `options`, as [`make_backend`] does.
+    pub fn make(
+        &self,
+        name: &str,
+        options: &BackendOptions,
+    ) -> Result<Box<dyn Backend>, BackendError> {
+        match self.get(name) {
+            Some(info) => {
+                options.check_against(info)?;
+                (info.make)(options)
+            }
+            None => Err(BackendError::UnknownBackend {
+                name: name.into(),
+                known: self
+                    .entries
+                    .iter()
+                    .map(|b| b.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    /// Whether the backend `name` stops itself at a time limit; `false` for an unknown name.
+    pub fn stops_itself(&self, name: &str) -> bool {
+        self.get(name).is_some_and(|b| b.uses_time_limit)
+    }
+
+    /// The names of the backends that stop themselves at a time limit, for messages.
+    pub fn stopping_themselves(&self) -> Vec<&'static str> {
+        (self.entries.iter())
+            .filter(|b| b.uses_time_limit)
+            .map(|b| b.name)
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.entries.iter().map(|e| e.name).collect();
+        f.debug_struct("Registry")
+            .field("entries", &names)
+            .field("builtin", &self.builtin)
+            .finish()
+    }
 }
 
 #[cfg(test)]

@@ -39,6 +39,34 @@ pub struct Stats {
     pub extra: BTreeMap<String, serde_json::Value>,
 }
 
+/// One of the search counters of [`Stats`]. What it counts differs between backends (a SAT
+/// call, a partial placement, a choice), so a registry entry names each counter its backend
+/// fills ([`super::BackendInfo::counters`]) and reports never pool them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchCounter {
+    /// [`Stats::nodes`].
+    Nodes,
+    /// [`Stats::steps`].
+    Steps,
+    /// [`Stats::guesses`].
+    Guesses,
+    /// [`Stats::backtracks`].
+    Backtracks,
+}
+
+impl SearchCounter {
+    /// This counter's value in `stats`.
+    pub fn of(self, stats: &Stats) -> u64 {
+        match self {
+            SearchCounter::Nodes => stats.nodes,
+            SearchCounter::Steps => stats.steps,
+            SearchCounter::Guesses => stats.guesses,
+            SearchCounter::Backtracks => stats.backtracks,
+        }
+    }
+}
+
 fn is_zero(x: &u64) -> bool {
     *x == 0
 }

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::backend::memory;
 use crate::backend::{
-    count_verified, make_backend, solve_verified, stops_itself, BackendOptions, Stats, Status,
+    count_verified, solve_verified, stops_itself, BackendOptions, Registry, Stats, Status,
 };
 use crate::model::{Model, Solution};
 
@@ -185,14 +185,15 @@ fn peak_rss_since_reset() -> Option<f64> {
     memory::peak_rss().map(|bytes| bytes as f64 / (1u64 << 20) as f64)
 }
 
-/// Runs one job in this process: the worker's body, also what [`run_in_process`] does.
-fn execute(job: &Job, model: &Model) -> RunResult {
-    let mut backend = match make_backend(&job.backend, &job.options) {
+/// Runs one job in this process with a backend of `registry`: the worker's body, also what
+/// [`run_in_process`] does.
+fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
+    let mut backend = match registry.make(&job.backend, &job.options) {
         Ok(b) => b,
         Err(e) => return RunResult::failed(Status::Error, e.to_string()),
     };
     let limit_by = job.options.time_limit.map(|_| {
-        if stops_itself(&job.backend) {
+        if registry.stops_itself(&job.backend) {
             LimitBy::Backend
         } else {
             LimitBy::Parent
@@ -235,10 +236,16 @@ fn execute(job: &Job, model: &Model) -> RunResult {
 /// Runs `job` in this process, measuring its CPU time and (where the kernel allows) its peak
 /// resident set like a worker does; no limit is enforced beyond what the backend honours.
 pub fn run_in_process(job: &Job, model: &Model) -> RunResult {
+    run_in_process_with(&Registry::builtin(), job, model)
+}
+
+/// [`run_in_process`] with a backend of `registry`: how a program runs a backend it added to
+/// the registry itself (a `zeroone worker` process knows only the built-in ones).
+pub fn run_in_process_with(registry: &Registry, job: &Job, model: &Model) -> RunResult {
     let reset = memory::reset_peak_rss();
     let (cpu0, _) = own_usage();
     let start = Instant::now();
-    let mut result = execute(job, model);
+    let mut result = execute(registry, job, model);
     result.wall_seconds = start.elapsed().as_secs_f64();
     let (cpu1, lifetime_peak) = own_usage();
     result.cpu_seconds = cpu1 - cpu0;

@@ -12,13 +12,13 @@ mod parallel;
 mod report;
 mod run;
 mod show;
+mod slurm;
 mod snapshot;
 mod solve;
 mod table;
 
 use clap::{Parser, Subcommand};
 
-pub mod vsa_experiment;
 use thiserror::Error;
 
 /// Errors that end a command. Bad input (files, options) exits 2; a failed run exits 1.
@@ -75,12 +75,13 @@ enum Command {
     Table(table::TableArgs),
     /// Gaussian elimination of the equality rows: rank, redundant rows, fixed variables.
     Gauss(gauss::GaussArgs),
-    /// The VSA Sudoku experiment (seed 003): clue levels, dimension sweep, VSA vs bitset.
-    VsaExperiment(vsa_experiment::VsaExperimentArgs),
     /// Run an experiment file: records to reports/NAME.jsonl, then NAME.md, NAME.csv, plots.
     Run(run::RunArgs),
     /// Join the shard record files of an experiment and write its reports.
     Merge(merge::MergeArgs),
+    /// Write (and with --submit, submit) a Slurm job array of an experiment's shards and a
+    /// merge job after it.
+    Slurm(slurm::SlurmArgs),
     /// Print one stable text per file (model, Gauss relaxation, every verified solution) to diff.
     Snapshot(snapshot::SnapshotArgs),
     /// Rewrite an experiment's reports from its records alone, running nothing.
@@ -113,9 +114,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Generate(args) => generate::run(args),
         Command::Table(args) => table::run(args),
         Command::Gauss(args) => gauss::run(args),
-        Command::VsaExperiment(args) => vsa_experiment::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Slurm(args) => slurm::run(args),
         Command::Snapshot(args) => snapshot::run(args),
         Command::Report(args) => report::run(args),
         Command::Completions { shell } => {

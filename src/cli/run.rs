@@ -92,6 +92,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         command: command.join(" "),
         memory_limit: args.memory_limit,
         worker_exe: None,
+        registry: zeroone::backend::Registry::builtin(),
     };
     let summary = run_experiment(&experiment, &options).map_err(cli_error)?;
     eprintln!(

@@ -83,7 +83,8 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
 /// `--all` streams solutions in this process, so only a backend that stops itself can honour a
 /// time limit there, and no memory limit applies: refuse what would not be enforced.
 fn refuse_unenforced_limits(backend: &BackendArgs) -> Result<(), CliError> {
-    let stops_itself = zeroone::backend::stops_itself(&backend.backend);
+    let registry = zeroone::backend::Registry::builtin();
+    let stops_itself = registry.stops_itself(&backend.backend);
     if backend.memory_limit.is_some() {
         return Err(CliError::BadInput(
             "--all runs in this process: --memory-limit is not enforced there; drop it".into(),
@@ -91,8 +92,9 @@ fn refuse_unenforced_limits(backend: &BackendArgs) -> Result<(), CliError> {
     }
     if backend.time_limit.is_some() && !stops_itself {
         return Err(CliError::BadInput(format!(
-            "--all runs in this process and backend '{}' cannot stop itself: --time-limit would not be enforced (use bitset, vsa or enum, or drop --time-limit)",
-            backend.backend
+            "--all runs in this process and backend '{}' cannot stop itself: --time-limit would not be enforced (use one that can: {}; or drop --time-limit)",
+            backend.backend,
+            registry.stopping_themselves().join(", ")
         )));
     }
     Ok(())

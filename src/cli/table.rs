@@ -213,45 +213,8 @@ fn sudoku_from_line(line: &str) -> Result<Sudoku, CliError> {
 
 /// Runs `zeroone table`.
 pub fn run(args: TableArgs) -> Result<(), CliError> {
-    let format = match args.format.as_str() {
-        "md" | "markdown" => Format::Markdown,
-        "csv" => Format::Csv,
-        "json" => Format::Json,
-        other => {
-            return Err(CliError::BadInput(format!(
-                "--format '{other}': expected md, csv or json"
-            )))
-        }
-    };
-    let method = match args.method.as_str() {
-        "dp" => Method::Dp,
-        "enum" => Method::Enum,
-        other => {
-            return Err(CliError::BadInput(format!(
-                "--method '{other}': expected dp or enum"
-            )))
-        }
-    };
-    check_size(args.width, "width")?;
-    check_size(args.size, "size")?;
-    let mut options = TableOptions {
-        method,
-        ..TableOptions::default()
-    };
-    if let Some(l) = args.orbit_limit {
-        options.orbit_limit = l;
-    }
-    if args.no_orbits {
-        options.orbit_limit = 0;
-        options.burnside = false;
-    }
-    if let Some(size) = &args.memory_limit {
-        options.memory_limit = Some(parse_size(size)?);
-    }
-    let failed = |e: table::TableError| match e {
-        table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
-        other => CliError::Failed(other.to_string()),
-    };
+    let format = format_of(&args)?;
+    let options = options_of(&args)?;
     if let Some(shard) = &args.shard {
         let width = match (args.what.as_str(), args.width, &args.file) {
             ("hex", Some(w), None) => w,
@@ -278,10 +241,69 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         let text = board_tables(&args, path, &options, format)?;
         return emit(&args, &text);
     }
+    let text = family_table(&args, &options, format)?;
+    emit(&args, &text)
+}
+
+/// `--format`: md, csv or json.
+fn format_of(args: &TableArgs) -> Result<Format, CliError> {
+    Ok(match args.format.as_str() {
+        "md" | "markdown" => Format::Markdown,
+        "csv" => Format::Csv,
+        "json" => Format::Json,
+        other => {
+            return Err(CliError::BadInput(format!(
+                "--format '{other}': expected md, csv or json"
+            )))
+        }
+    })
+}
+
+/// The counting options the flags give (method, orbits, memory limit), range-checked.
+fn options_of(args: &TableArgs) -> Result<TableOptions, CliError> {
+    let method = match args.method.as_str() {
+        "dp" => Method::Dp,
+        "enum" => Method::Enum,
+        other => {
+            return Err(CliError::BadInput(format!(
+                "--method '{other}': expected dp or enum"
+            )))
+        }
+    };
+    check_size(args.width, "width")?;
+    check_size(args.size, "size")?;
+    let mut options = TableOptions {
+        method,
+        ..TableOptions::default()
+    };
+    if let Some(l) = args.orbit_limit {
+        options.orbit_limit = l;
+    }
+    if args.no_orbits {
+        options.orbit_limit = 0;
+        options.burnside = false;
+    }
+    if let Some(size) = &args.memory_limit {
+        options.memory_limit = Some(parse_size(size)?);
+    }
+    Ok(options)
+}
+
+/// The table of a whole family (`table hex --width N`, `--widths A-B`, `queens`, `star`,
+/// `sudoku --grid LINE`), rendered.
+fn family_table(
+    args: &TableArgs,
+    options: &TableOptions,
+    format: Format,
+) -> Result<String, CliError> {
+    let failed = |e: table::TableError| match e {
+        table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
+        other => CliError::Failed(other.to_string()),
+    };
     let text = match args.what.as_str() {
         "hex" => match (args.width, &args.widths) {
             (Some(w), None) => {
-                table::hex_table(&table::hex_levels(w, &options).map_err(failed)?).render(format)
+                table::hex_table(&table::hex_levels(w, options).map_err(failed)?).render(format)
             }
             (None, Some(range)) => {
                 let widths: Vec<usize> = parse_range(range, "widths")?
@@ -290,7 +312,7 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
                     .collect();
                 let mut all = Vec::new();
                 for w in widths {
-                    all.push(table::hex_levels(w, &options).map_err(failed)?);
+                    all.push(table::hex_levels(w, options).map_err(failed)?);
                 }
                 table::hex_widths_table(&all).render(format)
             }
@@ -302,13 +324,13 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         },
         "queens" => match (args.size, &args.sizes) {
             (Some(n), None) => {
-                table::queens_table(&table::queens_levels(n, &options).map_err(failed)?)
+                table::queens_table(&table::queens_levels(n, options).map_err(failed)?)
                     .render(format)
             }
             (None, Some(range)) => {
                 let mut all = Vec::new();
                 for n in parse_range(range, "sizes")? {
-                    all.push(table::queens_levels(n, &options).map_err(failed)?);
+                    all.push(table::queens_levels(n, options).map_err(failed)?);
                 }
                 table::queens_sizes_table(&all).render(format)
             }
@@ -344,7 +366,7 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
             )))
         }
     };
-    emit(&args, &text)
+    Ok(text)
 }
 
 fn emit(args: &TableArgs, text: &str) -> Result<(), CliError> {

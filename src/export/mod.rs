@@ -253,7 +253,7 @@ pub fn describe_coord(coord: &Coord) -> String {
 /// (`hex board of width 9`, `queens 8x8`, ...); `generic model` for a model of no registered
 /// kind.
 pub fn describe_kind(kind: &PuzzleKind) -> String {
-    crate::puzzle::kinds::of(kind).map_or_else(|| "generic model".into(), |k| k.description(kind))
+    kind.words().into_owned()
 }
 
 /// Header lines shared by all text formats (without comment markers): model name, kind, size,

@@ -4,32 +4,23 @@
 //! count, and its `stats.extra` figures keep their own keys; a figure a backend does not
 //! measure is absent (an empty CSV cell), never 0.
 
-use crate::backend::Status;
+use crate::backend::{Registry, SearchCounter, Status};
 use crate::harness::record::Record;
 
-/// Which `Stats` counter a named figure reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Counter {
-    Nodes,
-    Steps,
-    Guesses,
-    Backtracks,
-}
-
-/// The counters a backend (by registry name) measures, each with the name of what it counts.
-/// Backends absent here measure none of them (their figures are in `stats.extra`).
-fn counters_of(name: &str) -> &'static [(Counter, &'static str)] {
-    match name {
-        "enum" => &[(Counter::Nodes, "partial placements")],
-        "brute" => &[(Counter::Nodes, "assignments tried")],
-        // `sat` keeps its SAT calls in `extra.sat_calls` as well as in `nodes`: named once.
-        // The shared propagation search (`search.rs`): its nodes are guesses + 1.
-        "bitset" | "vsa" => &[
-            (Counter::Guesses, "guesses"),
-            (Counter::Backtracks, "backtracks"),
-            (Counter::Steps, "values placed"),
-        ],
-        _ => &[],
+/// The counters `record`'s backend fills, each with the name of what it counts: as recorded
+/// (from the backend's registry entry at run time), else, for records made before they were
+/// recorded, as this binary's registry names them. A backend with no entry (a peer, a table
+/// row) measures none of them (its figures are in `stats.extra`).
+fn counters_of(record: &Record) -> Vec<(SearchCounter, String)> {
+    match &record.counters {
+        Some(recorded) => recorded.clone(),
+        None => Registry::builtin()
+            .get(&record.name)
+            .map_or_else(Vec::new, |info| {
+                (info.counters.iter())
+                    .map(|&(c, name)| (c, name.to_string()))
+                    .collect()
+            }),
     }
 }
 
@@ -72,17 +63,9 @@ pub fn figures_of(record: &Record) -> Vec<(String, FigureValue)> {
     if !measured(record) {
         return Vec::new();
     }
-    let mut out: Vec<(String, FigureValue)> = counters_of(&record.name)
-        .iter()
-        .map(|&(c, label)| {
-            let v = match c {
-                Counter::Nodes => record.stats.nodes,
-                Counter::Steps => record.stats.steps,
-                Counter::Guesses => record.stats.guesses,
-                Counter::Backtracks => record.stats.backtracks,
-            };
-            (label.to_string(), FigureValue::Number(v as f64))
-        })
+    let mut out: Vec<(String, FigureValue)> = counters_of(record)
+        .into_iter()
+        .map(|(c, label)| (label, FigureValue::Number(c.of(&record.stats) as f64)))
         .collect();
     for (key, value) in &record.stats.extra {
         let v = match value {

@@ -19,6 +19,7 @@
 //! | [`report`] | Markdown and CSV reports from records alone (`zeroone report`) |
 //! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
 //! | [`runner`] | running the jobs in worker processes, resumable and shardable; merging shards |
+//! | [`slurm`] | a sharded run as a Slurm job array and a merge job: scripts, requests, shards to rerun |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
 //! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
@@ -32,6 +33,7 @@ pub mod raster;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod slurm;
 pub mod source;
 pub mod stats;
 pub mod store;
@@ -47,8 +49,10 @@ pub use plan::{RunOptions, RunSummary, Shard};
 pub use record::Record;
 pub use runner::run_experiment;
 
-/// Errors of the harness layer. `Experiment` and `Source` errors are bad input (the CLI exits
-/// 2 and nothing is run or written); the others come up while running or writing.
+/// Errors of the harness layer. `Experiment`, `Source`, `Records`, `Busy`, `RecordsExist` and
+/// `NoRecords` are bad input (the CLI exits 2 and nothing is run or written); the others come
+/// up while running or writing, and the internal failures (`Threads`, `Poisoned`, `NoBinary`)
+/// are never the user's input.
 #[derive(Debug, Error)]
 pub enum HarnessError {
     /// The experiment file is malformed; the message names file, line and column or key.
@@ -61,9 +65,44 @@ pub enum HarnessError {
         /// What is wrong and what was expected.
         message: String,
     },
-    /// An instance source could not be read or parsed.
+    /// An instance source could not be read or parsed, or records do not belong to the
+    /// experiment.
     #[error("{0}")]
     Source(String),
+    /// A run without `--resume` or `--fresh` would replace existing records.
+    #[error("{} exists: pass --resume to continue it or --fresh to start over", path.display())]
+    RecordsExist {
+        /// The record file.
+        path: PathBuf,
+    },
+    /// There are no records to report or merge.
+    #[error("{what}: {hint}")]
+    NoRecords {
+        /// What is missing (a file, or the shards in a folder).
+        what: String,
+        /// What to do about it.
+        hint: String,
+    },
+    /// The worker threads of a run could not be started (an internal failure, not bad input).
+    #[error("cannot start {count} threads: {source}")]
+    Threads {
+        /// Threads asked for.
+        count: usize,
+        /// Why the thread pool failed.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A thread panicked while holding a lock the run shares (an internal failure).
+    #[error("{what} lock poisoned: a thread of this run panicked while holding it")]
+    Poisoned {
+        /// What the lock guards.
+        what: &'static str,
+    },
+    /// The `zeroone` binary the workers run could not be found (an internal failure).
+    #[error("cannot find the zeroone binary: {source}")]
+    NoBinary {
+        /// Why `current_exe` failed.
+        source: io::Error,
+    },
     /// A record file is corrupt (a bad line that is not the torn last one), or two shards
     /// disagree about the same run.
     #[error("{file}:{line}: {message}")]
@@ -110,6 +149,8 @@ impl HarnessError {
                 | HarnessError::Source(_)
                 | HarnessError::Records { .. }
                 | HarnessError::Busy { .. }
+                | HarnessError::RecordsExist { .. }
+                | HarnessError::NoRecords { .. }
         )
     }
 
@@ -131,4 +172,36 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
     crate::output::write_atomically(path, contents).map_err(|e| HarnessError::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_failures_are_never_bad_input_and_say_what_failed() {
+        let poisoned = HarnessError::Poisoned {
+            what: "record file",
+        };
+        let no_binary = HarnessError::NoBinary {
+            source: io::Error::from(io::ErrorKind::NotFound),
+        };
+        for e in [&poisoned, &no_binary] {
+            assert!(!e.is_bad_input(), "{e}");
+        }
+        assert!(poisoned
+            .to_string()
+            .starts_with("record file lock poisoned"));
+        assert!(no_binary
+            .to_string()
+            .starts_with("cannot find the zeroone binary: "));
+        let exists = HarnessError::RecordsExist {
+            path: PathBuf::from("r/x.jsonl"),
+        };
+        assert!(exists.is_bad_input());
+        assert_eq!(
+            exists.to_string(),
+            "r/x.jsonl exists: pass --resume to continue it or --fresh to start over"
+        );
+    }
 }

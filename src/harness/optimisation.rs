@@ -72,6 +72,7 @@ pub fn optimisation_section(
                 .filter(|i| !proved_by_any.contains(*i) && records.iter().any(|r| r.instance == **i && r.status == Status::Infeasible))
                 .count()
     );
+    let time_limit = crate::harness::record::time_limit_on_record(records);
     md.push_str("| backend | runs | optimal | feasible | infeasible | proved (instances) | median s to prove | PAR-2 on optimal |\n");
     md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (label, _) in experiment.labels() {
@@ -85,9 +86,7 @@ pub fn optimisation_section(
             per_instance.entry(&r.instance).or_default().push(r.seconds);
         }
         let times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
-        let par = experiment
-            .time_limit
-            .and_then(|t| par2(&mine, t.as_secs_f64()));
+        let par = time_limit.and_then(|t| par2(&mine, t));
         let time = |s: Option<f64>| match redact_times {
             true => "~".to_string(),
             false => crate::harness::report::seconds_text(s),

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use crate::backend::Registry;
 use crate::harness::experiment::Experiment;
 use crate::harness::record::RunKey;
 
@@ -65,6 +66,9 @@ pub struct RunOptions {
     /// The `zeroone` binary the workers run (`None`: this executable). Tests that call the
     /// library from their own binary point it at `CARGO_BIN_EXE_zeroone`.
     pub worker_exe: Option<PathBuf>,
+    /// The backends the run can make: this binary's, plus any a program added
+    /// ([`Registry::with`]); the added ones run in this process, not in a worker.
+    pub registry: Registry,
 }
 
 impl RunOptions {
@@ -81,6 +85,7 @@ impl RunOptions {
             command: String::new(),
             memory_limit: None,
             worker_exe: None,
+            registry: Registry::builtin(),
         }
     }
 

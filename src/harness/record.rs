@@ -17,7 +17,7 @@
 //! instance, measurements, limits, provenance), so reports are computed from records alone.
 //! Fields added after the first record format are optional: old record files still load.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::worker::LimitBy;
-use crate::backend::{Stats, Status};
+use crate::backend::{SearchCounter, Stats, Status};
 use crate::harness::experiment::Task;
 use crate::harness::HarnessError;
 
@@ -93,6 +93,11 @@ pub struct Record {
     pub rows: usize,
     /// The backend's statistics (nodes, steps, guesses, backtracks, extra figures).
     pub stats: Stats,
+    /// The counters of `stats` the backend fills, named as its registry entry names them
+    /// ([`crate::backend::BackendInfo::counters`]); records made before they were recorded
+    /// take the names of this binary's registry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<Vec<(SearchCounter, String)>>,
     /// The instance's source group (file stem, generator), for the per-source table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
@@ -105,6 +110,10 @@ pub struct Record {
     /// Instances in the whole experiment (all shards), for "runs on record: k of n".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<usize>,
+    /// Repetitions the experiment asked of each (instance, backend) pair when this run was
+    /// made; records made before it was recorded fall back to the repetitions on record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetitions: Option<u32>,
     /// Wall-clock seconds of the run seen by the parent (worker transport included).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
@@ -157,10 +166,12 @@ impl Record {
             variables: 0,
             rows: 0,
             stats: Stats::default(),
+            counters: None,
             group: None,
             size: None,
             position: None,
             instances: None,
+            repetitions: None,
             wall_seconds: None,
             cpu_seconds: None,
             peak_rss_mb: None,
@@ -532,6 +543,54 @@ pub fn machine() -> String {
         std::env::consts::OS,
         std::env::consts::ARCH
     )
+}
+
+/// The time limits of `records`, in seconds, each once, ascending. Every record format carries
+/// its run's limit in `options.time_limit` (absent: the run had none), so the limit a report
+/// states is the one the runs were made under, whatever the experiment file says today.
+pub fn time_limits_on_record(records: &[Record]) -> Vec<f64> {
+    let mut limits: Vec<f64> = records
+        .iter()
+        .filter_map(|r| r.options.time_limit)
+        .collect();
+    limits.sort_by(f64::total_cmp);
+    limits.dedup();
+    limits
+}
+
+/// The time limit reports charge PAR-2 against and draw in plots: the largest on record (the
+/// only one, unless records made under different limits were merged); `None` when no run had
+/// one.
+pub fn time_limit_on_record(records: &[Record]) -> Option<f64> {
+    time_limits_on_record(records).last().copied()
+}
+
+/// The memory limits of `records` in MB, each once, ascending. Records made before memory
+/// limits existed (the first format, without a recorded build) ran without one, so a record
+/// without a limit means none was set.
+pub fn memory_limits_on_record(records: &[Record]) -> Vec<u64> {
+    let limits: BTreeSet<u64> = records
+        .iter()
+        .filter_map(|r| r.options.memory_limit)
+        .collect();
+    limits.into_iter().collect()
+}
+
+/// The repetitions the runs of `records` were asked for: the recorded ones (largest), else,
+/// for records made before they were recorded, the highest repetition on record plus one.
+pub fn repetitions_on_record(records: &[Record]) -> u32 {
+    records
+        .iter()
+        .filter_map(|r| r.repetitions)
+        .max()
+        .unwrap_or_else(|| {
+            records
+                .iter()
+                .filter(|r| r.name != "peer")
+                .map(|r| r.repetition + 1)
+                .max()
+                .unwrap_or(0)
+        })
 }
 
 /// The median of `xs` (mean of the two middle values for an even count); `None` when empty.

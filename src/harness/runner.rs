@@ -21,6 +21,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::backend::worker::{Job, JobTask, Limits, WorkerPool};
+use crate::backend::Registry;
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
 use crate::harness::source::{load_instances, Instance};
@@ -52,6 +53,7 @@ fn record_options(
 /// What every job of a run shares.
 struct RunContext<'a> {
     experiment: &'a Experiment,
+    registry: &'a Registry,
     pool: WorkerPool,
     memory_limit: Option<u64>,
     instances: usize,
@@ -80,6 +82,12 @@ fn run_job(
     record.size = Some(instance.size());
     record.position = Some(position);
     record.instances = Some(run.instances);
+    record.repetitions = Some(run.experiment.repetitions);
+    record.counters = run.registry.get(&config.name).map(|info| {
+        (info.counters.iter())
+            .map(|&(counter, name)| (counter, name.to_string()))
+            .collect()
+    });
     record.jobs = Some(run.workers);
     record.machine = Some(run.machine.clone());
     let model = match model {
@@ -103,7 +111,12 @@ fn run_job(
         model_key: instance.id.clone(),
         model: None,
     };
-    let r = run.pool.run(&job, model);
+    // A backend a program added to the registry exists only in this process.
+    let r = if run.registry.is_builtin(&config.name) {
+        run.pool.run(&job, model)
+    } else {
+        crate::backend::worker::run_in_process_with(run.registry, &job, model)
+    };
     record.status = r.status;
     record.verified = r.verified;
     record.reason = r.reason;
@@ -248,8 +261,9 @@ pub fn run_experiment(
     let all = load_instances(&experiment.sources)?;
     let total = all.len();
     let instances = crate::harness::plan::in_shard(all, options.shard);
-    let (path, file, done) = open_records(experiment, options)?;
     let memory_limit = options.memory_limit.or(experiment.memory_limit);
+    refuse_unenforced_limits(experiment, &options.registry, memory_limit)?;
+    let (path, file, done) = open_records(experiment, options)?;
     check_settings(experiment, &path, &done, memory_limit)?;
     let done: HashSet<RunKey> = done.iter().map(Record::key).collect();
 
@@ -260,8 +274,7 @@ pub fn run_experiment(
 
     let exe = match &options.worker_exe {
         Some(p) => p.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| HarnessError::Source(format!("cannot find the zeroone binary: {e}")))?,
+        None => std::env::current_exe().map_err(|source| HarnessError::NoBinary { source })?,
     };
     if let Some(mb) = memory_limit {
         crate::backend::worker::check_memory_limit(&exe, mb).map_err(|min| {
@@ -277,6 +290,7 @@ pub fn run_experiment(
     }
     let run = RunContext {
         experiment,
+        registry: &options.registry,
         pool: WorkerPool::new(
             exe,
             Limits {
@@ -305,6 +319,36 @@ pub fn run_experiment(
         records: path,
         reports,
     })
+}
+
+/// A backend added to the registry runs in this process, where no memory limit holds and only
+/// a backend that stops itself honours the time limit: refuse a limit that would not be
+/// enforced, before anything runs.
+fn refuse_unenforced_limits(
+    experiment: &Experiment,
+    registry: &Registry,
+    memory_limit: Option<u64>,
+) -> Result<(), HarnessError> {
+    for b in (experiment.backends.iter()).filter(|b| !registry.is_builtin(&b.name)) {
+        let unenforced = if memory_limit.is_some() {
+            Some("a memory limit")
+        } else if b.options.time_limit.is_some() && !registry.stops_itself(&b.name) {
+            Some("a time limit (it cannot stop itself)")
+        } else {
+            None
+        };
+        if let Some(limit) = unenforced {
+            return Err(HarnessError::Experiment {
+                file: experiment.path.clone(),
+                location: "backends".into(),
+                message: format!(
+                    "backend '{}' is not built into zeroone and runs in this process, where {limit} is not enforced; drop the limit",
+                    b.name
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Runs every job not in `done` on `run.workers` threads, appending each record; returns how
@@ -346,7 +390,9 @@ fn run_pending(
                 let record = run_job(run, (*position, inst), &model, config, rep);
                 let written = file
                     .lock()
-                    .map_err(|_| HarnessError::Source("record file lock poisoned".into()))
+                    .map_err(|_| HarnessError::Poisoned {
+                        what: "record file",
+                    })
                     .and_then(|mut f| f.append(&record));
                 if let Err(e) = written {
                     if let Ok(mut f) = failure.lock() {
@@ -362,7 +408,10 @@ fn run_pending(
     rayon::ThreadPoolBuilder::new()
         .num_threads(run.workers)
         .build()
-        .map_err(|e| HarnessError::Source(format!("cannot start {} threads: {e}", run.workers)))?
+        .map_err(|source| HarnessError::Threads {
+            count: run.workers,
+            source,
+        })?
         .install(work);
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
@@ -410,11 +459,10 @@ pub fn merge_records(
         files.extend(inputs.iter().cloned());
     }
     if files.is_empty() {
-        return Err(HarnessError::Source(format!(
-            "no record files to merge: no {}.shard-*.jsonl in {}",
-            experiment.name,
-            dir.display()
-        )));
+        return Err(HarnessError::NoRecords {
+            what: "no record files to merge".into(),
+            hint: format!("no {}.shard-*.jsonl in {}", experiment.name, dir.display()),
+        });
     }
     let records = crate::harness::record::merge(&files)?;
     let table = experiment.kind == ExperimentKind::Table;
@@ -546,10 +594,10 @@ pub fn rewrite_reports(
 ) -> Result<Vec<PathBuf>, HarnessError> {
     let path = records_path(dir, experiment, None);
     if !path.is_file() {
-        return Err(HarnessError::Source(format!(
-            "{} does not exist: run the experiment (or merge its shards) first",
-            path.display()
-        )));
+        return Err(HarnessError::NoRecords {
+            what: format!("{} does not exist", path.display()),
+            hint: "run the experiment (or merge its shards) first".into(),
+        });
     }
     // A run still writing these records holds their lock: refuse, like a second run, rather
     // than write reports of a half-finished record set.

@@ -46,10 +46,7 @@ pub fn open_records(
 ) -> Result<(PathBuf, RecordFile, Vec<Record>), HarnessError> {
     let path = records_path(&options.reports_dir, experiment, options.shard);
     if path.exists() && !options.resume && !options.fresh {
-        return Err(HarnessError::Source(format!(
-            "{} exists: pass --resume to continue it or --fresh to start over",
-            path.display()
-        )));
+        return Err(HarnessError::RecordsExist { path });
     }
     let (file, done) = if options.resume {
         RecordFile::open(&path)?

@@ -59,10 +59,28 @@ pub enum Coord {
 /// geometry) and its size parameters (`width = 9`, `box_size = 3`). It is the kind's identity
 /// only, for output (names, titles, drawings); what backends need to know about a model is in
 /// its [`ModelHints`]. Serialized as `{"kind": tag, param: value, ...}`. Cost: one small vector.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub struct PuzzleKind {
     tag: Cow<'static, str>,
     params: Vec<(Cow<'static, str>, usize)>,
+    /// The kind in words, as its builder gave it ([`PuzzleKind::described`]); not part of the
+    /// identity (equality, hashing) nor of the serialized form.
+    words: Option<String>,
+}
+
+impl PartialEq for PuzzleKind {
+    fn eq(&self, other: &PuzzleKind) -> bool {
+        self.tag == other.tag && self.params == other.params
+    }
+}
+
+impl Eq for PuzzleKind {}
+
+impl std::hash::Hash for PuzzleKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.tag.hash(state);
+        self.params.hash(state);
+    }
 }
 
 impl PuzzleKind {
@@ -73,6 +91,7 @@ impl PuzzleKind {
     pub const Generic: PuzzleKind = PuzzleKind {
         tag: Cow::Borrowed("generic"),
         params: Vec::new(),
+        words: None,
     };
 
     /// The kind tagged `tag` with the size parameters `params` (name and value each), as a
@@ -84,6 +103,24 @@ impl PuzzleKind {
         PuzzleKind {
             tag: Cow::Borrowed(tag),
             params,
+            words: None,
+        }
+    }
+
+    /// This kind with its description in words (`hex board of width 9`), which its builder
+    /// knows and outputs that do not know the kinds (export headers) print.
+    pub fn described(mut self, words: impl Into<String>) -> PuzzleKind {
+        self.words = Some(words.into());
+        self
+    }
+
+    /// The kind in words: the builder's description, else `generic model` or `TAG model`
+    /// (a kind read back from JSON keeps its tag and parameters only).
+    pub fn words(&self) -> Cow<'_, str> {
+        match &self.words {
+            Some(w) => Cow::Borrowed(w),
+            None if self.is_generic() => Cow::Borrowed("generic model"),
+            None => Cow::Owned(format!("{} model", self.tag)),
         }
     }
 
@@ -144,6 +181,7 @@ impl<'de> Deserialize<'de> for PuzzleKind {
                 .into_iter()
                 .map(|(k, v)| (Cow::Owned(k), v))
                 .collect(),
+            words: None,
         })
     }
 }

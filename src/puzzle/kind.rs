@@ -133,6 +133,15 @@ pub trait Kind: Sync {
     /// The kind and size in words for export headers ("hex board of width 9").
     fn description(&self, kind: &PuzzleKind) -> String;
 
+    /// The model's kind for a board of this kind with size parameters `params`: the tag is
+    /// [`Kind::name`], and the description in words travels with it (export headers print it
+    /// without asking the registry).
+    fn puzzle_kind(&self, params: &[(&'static str, usize)]) -> PuzzleKind {
+        let kind = PuzzleKind::new(self.name(), params);
+        let words = self.description(&kind);
+        kind.described(words)
+    }
+
     /// The puzzle drawn from its model alone: with the pieces or digits of `solution`, or as
     /// given (regions, clues) when `solution` is `None`. `None` when the model lacks what the
     /// drawing needs (its size parameter).

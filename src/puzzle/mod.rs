@@ -159,7 +159,7 @@ mod tests {
             &PAIRS
         }
         fn to_model(&self, name: String) -> Result<Model, ModelError> {
-            let mut b = ModelBuilder::new(name, PuzzleKind::new("pairs", &[("n", self.n)]));
+            let mut b = ModelBuilder::new(name, PAIRS.puzzle_kind(&[("n", self.n)]));
             let vars: Vec<_> = (0..self.n)
                 .map(|col| b.coord_variable(Coord::Cell { row: 0, col }))
                 .collect();
@@ -199,10 +199,13 @@ mod tests {
             p == same && p != other,
             "plug-in puzzles compare by kind and text"
         );
-        // Not registered: output treats its models as kind-less, and nothing panics.
+        // Not registered: output that asks the registry treats its models as kind-less, and
+        // nothing panics; its description travels with the model.
         assert!(kinds::of(m.kind()).is_none());
         assert_eq!(crate::render::drawing(&m, None), None);
-        assert_eq!(crate::export::describe_kind(m.kind()), "generic model");
+        assert_eq!(crate::export::describe_kind(m.kind()), "pairs");
+        let read_back: Model = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(crate::export::describe_kind(read_back.kind()), "pairs model");
     }
 
     #[test]

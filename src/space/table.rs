@@ -11,7 +11,7 @@
 //! solution count.
 //!
 //! Counting methods: the closed forms are computed directly; the constrained levels use the
-//! [`dp`] counter (fast at every width) or the
+//! [`dp`](crate::backend::dp) counter (fast at every width) or the
 //! [`enumerate`](crate::backend::enumerate) backend ([`Method`]); orbits are counted by
 //! canonical forms over the enumerated placements and checked against Burnside's lemma, so they
 //! are limited to widths where enumeration is affordable ([`TableOptions::orbit_limit`]).
@@ -541,7 +541,7 @@ pub fn hex_memory_guard(width: usize, parts: usize, limit: Option<u64>) -> Resul
 }
 
 /// Shard `part` (1-based) of `parts` of the three-axis count of width `width` (see
-/// [`hex_shards`]): the exact number of placements whose top half lies in the shard's class.
+/// [`shards`]): the exact number of placements whose top half lies in the shard's class.
 /// Refused first when its estimated memory is above `limit` ([`hex_memory_guard`]).
 pub fn hex_three_axes_part(
     width: usize,

@@ -165,7 +165,7 @@ fn table_line() -> impl Strategy<Value = Vec<String>> {
         })
 }
 
-/// A `generate`, `vsa-experiment` or `run` command line whose valid forms stay small.
+/// A `generate` or `run` command line whose valid forms stay small.
 fn other_line() -> impl Strategy<Value = Vec<String>> {
     let number = prop::sample::select(NUMBERS);
     prop_oneof![
@@ -183,51 +183,6 @@ fn other_line() -> impl Strategy<Value = Vec<String>> {
                 format!("--seed={seed}"),
                 "--max-attempts=20".into(),
             ]),
-        (
-            prop::sample::select(
-                &[
-                    "--dims",
-                    "--dim",
-                    "--time-limit",
-                    "--n",
-                    "--code-seeds",
-                    "--levels",
-                    "--sweep-n"
-                ][..]
-            ),
-            // No large valid counts: `--n 100000` is a legitimate hour-long run.
-            prop::sample::select(
-                &[
-                    "0",
-                    "1",
-                    "2",
-                    "-1",
-                    "1e20",
-                    "NaN",
-                    "",
-                    "abc",
-                    "99999999999",
-                    "2000000",
-                    "18446744073709551616",
-                    "auto"
-                ][..]
-            )
-        )
-            .prop_map(|(flag, value)| {
-                let mut line: Vec<String> = [
-                    "vsa-experiment",
-                    "--n=1",
-                    "--levels=45",
-                    "--sweep-n=1",
-                    "--code-seeds=1",
-                    "--dims=16",
-                    "--no-sets",
-                ]
-                .map(String::from)
-                .to_vec();
-                line.push(format!("{flag}={value}"));
-                line
-            }),
         (
             prop::sample::select(
                 &[

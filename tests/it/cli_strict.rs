@@ -169,31 +169,7 @@ fn table_widths_and_sizes_out_of_range_are_exit_2_not_an_allocation_abort() {
 }
 
 #[test]
-fn vsa_experiment_dimensions_are_checked_before_anything_runs() {
-    refused(
-        &["vsa-experiment", "--dims", "0"],
-        &["--dims: 0", "1 to 1048576"],
-    );
-    refused(
-        &["vsa-experiment", "--dims", "16,2000000"],
-        &["--dims: 2000000"],
-    );
-    refused(
-        &["vsa-experiment", "--dim", "0"],
-        &["--dim 0", "auto or 1 to 1048576"],
-    );
-    refused(
-        &["vsa-experiment", "--time-limit", "1e300"],
-        &["--time-limit"],
-    );
-    refused(
-        &["vsa-experiment", "--n", "0"],
-        &["--n 0: expected 1 to 1000000"],
-    );
-    refused(
-        &["vsa-experiment", "--code-seeds", "99999999999"],
-        &["--code-seeds 99999999999: expected 1 to 1000000"],
-    );
+fn a_vsa_dimension_of_0_is_refused_before_anything_runs() {
     refused(
         &[
             "solve",
@@ -359,27 +335,4 @@ fn output_files_get_the_umask_mode_and_an_overwritten_file_keeps_its_mode() {
     std::fs::set_permissions(&lp, std::fs::Permissions::from_mode(0o644)).unwrap();
     export(&lp);
     assert_eq!(mode(&lp), 0o644, "an overwritten file keeps its mode");
-}
-
-#[test]
-fn vsa_experiment_reads_its_sets_from_zeroone_data_when_set() {
-    let dir = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_zeroone"))
-        .args([
-            "vsa-experiment",
-            "--n",
-            "1",
-            "--levels",
-            "45",
-            "--no-sweep",
-            "--sets",
-            "top.txt",
-        ])
-        .env("ZEROONE_DATA", dir.path())
-        .output()
-        .unwrap();
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    let wanted = dir.path().join("sudoku").join("top.txt");
-    assert!(err.contains(&*wanted.to_string_lossy()), "{err}");
 }

@@ -475,6 +475,43 @@ fn zeroone_report_rewrites_the_reports_from_the_records_alone() {
         csv
     );
     assert!(again.contains(&format!("zeroone {}", env!("CARGO_PKG_VERSION"))));
+    // The limits and repetitions come from the records: a time limit, memory limit and
+    // repetitions edited into the file after the run change no byte of any report (PAR-2,
+    // the header, the dashed limit line of the plots).
+    let written = |dir: &Path| -> BTreeMap<String, Vec<u8>> {
+        std::fs::read_dir(dir.join("reports"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.to_string_lossy().contains(".jsonl"))
+            .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+            .collect()
+    };
+    let before = written(dir.path());
+    assert!(
+        before.keys().any(|k| k.ends_with(".svg")),
+        "{:?}",
+        before.keys()
+    );
+    std::fs::write(
+        dir.path().join("e.toml"),
+        "time_limit = 7\nmemory_limit = 4000\n[[instances]]\nfile = \"p.txt\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [3, 5]\n[[backends]]\nname = \"brute\"\n[[backends]]\nname = \"gauss\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = zeroone(dir.path(), &["report", "e.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let after = written(dir.path());
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &before {
+        assert!(
+            after[path] == *bytes,
+            "{path} changed with the experiment file's limits"
+        );
+    }
+    assert!(again.contains("- time limit: 5 s per run"), "{again}");
+    assert!(again.contains("- memory limit: none"), "{again}");
     // Without records there is nothing to report: bad input, nothing written.
     let (code, stderr) = zeroone(dir.path(), &["report", "e.toml", "--reports", "none"]);
     assert_eq!(code, 2, "{stderr}");

@@ -24,9 +24,6 @@ const LAYERS: &[&[&str]] = &[
 
 /// Imports that still run up the layers: (file under `src/`, module it names).
 const KNOWN_UPWARD: &[(&str, &str)] = &[
-    // Header comments describe the model's kind through the kind registry: the kind's
-    // description should travel with the model instead.
-    ("export/mod.rs", "puzzle"),
     // The Star Battle table uses the generic table machinery, which lives with the hex and
     // Queens tables: the generic part belongs below the kinds.
     ("puzzle/kinds/star/table.rs", "space"),

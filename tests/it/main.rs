@@ -23,6 +23,8 @@ mod milp_levels;
 mod models;
 mod optimisation;
 mod plugin_kind;
+mod plugins;
+mod slurm;
 mod snapshots_model;
 mod star_killer;
 mod streaming;

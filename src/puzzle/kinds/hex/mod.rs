@@ -21,7 +21,7 @@ pub use kind::{HexKind, HEX};
 
 use crate::puzzle::kind::Kind;
 
-use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
+use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, Sense};
 
 /// A hex board: geometry plus, optionally, a colour region per cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,7 +138,7 @@ impl HexBoard {
     /// coloured), all "exactly one".
     pub fn to_model(&self, name: impl Into<String>) -> Model {
         let n = self.width();
-        let mut b = ModelBuilder::new(name, PuzzleKind::new(HEX.name(), &[("width", n)]));
+        let mut b = ModelBuilder::new(name, HEX.puzzle_kind(&[("width", n)]));
         b.hints(ModelHints {
             coordinate_family: Some("row".into()),
             cell_grid: true,

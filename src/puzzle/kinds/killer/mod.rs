@@ -146,7 +146,7 @@ impl KillerBoard {
 
     /// The kind tag of its models: `killer` with parameter `box_size`.
     pub fn puzzle_kind(&self) -> PuzzleKind {
-        PuzzleKind::new(KILLER.name(), &[("box_size", self.box_size)])
+        KILLER.puzzle_kind(&[("box_size", self.box_size)])
     }
 
     /// The 0-1 model (see the module documentation). Cost: `O(n^3)`.

@@ -12,7 +12,7 @@ pub mod kind;
 
 pub use kind::{QueensKind, QUEENS};
 
-use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
+use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, Sense};
 use crate::puzzle::kind::Kind;
 
 /// A Queens grid: size, optional regions, optional known solution.
@@ -63,7 +63,7 @@ impl QueensBoard {
     /// any) exactly one, `touch` at most one per 2x2 window.
     pub fn to_model(&self, name: impl Into<String>) -> Model {
         let n = self.size;
-        let mut b = ModelBuilder::new(name, PuzzleKind::new(QUEENS.name(), &[("size", n)]));
+        let mut b = ModelBuilder::new(name, QUEENS.puzzle_kind(&[("size", n)]));
         b.hints(ModelHints {
             coordinate_family: Some("row".into()),
             cell_grid: true,

@@ -96,7 +96,7 @@ impl StarBoard {
 
     /// The kind tag of its models: `star` with parameters `size` and `stars`.
     pub fn puzzle_kind(&self) -> PuzzleKind {
-        PuzzleKind::new(STAR.name(), &[("size", self.size), ("stars", self.stars)])
+        STAR.puzzle_kind(&[("size", self.size), ("stars", self.stars)])
     }
 
     /// What backends may use: the cells are a board; with one star per row the `row` family

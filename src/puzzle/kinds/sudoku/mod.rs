@@ -10,7 +10,7 @@ pub mod kind;
 
 pub use kind::{grid, SudokuKind, SUDOKU};
 
-use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense};
+use crate::model::{Coord, Model, ModelBuilder, ModelHints, Sense};
 use crate::puzzle::kind::Kind;
 
 /// The symbol of digit index `d` (0-based): the model's one symbol table,
@@ -125,7 +125,7 @@ fn empty_model(box_size: usize) -> Model {
     let id = |r: usize, c: usize, d: usize| (r * n + c) * n + d;
     let mut b = ModelBuilder::new(
         "",
-        PuzzleKind::new(SUDOKU.name(), &[("box_size", box_size)]),
+        SUDOKU.puzzle_kind(&[("box_size", box_size)]),
     );
     b.hints(ModelHints {
         coordinate_family: Some("cell".into()),

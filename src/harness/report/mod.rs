@@ -14,75 +14,27 @@ use crate::backend::Status;
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::figures::{self, FigureValue};
 use crate::harness::plan::job_keys;
-use crate::harness::record::{read_records, Record, RunKey};
+use crate::harness::record::{
+    memory_limits_on_record, read_records, repetitions_on_record, time_limit_on_record,
+    time_limits_on_record, Record, RunKey,
+};
 use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::output::{markdown_code, markdown_text};
 
+mod csv;
+mod header;
+mod plots;
+
+pub use csv::{render_csv, CSV_COLUMNS};
+use header::header;
+pub use header::Provenance;
+use plots::figures_section;
+pub use plots::{draw_figure, figure_list, Figure, FigureKind};
+
 pub use crate::harness::record::{median, quantile};
 pub use crate::harness::stats::par2;
 use crate::harness::stats::ratio_to;
-
-/// Where and how a report was made: the header of `NAME.md`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Provenance {
-    /// Logical cores and CPU model of the machine that wrote the report.
-    pub machine: String,
-    /// The zeroone builds (version and commit, from the records) that made the records.
-    pub commit: String,
-    /// The command that made the records (or rewrote the report).
-    pub command: String,
-}
-
-impl Provenance {
-    /// The machines and zeroone builds (version and commit) named by `records`: each record
-    /// carries them; records of the first format carry none, and then the machine writing the
-    /// report is named as such. Starts no program.
-    pub fn of(records: &[Record], command: &str) -> Provenance {
-        let list = |items: BTreeSet<String>, unrecorded: usize| {
-            let mut out: Vec<String> = items.into_iter().collect();
-            if unrecorded > 0 {
-                out.push(format!("not recorded in {unrecorded} records"));
-            }
-            out.join("; ")
-        };
-        // Peer rows (outside solvers) carry their package's version, not a zeroone build.
-        let (peers, own): (Vec<&Record>, Vec<&Record>) =
-            records.iter().partition(|r| r.name == "peer");
-        let builds: BTreeSet<String> =
-            own.iter()
-                .filter_map(|r| match (&r.version, &r.commit) {
-                    (Some(v), Some(c)) => Some(format!("zeroone {v} ({c})")),
-                    _ => None,
-                })
-                .chain(peers.iter().filter_map(|r| {
-                    r.options.params.get("version").map(|v| {
-                        format!("peer {}: {}", markdown_code(&r.backend), markdown_text(v))
-                    })
-                }))
-                .collect();
-        let no_build = own.iter().filter(|r| r.commit.is_none()).count();
-        let machines: BTreeSet<String> = records.iter().filter_map(|r| r.machine.clone()).collect();
-        let no_machine = records.iter().filter(|r| r.machine.is_none()).count();
-        let machine = if machines.is_empty() {
-            format!(
-                "not recorded (this report was written on {})",
-                crate::harness::record::machine()
-            )
-        } else {
-            list(machines, no_machine)
-        };
-        Provenance {
-            machine,
-            commit: if builds.is_empty() {
-                "not recorded".into()
-            } else {
-                list(builds, no_build)
-            },
-            command: command.to_string(),
-        }
-    }
-}
 
 /// Per-backend figures of a report.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,7 +122,7 @@ fn answered_times(records: &[Record], label: &str) -> BTreeMap<String, f64> {
 }
 
 fn summary_of(
-    experiment: &Experiment,
+    time_limit: Option<f64>,
     records: &[Record],
     (label, name): (String, String),
     baseline: Option<&BTreeMap<String, f64>>,
@@ -211,9 +163,7 @@ fn summary_of(
         p90_seconds: quantile(&times, 0.9),
         median_nodes: median(&nodes),
         ratio: baseline.and_then(|base| ratio_to(base, &own)),
-        par2: experiment
-            .time_limit
-            .and_then(|t| par2(&mine, t.as_secs_f64())),
+        par2: time_limit.and_then(|t| par2(&mine, t)),
         median_cpu_seconds: median(&cpu),
         max_rss_mb: rss,
         label,
@@ -227,11 +177,12 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
         .baseline
         .as_ref()
         .map(|b| answered_times(records, b));
+    let time_limit = time_limit_on_record(records);
     experiment
         .labels()
         .into_iter()
         .filter(|(label, name)| name != "peer" || records.iter().any(|r| &r.backend == label))
-        .map(|pair| summary_of(experiment, records, pair, baseline.as_ref()))
+        .map(|pair| summary_of(time_limit, records, pair, baseline.as_ref()))
         .collect()
 }
 
@@ -239,140 +190,6 @@ pub fn summarise(experiment: &Experiment, records: &[Record]) -> Vec<BackendSumm
 /// `-` when absent.
 pub fn seconds_text(s: Option<f64>) -> String {
     s.map_or("-".into(), crate::render::duration_text)
-}
-
-/// The header lines about limits, workers and repetitions, from the records: who enforced
-/// the time limit (the backend itself, or the parent killing its worker), the memory limit,
-/// and `--jobs`.
-fn limits_header(experiment: &Experiment, records: &[Record]) -> String {
-    let mut md = String::new();
-    let mut limit = match experiment.time_limit {
-        Some(t) => format!("{} s per run", t.as_secs_f64()),
-        None => "none".into(),
-    };
-    let by = |who: LimitBy| -> Vec<&str> {
-        experiment
-            .backends
-            .iter()
-            .filter(|b| {
-                records
-                    .iter()
-                    .any(|r| r.backend == b.label && r.limit_by == Some(who))
-            })
-            .map(|b| b.label.as_str())
-            .collect()
-    };
-    let (own, parent) = (by(LimitBy::Backend), by(LimitBy::Parent));
-    if !own.is_empty() {
-        let _ = write!(limit, "; stopped by the backend itself: {}", own.join(", "));
-    }
-    if !parent.is_empty() {
-        let _ = write!(
-            limit,
-            "; enforced by killing the worker (the backend cannot stop itself): {}",
-            parent.join(", ")
-        );
-    }
-    let _ = writeln!(md, "- time limit: {limit}");
-    let memory: BTreeSet<u64> = records
-        .iter()
-        .filter_map(|r| r.options.memory_limit)
-        .collect();
-    let memory = if memory.is_empty() {
-        experiment
-            .memory_limit
-            .map_or("none".into(), |m| format!("{m} MB per run"))
-    } else {
-        let list: Vec<String> = memory.iter().map(|m| format!("{m} MB")).collect();
-        format!("{} per run (address space of its worker)", list.join(", "))
-    };
-    let _ = writeln!(md, "- memory limit: {memory}");
-    let jobs: BTreeSet<usize> = records.iter().filter_map(|r| r.jobs).collect();
-    if !jobs.is_empty() {
-        let list: Vec<String> = jobs.iter().map(usize::to_string).collect();
-        let _ = writeln!(md, "- worker processes (`--jobs`): {}", list.join(", "));
-    }
-    let _ = writeln!(md, "- repetitions: {}", experiment.repetitions);
-    let options: Vec<String> = experiment
-        .backends
-        .iter()
-        .filter_map(|b| records.iter().find(|r| r.backend == b.label))
-        .map(|r| {
-            let params: Vec<String> = r
-                .options
-                .params
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            let params = if params.is_empty() {
-                String::new()
-            } else {
-                format!(", {}", params.join(", "))
-            };
-            format!(
-                "{} ({} seed {}{})",
-                markdown_code(&r.backend),
-                r.name,
-                r.options.seed,
-                markdown_text(&params)
-            )
-        })
-        .collect();
-    if !options.is_empty() {
-        let _ = writeln!(md, "- backend options on record: {}", options.join("; "));
-    }
-    md
-}
-
-/// The header: command, builds, machine, limits, runs on record.
-fn header(
-    experiment: &Experiment,
-    records: &[Record],
-    expected_runs: usize,
-    provenance: &Provenance,
-    redact_times: bool,
-) -> String {
-    let mut md = String::new();
-    let _ = writeln!(md, "# Experiment {}\n", markdown_code(&experiment.name));
-    if !experiment.description.is_empty() {
-        let _ = writeln!(md, "{}\n", experiment.description.trim());
-    }
-    let (machine, commit, command) = if redact_times {
-        ("~".into(), "~".into(), "~".into())
-    } else {
-        (
-            provenance.machine.clone(),
-            provenance.commit.clone(),
-            provenance.command.clone(),
-        )
-    };
-    let _ = writeln!(md, "- command: `{command}`");
-    let _ = writeln!(md, "- zeroone: {commit}");
-    let _ = writeln!(md, "- machine: {machine}");
-    md.push_str(&limits_header(experiment, records));
-    let instances: BTreeSet<&str> = records.iter().map(|r| r.instance.as_str()).collect();
-    let peer_rows = records
-        .iter()
-        .filter(|r| experiment.peers.contains(&r.backend))
-        .count();
-    let own_rows = records.len() - peer_rows;
-    let _ = write!(
-        md,
-        "- runs on record: {own_rows} of {expected_runs} ({} instances)",
-        instances.len()
-    );
-    if peer_rows > 0 {
-        let _ = write!(md, ", plus {peer_rows} rows from peer solvers");
-    }
-    let _ = writeln!(md);
-    if own_rows < expected_runs {
-        let _ = writeln!(
-            md,
-            "\n**Incomplete:** {} runs are missing; `zeroone run --resume` continues the run.",
-            expected_runs - own_rows
-        );
-    }
-    md
 }
 
 /// A time for a table: `~` when redacted, `-` when absent.
@@ -468,6 +285,7 @@ fn present_labels(
 /// One competition table over `records` (all sources, or one).
 fn competition_rows(
     experiment: &Experiment,
+    time_limit: Option<f64>,
     records: &[&Record],
     labels: &[(String, String)],
     redact_times: bool,
@@ -475,12 +293,7 @@ fn competition_rows(
 ) -> String {
     let t = |s: Option<f64>| time_cell(s, redact_times);
     let names: Vec<String> = labels.iter().map(|(l, _)| l.clone()).collect();
-    let rows = stats::competition(
-        records,
-        &names,
-        experiment.baseline.as_deref(),
-        experiment.time_limit.map(|d| d.as_secs_f64()),
-    );
+    let rows = stats::competition(records, &names, experiment.baseline.as_deref(), time_limit);
     let base = markdown_code(experiment.baseline.as_deref().unwrap_or("-"));
     let mut md = String::new();
     if full {
@@ -554,18 +367,18 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
         );
     }
     let all: Vec<&Record> = records.iter().collect();
+    let time_limit = time_limit_on_record(records);
     md.push_str(&competition_rows(
         experiment,
+        time_limit,
         &all,
         &labels,
         redact_times,
         true,
     ));
-    let limit = experiment
-        .time_limit
-        .map_or("no time limit: PAR-2 is not defined".to_string(), |t| {
-            format!("a time limit of {} s", t.as_secs_f64())
-        });
+    let limit = time_limit.map_or("no time limit: PAR-2 is not defined".to_string(), |t| {
+        format!("a time limit of {t} s")
+    });
     let _ = writeln!(
         md,
         "\nPer instance, a backend's time is the median over its answered repetitions (solved or proved infeasible) of the seconds inside the backend (for a peer: its solve call), and its cpu time the median user + system CPU seconds of the same runs \
@@ -594,6 +407,7 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
             let _ = writeln!(md, "\n### {} ({n} instances)\n", markdown_text(g));
             md.push_str(&competition_rows(
                 experiment,
+                time_limit,
                 &mine,
                 &labels,
                 redact_times,
@@ -869,114 +683,6 @@ pub fn disagreements(records: &[Record]) -> Vec<String> {
     out
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// A count for a CSV cell: empty when 0 (not recorded).
-fn positive(n: usize) -> String {
-    if n > 0 {
-        n.to_string()
-    } else {
-        String::new()
-    }
-}
-
-/// The fixed columns of the CSV report, before the backends' figures.
-pub const CSV_COLUMNS: [&str; 19] = [
-    "instance",
-    "source",
-    "size",
-    "backend",
-    "name",
-    "task",
-    "repetition",
-    "status",
-    "verified",
-    "seconds",
-    "wall_seconds",
-    "cpu_seconds",
-    "peak_rss_mb",
-    "limit_by",
-    "count",
-    "exhaustive",
-    "variables",
-    "rows",
-    "reason",
-];
-
-/// The CSV report ("tidy": one row per run, in job order, one column per variable): the
-/// fixed [`CSV_COLUMNS`], then one column per backend figure (`owner.figure`, see
-/// [`figures::column_name`]) in order of first appearance. A cell is empty when the run did
-/// not measure it (a figure of another backend, a killed worker's CPU time); numbers are
-/// plain, times in seconds.
-pub fn render_csv(records: &[Record]) -> String {
-    let per_run: Vec<Vec<(String, String)>> = records
-        .iter()
-        .map(|r| {
-            figures::figures_of(r)
-                .into_iter()
-                .map(|(f, v)| (figures::column_name(figures::owner_of(r), &f), v.cell()))
-                .collect()
-        })
-        .collect();
-    let mut figure_columns: Vec<String> = Vec::new();
-    for (c, _) in per_run.iter().flatten() {
-        if !figure_columns.contains(c) {
-            figure_columns.push(c.clone());
-        }
-    }
-    let mut out = CSV_COLUMNS.join(",");
-    for c in &figure_columns {
-        out.push(',');
-        out.push_str(&csv_field(c));
-    }
-    out.push('\n');
-    let opt = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x:e}"));
-    for (r, figs) in records.iter().zip(&per_run) {
-        let mut fields = vec![
-            csv_field(&r.instance),
-            csv_field(r.group_name()),
-            r.size.map_or(String::new(), |x| x.to_string()),
-            csv_field(&r.backend),
-            csv_field(&r.name),
-            r.task.name().to_string(),
-            r.repetition.to_string(),
-            r.status.name().to_string(),
-            r.verified.to_string(),
-            format!("{:e}", r.seconds),
-            opt(r.wall_seconds),
-            opt(r.cpu_seconds),
-            r.peak_rss_mb.map_or(String::new(), |x| format!("{x:.1}")),
-            r.limit_by
-                .map_or("", |l| match l {
-                    LimitBy::Backend => "backend",
-                    LimitBy::Parent => "parent",
-                })
-                .to_string(),
-            r.count.clone().unwrap_or_default(),
-            r.exhaustive.map_or(String::new(), |e| e.to_string()),
-            positive(r.variables),
-            positive(r.rows),
-            csv_field(r.reason.as_deref().unwrap_or("")),
-        ];
-        for c in &figure_columns {
-            let cell = figs
-                .iter()
-                .find(|(k, _)| k == c)
-                .map_or("", |(_, v)| v.as_str());
-            fields.push(csv_field(cell));
-        }
-        out.push_str(&fields.join(","));
-        out.push('\n');
-    }
-    out
-}
-
 /// The records of `experiment` among `records`, in job order, and the runs the whole
 /// experiment has, computed from the records alone: a record counts when its label is one of
 /// the experiment's (a peer's label included), its repetition is below `repetitions`, and its
@@ -1031,299 +737,6 @@ pub fn experiment_records(experiment: &Experiment, records: Vec<Record>) -> (Vec
         .collect();
     keyed.sort_by_key(|(k, _)| *k);
     (keyed.into_iter().map(|(_, r)| r).collect(), expected)
-}
-
-/// What a figure of a solve report shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FigureKind {
-    /// The cactus plot of some sources (`None`: all of them).
-    Cactus(Option<Vec<String>>),
-    /// Per-instance times of each backend against the baseline's, log-log.
-    Scatter(String),
-    /// Median time against puzzle size.
-    SizeTime,
-    /// The share of runs whose LP relaxation was integral, per source.
-    IntegralShare,
-}
-
-/// One figure of a solve report: its file (in the reports folder), its caption line for the
-/// Markdown, and what it draws.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Figure {
-    /// File name, `NAME.KIND[-SOURCE].svg`.
-    pub file: String,
-    /// One sentence saying what the figure shows.
-    pub caption: String,
-    /// What it draws.
-    pub kind: FigureKind,
-}
-
-/// The sources of `records`, in order of first appearance.
-fn sources_of(records: &[Record]) -> Vec<String> {
-    let mut groups: Vec<String> = Vec::new();
-    for r in records {
-        if !groups.iter().any(|g| g == r.group_name()) {
-            groups.push(r.group_name().to_string());
-        }
-    }
-    groups
-}
-
-/// The figures a solve report has (when its outputs include the time plot): a cactus plot per
-/// source, the scatter against the baseline (when there is one and another backend answered),
-/// and time against size (when sizes vary). Decided from the records alone.
-pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
-    if !experiment.outputs.contains(&Output::TimePlot) {
-        return Vec::new();
-    }
-    let name = &experiment.name;
-    let limit = experiment.time_limit.map_or(String::new(), |t| {
-        format!(
-            "; the dashed line is the time limit ({} s)",
-            t.as_secs_f64()
-        )
-    });
-    // A source of fewer than MIN_CACTUS instances gets no plot of its own (a cactus of one or
-    // two points says nothing): such sources share one.
-    const MIN_CACTUS: usize = 5;
-    let sources = sources_of(records);
-    let size_of = |g: &str| {
-        records
-            .iter()
-            .filter(|r| r.group_name() == g)
-            .map(|r| r.instance.as_str())
-            .collect::<BTreeSet<_>>()
-            .len()
-    };
-    let (big, small): (Vec<String>, Vec<String>) =
-        sources.into_iter().partition(|g| size_of(g) >= MIN_CACTUS);
-    let mut out: Vec<Figure> = Vec::new();
-    if big.len() + usize::from(!small.is_empty()) <= 1 {
-        out.push(Figure {
-            file: format!("{name}.cactus.svg"),
-            caption: format!("Cactus plot: for each backend and peer, its answered instances sorted by time (the k-th point: the time within which it answered k instances; log scale){limit}. Further right answered more, lower answered faster."),
-            kind: FigureKind::Cactus(None),
-        });
-    } else {
-        for g in &big {
-            out.push(Figure {
-                file: format!("{name}.cactus-{}.svg", crate::harness::runner::model_file_name(g).trim_end_matches(".json")),
-                caption: format!("Cactus plot of source `{g}` alone: for each backend and peer, its answered instances of this source sorted by time (log scale){limit}."),
-                kind: FigureKind::Cactus(Some(vec![g.clone()])),
-            });
-        }
-        if !small.is_empty() {
-            out.push(Figure {
-                file: format!("{name}.cactus-small-sources.svg"),
-                caption: format!("Cactus plot of the sources with fewer than {MIN_CACTUS} instances each, together ({}){limit}.", small.join(", ")),
-                kind: FigureKind::Cactus(Some(small.clone())),
-            });
-        }
-    }
-    let others_answered = experiment.labels().iter().any(|(l, _)| {
-        Some(l) != experiment.baseline.as_ref()
-            && records
-                .iter()
-                .any(|r| &r.backend == l && r.status.is_answer())
-    });
-    if let Some(base) = experiment.baseline.as_ref().filter(|_| others_answered) {
-        out.push(Figure {
-            file: format!("{name}.scatter.svg"),
-            caption: format!("Per instance, each backend's and peer's time (y) against `{base}`'s (x), log-log, over the instances both answered; above the dashed diagonal the backend was slower than `{base}`."),
-            kind: FigureKind::Scatter(base.clone()),
-        });
-    }
-    if records
-        .iter()
-        .any(|r| r.stats.extra.contains_key("lp_integral"))
-    {
-        out.push(Figure {
-            file: format!("{name}.integral.svg"),
-            caption: "Per source, the share of runs whose LP relaxation optimum was integral (then it is a verified solution), of the runs that report it.".into(),
-            kind: FigureKind::IntegralShare,
-        });
-    }
-    let sizes: BTreeSet<usize> = records.iter().filter_map(|r| r.size).collect();
-    if sizes.len() > 1 {
-        out.push(Figure {
-            file: format!("{name}.size-time.svg"),
-            caption: "Median time per answered instance against puzzle size, per backend and peer (log scale).".into(),
-            kind: FigureKind::SizeTime,
-        });
-    }
-    out
-}
-
-/// The title of the experiment's figures: its `title`, else its name.
-fn title_of(experiment: &Experiment) -> String {
-    experiment
-        .title
-        .clone()
-        .unwrap_or_else(|| format!("Experiment {}", experiment.name))
-}
-
-/// Draws `figure` from `records` as SVG text.
-pub fn draw_figure(
-    experiment: &Experiment,
-    records: &[Record],
-    figure: &Figure,
-) -> Result<String, String> {
-    let (labels, _) = present_labels(experiment, records);
-    let per_label = |rs: &[&Record]| -> Vec<(String, BTreeMap<String, f64>)> {
-        labels
-            .iter()
-            .map(|(l, _)| {
-                let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-                for r in rs
-                    .iter()
-                    .filter(|r| &r.backend == l && r.status.is_answer())
-                {
-                    by.entry(r.instance.clone()).or_default().push(r.seconds);
-                }
-                let med = by
-                    .into_iter()
-                    .filter_map(|(k, v)| median(&v).map(|m| (k, m)))
-                    .collect();
-                (l.clone(), med)
-            })
-            .collect()
-    };
-    let title = title_of(experiment);
-    match &figure.kind {
-        FigureKind::Cactus(group) => {
-            let rs: Vec<&Record> = records
-                .iter()
-                .filter(|r| {
-                    group
-                        .as_ref()
-                        .is_none_or(|gs| gs.iter().any(|g| g == r.group_name()))
-                })
-                .collect();
-            let series: Vec<plot::Series> = per_label(&rs)
-                .into_iter()
-                .map(|(l, m)| (l, m.into_values().collect()))
-                .collect();
-            let t = match group.as_deref() {
-                Some([g]) => format!("{title}: time per answered instance, source {g}"),
-                Some(_) => format!("{title}: time per answered instance, small sources"),
-                None => format!("{title}: time per answered instance"),
-            };
-            plot::cactus(&t, &series, experiment.time_limit.map(|d| d.as_secs_f64()))
-        }
-        FigureKind::Scatter(base) => {
-            let all: Vec<&Record> = records.iter().collect();
-            let times = per_label(&all);
-            let limit = experiment.time_limit.map(|d| d.as_secs_f64());
-            let Some((_, base_times)) = times.iter().find(|(l, _)| l == base) else {
-                return plot::scatter(&title, &[], limit);
-            };
-            // Each label's time per instance: its median answered time, else the time limit
-            // when one of its runs there reached it (timeout, limit, memout, crash).
-            let with_limit = |label: &str, answered: &BTreeMap<String, f64>| {
-                let mut t: BTreeMap<String, (f64, bool)> = answered
-                    .iter()
-                    .map(|(k, &v)| (k.clone(), (v.max(1e-9), false)))
-                    .collect();
-                if let Some(limit) = limit {
-                    for r in records.iter().filter(|r| r.backend == label) {
-                        if r.status.is_par2_penalty() {
-                            t.entry(r.instance.clone()).or_insert((limit, true));
-                        }
-                    }
-                }
-                t
-            };
-            let base_all = with_limit(base, base_times);
-            let panels: Vec<plot::Panel> = times
-                .iter()
-                .enumerate()
-                .filter(|(_, (l, m))| l != base && !m.is_empty())
-                .map(|(i, (l, m))| {
-                    let mut panel = plot::Panel {
-                        x_label: base.clone(),
-                        y_label: l.clone(),
-                        series: i,
-                        points: Vec::new(),
-                        at_limit: Vec::new(),
-                    };
-                    for (k, (y, y_limited)) in with_limit(l, m) {
-                        if let Some(&(x, x_limited)) = base_all.get(&k) {
-                            if x_limited || y_limited {
-                                panel.at_limit.push((x, y));
-                            } else {
-                                panel.points.push((x, y));
-                            }
-                        }
-                    }
-                    panel
-                })
-                .collect();
-            plot::scatter(
-                &format!("{title}: per-instance time against {base}"),
-                &panels,
-                limit,
-            )
-        }
-        FigureKind::IntegralShare => {
-            let bars: Vec<(String, usize, usize)> = sources_of(records)
-                .into_iter()
-                .map(|g| {
-                    let flags: Vec<bool> = records
-                        .iter()
-                        .filter(|r| r.group_name() == g)
-                        .filter_map(|r| r.stats.extra.get("lp_integral").and_then(|v| v.as_bool()))
-                        .collect();
-                    let integral = flags.iter().filter(|b| **b).count();
-                    (g, integral, flags.len())
-                })
-                .collect();
-            plot::shares(
-                &format!("{title}: LP relaxation integral, per source"),
-                "runs with an integral LP optimum (%)",
-                &bars,
-            )
-        }
-        FigureKind::SizeTime => {
-            let series: Vec<(String, Vec<(usize, f64)>)> = labels
-                .iter()
-                .map(|(l, _)| {
-                    let mut by: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
-                    for r in records
-                        .iter()
-                        .filter(|r| &r.backend == l && r.status.is_answer())
-                    {
-                        if let Some(n) = r.size {
-                            by.entry(n).or_default().push(r.seconds);
-                        }
-                    }
-                    let pts = by
-                        .into_iter()
-                        .filter_map(|(n, v)| median(&v).map(|m| (n, m.max(1e-9))))
-                        .collect();
-                    (l.clone(), pts)
-                })
-                .collect();
-            plot::size_time(&format!("{title}: time against puzzle size"), &series)
-        }
-    }
-}
-
-/// The Markdown section listing the figures, each with its caption.
-fn figures_section(experiment: &Experiment, records: &[Record]) -> String {
-    let list = figure_list(experiment, records);
-    if list.is_empty() {
-        return String::new();
-    }
-    let mut md = String::from("\n## Figures\n\n");
-    for f in list {
-        let png = f.file.replace(".svg", ".png");
-        let _ = writeln!(
-            md,
-            "- [`{}`]({}) ([PNG]({png})): {}",
-            f.file, f.file, f.caption
-        );
-    }
-    md
 }
 
 /// Reads the experiment's record file from `dir` and writes the reports its `outputs` name,
@@ -1392,22 +805,22 @@ mod tests {
         }
     }
 
+    /// A solving run under a time limit of 10 s, as its record states it.
     fn run(backend: &str, instance: &str, status: Status, seconds: f64) -> Record {
         Record {
             status,
             seconds,
+            options: crate::harness::record::RecordOptions {
+                time_limit: Some(10.0),
+                ..Default::default()
+            },
             ..Record::new(instance, backend, backend, Task::Solve, 0)
         }
     }
 
     #[test]
     fn only_answers_enter_ratios_and_par2_charges_twice_the_limit() {
-        let exp = Experiment::from_text(
-            Path::new("e.toml"),
-            "time_limit = 10
-baseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n",
-        )
-        .unwrap();
+        let exp = Experiment::from_text(Path::new("e.toml"), &exp_text()).unwrap();
         let records = [
             run("a", "x", Status::Solved, 1.0),
             run("a", "y", Status::Solved, 2.0),
@@ -1426,6 +839,27 @@ baseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\n
         assert_eq!(s[1].median_seconds, Some(2.0));
         // (2 + 20 + 20) / 3; the unknown run is left out.
         assert_eq!(s[1].par2, Some(14.0));
+        // The limit is the records': the file's time limit, edited after the run, changes
+        // nothing; records made without a limit have no PAR-2 whatever the file says.
+        let edited = Experiment::from_text(
+            Path::new("e.toml"),
+            &exp_text().replace("time_limit = 10", "time_limit = 99"),
+        )
+        .unwrap();
+        assert_eq!(summarise(&edited, &records), s);
+        let unlimited: Vec<Record> = records
+            .iter()
+            .cloned()
+            .map(|mut r| {
+                r.options.time_limit = None;
+                r
+            })
+            .collect();
+        assert!(summarise(&exp, &unlimited).iter().all(|b| b.par2.is_none()));
+    }
+
+    fn exp_text() -> String {
+        "time_limit = 10\nbaseline = \"a\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n".into()
     }
 
     #[test]
