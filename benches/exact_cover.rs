@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
-use zeroone::generate::exact_cover::{langford, n_queens, pentominoes};
 use zeroone::model::Model;
+use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
 
 const BACKENDS: [&str; 2] = ["xcc", "bitset"];
 

@@ -8,8 +8,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use zeroone::backend::{count_verified, make_backend, BackendOptions};
-use zeroone::generate::search::ExactCounter;
-use zeroone::generate::{generate_hex, generate_queens, GenerateOptions};
+use zeroone::puzzle::generate::counter::ExactCounter;
+use zeroone::puzzle::generate::GenerateOptions;
+use zeroone::puzzle::kinds::hex::generate::generate_hex;
+use zeroone::puzzle::kinds::queens::generate::generate_queens;
 
 fn generation(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate");

@@ -14,8 +14,9 @@ use criterion::{BatchSize, Criterion};
 use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome};
 use zeroone::model::verify::Verifier;
 use zeroone::model::Model;
+use zeroone::puzzle::kinds::sudoku::generate;
 use zeroone::puzzle::parse::{generic, open, Format, PuzzleStream};
-use zeroone::puzzle::{generate, Puzzle};
+use zeroone::puzzle::Puzzle;
 use zeroone::render::SolveRecord;
 
 const PUZZLES: usize = 2000;

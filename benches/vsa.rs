@@ -18,8 +18,8 @@ use std::time::Instant;
 use criterion::Criterion;
 use zeroone::backend::{make_backend, solve_verified, Backend, BackendOptions, Status};
 use zeroone::model::Model;
-use zeroone::puzzle::generate;
 use zeroone::puzzle::kinds::sudoku::digit_of;
+use zeroone::puzzle::kinds::sudoku::generate;
 use zeroone::puzzle::Sudoku;
 
 fn data(name: &str) -> PathBuf {

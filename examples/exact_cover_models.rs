@@ -5,12 +5,12 @@
 //!
 //! Pentominoes 6x10 and 5x12, Langford pairs L(2, n) for n = 11, 12, 15, n-queens for
 //! n = 12..=15 (diagonals as "at most one" rows, i.e. secondary items). The generators are
-//! `zeroone::generate::exact_cover`; each file is written through a temporary file and a rename.
+//! `zeroone::puzzle::generate::exact_cover`; each file is written through a temporary file and a rename.
 
 use std::path::PathBuf;
 
 use zeroone::export::{json::to_json, write_file};
-use zeroone::generate::exact_cover::{langford, n_queens, pentominoes};
+use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
 
 fn main() {
     let dir = PathBuf::from(

@@ -30,7 +30,7 @@
 //! | [`model`] | the 0-1 model, its builder and reductions, the objective ([`model::objective`]), the verifier ([`model::verify`]) |
 //! | [`export`], [`read`] | the model written as LP, MPS, OPB, CNF, XCC or JSON for other solvers; 0-1 programs read from OPB, DIMACS CNF, LP, MPS and Knuth's XCC files |
 //! | [`backend`] | the backend trait and its optional abilities, the registry, verified runs, one file per engine, the worker process with hard limits ([`backend::worker`]) |
-//! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku); [`generate`], [`render`], [`testing`] beside it |
+//! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku), with the machinery their generators share ([`puzzle::generate`]); [`render`], [`testing`] beside it |
 //! | [`space`] | the search-space table (exact counts per modelling level) and board symmetries |
 //! | [`harness`] | experiment files, plans, resumable parallel runs, records, reports and figures |
 //!
@@ -40,7 +40,6 @@
 pub mod backend;
 pub mod build_info;
 pub mod export;
-pub mod generate;
 pub mod harness;
 pub mod model;
 pub mod output;

@@ -1,39 +1,37 @@
-//! `zeroone generate hex|queens|star|killer --width N --count K --seed S [--output PATH]`:
-//! boards with exactly one solution, in the `.hex` / `.queens` / `.star` / `.killer` text
-//! formats, each preceded by `#` lines with attempts, repairs, search nodes and the backends
-//! that confirmed it. Star Battle takes `--stars K`; Killer Sudoku's width is 4 or 9 and takes
-//! `--max-cage`.
+//! `zeroone generate KIND --width N --count K --seed S [--output PATH]`: boards with exactly
+//! one solution, of any registered kind that has a generator (`Kind::generator`), in the
+//! kind's text format, each preceded by `#` lines with attempts, search nodes and the backends
+//! that confirmed it. The kinds, the widths they take, the options they read and the boards
+//! all come from the registry: this file names no kind. An option the chosen generator does not
+//! read is refused.
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::Args;
 
-use zeroone::generate::{self, text, GenerateError, GenerateOptions};
 use zeroone::output::AtomicWriter;
+use zeroone::puzzle::generate::{GenerateError, Request};
+use zeroone::puzzle::kinds::{by_name, generator_for, generators, KINDS};
 
 use super::CliError;
 
-/// Which puzzle kind to generate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GenerateKind {
-    /// Hex boards (odd width).
-    Hex,
-    /// Square Queens grids.
-    Queens,
-    /// Star Battle grids (`--stars K` per row, column and region).
-    Star,
-    /// Killer Sudoku (width 4 or 9).
-    Killer,
+/// The kinds `generate` takes (those with a generator), with the widths each accepts.
+fn generator_kinds() -> PossibleValuesParser {
+    PossibleValuesParser::new(generators(KINDS).into_iter().map(|(name, g)| {
+        let noun = by_name(name).map_or(name, |k| k.noun());
+        PossibleValue::new(name).help(format!("{noun}s, width {}", g.widths()))
+    }))
 }
 
 /// Options of `zeroone generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Puzzle kind.
-    #[arg(value_enum)]
-    kind: GenerateKind,
-    /// Hex width (odd, up to 51), Queens side (4 to 52), Star Battle side (4 to 16) or Killer
-    /// Sudoku side (4 or 9).
+    #[arg(value_parser = generator_kinds())]
+    kind: String,
+    /// Board width (hex width, grid side); each kind's widths are listed above. At most 51
+    /// (one letter per region, A-Z and a-z).
     #[arg(long)]
     width: usize,
     /// Number of boards.
@@ -42,18 +40,19 @@ pub struct GenerateArgs {
     /// Seed: the same seed gives the same boards on any machine.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Fresh placements tried per board before giving up.
-    #[arg(long, default_value_t = 1000)]
-    max_attempts: usize,
-    /// Region moves tried per placement before starting over (default: 4 x width).
+    /// Fresh placements tried per board before giving up (default 1000).
+    #[arg(long)]
+    max_attempts: Option<usize>,
+    /// Region moves tried per placement before starting over (default: 4 x width; Star Battle
+    /// 6 x width). Refused by kinds whose generator does not read it.
     #[arg(long)]
     max_repairs: Option<usize>,
-    /// Star Battle: stars per row, column and region (4k <= width; default 1). Refused for
-    /// other kinds.
+    /// Star Battle: stars per row, column and region (4k <= width; default 1). Refused by
+    /// kinds whose generator does not read it.
     #[arg(long)]
     stars: Option<usize>,
-    /// Killer Sudoku: the largest cage grown (2 to 9 cells; default 4). Refused for other
-    /// kinds.
+    /// Killer Sudoku: the largest cage grown (2 to 9 cells; default 4). Refused by kinds
+    /// whose generator does not read it.
     #[arg(long)]
     max_cage: Option<usize>,
     /// Write to this file (through a temporary file and a rename) instead of standard output.
@@ -61,42 +60,37 @@ pub struct GenerateArgs {
     output: Option<PathBuf>,
 }
 
-/// Refuses an option the chosen generator does not read, and `--count 0`.
-fn check_options(args: &GenerateArgs) -> Result<(), CliError> {
-    if args.count == 0 {
-        return Err(CliError::BadInput(
-            "--count 0: expected 1 or more boards".into(),
-        ));
+impl GenerateArgs {
+    /// What the generator is asked: width, count, seed and the further options given.
+    fn request(&self) -> Request {
+        let given = [
+            ("max-attempts", self.max_attempts),
+            ("max-repairs", self.max_repairs),
+            ("stars", self.stars),
+            ("max-cage", self.max_cage),
+        ];
+        given.into_iter().fold(
+            Request::new(self.width, self.count, self.seed),
+            |request, (name, value)| match value {
+                Some(v) => request.with(name, v),
+                None => request,
+            },
+        )
     }
-    let kind = args
-        .kind
-        .to_possible_value()
-        .map(|v| v.get_name().to_string());
-    let kind = kind.unwrap_or_default();
-    let unread = [
-        (
-            "--stars",
-            args.stars.is_some() && args.kind != GenerateKind::Star,
-        ),
-        (
-            "--max-cage",
-            args.max_cage.is_some() && args.kind != GenerateKind::Killer,
-        ),
-        (
-            "--max-repairs",
-            args.max_repairs.is_some() && args.kind == GenerateKind::Killer,
-        ),
-    ];
-    match unread.iter().find(|(_, bad)| *bad) {
-        Some((option, _)) => Err(CliError::BadInput(format!(
-            "generate {kind} does not take {option} (only {})",
-            match *option {
-                "--stars" => "generate star",
-                "--max-cage" => "generate killer",
-                _ => "generate hex, queens and star",
-            }
-        ))),
-        None => Ok(()),
+}
+
+/// The command-line message for a generator's error: a size or option out of range names
+/// the option at fault and is bad input; anything else is a failure.
+fn cli_error(width: usize, e: GenerateError) -> CliError {
+    match e {
+        GenerateError::BadSize(m) => CliError::BadInput(format!("--width {width}: {m}")),
+        GenerateError::BadOption { option, message } => {
+            CliError::BadInput(format!("--{option}: {message}"))
+        }
+        e @ (GenerateError::UnreadOption { .. } | GenerateError::UnknownKind { .. }) => {
+            CliError::BadInput(e.to_string())
+        }
+        other => CliError::Failed(other.to_string()),
     }
 }
 
@@ -151,66 +145,23 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
             args.width
         )));
     }
-    check_options(&args)?;
-    let mut options = GenerateOptions::new(args.width, args.count, args.seed);
-    options.max_attempts = args.max_attempts;
-    if let Some(r) = args.max_repairs {
-        options.max_repairs = r;
+    if args.count == 0 {
+        return Err(CliError::BadInput(
+            "--count 0: expected 1 or more boards".into(),
+        ));
     }
-    let map_err = |e: GenerateError| match e {
-        GenerateError::BadSize(m) => CliError::BadInput(format!("--width {}: {m}", args.width)),
-        GenerateError::BadOption { option, message } => {
-            CliError::BadInput(format!("--{option}: {message}"))
-        }
-        other => CliError::Failed(other.to_string()),
-    };
-    let (w, seed) = (args.width, args.seed);
+    let request = args.request();
+    let generator =
+        generator_for(KINDS, &args.kind, &request).map_err(|e| cli_error(args.width, e))?;
     let mut sink = Sink::open(args.output.as_ref())?;
     let mut written = 0usize;
-    let mut put = |block: String| {
-        let r = sink.write(written == 0, &block);
-        written += 1;
-        r
-    };
-    let (kind, (found, stopped)) = match args.kind {
-        GenerateKind::Hex => (
-            "hex",
-            generate::generate_hex_each(&options, &mut |g| put(text::hex_block(w, seed, &g)))
-                .map_err(map_err)?,
-        ),
-        GenerateKind::Queens => (
-            "queens",
-            generate::generate_queens_each(&options, &mut |g| put(text::queens_block(w, seed, &g)))
-                .map_err(map_err)?,
-        ),
-        GenerateKind::Star => {
-            use zeroone::puzzle::kinds::star::generate::{block, generate_each, StarOptions};
-            let mut o = StarOptions::new(w, args.stars.unwrap_or(1), args.count, seed);
-            o.max_attempts = args.max_attempts;
-            if let Some(r) = args.max_repairs {
-                o.max_repairs = r;
-            }
-            let each = generate_each(&o, &mut |g| put(block(&o, &g))).map_err(map_err)?;
-            ("star", each)
-        }
-        GenerateKind::Killer => {
-            use zeroone::puzzle::kinds::killer::generate::{block, generate_each, KillerOptions};
-            let box_size = match w {
-                4 => 2,
-                9 => 3,
-                _ => {
-                    return Err(CliError::BadInput(format!(
-                        "--width {w}: expected 4 or 9 for a Killer Sudoku"
-                    )))
-                }
-            };
-            let mut o = KillerOptions::new(box_size, args.count, seed);
-            o.max_cage = args.max_cage.unwrap_or(4);
-            o.max_attempts = args.max_attempts;
-            let each = generate_each(&o, &mut |g| put(block(&o, &g))).map_err(map_err)?;
-            ("killer", each)
-        }
-    };
+    let (found, stopped) = generator
+        .generate_each(&request, &mut |block| {
+            let r = sink.write(written == 0, &block);
+            written += 1;
+            r
+        })
+        .map_err(|e| cli_error(args.width, e))?;
     // Every board found is kept, even when the run stopped short of --count.
     if found > 0 || stopped.is_none() {
         sink.finish()?;
@@ -223,13 +174,14 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
             Err(CliError::StdoutClosed)
         }
         Some(e) => Err(CliError::Failed(format!(
-            "generate {kind}: found {found} of {} boards{}; {}",
+            "generate {}: found {found} of {} boards{}; {}",
+            args.kind,
             args.count,
             match &args.output {
                 Some(path) => format!(" (written to {})", path.display()),
                 None => String::new(),
             },
-            map_err(e)
+            cli_error(args.width, e)
         ))),
     }
 }

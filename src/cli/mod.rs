@@ -68,8 +68,7 @@ enum Command {
     Count(count::CountArgs),
     /// Write the 0-1 model of a puzzle as CPLEX LP, free MPS, OPB, DIMACS CNF or JSON.
     Export(export::ExportArgs),
-    /// Generate hex boards, Queens grids, Star Battles or Killer Sudokus with exactly one
-    /// solution.
+    /// Generate boards with exactly one solution, of any kind that has a generator.
     Generate(generate::GenerateArgs),
     /// Print the search-space table: exact counts per modelling level (hex, Queens, Star
     /// Battle, Sudoku).

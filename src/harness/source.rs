@@ -181,8 +181,10 @@ impl Source {
                         id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
                         group: format!("sudoku-random {clues} clues, seed {seed}"),
                         puzzle: Puzzle::Sudoku(
-                            crate::puzzle::generate::generate(*box_size, *clues, *seed, i as u64)
-                                .puzzle,
+                            crate::puzzle::kinds::sudoku::generate::generate(
+                                *box_size, *clues, *seed, i as u64,
+                            )
+                            .puzzle,
                         ),
                     })
                     .collect()

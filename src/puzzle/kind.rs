@@ -10,6 +10,7 @@
 use std::fmt;
 
 use crate::model::{Model, ModelError, PuzzleKind, Solution};
+use crate::puzzle::generate::Generator;
 use crate::puzzle::parse::{Block, Locator, ParseError};
 use crate::puzzle::Puzzle;
 
@@ -152,6 +153,12 @@ pub trait Kind: Sync {
     /// The families of boards the kind makes without a file (none by default).
     fn builtins(&self) -> &'static [Builtin] {
         &[]
+    }
+
+    /// Its generator of boards with exactly one solution, which `zeroone generate KIND` runs
+    /// (none by default).
+    fn generator(&self) -> Option<&dyn Generator> {
+        None
     }
 }
 

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
-use zeroone::generate::search::ExactCounter;
 use zeroone::model::verify::Verifier;
 use zeroone::model::Solution;
+use zeroone::puzzle::generate::counter::ExactCounter;
 use zeroone::puzzle::parse::{parse_str, Format};
 use zeroone::puzzle::Puzzle;
 

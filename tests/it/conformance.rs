@@ -420,7 +420,7 @@ fn count_with(name: &str, model: &Model) -> u128 {
 
 #[test]
 fn xcc_has_the_published_counts_of_the_classic_exact_cover_problems() {
-    use zeroone::generate::exact_cover::{langford, n_queens, pentominoes};
+    use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
     for (model, count) in [
         (n_queens(8), 92),
         (n_queens(10), 724),
@@ -465,7 +465,7 @@ fn xcc_refuses_weighted_rows_by_name_and_stops_at_its_time_limit() {
         ..BackendOptions::default()
     };
     let mut xcc = make_backend("xcc", &options).unwrap();
-    let big = zeroone::generate::exact_cover::pentominoes(6, 10);
+    let big = zeroone::puzzle::generate::exact_cover::pentominoes(6, 10);
     let out = count_verified(xcc.as_mut(), &big, None).unwrap();
     assert_eq!((out.status, out.exhaustive), (Status::Limit, false));
     assert!(out.count < 9356);

@@ -9,9 +9,10 @@ use std::collections::BTreeMap;
 use varisat::{ExtendFormula, Lit};
 use zeroone::export::cnf::{to_dimacs, CnfOptions};
 use zeroone::export::{render, Format, Names};
-use zeroone::generate::{generate_hex, GenerateOptions};
 use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, ModelBuilder, PuzzleKind, Relation, Sense};
+use zeroone::puzzle::generate::GenerateOptions;
+use zeroone::puzzle::kinds::hex::generate::generate_hex;
 use zeroone::puzzle::{QueensBoard, Sudoku};
 
 /// A row read back from a file: `(variable id, weight)` terms sorted by variable, and the sense

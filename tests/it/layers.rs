@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["export", "read"],
     &["backend"],
-    &["puzzle", "generate", "render", "testing"],
+    &["puzzle", "render", "testing"],
     &["space"],
     &["harness"],
 ];

@@ -23,6 +23,7 @@ mod layers;
 mod milp_levels;
 mod models;
 mod optimisation;
+mod plugin_kind;
 mod plugins;
 mod slurm;
 mod snapshots_model;

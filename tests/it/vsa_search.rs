@@ -3,8 +3,8 @@
 
 use zeroone::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
 use zeroone::model::Model;
-use zeroone::puzzle::generate;
 use zeroone::puzzle::kinds::sudoku::digit_of;
+use zeroone::puzzle::kinds::sudoku::generate;
 use zeroone::puzzle::Sudoku;
 
 fn options(params: &[(&str, &str)], seed: u64) -> BackendOptions {

@@ -3,9 +3,14 @@
 //! formats, `show` titles, drawings, export headers, `solve --json` answers, built-in boards)
 //! finds the kind here.
 //!
+//! The look-ups that take the list of kinds as an argument (`*_in`, [`generators`],
+//! [`generator_for`]) work on any list, so a test or a program can pass the registry extended
+//! by kinds of its own; the plain ones read [`KINDS`].
+//!
 //! Costs: a linear scan of a handful of entries per look-up.
 
 use crate::model::PuzzleKind;
+use crate::puzzle::generate::{GenerateError, Generator, Request};
 use crate::puzzle::kind::Kind;
 
 /// Declares each kind's folder as a module and lists its [`Kind`] in [`KINDS`]: one line
@@ -32,7 +37,65 @@ registry! {
 
 /// The kind called `name`, if registered.
 pub fn by_name(name: &str) -> Option<&'static dyn Kind> {
-    KINDS.iter().copied().find(|k| k.name() == name)
+    by_name_in(KINDS, name)
+}
+
+/// The kind called `name` among `kinds` (the registry, or the registry extended).
+pub fn by_name_in(kinds: &[&'static dyn Kind], name: &str) -> Option<&'static dyn Kind> {
+    kinds.iter().copied().find(|k| k.name() == name)
+}
+
+/// The kinds among `kinds` that have a generator, each with it, in their order.
+pub fn generators(kinds: &[&'static dyn Kind]) -> Vec<(&'static str, &'static dyn Generator)> {
+    kinds
+        .iter()
+        .filter_map(|k| k.generator().map(|g| (k.name(), g)))
+        .collect()
+}
+
+/// The generator `zeroone generate NAME` runs for `request`, found among `kinds`: an error
+/// for a kind without one (with "did you mean"), and for an option in `request` its generator
+/// does not read (naming the kinds whose generators do).
+pub fn generator_for(
+    kinds: &[&'static dyn Kind],
+    name: &str,
+    request: &Request,
+) -> Result<&'static dyn Generator, GenerateError> {
+    let all = generators(kinds);
+    let Some(&(_, generator)) = all.iter().find(|(n, _)| *n == name) else {
+        let names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+        return Err(GenerateError::UnknownKind {
+            name: name.to_string(),
+            known: names.join(", "),
+            hint: crate::suggest::did_you_mean(name, names.iter().copied()),
+        });
+    };
+    let unread = request
+        .options
+        .iter()
+        .find(|(option, _)| !generator.options().contains(option));
+    if let Some(&(option, _)) = unread {
+        let readers: Vec<&str> = all
+            .iter()
+            .filter(|(_, g)| g.options().contains(&option))
+            .map(|(n, _)| *n)
+            .collect();
+        return Err(GenerateError::UnreadOption {
+            kind: name.to_string(),
+            option: option.to_string(),
+            readers: in_words(&readers),
+        });
+    }
+    Ok(generator)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn in_words(names: &[&str]) -> String {
+    match names {
+        [] => "none".to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// The kind whose files end in `extension` (lower case, no dot), if any.
@@ -164,6 +227,36 @@ mod tests {
                 "mps", "xcc"
             ]
         );
+    }
+
+    #[test]
+    fn generators_refuse_options_they_do_not_read_naming_those_that_do() {
+        let names: Vec<&str> = generators(KINDS).iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["hex", "queens", "star", "killer"]);
+        let asked = |kind: &str, option: &'static str| {
+            let request = Request::new(8, 1, 0).with(option, 3);
+            generator_for(KINDS, kind, &request)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            asked("killer", "max-repairs"),
+            Err(
+                "generate killer does not take --max-repairs (only generate hex, queens and star)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            asked("queens", "stars"),
+            Err("generate queens does not take --stars (only generate star)".into())
+        );
+        assert_eq!(asked("star", "stars"), Ok(()));
+        let err = asked("hexx", "stars").unwrap_err();
+        assert!(
+            err.ends_with("expected one of hex, queens, star, killer; did you mean 'hex'?"),
+            "{err}"
+        );
+        assert!(asked("sudoku", "stars").is_err(), "sudoku has no generator");
     }
 
     #[test]

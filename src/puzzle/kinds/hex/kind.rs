@@ -13,6 +13,10 @@ pub struct HexKind;
 pub static HEX: HexKind = HexKind;
 
 impl Kind for HexKind {
+    fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "hex"
     }

@@ -12,6 +12,7 @@
 //! always share a line (tested below).
 
 pub mod file;
+pub mod generate;
 pub mod kind;
 pub mod lines;
 pub mod shards;

@@ -1,6 +1,7 @@
 //! Killer Sudoku boards with exactly one solution, reproducible from a seed.
 //!
-//! For each board: a random complete Sudoku grid ([`complete_grid`]), then cages grown at
+//! For each board: a random complete Sudoku grid
+//! ([`crate::puzzle::generate::filled_grid::complete_grid`]), then cages grown at
 //! random (cells in random order each start a cage of a random target size from 2 to
 //! `max_cage`, which grows through random free neighbours whose digit it does not hold yet),
 //! their sums read off the grid. The generator's counter ([`super::search`]) counts up to 2;
@@ -11,21 +12,23 @@
 //!
 //! A board is kept only when two registry backends that accept its model (weighted rows) each
 //! count exactly one verified solution and solve it to the grid
-//! ([`crate::puzzle::kinds::star::generate::confirm_unique`]). Board `i` of seed `s` uses its own
-//! ChaCha8 stream (`seed_from_u64(s)`, stream `i`).
+//! ([`crate::puzzle::generate::Confirmer`]). Board `i` of seed `s` uses its own ChaCha8 stream
+//! ([`crate::puzzle::generate::board_rng`]).
 //!
 //! Costs: per attempt one grid fill (about 100 us for 9x9), one growth and a few counts.
 
-use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::file::write;
 use super::search::count;
-use super::{first_apart, KillerBoard};
-use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
-use crate::puzzle::generate::complete_grid;
-use crate::puzzle::kinds::star::generate::confirm_unique;
+use super::{first_apart, KillerBoard, KillerKind};
 use crate::model::value_symbol as symbol;
+use crate::puzzle::generate::filled_grid::complete_grid;
+use crate::puzzle::generate::regions::square_neighbours as neighbours;
+use crate::puzzle::generate::{
+    below, board_rng, collect_boards, each_board, shuffle, unique_by_line, Check, Confirmer,
+    GenerateError, Generator, OnBoard, Request, RunEnd,
+};
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,30 +77,12 @@ pub struct GeneratedKiller {
     pub checks: Vec<Check>,
 }
 
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    rng.gen_range(0..n as u32) as usize
-}
-
-fn neighbours(n: usize, cell: usize) -> impl Iterator<Item = usize> {
-    let (r, c) = (cell / n, cell % n);
-    [
-        (r > 0).then(|| cell - n),
-        (r + 1 < n).then(|| cell + n),
-        (c > 0).then(|| cell - 1),
-        (c + 1 < n).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
-
 /// Random cages over `grid` (cage label of each cell, labels `0..cages`).
 fn grow_cages(n: usize, grid: &[usize], max_cage: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
     const FREE: usize = usize::MAX;
     let mut cage = vec![FREE; n * n];
     let mut order: Vec<usize> = (0..n * n).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, below(rng, i + 1));
-    }
+    shuffle(rng, &mut order);
     let mut next = 0;
     for start in order {
         if cage[start] != FREE {
@@ -161,23 +146,23 @@ fn board_of(b: usize, grid: &[usize], cage: &[usize]) -> Option<KillerBoard> {
 }
 
 /// Board `index`: attempts until a grid's cages pin it, confirmed by two backends.
-fn one_board(o: &KillerOptions, index: usize) -> Result<GeneratedKiller, GenerateError> {
+fn one_board(
+    o: &KillerOptions,
+    index: usize,
+    confirmer: &mut Confirmer,
+) -> Result<GeneratedKiller, GenerateError> {
     let (b, n) = (o.box_size, o.box_size * o.box_size);
-    let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
-    rng.set_stream(index as u64);
+    let mut rng = board_rng(o.seed, index as u64);
     for attempt in 1..=o.max_attempts {
-        let grid: Vec<usize> = complete_grid(b, &mut rng)
-            .cells()
-            .iter()
-            .map(|d| d.unwrap_or(0))
-            .collect();
+        let grid = complete_grid(b, &mut rng);
         let mut cage = grow_cages(n, &grid, o.max_cage, &mut rng);
         let mut cuts = 0;
         while let Some(board) = board_of(b, &grid, &cage) {
             let counted = count(&board, Some(2));
             if counted.count == 1 {
                 let model = board.to_model(format!("killer-{n}#{index}"));
-                let checks = confirm_unique(&model, &board.solution_of(&grid))
+                let checks = confirmer
+                    .confirm_unique(&model, &board.solution_of(&grid))
                     .map_err(|reason| GenerateError::CheckFailed { index, reason })?;
                 return Ok(GeneratedKiller {
                     index,
@@ -223,9 +208,10 @@ pub fn generate_partial(
 pub fn generate_each(
     o: &KillerOptions,
     each: OnBoard<'_, GeneratedKiller>,
-) -> Result<(usize, Option<GenerateError>), GenerateError> {
+) -> Result<RunEnd, GenerateError> {
     check_options(o)?;
-    Ok(each_board(o.count, |i| one_board(o, i), each))
+    let mut confirmer = Confirmer::default();
+    Ok(each_board(o.count, |i| one_board(o, i, &mut confirmer), each))
 }
 
 fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {
@@ -249,7 +235,7 @@ fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {
 pub fn block(o: &KillerOptions, g: &GeneratedKiller) -> String {
     let mut out = format!(
         "# generated killer box={} max-cage={} seed={} board={}\n# attempts: {}  cuts: {}  cages: {}\n\
-         # unique by: generator search ({} nodes), {}\n# solution: {}\n",
+         {}\n# solution: {}\n",
         o.box_size,
         o.max_cage,
         o.seed,
@@ -257,30 +243,53 @@ pub fn block(o: &KillerOptions, g: &GeneratedKiller) -> String {
         g.attempts,
         g.cuts,
         g.board.sums().len(),
-        g.nodes,
-        g.checks
-            .iter()
-            .map(|c| format!("{} ({} nodes)", c.backend, c.nodes))
-            .collect::<Vec<_>>()
-            .join(", "),
+        unique_by_line(g.nodes, &g.checks),
         g.grid.iter().map(|&d| symbol(d)).collect::<String>()
     );
     out.push_str(&write(&g.board));
     out
 }
 
+impl Generator for KillerKind {
+    fn options(&self) -> &'static [&'static str] {
+        &["max-attempts", "max-cage"]
+    }
+
+    fn widths(&self) -> &'static str {
+        "4 or 9"
+    }
+
+    /// Width 4 or 9 (box size 2 or 3); reads `max-cage` (default 4) and `max-attempts`.
+    fn generate_each(
+        &self,
+        request: &Request,
+        each: OnBoard<'_, String>,
+    ) -> Result<RunEnd, GenerateError> {
+        let box_size = match request.width {
+            4 => 2,
+            9 => 3,
+            _ => {
+                return Err(GenerateError::BadSize(
+                    "expected 4 or 9 for a Killer Sudoku".into(),
+                ))
+            }
+        };
+        let mut o = KillerOptions::new(box_size, request.count, request.seed);
+        o.max_cage = request.option("max-cage").unwrap_or(4);
+        o.max_attempts = request.max_attempts();
+        generate_each(&o, &mut |g| each(block(&o, &g)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     #[test]
     fn cutting_keeps_cages_connected_and_the_grid_a_solution() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let grid: Vec<usize> = complete_grid(3, &mut rng)
-            .cells()
-            .iter()
-            .map(|d| d.unwrap_or(0))
-            .collect();
+        let grid = complete_grid(3, &mut rng);
         let mut cage = grow_cages(9, &grid, 5, &mut rng);
         let board = board_of(3, &grid, &cage).unwrap();
         board.check(&grid).unwrap();
@@ -299,11 +308,7 @@ mod tests {
     fn the_counter_finds_generated_grids() {
         // Without the backend confirmation: the own counter pins a 4x4 board after cuts.
         let mut rng = ChaCha8Rng::seed_from_u64(9);
-        let grid: Vec<usize> = complete_grid(2, &mut rng)
-            .cells()
-            .iter()
-            .map(|d| d.unwrap_or(0))
-            .collect();
+        let grid = complete_grid(2, &mut rng);
         let mut cage = grow_cages(4, &grid, 3, &mut rng);
         for _ in 0..16 {
             let board = board_of(2, &grid, &cage).unwrap();

@@ -27,6 +27,10 @@ fn digits(kind: &PuzzleKind) -> usize {
 }
 
 impl Kind for KillerKind {
+    fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "killer"
     }

@@ -13,6 +13,10 @@ pub struct QueensKind;
 pub static QUEENS: QueensKind = QueensKind;
 
 impl Kind for QueensKind {
+    fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "queens"
     }

@@ -7,6 +7,7 @@
 //! windows forbid exactly the diagonal contacts that rows and columns leave open.
 
 pub mod file;
+pub mod generate;
 pub mod kind;
 
 pub use kind::{QueensKind, QUEENS};

@@ -10,30 +10,28 @@
 //! the other one breaks (its old region loses a star). After too many repairs the attempt starts
 //! over.
 //!
-//! A board is kept only when two registry backends that accept its model (the first two of
-//! [`CONFIRMING_BACKENDS`] whose `rows_supported` accepts it) each count exactly one verified
-//! solution (limit 2) and solve it to the planted one. Boards equal to earlier ones in the run
-//! are skipped. Board `i` of seed `s` uses its own ChaCha8 stream (`seed_from_u64(s)`, stream
-//! `i`); all draws are `u32` ranges over vectors, so the boards are the same on any machine.
+//! A board is kept only when two registry backends that accept its model each count exactly
+//! one verified solution (limit 2) and solve it to the planted one
+//! ([`crate::puzzle::generate::Confirmer`]). Boards equal to earlier ones in the run are
+//! skipped. Board `i` of seed `s` uses its own ChaCha8 stream
+//! ([`crate::puzzle::generate::board_rng`]); all draws are `u32` ranges over vectors, so the
+//! boards are the same on any machine.
 //!
 //! Costs: per attempt one growth (`O(n^4)` at most) and a few counts by the own counter; the two
 //! confirmations dominate (see the generator's timings in the commit that added it).
 
 use std::collections::BTreeSet;
 
-use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::file::{solution_line, write};
 use super::search::{count_within, row_masks};
-use super::StarBoard;
-use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
-use crate::generate::{collect_boards, each_board, Check, GenerateError, OnBoard};
-use crate::model::{Model, Solution};
-
-/// The backends that may confirm a board, in order of preference; the first two that accept
-/// the model (general rows for `k > 1`) are used.
-pub const CONFIRMING_BACKENDS: [&str; 6] = ["bitset", "sat", "enum", "vsa", "milp", "gauss"];
+use super::{StarBoard, StarKind};
+use crate::puzzle::generate::regions::{connected_without, square_neighbours as neighbours};
+use crate::puzzle::generate::{
+    below, board_rng, collect_boards, each_board, fingerprint, shuffle, unique_by_line, Check,
+    Confirmer, GenerateError, Generator, OnBoard, Request, RunEnd,
+};
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,10 +86,6 @@ pub struct GeneratedStar {
 /// dropped (a few tenths of a second).
 const COUNT_NODES: u64 = 200_000;
 
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    rng.gen_range(0..n as u32) as usize
-}
-
 /// A random placement of `k` stars per row and column of an `n x n` grid, none touching (the
 /// star columns of each row), or `None` when there is none.
 pub fn planted(n: usize, k: usize, rng: &mut ChaCha8Rng) -> Option<Vec<Vec<usize>>> {
@@ -127,9 +121,7 @@ fn place(
     }
     let above = rows.last().map_or(0, |&m| m | m << 1 | m >> 1);
     let mut order: Vec<usize> = (0..masks.len()).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, below(rng, i + 1));
-    }
+    shuffle(rng, &mut order);
     for i in order {
         if *budget == 0 {
             return false;
@@ -161,18 +153,6 @@ fn place(
     false
 }
 
-fn neighbours(n: usize, cell: usize) -> impl Iterator<Item = usize> {
-    let (r, c) = (cell / n, cell % n);
-    [
-        (r > 0).then(|| cell - n),
-        (r + 1 < n).then(|| cell + n),
-        (c > 0).then(|| cell - 1),
-        (c + 1 < n).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
-}
-
 /// Grows `n` regions from `n` of the planted stars so that each holds exactly `k` of them:
 /// first each region short of stars, in random order, claims a shortest path of free cells to
 /// its nearest free star (ties drawn at random); then the free cells left (none a star) join a
@@ -186,18 +166,14 @@ fn grow(n: usize, k: usize, stars: &[Vec<usize>], rng: &mut ChaCha8Rng) -> Optio
             star_cells.push(r * n + c);
         }
     }
-    for i in (1..star_cells.len()).rev() {
-        star_cells.swap(i, below(rng, i + 1));
-    }
+    shuffle(rng, &mut star_cells);
     let mut region = vec![FREE; n * n];
     for (g, &cell) in star_cells.iter().take(n).enumerate() {
         region[cell] = g;
     }
     for _ in 1..k {
         let mut order: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, below(rng, i + 1));
-        }
+        shuffle(rng, &mut order);
         for g in order {
             let path = path_to_star(n, &region, &is_star, g, rng)?;
             for cell in path {
@@ -271,30 +247,6 @@ fn path_to_star(
     None
 }
 
-/// Whether region `g` stays connected (and non-empty) without cell `gone`.
-fn connected_without(n: usize, region: &[usize], g: usize, gone: usize) -> bool {
-    let cells: Vec<usize> = (0..n * n)
-        .filter(|&c| region[c] == g && c != gone)
-        .collect();
-    let Some(&start) = cells.first() else {
-        return false;
-    };
-    let mut seen = vec![false; n * n];
-    seen[start] = true;
-    let mut stack = vec![start];
-    let mut reached = 1;
-    while let Some(c) = stack.pop() {
-        for nb in neighbours(n, c) {
-            if nb != gone && region[nb] == g && !seen[nb] {
-                seen[nb] = true;
-                reached += 1;
-                stack.push(nb);
-            }
-        }
-    }
-    reached == cells.len()
-}
-
 /// One repair against `other` (a second solution): a star of `other` on a cell without a
 /// planted star moves to a neighbouring region. False when no such move exists.
 fn repair(
@@ -311,16 +263,14 @@ fn repair(
         .filter(|&(r, c)| !planted[r].contains(&c))
         .map(|(r, c)| r * n + c)
         .collect();
-    for i in (1..cells.len()).rev() {
-        cells.swap(i, below(rng, i + 1));
-    }
+    shuffle(rng, &mut cells);
     for cell in cells {
         let old = region[cell];
         let targets: Vec<usize> = neighbours(n, cell)
             .map(|nb| region[nb])
             .filter(|&g| g != old)
             .collect();
-        if targets.is_empty() || !connected_without(n, region, old, cell) {
+        if targets.is_empty() || !connected_without(region, old, cell, |c| neighbours(n, c)) {
             continue;
         }
         region[cell] = targets[below(rng, targets.len())];
@@ -332,59 +282,6 @@ fn repair(
 fn board_of(n: usize, k: usize, region: &[usize]) -> StarBoard {
     let rows = region.chunks(n).map(<[usize]>::to_vec).collect();
     StarBoard::with_regions(rows, k).unwrap_or_else(|| StarBoard::bare(n, k))
-}
-
-/// Checks with every usable backend (the first two of [`CONFIRMING_BACKENDS`] accepting the
-/// model) that `model` has `solution` as its only solution.
-pub fn confirm_unique(model: &Model, solution: &Solution) -> Result<Vec<Check>, String> {
-    let mut checks = Vec::new();
-    let registered: Vec<&str> = crate::backend::registry().iter().map(|b| b.name).collect();
-    for name in CONFIRMING_BACKENDS {
-        if checks.len() == 2 {
-            break;
-        }
-        if !registered.contains(&name) {
-            continue;
-        }
-        let mut backend =
-            make_backend(name, &BackendOptions::default()).map_err(|e| e.to_string())?;
-        if backend.rows_supported(model).is_err()
-            || backend.counter().is_none()
-            || backend.solver().is_none()
-        {
-            continue;
-        }
-        let counted =
-            count_verified(backend.as_mut(), model, Some(2)).map_err(|e| format!("{name}: {e}"))?;
-        if counted.status != Status::Solved || counted.count != 1 || !counted.exhaustive {
-            return Err(format!(
-                "{name} counted {} (status {}, {:?})",
-                counted.count,
-                counted.status.name(),
-                counted.reason
-            ));
-        }
-        let solved = solve_verified(backend.as_mut(), model).map_err(|e| format!("{name}: {e}"))?;
-        if solved.solution.as_ref() != Some(solution) {
-            return Err(format!("{name} did not solve it to the planted solution"));
-        }
-        checks.push(Check {
-            backend: name.into(),
-            nodes: counted.stats.nodes,
-        });
-    }
-    if checks.len() < 2 {
-        return Err(format!(
-            "expected two backends that accept the model to confirm it, found {} ({})",
-            checks.len(),
-            checks
-                .iter()
-                .map(|c| c.backend.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    Ok(checks)
 }
 
 fn check_options(o: &StarOptions) -> Result<(), GenerateError> {
@@ -413,10 +310,10 @@ fn one_board(
     o: &StarOptions,
     index: usize,
     seen: &mut BTreeSet<u128>,
+    confirmer: &mut Confirmer,
 ) -> Result<GeneratedStar, GenerateError> {
     let (n, k) = (o.width, o.stars);
-    let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
-    rng.set_stream(index as u64);
+    let mut rng = board_rng(o.seed, index as u64);
     let mut repairs = 0;
     for attempt in 1..=o.max_attempts {
         let Some(stars) = planted(n, k, &mut rng) else {
@@ -431,12 +328,13 @@ fn one_board(
                 break; // too hard for the own counter: a fresh attempt
             }
             if counted.count == 1 {
-                if !seen.insert(crate::generate::fingerprint(&region)) {
+                if !seen.insert(fingerprint(&region)) {
                     break;
                 }
                 let mut board = board_of(n, k, &region);
                 let model = board.to_model(format!("star-{n}-{k}#{index}"));
-                let checks = confirm_unique(&model, &board.solution_of(&stars))
+                let checks = confirmer
+                    .confirm_unique(&model, &board.solution_of(&stars))
                     .map_err(|reason| GenerateError::CheckFailed { index, reason })?;
                 board.known_solution = Some(stars);
                 return Ok(GeneratedStar {
@@ -483,30 +381,29 @@ pub fn generate_partial(
 pub fn generate_each(
     o: &StarOptions,
     each: OnBoard<'_, GeneratedStar>,
-) -> Result<(usize, Option<GenerateError>), GenerateError> {
+) -> Result<RunEnd, GenerateError> {
     check_options(o)?;
     let mut seen = BTreeSet::new();
-    Ok(each_board(o.count, |i| one_board(o, i, &mut seen), each))
+    let mut confirmer = Confirmer::default();
+    Ok(each_board(
+        o.count,
+        |i| one_board(o, i, &mut seen, &mut confirmer),
+        each,
+    ))
 }
 
 /// One board as a `.star` block: `#` lines saying how it was made, the grid (with its
 /// `# stars:` line) and its `# solution:` line.
 pub fn block(o: &StarOptions, g: &GeneratedStar) -> String {
     let mut out = format!(
-        "# generated star width={} stars={} seed={} board={}\n# attempts: {}  repairs: {}\n\
-         # unique by: generator search ({} nodes), {}\n",
+        "# generated star width={} stars={} seed={} board={}\n# attempts: {}  repairs: {}\n{}\n",
         o.width,
         o.stars,
         o.seed,
         g.index,
         g.attempts,
         g.repairs,
-        g.nodes,
-        g.checks
-            .iter()
-            .map(|c| format!("{} ({} nodes)", c.backend, c.nodes))
-            .collect::<Vec<_>>()
-            .join(", ")
+        unique_by_line(g.nodes, &g.checks),
     );
     let mut bare = g.board.clone();
     bare.known_solution = None;
@@ -517,11 +414,37 @@ pub fn block(o: &StarOptions, g: &GeneratedStar) -> String {
     out
 }
 
+impl Generator for StarKind {
+    fn options(&self) -> &'static [&'static str] {
+        &["max-attempts", "max-repairs", "stars"]
+    }
+
+    fn widths(&self) -> &'static str {
+        "4 to 16"
+    }
+
+    /// Reads `stars` (default 1), `max-attempts` and `max-repairs` (default `6 x width`).
+    fn generate_each(
+        &self,
+        request: &Request,
+        each: OnBoard<'_, String>,
+    ) -> Result<RunEnd, GenerateError> {
+        let stars = request.option("stars").unwrap_or(1);
+        let mut o = StarOptions::new(request.width, stars, request.count, request.seed);
+        o.max_attempts = request.max_attempts();
+        if let Some(r) = request.option("max-repairs") {
+            o.max_repairs = r;
+        }
+        generate_each(&o, &mut |g| each(block(&o, &g)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::kinds::star::file::read_str;
-    use crate::puzzle::kinds::star::search::count;
+    use super::super::file::read_str;
+    use super::super::search::count;
+    use rand::SeedableRng;
 
     #[test]
     fn one_star_boards_are_unique_reproducible_and_read_back() {
@@ -548,7 +471,8 @@ mod tests {
             if let Some(region) = (0..50).find_map(|_| grow(n, k, &stars, &mut rng)) {
                 board_of(n, k, &region).check(&stars).unwrap();
                 for g in 0..n {
-                    assert!(connected_without(n, &region, g, usize::MAX));
+                    let next = |c| neighbours(n, c);
+                    assert!(connected_without(&region, g, usize::MAX, next));
                 }
             }
         }

@@ -29,6 +29,10 @@ fn size_and_stars(kind: &PuzzleKind) -> (usize, usize) {
 }
 
 impl Kind for StarKind {
+    fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "star"
     }

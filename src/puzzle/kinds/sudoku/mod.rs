@@ -5,6 +5,7 @@
 //! exactly one: `4 n^2` rows. Clues are givens.
 
 pub mod file;
+pub mod generate;
 pub mod kind;
 
 pub use kind::{grid, SudokuKind, SUDOKU};

@@ -3,15 +3,18 @@
 //! [`unique`] says whether it is (a count stopped at 2 with the exact `bitset` backend, every
 //! witness verified).
 //!
-//! Cost: filling is a randomized backtracking search with fewest-candidates cell order (about
-//! 100 us for 9x9; 16x16 works too, seldom backtracking); removal is one shuffle.
+//! It is not offered to `zeroone generate` (whose boards have exactly one solution); the harness
+//! (`generate = "sudoku-random"` sources) and the VSA experiment call it directly.
+//!
+//! Cost: filling is [`filled_grid::complete_grid`] (about 100 us for 9x9); removal is one
+//! shuffle.
 
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 
+use super::Sudoku;
 use crate::backend::{count_verified, make_backend, BackendError, BackendOptions, Status};
-use crate::puzzle::Sudoku;
+use crate::puzzle::generate::{board_rng, filled_grid};
 
 /// A generated puzzle with the grid it was cut from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,69 +25,11 @@ pub struct Generated {
     pub grid: Sudoku,
 }
 
-/// A uniformly shuffled fill order is not a uniform grid sampler; the grids are random and
-/// reproducible, which is what the experiment needs. Returns a complete grid with boxes
-/// `box_size x box_size` (2 to 5).
+/// A complete grid with boxes `box_size x box_size` (2 to 5), drawn by the shared
+/// [`filled_grid::complete_grid`] (random and reproducible, not a uniform sampler).
 pub fn complete_grid(box_size: usize, rng: &mut impl Rng) -> Sudoku {
-    assert!(
-        (2..=5).contains(&box_size),
-        "box size {box_size} not in 2..=5"
-    );
-    let n = box_size * box_size;
-    let mut cells: Vec<Option<usize>> = vec![None; n * n];
-    let mut row = vec![0u32; n];
-    let mut col = vec![0u32; n];
-    let mut bx = vec![0u32; n];
-    let full = (1u32 << n) - 1;
-    let box_of = |r: usize, c: usize| (r / box_size) * box_size + c / box_size;
-    // Explicit stack: (cell, shuffled candidates, next index).
-    let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-    loop {
-        // The empty cell with the fewest candidates; a cell with none is a dead end.
-        let mut best: Option<(usize, u32)> = None;
-        for (i, cell) in cells.iter().enumerate() {
-            if cell.is_some() {
-                continue;
-            }
-            let (r, c) = (i / n, i % n);
-            let free = full & !(row[r] | col[c] | bx[box_of(r, c)]);
-            if best.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
-                best = Some((i, free));
-            }
-        }
-        match best {
-            None => return Sudoku::from_cells(box_size, cells).expect("digits below n"),
-            Some((_, 0)) => {}
-            Some((cell, free)) => {
-                let mut cands: Vec<usize> = (0..n).filter(|&d| free >> d & 1 == 1).collect();
-                cands.shuffle(rng);
-                stack.push((cell, cands, 0));
-            }
-        }
-        // Move the top frame to its next candidate, popping exhausted frames.
-        loop {
-            let Some((cell, cands, next)) = stack.last_mut() else {
-                unreachable!("an empty grid always has a completion")
-            };
-            let (r, c) = (*cell / n, *cell % n);
-            let b = box_of(r, c);
-            if let Some(d) = cells[*cell].take() {
-                row[r] &= !(1 << d);
-                col[c] &= !(1 << d);
-                bx[b] &= !(1 << d);
-            }
-            if *next < cands.len() {
-                let d = cands[*next];
-                *next += 1;
-                cells[*cell] = Some(d);
-                row[r] |= 1 << d;
-                col[c] |= 1 << d;
-                bx[b] |= 1 << d;
-                break;
-            }
-            stack.pop();
-        }
-    }
+    let cells = filled_grid::complete_grid(box_size, rng);
+    Sudoku::from_cells(box_size, cells.into_iter().map(Some).collect()).expect("digits below n")
 }
 
 /// Keeps `clues` cells of `grid` chosen at random (all of them if `clues >= n^2`).
@@ -101,8 +46,7 @@ pub fn remove_clues(grid: &Sudoku, clues: usize, rng: &mut impl Rng) -> Sudoku {
 /// Puzzle number `index` of a seeded series: its own RNG stream from `(seed, index)`, so any
 /// puzzle can be regenerated alone.
 pub fn generate(box_size: usize, clues: usize, seed: u64, index: u64) -> Generated {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
+    let mut rng = board_rng(seed, index);
     let grid = complete_grid(box_size, &mut rng);
     let puzzle = remove_clues(&grid, clues, &mut rng);
     Generated { puzzle, grid }
