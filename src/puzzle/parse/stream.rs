@@ -38,6 +38,28 @@ struct Lines<R> {
     format_name: &'static str,
 }
 
+/// Up to `limit` bytes of `reader`, in a buffer that never grows past `limit` (doubling, then
+/// capped): a reader that never ends (`/dev/zero`) costs `limit` bytes, not the next power of
+/// two above it.
+fn read_capped(reader: &mut impl Read, limit: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 64 * 1024];
+    while bytes.len() < limit {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n.min(limit - bytes.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if bytes.len() + n > bytes.capacity() {
+            let want = (2 * bytes.capacity()).max(bytes.len() + n).min(limit);
+            bytes.reserve_exact(want - bytes.len());
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    Ok(bytes)
+}
+
 /// The largest JSON or TOML model read, in bytes (32 MiB): a model of a 25x25 Sudoku is about
 /// 1 MB; a larger input is refused before it is parsed.
 pub const MAX_MODEL_BYTES: usize = 32 * 1024 * 1024;
@@ -128,10 +150,7 @@ impl<R: BufRead> Lines<R> {
     /// Everything left, as one UTF-8 text (a byte-order mark at its start becomes a space).
     /// At most [`MAX_MODEL_BYTES`]: a larger input is an error, read no further.
     fn rest(&mut self, file: &str) -> Result<String, ParseError> {
-        let mut bytes = Vec::new();
-        (&mut self.reader)
-            .take(MAX_MODEL_BYTES as u64 + 1)
-            .read_to_end(&mut bytes)
+        let bytes = read_capped(&mut self.reader, MAX_MODEL_BYTES + 1)
             .map_err(|e| io_error(file, 0, &e))?;
         if bytes.len() > MAX_MODEL_BYTES {
             let cap = format!("{} MiB", MAX_MODEL_BYTES >> 20);
