@@ -91,9 +91,15 @@ pub fn harness_error(py: Python<'_>, e: &HarnessError) -> PyErr {
             None,
             None,
         ),
-        HarnessError::Source(_) | HarnessError::Busy { .. } => PyValueError::new_err(e.to_string()),
+        HarnessError::Source(_)
+        | HarnessError::Busy { .. }
+        | HarnessError::RecordsExist { .. }
+        | HarnessError::NoRecords { .. } => PyValueError::new_err(e.to_string()),
         HarnessError::Io { .. } => PyOSError::new_err(e.to_string()),
-        HarnessError::Plot { .. } => PyRuntimeError::new_err(e.to_string()),
+        HarnessError::Plot { .. }
+        | HarnessError::Threads { .. }
+        | HarnessError::Poisoned { .. }
+        | HarnessError::NoBinary { .. } => PyRuntimeError::new_err(e.to_string()),
     }
 }
 
