@@ -17,6 +17,11 @@ use zeroone::harness::Experiment;
 
 const IN_PROGRESS: [&str; 2] = ["hex-width-25", "hex-width-25-middle-first"];
 
+/// Experiments whose reports are not committed: the README's main job writes
+/// `reports/quick.*` (ignored by git), so a newcomer who runs it before the tests must not get
+/// a snapshot of their own run.
+const NOT_COMMITTED: [&str; 1] = ["quick"];
+
 fn redacted_report(experiment: &Experiment, reports: &Path) -> String {
     let path = reports.join(format!("{}.jsonl", experiment.name));
     let (records, _) = read_records(&path, false).unwrap();
@@ -52,7 +57,7 @@ fn each_committed_report_keeps_its_statuses_counts_and_columns() {
             }
             Some(p.file_stem()?.to_string_lossy().into_owned())
         })
-        .filter(|n| !IN_PROGRESS.contains(&n.as_str()))
+        .filter(|n| !IN_PROGRESS.contains(&n.as_str()) && !NOT_COMMITTED.contains(&n.as_str()))
         .filter(|n| reports.join(format!("{n}.jsonl")).is_file())
         .collect();
     names.sort();
