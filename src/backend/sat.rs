@@ -16,7 +16,7 @@ use varisat::{ExtendFormula, Lit, Solver as VarisatSolver};
 
 use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
-    Counter, SolveReport, Solver, Stats,
+    Counter, RowLimit, RowRefusal, SolveReport, Solver, Stats,
 };
 use crate::export::cnf::{Cnf, CnfOptions, ObjectiveBounds, PbEncoding};
 use crate::export::ExportError;
@@ -57,9 +57,18 @@ impl Sat {
         stats: &mut Stats,
     ) -> Result<(u128, bool), BackendError> {
         let cnf = Cnf::encode(model, &self.encoding).map_err(|e| match e {
-            ExportError::EncodingTooLarge { .. } => BackendError::UnsupportedRows {
+            ExportError::EncodingTooLarge {
+                family,
+                row,
+                encoding,
+                estimate,
+            } => BackendError::UnsupportedRows {
                 backend: "sat".into(),
-                reason: e.to_string(),
+                reason: RowRefusal {
+                    family,
+                    index: row,
+                    limit: RowLimit::EncodingTooLarge { encoding, estimate },
+                },
             },
             _ => BackendError::Failed {
                 backend: "sat".into(),
@@ -290,7 +299,7 @@ impl Backend for Sat {
         Some(self)
     }
     /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), RowRefusal> {
         Ok(())
     }
 }

@@ -92,7 +92,7 @@ impl Backend for Walk {
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         Some(self)
     }
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), zeroone::backend::RowRefusal> {
         Ok(())
     }
 }
