@@ -23,11 +23,7 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 /// Imports that still run up the layers: (file under `src/`, module it names).
-const KNOWN_UPWARD: &[(&str, &str)] = &[
-    // The Star Battle table uses the generic table machinery, which lives with the hex and
-    // Queens tables: the generic part belongs below the kinds.
-    ("puzzle/kinds/star/table.rs", "space"),
-];
+const KNOWN_UPWARD: &[(&str, &str)] = &[];
 
 fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))

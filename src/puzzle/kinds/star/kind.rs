@@ -32,6 +32,9 @@ impl Kind for StarKind {
     fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
         Some(self)
     }
+    fn table(&self) -> Option<&dyn crate::puzzle::table::SpaceTable> {
+        Some(&super::table::StarTable)
+    }
 
     fn name(&self) -> &'static str {
         "star"
