@@ -94,7 +94,11 @@ pub enum Output {
     Markdown,
     /// `reports/NAME.csv`: one row per run.
     Csv,
-    /// `reports/NAME.time.svg`: time distribution per backend, log scale.
+    /// The run's time figures (log scale): `reports/NAME.cactus.svg` (or one
+    /// `NAME.cactus-SOURCE.svg` per large source and `NAME.cactus-small-sources.svg`), and
+    /// where the records allow them `NAME.scatter.svg`, `NAME.integral.svg` and
+    /// `NAME.size-time.svg` (see [`crate::harness::report`]'s figure list). Table experiments
+    /// write none.
     TimePlot,
     /// `reports/NAME.size.svg`: search-space size against board size (table experiments).
     SizePlot,
