@@ -134,6 +134,46 @@ pub fn level_legend(levels: &[(&str, &str)]) -> String {
         .collect()
 }
 
+/// The table of one size or of a list of sizes, for a kind whose table takes `--size N` or
+/// `--sizes A-B` (or its own flags): `levels` computes a size's levels, `one` renders one size
+/// and `many` a list; [`TableError::BadSize`] with `usage` when neither is given. Cost: one
+/// `levels` per size.
+pub fn one_or_many<L>(
+    size: Option<usize>,
+    sizes: Option<&[usize]>,
+    usage: &str,
+    levels: impl Fn(usize) -> Result<L, TableError>,
+    one: fn(&L) -> Table,
+    many: fn(&[L]) -> Table,
+) -> Result<Table, TableError> {
+    match (size, sizes) {
+        (Some(n), None) => Ok(one(&levels(n)?)),
+        (None, Some(all)) => {
+            let all = all
+                .iter()
+                .map(|&n| levels(n))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(many(&all))
+        }
+        _ => Err(TableError::BadSize(usage.into())),
+    }
+}
+
+/// A board's levels with its own count: when the board has regions (`regions`), its model's
+/// [`board_count`] is stored by `set_board`. Cost: that count.
+pub fn with_board_count<L>(
+    levels: Result<L, TableError>,
+    regions: bool,
+    model: &Model,
+    set_board: fn(&mut L, BigUint),
+) -> Result<L, TableError> {
+    let mut levels = levels?;
+    if regions {
+        set_board(&mut levels, board_count(model)?);
+    }
+    Ok(levels)
+}
+
 /// What `zeroone table KIND` asks of a kind's table, in the kind's own terms: a size or a list
 /// of sizes (read from the flags [`SpaceTable::size_flags`] names), and the settings some
 /// kinds read.

@@ -1,20 +1,20 @@
 //! The hex board's table: its levels ([`HexLevels`]), orbits by Burnside's lemma, the memory
 //! guard and sharded three-axis counts, and its tables.
 
-use crate::model::Model;
-use crate::puzzle::Puzzle;
-use crate::puzzle::table::{board_count, SpaceTable, TableRequest, Cell, Table};
-use crate::puzzle::table::{
-    binomial, checked_orbits, enum_count, orbit_stats, pow2, Method, TableError, TableOptions,
-};
 use crate::backend::memory;
+use crate::model::Model;
 use crate::puzzle::kinds::hex::lines::hex_count;
 use crate::puzzle::kinds::hex::shards;
 use crate::puzzle::kinds::hex::shards::{
     HexHalves, MemoryEstimate, PartCount, RowOrder, RowPlan, StreamedRows,
 };
-use crate::puzzle::HexBoard;
 use crate::puzzle::symmetry::Group;
+use crate::puzzle::table::{
+    binomial, checked_orbits, enum_count, one_or_many, orbit_stats, pow2, with_board_count, Cell,
+    Method, SpaceTable, Table, TableError, TableOptions, TableRequest,
+};
+use crate::puzzle::HexBoard;
+use crate::puzzle::Puzzle;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
@@ -28,18 +28,17 @@ impl SpaceTable for HexTable {
     }
 
     fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
-        match (request.size, &request.sizes) {
-            (Some(w), None) => Ok(hex_table(&hex_levels(w, request.options)?)),
-            (None, Some(widths)) => {
-                let all = (widths.iter().filter(|w| *w % 2 == 1))
-                    .map(|&w| hex_levels(w, request.options))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(hex_widths_table(&all))
-            }
-            _ => Err(TableError::BadSize(
-                "table hex: give --width N or --widths A-B".into(),
-            )),
-        }
+        // Even widths have no hex board: a range keeps the odd ones.
+        let odd: Option<Vec<usize>> =
+            (request.sizes.as_ref()).map(|ws| ws.iter().copied().filter(|w| w % 2 == 1).collect());
+        one_or_many(
+            request.size,
+            odd.as_deref(),
+            "table hex: give --width N or --widths A-B",
+            |w| hex_levels(w, request.options),
+            hex_table,
+            hex_widths_table,
+        )
     }
 
     fn reads_boards(&self) -> bool {
@@ -55,12 +54,12 @@ impl SpaceTable for HexTable {
         let Puzzle::Hex(board) = puzzle else {
             return None;
         };
-        let levels = hex_levels(board.width(), request.options).and_then(|mut levels| {
-            if board.regions().is_some() {
-                levels.board = Some(board_count(model)?);
-            }
-            Ok(levels)
-        });
+        let levels = with_board_count(
+            hex_levels(board.width(), request.options),
+            board.regions().is_some(),
+            model,
+            |l, count| l.board = Some(count),
+        );
         Some(levels.map(|l| hex_table(&l)))
     }
 }

@@ -58,11 +58,7 @@ fn bad(
 }
 
 /// Reads block `p` as a Killer Sudoku.
-pub(crate) fn read_block(
-    block: &Block,
-    p: usize,
-    at: &Locator,
-) -> Result<KillerBoard, ParseError> {
+pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<KillerBoard, ParseError> {
     let rows = &block.rows;
     let n = rows[0].cells.len();
     let Some(box_size) = [4, 9, 16, 25].iter().position(|&s| s == n).map(|i| i + 2) else {

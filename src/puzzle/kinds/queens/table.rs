@@ -1,15 +1,14 @@
 //! The square Queens board's table: its levels ([`QueensLevels`]) and tables.
 
-use crate::model::Model;
-use crate::puzzle::Puzzle;
-use crate::puzzle::table::{board_count, SpaceTable, TableRequest, Cell, Table};
-use crate::puzzle::table::{
-    binomial, checked_orbits, enum_count, factorial, orbit_stats, pow2, Method, TableError,
-    TableOptions,
-};
 use crate::backend::dp::LineProblem;
-use crate::puzzle::QueensBoard;
+use crate::model::Model;
 use crate::puzzle::symmetry::Group;
+use crate::puzzle::table::{
+    binomial, checked_orbits, enum_count, factorial, one_or_many, orbit_stats, pow2,
+    with_board_count, Cell, Method, SpaceTable, Table, TableError, TableOptions, TableRequest,
+};
+use crate::puzzle::Puzzle;
+use crate::puzzle::QueensBoard;
 use num_bigint::BigUint;
 
 /// The Queens kind's [`SpaceTable`]: `--size N` or `--sizes A-B`, and a board's own count
@@ -18,18 +17,14 @@ pub struct QueensTable;
 
 impl SpaceTable for QueensTable {
     fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
-        match (request.size, &request.sizes) {
-            (Some(n), None) => Ok(queens_table(&queens_levels(n, request.options)?)),
-            (None, Some(sizes)) => {
-                let all = (sizes.iter())
-                    .map(|&n| queens_levels(n, request.options))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(queens_sizes_table(&all))
-            }
-            _ => Err(TableError::BadSize(
-                "table queens: give --size N or --sizes A-B".into(),
-            )),
-        }
+        one_or_many(
+            request.size,
+            request.sizes.as_deref(),
+            "table queens: give --size N or --sizes A-B",
+            |n| queens_levels(n, request.options),
+            queens_table,
+            queens_sizes_table,
+        )
     }
 
     fn reads_boards(&self) -> bool {
@@ -45,12 +40,12 @@ impl SpaceTable for QueensTable {
         let Puzzle::Queens(board) = puzzle else {
             return None;
         };
-        let levels = queens_levels(board.size(), request.options).and_then(|mut levels| {
-            if board.regions().is_some() {
-                levels.board = Some(board_count(model)?);
-            }
-            Ok(levels)
-        });
+        let levels = with_board_count(
+            queens_levels(board.size(), request.options),
+            board.regions().is_some(),
+            model,
+            |l, count| l.board = Some(count),
+        );
         Some(levels.map(|l| queens_table(&l)))
     }
 }

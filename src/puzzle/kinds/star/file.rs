@@ -20,8 +20,8 @@
 //! checked on the board's model once.
 
 use super::StarBoard;
-use crate::puzzle::parse::{blocks, is_blank, Block, Locator, ParseError, ParseErrorKind};
 use crate::puzzle::grid::{region_letter, regions_of};
+use crate::puzzle::parse::{blocks, is_blank, Block, Locator, ParseError, ParseErrorKind};
 
 /// The value of comment setting `key` (`stars`, `solution`) of a trimmed comment, with the
 /// column (1-based, within the trimmed comment) where the value starts.
@@ -67,11 +67,7 @@ pub fn read_str(text: &str, file: &str) -> Result<Vec<StarBoard>, ParseError> {
 }
 
 /// Reads block `p` as a Star Battle grid with its `# stars:` and `# solution:` settings.
-pub(crate) fn read_block(
-    block: &Block,
-    p: usize,
-    at: &Locator,
-) -> Result<StarBoard, ParseError> {
+pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<StarBoard, ParseError> {
     let rows = &block.rows;
     let n = rows.len();
     for (r, row) in rows.iter().enumerate() {

@@ -277,12 +277,10 @@ pub fn star_table(l: &StarLevels) -> Table {
         ],
         vec![
             text("no two touching, up to rotation and reflection"),
-            l.orbits
-                .clone()
-                .map_or_else(
-                    || Cell::Missing("more placements than the orbit limit".into()),
-                    |v| count_cell(v, None),
-                ),
+            l.orbits.clone().map_or_else(
+                || Cell::Missing("more placements than the orbit limit".into()),
+                |v| count_cell(v, None),
+            ),
         ],
     ];
     if let Some(b) = &l.board {

@@ -1,11 +1,11 @@
 //! The Sudoku table: candidate counts after the givens and after singles
 //! ([`SudokuLevels`]), and its table.
 
-use crate::model::Model;
-use crate::puzzle::Puzzle;
-use crate::puzzle::table::{SpaceTable, TableRequest, group_digits, Cell, Table};
-use crate::puzzle::table::{binomial, pow2, TableError};
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+use crate::model::Model;
+use crate::puzzle::table::{binomial, pow2, TableError};
+use crate::puzzle::table::{group_digits, Cell, SpaceTable, Table, TableRequest};
+use crate::puzzle::Puzzle;
 use crate::puzzle::Sudoku;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
