@@ -114,7 +114,7 @@ fn models(dir: &Path, registry: &Registry) -> Vec<Model> {
     load_instances(&experiment.sources)
         .unwrap()
         .into_iter()
-        .map(|i| i.puzzle.to_model(&i.id).unwrap())
+        .map(|i| i.puzzle.as_ref().unwrap().to_model(&i.id).unwrap())
         .collect()
 }
 
