@@ -113,11 +113,6 @@ fn no_file_imports_from_a_layer_above_its_own() {
         let Some(own_layer) = layer_of(own) else {
             continue; // lib.rs, main.rs and the CLI sit on top of everything
         };
-        // A module's tests split into their own file (`mod tests;` under `#[cfg(test)]`) are
-        // test code, like an inline `mod tests { ... }` block, which `code_of` leaves out.
-        if rel.ends_with("/tests.rs") {
-            continue;
-        }
         for module in named_modules(&code_of(&fs::read_to_string(file).unwrap())) {
             if layer_of(&module).is_some_and(|l| l > own_layer) {
                 upward.insert((rel.clone(), module));
