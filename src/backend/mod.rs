@@ -12,6 +12,7 @@
 //! answer becomes [`Status::Error`], never [`Status::Solved`]. What backends report and what the
 //! runners make of it is in [`outcome`].
 
+pub mod auto;
 pub mod bitset;
 pub mod branch_bound;
 pub mod brute;
@@ -140,6 +141,12 @@ pub trait Counter {
 pub trait Backend: Send {
     /// The registry name (`brute`, `enum`, `milp`, ...).
     fn name(&self) -> &'static str;
+    /// The name of the engine that runs `model`, for records: the backend's own name, except
+    /// for a backend that hands models to others (`auto`, which names the one it picks).
+    fn serving(&self, model: &Model) -> &'static str {
+        let _ = model;
+        self.name()
+    }
     /// The solving ability, if the backend has it.
     fn solver(&mut self) -> Option<&mut dyn Solver>;
     /// The counting ability, if the backend has it.
@@ -370,6 +377,15 @@ pub fn registry() -> Vec<BackendInfo> {
         counters: &[],
     },
     BackendInfo {
+        name: "auto",
+        about: "the default: xcc where it reads every row (unit-weight rows, no objective), bitset otherwise; records name the engine that ran",
+        make: |o| Ok(Box::new(auto::Auto::new(o)?)),
+        params: &[],
+        uses_time_limit: true,
+        uses_seed: false,
+        counters: &[],
+    },
+    BackendInfo {
         name: "bitset",
         about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
         make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
@@ -384,9 +400,9 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "xcc",
-        about: "exact cover with multiplicities (Knuth's Algorithms X/M, MRV) on bit-parallel option sets; unit-weight rows only; solves, counts, streams",
+        about: "exact cover with multiplicities on bit-parallel option sets: a sweep over 128-bit item masks for exact cover with <= 128 items, Knuth's Algorithms X/M with MRV otherwise (engine=auto|sweep|byte-counts|counts); unit-weight rows only; solves, counts, streams",
         make: |o| Ok(Box::new(xcc::Xcc::new(o)?)),
-        params: &[],
+        params: &["engine"],
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
