@@ -18,7 +18,7 @@ use crate::backend::bitset::BitsetBackend;
 use crate::backend::xcc::{self, Xcc};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, OptimizeReport, Optimizer,
-    SolutionStream, SolveReport, Solver, StreamReport,
+    RowRefusal, SolutionStream, SolveReport, Solver, StreamReport,
 };
 use crate::model::{Model, Solution};
 
@@ -127,7 +127,7 @@ impl Backend for Auto {
         Some(self)
     }
     /// What `bitset` reads (every row kind); `xcc` reads a subset.
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         self.bitset.rows_supported(model)
     }
 }
