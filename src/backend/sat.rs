@@ -9,11 +9,14 @@
 //!
 //! Options: `pairwise-up-to` (default 6): exact-cover rows of at most this many variables get
 //! pairwise at-most-one clauses, longer rows the sequential counter; `pb-encoding` (`gte`,
-//! the default, `dpw` or `adder`): the encoding of weighted rows. No time limit: varisat
-//! cannot be interrupted from outside.
+//! the default, `dpw` or `adder`): the encoding of weighted rows; `bound-fixing` (`true`, the
+//! default, or `false`): whether the solution-improving search fixes variables by the
+//! branch-and-bound bound. No time limit: varisat cannot be interrupted from outside.
 
 use varisat::{ExtendFormula, Lit, Solver as VarisatSolver};
 
+use crate::backend::branch_bound::{BoundFixing, CostBound};
+use crate::backend::search::Layout;
 use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, SolveReport, Solver, Stats,
@@ -26,10 +29,13 @@ use crate::model::{Model, Solution};
 #[derive(Debug, Clone)]
 pub struct Sat {
     encoding: CnfOptions,
+    /// Reduced-cost fixing by the branch-and-bound bound in the solution-improving search.
+    bound_fixing: bool,
 }
 
 impl Sat {
-    /// A SAT backend; reads `pairwise-up-to` and `pb-encoding` from `options.params`.
+    /// A SAT backend; reads `pairwise-up-to`, `pb-encoding` and `bound-fixing` from
+    /// `options.params`.
     pub fn new(options: &BackendOptions) -> Result<Sat, BackendError> {
         let pairwise_up_to = options.param(
             "sat",
@@ -43,8 +49,10 @@ impl Sat {
             PbEncoding::default(),
             "a pseudo-Boolean encoding: gte, dpw or adder",
         )?;
+        let bound_fixing = options.param("sat", "bound-fixing", true, "true or false")?;
         Ok(Sat {
             encoding: CnfOptions { pairwise_up_to, pb },
+            bound_fixing,
         })
     }
 
@@ -169,7 +177,9 @@ impl Sat {
         add_clauses(&mut solver, &cnf.clauses);
         let n = cnf.model_vars;
         let mut bounds = ObjectiveBounds::new(&costs, cnf.num_vars, self.encoding.pb);
+        let mut fixing = self.bound_fixing.then(|| BoundFixer::new(model));
         let (mut best, mut calls, mut added) = (None, 0u64, 0usize);
+        let mut proved_by_bound = false;
         loop {
             calls += 1;
             if !solver.solve().map_err(|e| failed(&e.to_string()))? {
@@ -186,6 +196,17 @@ impl Sat {
                 .map(|&x| i128::from(objective.min_cost(x)))
                 .sum();
             best = Some((v, solution));
+            // Every better solution obeys what the bound fixes against v (unit clauses); the
+            // bound may also show that none exists.
+            if let Some(fixer) = fixing.as_mut() {
+                match fixer.fix_against(v) {
+                    BoundFixing::NoneBetter => {
+                        proved_by_bound = true;
+                        break;
+                    }
+                    BoundFixing::Fixed(units) => add_units(&mut solver, &units),
+                }
+            }
             // Ask for a strictly better one: sum m_x x <= v - 1, on the one incremental
             // encoding of the objective (its earlier parts reused).
             let encoded = bounds
@@ -211,7 +232,61 @@ impl Sat {
         stats
             .extra
             .insert("objective_clauses".into(), (added as u64).into());
+        if let Some(fixer) = &fixing {
+            let fixed = fixer.fixed.iter().filter(|f| f.is_some()).count();
+            stats
+                .extra
+                .insert("fixed_by_bound".into(), (fixed as u64).into());
+            stats
+                .extra
+                .insert("proved_by_bound".into(), u64::from(proved_by_bound).into());
+        }
         Ok(best.map(|(v, s)| (objective.flip(v), s)))
+    }
+}
+
+/// Reduced-cost fixing for the solution-improving search: the shared branch-and-bound bound
+/// ([`CostBound::fix_against`]), its surrogate row weighted by the LP dual
+/// ([`crate::backend::surrogate`]), probed against each new incumbent.
+struct BoundFixer {
+    layout: Layout,
+    bound: CostBound,
+    /// Per model variable: the value every better solution takes, when fixed.
+    fixed: Vec<Option<bool>>,
+}
+
+impl BoundFixer {
+    /// Cost: the search layout of `model` (linear in its nonzeros) and one LP over its
+    /// knapsack rows.
+    fn new(model: &Model) -> BoundFixer {
+        let layout = Layout::new(model);
+        let objective = model
+            .objective()
+            .expect("an optimising search has an objective");
+        let mut bound = CostBound::new(&layout, objective);
+        if let Some(multipliers) = crate::backend::surrogate::lp_multipliers(&layout, &bound) {
+            bound.use_surrogate_multipliers(&layout, &multipliers);
+        }
+        let fixed = vec![None; layout.model_vars];
+        BoundFixer {
+            layout,
+            bound,
+            fixed,
+        }
+    }
+
+    /// What the bound fixes against an incumbent of minimisation-form value `incumbent`.
+    fn fix_against(&mut self, incumbent: i128) -> BoundFixing {
+        self.bound
+            .fix_against(&self.layout, &mut self.fixed, incumbent)
+    }
+}
+
+/// Adds one unit clause per fixed model variable.
+fn add_units(solver: &mut VarisatSolver, units: &[(usize, bool)]) {
+    for &(v, value) in units {
+        let lit = Lit::from_dimacs(v as isize + 1);
+        solver.add_clause(&[if value { lit } else { !lit }]);
     }
 }
 
@@ -227,7 +302,11 @@ fn failed(reason: &str) -> BackendError {
 
 /// Solution-improving search: solve, then require `objective <= best - 1` (a pseudo-Boolean
 /// constraint encoded with the backend's `pb-encoding` through rustsat, negative costs on
-/// negated literals) and solve again, until unsatisfiable: the last solution is optimal. The
+/// negated literals) and solve again, until unsatisfiable: the last solution is optimal.
+/// With `bound-fixing` (the default), each new incumbent is first held against the shared
+/// branch-and-bound bound ([`CostBound::fix_against`]): variables whose other value cannot
+/// beat it become unit clauses, and when the bound reaches it the search stops there, proved
+/// (cost: two bound evaluations per open variable and incumbent). The
 /// objective is one incremental encoding ([`ObjectiveBounds`]): each better bound adds only
 /// the encoding's new part and unit clauses on its outputs, so no bound is encoded twice. The
 /// solver is incremental, so learnt clauses carry over. Refused (`unsupported`) beyond
