@@ -16,7 +16,7 @@
 use varisat::{ExtendFormula, Lit, Solver as VarisatSolver};
 
 use crate::backend::branch_bound::{BoundFixing, CostBound};
-use crate::backend::search::Layout;
+use crate::backend::search::{Layout, VarSet};
 use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, SolveReport, Solver, Stats,
@@ -178,18 +178,77 @@ impl Sat {
         let n = cnf.model_vars;
         let mut bounds = ObjectiveBounds::new(&costs, cnf.num_vars, self.encoding.pb);
         let mut fixing = self.bound_fixing.then(|| BoundFixer::new(model));
-        let (mut best, mut calls, mut added) = (None, 0u64, 0usize);
-        let mut proved_by_bound = false;
+        // No solution is below `lower` (proved); `best` is the incumbent.
+        let mut lower = fixing.as_mut().map_or(i128::MIN, BoundFixer::root_bound);
+        let (mut best, mut calls, mut added) = (None::<(i128, Solution)>, 0u64, 0usize);
         loop {
+            let mut assumed: Vec<i32> = Vec::new();
+            let mut target = None;
+            if let Some((b, _)) = &best {
+                if lower >= *b {
+                    break; // proved: nothing below the incumbent
+                }
+                // Ask for a solution of value <= t: without fixing the next better value
+                // (linear search), with it the middle of (lower, best) rounded up.
+                let t = match &fixing {
+                    None => *b - 1,
+                    Some(_) => *b - 1 - (*b - 1 - lower) / 2,
+                };
+                target = Some(t);
+                let Some((clauses, lits, _)) = bounds
+                    .at_most_assumed(t)
+                    .map_err(|e| too_large(e.to_string()))?
+                else {
+                    lower = t + 1; // nothing can be at most t
+                    continue;
+                };
+                added += clauses.len();
+                if added > MAX_OBJECTIVE_CLAUSES {
+                    return Err(too_large(format!(
+                        "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses ({} encoding); try pb-encoding=adder",
+                        self.encoding.pb.name()
+                    )));
+                }
+                add_clauses(&mut solver, &clauses);
+                if t == *b - 1 {
+                    // Only better solutions are wanted from now on: the bound stays.
+                    let units: Vec<Vec<i32>> = lits.iter().map(|&l| vec![l]).collect();
+                    add_clauses(&mut solver, &units);
+                } else {
+                    assumed = lits;
+                }
+                // What the bound fixes for a solution of value <= t (for this call only).
+                if let Some(fixer) = fixing.as_mut() {
+                    match fixer.trial(t + 1) {
+                        BoundFixing::NoneBetter => {
+                            lower = t + 1;
+                            continue;
+                        }
+                        BoundFixing::Fixed(units) => assumed.extend(units.iter().map(dimacs)),
+                    }
+                }
+            }
             calls += 1;
+            let lits: Vec<Lit> = assumed
+                .iter()
+                .map(|&l| Lit::from_dimacs(l as isize))
+                .collect();
+            solver.assume(&lits);
             if !solver.solve().map_err(|e| failed(&e.to_string()))? {
-                break;
+                match target {
+                    Some(t) => lower = t + 1,
+                    None => break, // no solution at all
+                }
+                continue;
             }
             let mut value = vec![false; n];
             for lit in solver.model().unwrap_or_default() {
                 if lit.index() < n && lit.is_positive() {
                     value[lit.index()] = true;
                 }
+            }
+            if let Some(fixer) = &fixing {
+                fixer.fill(&mut value);
             }
             let solution = Solution::from_bools(&value);
             let v: i128 = (solution.ones.iter())
@@ -200,32 +259,10 @@ impl Sat {
             // bound may also show that none exists.
             if let Some(fixer) = fixing.as_mut() {
                 match fixer.fix_against(v) {
-                    BoundFixing::NoneBetter => {
-                        proved_by_bound = true;
-                        break;
-                    }
+                    BoundFixing::NoneBetter => lower = v,
                     BoundFixing::Fixed(units) => add_units(&mut solver, &units),
                 }
             }
-            // Ask for a strictly better one: sum m_x x <= v - 1, on the one incremental
-            // encoding of the objective (its earlier parts reused).
-            let encoded = bounds
-                .at_most(v - 1)
-                .map_err(|e| too_large(e.to_string()))?;
-            let Some((clauses, _used)) = encoded else {
-                break; // nothing can be below v: v is optimal
-            };
-            added += clauses.len();
-            if added > MAX_OBJECTIVE_CLAUSES {
-                return Err(too_large(format!(
-                    "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses ({} encoding); try pb-encoding=adder",
-                    self.encoding.pb.name()
-                )));
-            }
-            if clauses.is_empty() && n == 0 {
-                break;
-            }
-            add_clauses(&mut solver, &clauses);
         }
         stats.nodes = calls;
         stats.extra.insert("sat_calls".into(), calls.into());
@@ -237,9 +274,6 @@ impl Sat {
             stats
                 .extra
                 .insert("fixed_by_bound".into(), (fixed as u64).into());
-            stats
-                .extra
-                .insert("proved_by_bound".into(), u64::from(proved_by_bound).into());
         }
         Ok(best.map(|(v, s)| (objective.flip(v), s)))
     }
@@ -275,18 +309,73 @@ impl BoundFixer {
         }
     }
 
-    /// What the bound fixes against an incumbent of minimisation-form value `incumbent`.
+    /// What the bound fixes against an incumbent of minimisation-form value `incumbent`
+    /// (kept for every later call).
     fn fix_against(&mut self, incumbent: i128) -> BoundFixing {
         self.bound
             .fix_against(&self.layout, &mut self.fixed, incumbent)
+    }
+
+    /// What the bound fixes against `incumbent` on top of the kept fixings, for one query
+    /// only (nothing is kept).
+    fn trial(&mut self, incumbent: i128) -> BoundFixing {
+        let mut fixed = self.fixed.clone();
+        self.bound.fix_against(&self.layout, &mut fixed, incumbent)
+    }
+
+    /// Greedy improvement of a solution (`value` per model variable): each variable at 0
+    /// with a negative cost, best value per unit of knapsack load first
+    /// ([`CostBound::branch_keys`]), is set to 1 when every row it sits in has room for its
+    /// weight. Upper bounds stay met and sums only grow, so the solution stays one (the caller
+    /// verifies it anyway). Cost: a sort of the negative-cost variables and a pass over
+    /// their rows.
+    fn fill(&self, value: &mut [bool]) {
+        let layout = &self.layout;
+        let mut sum = vec![0u64; layout.num_rows];
+        for v in (0..layout.model_vars).filter(|&v| value[v]) {
+            for (&r, &w) in layout.rows_of(v).iter().zip(layout.weights_of(v)) {
+                sum[r as usize] += w;
+            }
+        }
+        let keys = self.bound.branch_keys(layout);
+        let costs = self.bound.costs();
+        let mut open: Vec<usize> = (0..layout.model_vars)
+            .filter(|&v| !value[v] && costs[v] < 0 && self.fixed[v] != Some(false))
+            .collect();
+        open.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]).then(a.cmp(&b)));
+        for v in open {
+            let rows = layout.rows_of(v).iter().zip(layout.weights_of(v));
+            let fits = |(&r, &w): (&u32, &u64)| {
+                (sum[r as usize].checked_add(w)).is_some_and(|t| t <= layout.upper[r as usize])
+            };
+            if rows.clone().all(fits) {
+                value[v] = true;
+                rows.for_each(|(&r, &w)| sum[r as usize] += w);
+            }
+        }
+    }
+
+    /// The bound at the root (the givens placed): no solution costs less.
+    fn root_bound(&mut self) -> i128 {
+        let legal = VarSet::full(self.layout.num_vars);
+        let givens: Vec<u32> = self.layout.givens.iter().map(|&g| g as u32).collect();
+        self.bound.lower_bound(&self.layout, &legal, &givens)
+    }
+}
+
+/// The DIMACS literal saying model variable `v` has `value`.
+fn dimacs(&(v, value): &(usize, bool)) -> i32 {
+    if value {
+        v as i32 + 1
+    } else {
+        -(v as i32 + 1)
     }
 }
 
 /// Adds one unit clause per fixed model variable.
 fn add_units(solver: &mut VarisatSolver, units: &[(usize, bool)]) {
-    for &(v, value) in units {
-        let lit = Lit::from_dimacs(v as isize + 1);
-        solver.add_clause(&[if value { lit } else { !lit }]);
+    for unit in units {
+        solver.add_clause(&[Lit::from_dimacs(dimacs(unit) as isize)]);
     }
 }
 
@@ -303,10 +392,15 @@ fn failed(reason: &str) -> BackendError {
 /// Solution-improving search: solve, then require `objective <= best - 1` (a pseudo-Boolean
 /// constraint encoded with the backend's `pb-encoding` through rustsat, negative costs on
 /// negated literals) and solve again, until unsatisfiable: the last solution is optimal.
-/// With `bound-fixing` (the default), each new incumbent is first held against the shared
-/// branch-and-bound bound ([`CostBound::fix_against`]): variables whose other value cannot
-/// beat it become unit clauses, and when the bound reaches it the search stops there, proved
-/// (cost: two bound evaluations per open variable and incumbent). The
+/// With `bound-fixing` (the default) the shared branch-and-bound bound
+/// ([`CostBound::fix_against`], its surrogate row weighted by an LP dual) joins in: the
+/// search keeps a proved lower bound `lower` (first the bound at the root) and asks for a
+/// solution of value at most `t`, the middle of `lower` and the incumbent (rounded up), by
+/// assumptions: the objective bound's literals and the variables the bound fixes for any
+/// solution of value at most `t`. Satisfiable: a better incumbent, against which fixings are
+/// kept as unit clauses. Unsatisfiable (or the bound alone shows it): `lower = t + 1`. The
+/// incumbent is optimal once `lower` reaches it. Cost: two bound evaluations per open
+/// variable per query and incumbent. The
 /// objective is one incremental encoding ([`ObjectiveBounds`]): each better bound adds only
 /// the encoding's new part and unit clauses on its outputs, so no bound is encoded twice. The
 /// solver is incremental, so learnt clauses carry over. Refused (`unsupported`) beyond
