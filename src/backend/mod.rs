@@ -26,6 +26,7 @@ pub mod milp;
 pub mod optimize;
 pub mod outcome;
 pub mod presolve;
+pub mod refusal;
 pub mod sat;
 pub mod search;
 pub mod stop;
@@ -49,6 +50,7 @@ pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, Outcome, SearchCounter, SolveReport, Stats, Status,
     Undecided, WITNESS_LIMIT,
 };
+pub use refusal::{RowLimit, RowRefusal};
 pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
 pub use stream::{SolutionStream, StreamOutcome, StreamReport};
 pub(crate) use verified::solutions_verified_where;
@@ -71,7 +73,7 @@ pub enum BackendError {
         /// Backend name.
         backend: String,
         /// Which row, and why.
-        reason: String,
+        reason: RowRefusal,
     },
     /// The backend lacks the ability asked for (for example `dp` cannot solve).
     #[error("backend '{backend}' cannot {ability}")]
@@ -158,30 +160,23 @@ pub trait Backend: Send {
     fn no_optimizer_reason(&self) -> String {
         "it decides feasibility only and has no objective search".into()
     }
-    /// `Err(reason)` when the backend cannot handle some row of `model`. The default accepts
-    /// exact-cover rows only (`= 1` / `<= 1` on unit weights); a backend that handles general
-    /// rows (`sum w x (=, <=, >=) k`) says so by overriding this. Checked by
-    /// [`solve_verified`], [`count_verified`] and [`solutions_verified`] before the backend
-    /// runs, so a model it cannot read is `unsupported`, never a wrong answer. Costs one scan
-    /// of the row senses.
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
-        exact_cover_only(model)
-    }
+    /// `Err` naming the first row of `model` the backend cannot read, and why. Every backend
+    /// says which rows it reads (no default: [`exact_cover_only`] for one that reads `= 1` /
+    /// `<= 1` rows only, `Ok(())` for one that reads every row kind `sum w x (=, <=, >=) k`).
+    /// Checked by [`solve_verified`], [`count_verified`] and [`solutions_verified`] before the
+    /// backend runs, so a model it cannot read is `unsupported`, never a wrong answer. Should
+    /// cost at most one scan of the rows.
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal>;
 }
 
-/// `Err(reason)` naming the first row of `model` that is not an exact-cover row: the answer of
-/// [`Backend::rows_supported`] for a backend that reads `= 1` / `<= 1` rows only.
-pub fn exact_cover_only(model: &Model) -> Result<(), String> {
-    match model.first_general_row() {
-        None => Ok(()),
-        Some(c) => Err(format!(
-            "row {} of family '{}' is {}{}, and only exact-cover rows (= 1, <= 1 on unit weights) are supported",
-            c.index,
-            model.families()[c.family].name,
-            c.sense,
-            if c.weights.is_some() { " with weights" } else { "" }
-        )),
-    }
+/// `Err` naming the first row of `model` that is not an exact-cover row
+/// ([`RowLimit::ExactCoverOnly`]): the answer of [`Backend::rows_supported`] for a backend that
+/// reads `= 1` / `<= 1` rows only. Cost: one scan of the row senses.
+pub fn exact_cover_only(model: &Model) -> Result<(), RowRefusal> {
+    refusal::first_general_row_refused(model, |sense, weighted| RowLimit::ExactCoverOnly {
+        sense,
+        weighted,
+    })
 }
 
 /// Options handed to a backend's constructor. Each backend reads the keys it knows from

@@ -19,7 +19,7 @@ use crate::backend::branch_bound::{BoundFixing, CostBound};
 use crate::backend::search::{Layout, VarSet};
 use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
-    Counter, SolveReport, Solver, Stats,
+    Counter, RowLimit, RowRefusal, SolveReport, Solver, Stats,
 };
 use crate::export::cnf::{Cnf, CnfOptions, ObjectiveBounds, PbEncoding};
 use crate::export::ExportError;
@@ -65,9 +65,18 @@ impl Sat {
         stats: &mut Stats,
     ) -> Result<(u128, bool), BackendError> {
         let cnf = Cnf::encode(model, &self.encoding).map_err(|e| match e {
-            ExportError::EncodingTooLarge { .. } => BackendError::UnsupportedRows {
+            ExportError::EncodingTooLarge {
+                family,
+                row,
+                encoding,
+                estimate,
+            } => BackendError::UnsupportedRows {
                 backend: "sat".into(),
-                reason: e.to_string(),
+                reason: RowRefusal {
+                    family,
+                    index: row,
+                    limit: RowLimit::EncodingTooLarge { encoding, estimate },
+                },
             },
             _ => BackendError::Failed {
                 backend: "sat".into(),
@@ -463,7 +472,7 @@ impl Backend for Sat {
         Some(self)
     }
     /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), RowRefusal> {
         Ok(())
     }
 }

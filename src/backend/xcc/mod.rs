@@ -31,8 +31,8 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolutionStream,
-    SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, RowLimit,
+    RowRefusal, SolutionStream, SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
 };
 use crate::model::{Model, Solution};
 use problem::Problem;
@@ -42,14 +42,13 @@ use small::{SmallProblem, SmallSearcher};
 /// `Err(reason)` naming the first row of `model` that is not unit-weight: the rows `xcc` reads
 /// are exact-cover rows and unit-weight cardinality rows (`= k`, `<= k`, `>= k`). Costs one
 /// scan of the rows.
-pub fn rows_supported(model: &Model) -> Result<(), String> {
+pub fn rows_supported(model: &Model) -> Result<(), RowRefusal> {
     match model.constraints().iter().find(|c| c.weights.is_some()) {
         None => Ok(()),
-        Some(c) => Err(format!(
-            "row {} of family '{}' ({}) has weights other than 1, and xcc reads only unit-weight rows (exact cover with multiplicities)",
-            c.index,
-            model.families()[c.family].name,
-            c.sense
+        Some(c) => Err(RowRefusal::of(
+            model,
+            c,
+            RowLimit::UnitWeightsOnly { sense: c.sense },
         )),
     }
 }
@@ -215,7 +214,7 @@ impl Backend for Xcc {
         Some(self)
     }
     /// Exact-cover rows and unit-weight cardinality rows; weighted rows are refused by name.
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         rows_supported(model)
     }
 }
