@@ -457,8 +457,8 @@ impl CostBound {
         }
         for _round in 0..4 {
             let before = news.len();
-            for v in 0..layout.model_vars {
-                if fixed[v].is_some() {
+            for (v, fix) in fixed.iter_mut().enumerate().take(layout.model_vars) {
+                if fix.is_some() {
                     continue;
                 }
                 placed.push(v as u32);
@@ -473,7 +473,7 @@ impl CostBound {
                     (false, true) => true,
                     (false, false) => continue,
                 };
-                fixed[v] = Some(value);
+                *fix = Some(value);
                 news.push((v, value));
                 if value {
                     placed.push(v as u32);
