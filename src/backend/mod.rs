@@ -32,6 +32,7 @@ pub mod sat;
 pub mod search;
 pub mod stop;
 pub mod stream;
+pub mod surrogate;
 pub mod verified;
 pub mod vsa;
 pub mod worker;
@@ -360,7 +361,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "sat",
         about: "CNF encoding (pairwise / sequential-counter at-most-one; rustsat totalizer and GTE/DPW/adder for general rows) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
         make: |o| Ok(Box::new(sat::Sat::new(o)?)),
-        params: &["pairwise-up-to", "pb-encoding"],
+        params: &["pairwise-up-to", "pb-encoding", "bound-fixing"],
         uses_time_limit: false,
         uses_seed: false,
         // Its SAT calls are in `extra.sat_calls` as well as in `nodes`: named once, there.

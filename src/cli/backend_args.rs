@@ -235,7 +235,7 @@ mod tests {
             ),
             (
                 &["--backend", "sat", "--relax"],
-                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding)",
+                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding, bound-fixing)",
             ),
             (
                 &["--backend", "enum", "--relax"],
