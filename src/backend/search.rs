@@ -854,13 +854,15 @@ impl<'l> State<'l> {
     /// is contradictory.
     fn probe(&mut self, engine: &mut dyn LegalityEngine, deadline: Option<Instant>) -> bool {
         let model_vars = self.layout.model_vars;
+        // Probing stops soundly at a stop request too (what it fixed so far holds).
+        let stop = super::stop::current();
         loop {
             let mut fixed = false;
             for v in 0..model_vars {
                 if !self.legal.contains(v) {
                     continue;
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if deadline.is_some_and(|d| Instant::now() >= d) || super::stop::raised(&stop) {
                     return true;
                 }
                 let (placed, excluded) = (self.placed.len(), self.excluded_trail.len());
