@@ -23,7 +23,7 @@ const PUZZLES: usize = 2000;
 
 /// The benchmark's puzzle lines, as one text.
 fn puzzle_text() -> String {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sudoku");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/sudoku");
     for name in ["royle_17clue.txt", "royle_17clue.txt.gz"] {
         let Ok(stream) = open(&dir.join(name), Some(Format::Sudoku)) else {
             continue;

@@ -24,7 +24,7 @@ use zeroone::puzzle::Sudoku;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("data/sudoku")
+        .join("../data/sudoku")
         .join(name)
 }
 

@@ -1,9 +1,10 @@
-//! The `sudoku` crate (a JCZSolve port; AGPL, a dev-dependency, never in the library or the
+//! The `sudoku` crate (a JCZSolve port; AGPL, a dependency of the benchmark crate only, never in the library or the
 //! binary) as a whole-process peer for `zeroone solve FILE --backend bitset`: reads a file of
 //! Sudoku lines (`.gz` too), solves each, and prints one solution line per puzzle, so the two
 //! programs do the same input and output work. Used for `reports/throughput.md`:
 //!
-//! `cargo build --release --example sudoku_peer && target/release/examples/sudoku_peer FILE`
+//! `cargo build --release -p zeroone-benches --features peer --example sudoku_peer &&
+//! target/release/examples/sudoku_peer FILE` (a crate of its own so that `cargo test` never builds it).
 
 use std::io::{BufRead, BufWriter, Write};
 

@@ -1,0 +1,364 @@
+//! The depth-first walk over a [`Plan`]: coordinate lines, other "exactly one" rows, then
+//! free variables, handing each solution to a [`Sink`].
+
+use super::plan::{contains, disjoint, has, union, Bits, Plan};
+use super::Order;
+use crate::backend::Stats;
+use crate::model::VarId;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Receives solutions from the search.
+pub(super) trait Sink {
+    /// Whether the search must build each solution (false: counting only, leaves are counted
+    /// without being visited one by one).
+    const WANTS_SOLUTIONS: bool;
+    /// Whether the sink prunes branches: [`Sink::admits`] is asked at every node (a constant,
+    /// so counting and streaming pay nothing for it).
+    const PRUNES: bool = false;
+    /// Called with the placed variables (reduced ids, in placement order).
+    fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()>;
+    /// Whether the branch with `chosen` placed may still hold a solution the sink wants;
+    /// `open(v)` says whether `v` may still be placed below it. Asked only when `PRUNES`.
+    fn admits(&mut self, _chosen: &[VarId], _open: &dyn Fn(VarId) -> bool) -> bool {
+        true
+    }
+}
+
+/// Counts only.
+pub(super) struct CountSink;
+
+impl Sink for CountSink {
+    const WANTS_SOLUTIONS: bool = false;
+    fn solution(&mut self, _: &[VarId]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// Hands each solution to a closure.
+pub(super) struct FnSink<F>(pub(super) F);
+
+impl<F: FnMut(&[VarId]) -> ControlFlow<()>> Sink for FnSink<F> {
+    const WANTS_SOLUTIONS: bool = true;
+    fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()> {
+        (self.0)(chosen)
+    }
+}
+
+/// A partial placement where a parallel count splits the tree.
+#[derive(Debug, Clone)]
+pub(super) struct Prefix<const K: usize> {
+    pub(super) used: Bits<K>,
+    pub(super) chosen: Vec<VarId>,
+    pub(super) pos: usize,
+}
+
+/// One running search.
+pub(super) struct Search<'p, const K: usize, S: Sink> {
+    pub(super) plan: &'p Plan<K>,
+    pub(super) order: Order,
+    pub(super) sink: S,
+    pub(super) chosen: Vec<VarId>,
+    pub(super) stats: Stats,
+    pub(super) solutions: u128,
+    pub(super) deadline: Option<Instant>,
+    pub(super) stop: &'p AtomicBool,
+    /// The caller's stop flag ([`super::stop`]), read when the search is made.
+    pub(super) external_stop: Option<crate::backend::stop::StopFlag>,
+    pub(super) timed_out: bool,
+    /// When set, partial placements of this many variables are recorded, not searched further.
+    pub(super) split: Option<(usize, Vec<Prefix<K>>)>,
+    /// The running sum of each general row (see [`SumPlan`]).
+    pub(super) sums: Vec<u64>,
+}
+
+impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
+    pub(super) fn new(
+        plan: &'p Plan<K>,
+        order: Order,
+        sink: S,
+        deadline: Option<Instant>,
+        stop: &'p AtomicBool,
+    ) -> Self {
+        let depth = plan.order.len() + plan.free.len() + 1;
+        Search {
+            plan,
+            order,
+            sink,
+            chosen: Vec::with_capacity(depth),
+            stats: Stats {
+                nodes_per_depth: vec![0; depth],
+                ..Stats::default()
+            },
+            solutions: 0,
+            deadline,
+            stop,
+            external_stop: crate::backend::stop::current(),
+            timed_out: false,
+            split: None,
+            sums: vec![0; plan.sums.bounds.len()],
+        }
+    }
+
+    /// Adds `v`'s weights to the running sums; false (and nothing added) when some general
+    /// row would pass its upper bound.
+    #[inline]
+    pub(super) fn enter(&mut self, v: VarId) -> bool {
+        let terms = &self.plan.sums.terms;
+        if terms.is_empty() {
+            return true;
+        }
+        let fits = terms[v]
+            .iter()
+            .all(|&(g, w)| self.sums[g as usize] + w <= self.plan.sums.bounds[g as usize].1);
+        if fits {
+            for &(g, w) in &terms[v] {
+                self.sums[g as usize] += w;
+            }
+        }
+        fits
+    }
+
+    /// Takes `v`'s weights back out of the running sums.
+    #[inline]
+    pub(super) fn leave(&mut self, v: VarId) {
+        if let Some(terms) = self.plan.sums.terms.get(v) {
+            for &(g, w) in terms {
+                self.sums[g as usize] -= w;
+            }
+        }
+    }
+
+    /// Places `v` (already checked against the bits) and runs `next` below it.
+    #[inline(always)]
+    pub(super) fn descend(
+        &mut self,
+        v: VarId,
+        next: impl FnOnce(&mut Self) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if !self.enter(v) {
+            return ControlFlow::Continue(());
+        }
+        self.chosen.push(v);
+        let flow = if self.visit().is_continue() {
+            next(self)
+        } else {
+            ControlFlow::Break(())
+        };
+        self.chosen.pop();
+        self.leave(v);
+        flow
+    }
+
+    /// Sets the running sums to those of `chosen` (a prefix handed to a parallel task).
+    pub(super) fn replay(&mut self, chosen: &[VarId]) {
+        for &v in chosen {
+            self.chosen.push(v);
+            for &(g, w) in self.plan.sums.terms.get(v).map_or(&[][..], |t| &t[..]) {
+                self.sums[g as usize] += w;
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn visit(&mut self) -> ControlFlow<()> {
+        self.stats.nodes += 1;
+        self.stats.nodes_per_depth[self.chosen.len()] += 1;
+        if self.stats.nodes & 0xfff == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d)
+                || crate::backend::stop::raised(&self.external_stop)
+            {
+                self.timed_out = true;
+                self.stop.store(true, Ordering::Relaxed);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Asks a pruning sink whether the branch at `used`, with the free variables from
+    /// `free_from` on undecided, is worth searching (always, for a sink that does not prune).
+    /// Cost for a pruning sink: one mask test per variable, then the sink's bound.
+    #[inline(always)]
+    pub(super) fn admitted(&mut self, used: &Bits<K>, free_from: usize) -> bool {
+        if !S::PRUNES {
+            return true;
+        }
+        let Search {
+            plan,
+            sink,
+            chosen,
+            sums,
+            ..
+        } = self;
+        let plan: &Plan<K> = plan;
+        let open = |v: VarId| {
+            disjoint(used, &plan.mask[v])
+                && (plan.free_at[v] == usize::MAX || plan.free_at[v] >= free_from)
+                && plan.sums.terms.get(v).is_none_or(|t| {
+                    t.iter()
+                        .all(|&(g, w)| sums[g as usize] + w <= plan.sums.bounds[g as usize].1)
+                })
+        };
+        sink.admits(chosen, &open)
+    }
+
+    pub(super) fn found(&mut self) -> ControlFlow<()> {
+        self.solutions += 1;
+        self.sink.solution(&self.chosen)
+    }
+
+    /// Records the partial placement when splitting; true when it was recorded.
+    pub(super) fn split_here(&mut self, used: &Bits<K>, pos: usize) -> bool {
+        if let Some((depth, prefixes)) = &mut self.split {
+            if self.chosen.len() == *depth {
+                prefixes.push(Prefix {
+                    used: *used,
+                    chosen: self.chosen.clone(),
+                    pos,
+                });
+                return true;
+            }
+        }
+        false
+    }
+
+    pub(super) fn start(&mut self, used: Bits<K>, pos: usize) -> ControlFlow<()> {
+        match self.order {
+            Order::Fixed => self.fixed(used, pos),
+            Order::Mrv => self.mrv(used),
+        }
+    }
+
+    /// Branches on `plan.order[pos..]`; every row of `order[..pos]` is used.
+    pub(super) fn fixed(&mut self, used: Bits<K>, mut pos: usize) -> ControlFlow<()> {
+        let plan = self.plan;
+        while pos < plan.order.len() && has(&used, plan.order[pos]) {
+            pos += 1;
+        }
+        if !contains(&used, &plan.need[pos]) {
+            return ControlFlow::Continue(());
+        }
+        if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, pos) {
+            return ControlFlow::Continue(());
+        }
+        if S::PRUNES && !self.admitted(&used, 0) {
+            return ControlFlow::Continue(());
+        }
+        if self.split_here(&used, pos) {
+            return ControlFlow::Continue(());
+        }
+        if pos == plan.order.len() {
+            return self.free(used, 0);
+        }
+        let row = &plan.row_vars[plan.order[pos]];
+        // The last branching row with nothing after it: count the leaves without visiting them.
+        // Past `plan.settled` every variable is blocked, so a placement there either completes a
+        // solution or dead-ends.
+        if !S::WANTS_SOLUTIONS
+            && self.split.is_none()
+            && pos == plan.settled
+            && plan.sums.is_empty()
+        {
+            let mut leaves = 0u64;
+            for &v in row {
+                let m = &plan.mask[v];
+                if disjoint(&used, m) && contains(&union(&used, m), &plan.all_exact) {
+                    leaves += 1;
+                }
+            }
+            self.stats.nodes += leaves;
+            self.stats.nodes_per_depth[self.chosen.len() + 1] += leaves;
+            self.solutions += leaves as u128;
+            return ControlFlow::Continue(());
+        }
+        for &v in row {
+            let m = &plan.mask[v];
+            if !disjoint(&used, m) {
+                continue;
+            }
+            if plan.sums.is_empty() {
+                // The exact-cover path, kept free of the running sums.
+                self.chosen.push(v);
+                let flow = if self.visit().is_continue() {
+                    self.fixed(union(&used, m), pos + 1)
+                } else {
+                    ControlFlow::Break(())
+                };
+                self.chosen.pop();
+                flow?;
+            } else {
+                self.descend(v, |s| s.fixed(union(&used, m), pos + 1))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Branches on the open "exactly one" row with the fewest available variables.
+    pub(super) fn mrv(&mut self, used: Bits<K>) -> ControlFlow<()> {
+        let plan = self.plan;
+        if self.split_here(&used, 0) {
+            return ControlFlow::Continue(());
+        }
+        if S::PRUNES && !self.admitted(&used, 0) {
+            return ControlFlow::Continue(());
+        }
+        let mut best: Option<(usize, usize)> = None;
+        for &r in &plan.order {
+            if has(&used, r) {
+                continue;
+            }
+            let options = plan.row_vars[r]
+                .iter()
+                .filter(|&&v| disjoint(&used, &plan.mask[v]))
+                .count();
+            if options == 0 {
+                return ControlFlow::Continue(());
+            }
+            if best.is_none_or(|(_, b)| options < b) {
+                best = Some((r, options));
+                if options == 1 {
+                    break;
+                }
+            }
+        }
+        let Some((r, _)) = best else {
+            return self.free(used, 0);
+        };
+        for &v in &plan.row_vars[r] {
+            let m = &plan.mask[v];
+            if disjoint(&used, m) {
+                self.descend(v, |s| s.mrv(union(&used, m)))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`.
+    pub(super) fn free(&mut self, used: Bits<K>, i: usize) -> ControlFlow<()> {
+        let plan = self.plan;
+        if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, plan.order.len() + 1 + i) {
+            return ControlFlow::Continue(());
+        }
+        if S::PRUNES && !self.admitted(&used, i) {
+            return ControlFlow::Continue(());
+        }
+        if i == plan.free.len() {
+            return if contains(&used, &plan.all_exact) {
+                self.found()
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
+        let v = plan.free[i];
+        let m = &plan.mask[v];
+        if disjoint(&used, m) {
+            self.descend(v, |s| s.free(union(&used, m), i + 1))?;
+        }
+        self.free(used, i + 1)
+    }
+}

@@ -1,0 +1,224 @@
+//! [`SearchBackend`]: the search and one legality engine as a backend (solve, count, stream,
+//! optimise), with the [`LayoutCache`] it keeps between models.
+
+use super::engine::LegalityEngine;
+use super::layout::Layout;
+use super::run::{run, run_optimizing, run_streaming};
+use super::state::Goal;
+use crate::backend::branch_bound::CostBound;
+use crate::backend::BackendError;
+use crate::model::{Model, Solution};
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+/// Keeps the last [`Layout`] and reuses it when the next model has the same rows (only the
+/// givens differ, as for a series of Sudoku puzzles). Models that share their structure by
+/// reference (see [`Model::shares_shape_with`]) are recognised in constant time; others cost
+/// one comparison of the rows.
+#[derive(Debug, Clone, Default)]
+pub struct LayoutCache {
+    pub(super) last: Option<(Model, Layout)>,
+}
+
+impl LayoutCache {
+    /// The layout of `model`, rebuilt only when its rows differ from the previous model's.
+    pub fn layout(&mut self, model: &Model) -> &Layout {
+        let same = matches!(&self.last, Some((m, _))
+            if m.shares_shape_with(model)
+                || (m.num_variables() == model.num_variables()
+                    && m.constraints() == model.constraints()));
+        if same {
+            let (_, layout) = self.last.as_mut().expect("checked above");
+            layout.givens.clear();
+            layout.givens.extend_from_slice(model.givens());
+        } else {
+            self.last = Some((model.clone(), Layout::new(model)));
+        }
+        &self.last.as_ref().expect("set above").1
+    }
+}
+
+/// The shared `solve` body of the search backends.
+pub(crate) fn solve_report(
+    engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
+    model: &Model,
+    time_limit: Option<Duration>,
+) -> Result<crate::backend::SolveReport, BackendError> {
+    use crate::backend::Found;
+    let layout = cache.layout(model);
+    let out = run(engine, layout, Goal::Solve, time_limit)?;
+    let found = match out.solutions.into_iter().next() {
+        Some(s) => Found::Solution(s),
+        None if out.timed_out => Found::TimedOut,
+        None if !out.exact => Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+            engine: engine.name(),
+        }),
+        None => Found::Infeasible,
+    };
+    Ok(crate::backend::SolveReport {
+        found,
+        stats: out.stats,
+    })
+}
+
+/// The shared `count` body: exhaustive only when the engine is exact.
+pub(crate) fn count_report(
+    engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
+    model: &Model,
+    limit: Option<u64>,
+    time_limit: Option<Duration>,
+) -> Result<crate::backend::CountReport, BackendError> {
+    let layout = cache.layout(model);
+    let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
+    Ok(crate::backend::CountReport {
+        count: out.count,
+        end: out.end(engine.name()),
+        witnesses: out.solutions,
+        stats: out.stats,
+    })
+}
+
+/// A backend made of the shared search and one legality engine `E`: solves, counts and honours
+/// a time limit. `bitset` and `vsa` are this struct with their engines, so both run the very
+/// same steps and differ only in how legality is read.
+#[derive(Debug, Clone, Default)]
+pub struct SearchBackend<E> {
+    pub(super) engine: E,
+    pub(super) time_limit: Option<Duration>,
+    pub(super) layouts: LayoutCache,
+}
+
+impl<E: LegalityEngine> SearchBackend<E> {
+    /// The search driving `engine`, with the time limit of `options`.
+    pub fn with_engine(engine: E, options: &crate::backend::BackendOptions) -> Self {
+        SearchBackend {
+            engine,
+            time_limit: options.time_limit,
+            layouts: LayoutCache::default(),
+        }
+    }
+
+    /// The legality engine (for its statistics and settings).
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::Solver for SearchBackend<E> {
+    fn solve(&mut self, model: &Model) -> Result<crate::backend::SolveReport, BackendError> {
+        solve_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::Counter for SearchBackend<E> {
+    fn count(
+        &mut self,
+        model: &Model,
+        limit: Option<u64>,
+    ) -> Result<crate::backend::CountReport, BackendError> {
+        count_report(
+            &mut self.engine,
+            &mut self.layouts,
+            model,
+            limit,
+            self.time_limit,
+        )
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
+    fn for_each_solution(
+        &mut self,
+        model: &Model,
+        found: &mut dyn FnMut(Solution) -> ControlFlow<()>,
+    ) -> Result<crate::backend::StreamReport, BackendError> {
+        let layout = self.layouts.layout(model);
+        let out = run_streaming(&mut self.engine, layout, self.time_limit, found)?;
+        Ok(crate::backend::StreamReport {
+            end: out.end(self.engine.name()),
+            stats: out.stats,
+        })
+    }
+}
+
+impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
+    fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
+        optimize_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
+    }
+}
+
+/// The shared `optimize` body: branch and bound over the search. Proved optimal when the
+/// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then);
+/// stopped by the time limit with a solution: `feasible`, with no bound.
+pub(crate) fn optimize_report(
+    engine: &mut dyn LegalityEngine,
+    cache: &mut LayoutCache,
+    model: &Model,
+    time_limit: Option<Duration>,
+) -> Result<crate::backend::OptimizeReport, BackendError> {
+    use crate::backend::{Found, OptimizeReport};
+    let objective = model.objective().ok_or_else(|| BackendError::Failed {
+        backend: engine.name().into(),
+        reason: "optimize called on a model without an objective".into(),
+    })?;
+    let layout = cache.layout(model);
+    let mut bound = CostBound::new(layout, objective);
+    let mut out = run_optimizing(engine, layout, time_limit, &mut bound)?;
+    out.stats.extra.insert("bounds".into(), bound.bounds.into());
+    out.stats.extra.insert("pruned".into(), bound.pruned.into());
+    let proved = out.exhausted && out.exact;
+    Ok(match bound.best() {
+        Some((value, s)) => OptimizeReport {
+            found: Found::Solution(s.clone()),
+            value: Some(objective.flip(*value)),
+            proved,
+            bound: proved.then(|| objective.flip(*value)),
+            stats: out.stats,
+        },
+        None if proved => OptimizeReport::without_solution(Found::Infeasible, out.stats),
+        None if out.timed_out => OptimizeReport::without_solution(Found::TimedOut, out.stats),
+        None => OptimizeReport::without_solution(
+            Found::Undecided(crate::backend::Undecided::ApproximateEngine {
+                engine: engine.name(),
+            }),
+            out.stats,
+        ),
+    })
+}
+
+impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
+    fn name(&self) -> &'static str {
+        self.engine.name()
+    }
+    fn solver(&mut self) -> Option<&mut dyn crate::backend::Solver> {
+        Some(self)
+    }
+    fn counter(&mut self) -> Option<&mut dyn crate::backend::Counter> {
+        Some(self)
+    }
+    fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
+        Some(self)
+    }
+    /// Branch and bound, with an exact engine only: an approximate one may hide solutions, so
+    /// an exhausted search would prove nothing.
+    fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
+        if self.engine.exact() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+    fn no_optimizer_reason(&self) -> String {
+        format!(
+            "the {} engine is approximate with these settings (an exhausted search proves nothing; use bitset, or an exact code)",
+            self.engine.name()
+        )
+    }
+    /// Every row kind the engine reads (for `bitset`: all of them), since the search keeps
+    /// the sums and bounds of general rows itself.
+    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+        self.engine.rows_supported(model)
+    }
+}

@@ -1,0 +1,268 @@
+//! The search loop and its entry points: [`run`], [`run_optimizing`], [`run_streaming`], and
+//! the root propagation ([`root_propagation`]).
+
+use super::engine::LegalityEngine;
+use super::layout::{Layout, TrackedRow};
+use super::state::{Frame, Goal, SearchOutcome, State};
+use crate::backend::branch_bound::CostBound;
+use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
+use crate::model::Solution;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+/// Runs the search on `layout` with `engine`. The engine is reset first. Stops at the goal, when
+/// the space is exhausted, or at `time_limit` (checked every 256 placements).
+pub fn run(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    goal: Goal,
+    time_limit: Option<Duration>,
+) -> Result<SearchOutcome, BackendError> {
+    search(engine, layout, goal, time_limit, None, None)
+}
+
+/// Runs the search as branch and bound (see [`crate::backend::branch_bound`]): every solution
+/// is offered to `bound`, which keeps the best, and a node whose lower bound cannot beat it is
+/// pruned. Candidates are tried cheapest first. `outcome.exhausted` (with an exact engine)
+/// proves the kept solution optimal. Same steps and limits as [`run`].
+pub fn run_optimizing(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    time_limit: Option<Duration>,
+    bound: &mut CostBound,
+) -> Result<SearchOutcome, BackendError> {
+    search(
+        engine,
+        layout,
+        Goal::Count { limit: None },
+        time_limit,
+        None,
+        Some(bound),
+    )
+}
+
+/// Runs the search on `layout` handing every solution to `sink` (which may stop it) instead of
+/// keeping witnesses; `outcome.solutions` stays empty. Same steps and limits as [`run`].
+pub fn run_streaming(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    time_limit: Option<Duration>,
+    sink: &mut dyn FnMut(Solution) -> ControlFlow<()>,
+) -> Result<SearchOutcome, BackendError> {
+    search(
+        engine,
+        layout,
+        Goal::Count { limit: None },
+        time_limit,
+        Some(sink),
+        None,
+    )
+}
+
+/// What the search's propagation decides before any choice (see [`root_propagation`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootPropagation {
+    /// Propagation met a contradiction: the model has no solution.
+    Contradiction,
+    /// Per model variable: the value every solution gives it (`Some`), or `None` when
+    /// propagation leaves it open.
+    Fixed(Vec<Option<bool>>),
+}
+
+/// Runs the search's propagation from the givens to its fixed point, with no choice made, on
+/// the exact [`crate::backend::bitset::BitsetEngine`]: the variables it places are 1 in every
+/// solution, those it shuts out (past a row's upper bound, or excluded by the clique-cover
+/// rule) are 0 in every solution. Sound, not complete: open variables may still be forced.
+/// Cost: one root node of the search (the layout's nonzeros, plus the propagation rounds).
+///
+/// With `probe` (models with general rows only; others are propagated alone), each open
+/// variable is then tried at 1 in turn: when propagation from there meets a contradiction, no
+/// solution has it, so it is fixed to 0 (excluded at the root) and the root propagated again;
+/// rounds repeat until one fixes nothing. Probing stops early, soundly, at the deadline
+/// `probe` holds (`Some(None)`: no deadline). Cost of probing: per round, one propagation per
+/// open variable.
+pub fn root_propagation(
+    layout: &Layout,
+    probe: Option<Option<Instant>>,
+) -> Result<RootPropagation, BackendError> {
+    let mut engine = crate::backend::bitset::BitsetEngine::default();
+    engine.reset(layout)?;
+    let mut st = State::new(layout);
+    st.start(&mut engine);
+    if !st.propagate(&mut engine) {
+        return Ok(RootPropagation::Contradiction);
+    }
+    if let (Some(deadline), true) = (probe, layout.general) {
+        if !st.probe(&mut engine, deadline) {
+            return Ok(RootPropagation::Contradiction);
+        }
+    }
+    let mut values: Vec<Option<bool>> = (0..layout.model_vars)
+        .map(|v| (!st.legal.contains(v)).then_some(false))
+        .collect();
+    for &v in st
+        .placed
+        .iter()
+        .filter(|&&v| (v as usize) < layout.model_vars)
+    {
+        values[v as usize] = Some(true);
+    }
+    Ok(RootPropagation::Fixed(values))
+}
+
+pub(super) fn search(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    goal: Goal,
+    time_limit: Option<Duration>,
+    mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
+    mut bound: Option<&mut CostBound>,
+) -> Result<SearchOutcome, BackendError> {
+    let start = Instant::now();
+    let deadline = time_limit.and_then(|t| start.checked_add(t));
+    let stop = crate::backend::stop::current();
+    engine.reset(layout)?;
+    let exact = engine.exact();
+    let mut st = State::new(layout);
+    st.costs = bound.as_ref().map(|b| b.costs().to_vec());
+    st.slack_order = bound.as_ref().map(|b| b.slack_order(layout));
+    let limit = match goal {
+        Goal::Solve => Some(1),
+        Goal::Count { limit } => limit,
+    };
+    let mut outcome = SearchOutcome {
+        solutions: Vec::new(),
+        count: 0,
+        exhausted: false,
+        timed_out: false,
+        exact,
+        stats: Stats::default(),
+    };
+    let finish = |mut st: State, mut outcome: SearchOutcome, engine: &dyn LegalityEngine| {
+        st.stats.nodes = st.stats.guesses + 1;
+        st.stats.solutions = outcome.count as u64;
+        st.stats.seconds = start.elapsed().as_secs_f64();
+        engine.report(&mut st.stats);
+        outcome.stats = st.stats;
+        Ok(outcome)
+    };
+    if limit == Some(0) {
+        return finish(st, outcome, engine);
+    }
+    st.start(engine);
+    let mut branches = Branches::default();
+    let mut checked = 0u64;
+    loop {
+        if (deadline.is_some() || stop.is_some()) && st.stats.steps >= checked + 256 {
+            checked = st.stats.steps;
+            if deadline.is_some_and(|d| Instant::now() >= d) || crate::backend::stop::raised(&stop)
+            {
+                outcome.timed_out = true;
+                return finish(st, outcome, engine);
+            }
+        }
+        let mut ok = st.propagate(engine);
+        if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
+            ok = b.admits(layout, &st.legal, &st.placed);
+        }
+        if ok && st.open == 0 {
+            outcome.count += 1;
+            if let Some(b) = bound.as_deref_mut() {
+                b.offer(&st.placed, || st.solution());
+            } else if let Some(sink) = sink.as_deref_mut() {
+                if sink(st.solution()).is_break() {
+                    return finish(st, outcome, engine);
+                }
+            } else if outcome.solutions.len() < WITNESS_LIMIT {
+                outcome.solutions.push(st.solution());
+            }
+            if limit.is_some_and(|l| outcome.count >= l as u128) {
+                return finish(st, outcome, engine);
+            }
+            ok = false;
+        }
+        if ok {
+            branches.open(&mut st, engine);
+        } else if !branches.next_alternative(&mut st, engine) {
+            // Contradiction (or a solution counted) with no open alternative left.
+            outcome.exhausted = true;
+            return finish(st, outcome, engine);
+        }
+    }
+}
+
+/// The search's explicit stack: one [`Frame`] per choice point, over one shared list of
+/// candidates.
+#[derive(Default)]
+struct Branches {
+    frames: Vec<Frame>,
+    cands: Vec<u32>,
+}
+
+impl Branches {
+    /// Opens a choice point at the row [`State::choose_row`] picks and places its first
+    /// candidate.
+    fn open(&mut self, st: &mut State, engine: &mut dyn LegalityEngine) {
+        let (r, exclusive) = st.choose_row();
+        let cand_start = self.cands.len();
+        st.candidates(r, &mut self.cands, exclusive);
+        let first = self.cands[cand_start] as usize;
+        self.frames.push(Frame {
+            cand_start,
+            cand_len: self.cands.len() - cand_start,
+            next: 1,
+            trail_len: st.placed.len(),
+            excluded_len: st.excluded_trail.len(),
+            exclusive,
+        });
+        st.stats.guesses += 1;
+        st.stats.steps += 1;
+        st.place(engine, first);
+        st.sync(engine);
+    }
+
+    /// After a contradiction (or a solution counted): back to the latest open alternative and
+    /// places it. False when none is left (the space is exhausted).
+    fn next_alternative(&mut self, st: &mut State, engine: &mut dyn LegalityEngine) -> bool {
+        let layout = st.layout;
+        loop {
+            let Some(f) = self.frames.last_mut() else {
+                return false;
+            };
+            st.undo_to(engine, f.trail_len);
+            st.stats.backtracks += 1;
+            if f.next < f.cand_len {
+                let v = self.cands[f.cand_start + f.next] as usize;
+                let tried = &self.cands[f.cand_start..f.cand_start + f.next];
+                f.next += 1;
+                // Back to the state the frame was made in (a fixed point), plus this frame's
+                // exclusions but the last one.
+                st.unexclude_to(f.excluded_len + if f.exclusive { tried.len() - 1 } else { 0 });
+                st.clear_queue();
+                st.sync(engine);
+                st.clear_queue();
+                if f.exclusive {
+                    // Candidate `next - 1` is out from here on. The exclusions are not part of
+                    // the frame's fixed point, so recheck every row they touch.
+                    st.exclude(tried[tried.len() - 1] as usize);
+                    for &u in tried {
+                        for t in layout.tracked_of(u as usize) {
+                            match t.kind {
+                                TrackedRow::DEMAND => st.push_demand(t.row as usize),
+                                TrackedRow::EXACTLY_ONE => st.queue.push(t.row),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                st.stats.guesses += 1;
+                st.stats.steps += 1;
+                st.place(engine, v);
+                st.sync(engine);
+                return true;
+            }
+            self.cands.truncate(f.cand_start);
+            self.frames.pop();
+        }
+    }
+}

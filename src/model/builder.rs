@@ -1,0 +1,414 @@
+//! [`ModelBuilder`]: how every model is made (variables, families, rows, givens, objective),
+//! with the checks a model must pass.
+
+use super::shape::Shape;
+use crate::model::{
+    coord_label, derived, Constraint, Coord, Derived, Family, FamilyId, Model, ModelError,
+    ModelHints, Objective, ObjectiveSense, PuzzleKind, RowId, Sense, VarId, Variable,
+    MAX_COEFFICIENT,
+};
+use std::sync::Arc;
+
+/// Builds a [`Model`] row by row; [`ModelBuilder::build`] checks it. Cost: linear in the
+/// number of nonzeros (rows are sorted once when built).
+///
+/// ```
+/// use zeroone::model::{Coord, ModelBuilder, PuzzleKind, Sense};
+///
+/// // A 2x2 Latin square of 0-1 variables x[r][c] = "cell (r, c) holds symbol 1":
+/// // exactly one per row and per column.
+/// let mut b = ModelBuilder::new("latin-2", PuzzleKind::Generic);
+/// let x: Vec<_> = (0..4)
+///     .map(|i| b.variable(format!("r{}c{}", i / 2, i % 2), Coord::Cell { row: i / 2, col: i % 2 }))
+///     .collect();
+/// let rows = b.family("row");
+/// b.row(rows, vec![x[0], x[1]], Sense::ExactlyOne);
+/// b.row(rows, vec![x[2], x[3]], Sense::ExactlyOne);
+/// let cols = b.family("column");
+/// b.row(cols, vec![x[0], x[2]], Sense::ExactlyOne);
+/// b.row(cols, vec![x[1], x[3]], Sense::ExactlyOne);
+/// b.given(x[0]);
+/// let model = b.build().unwrap();
+/// assert_eq!((model.num_variables(), model.constraints().len(), model.nonzeros()), (4, 4, 8));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ModelBuilder {
+    pub(super) name: String,
+    pub(super) kind: PuzzleKind,
+    pub(super) hints: ModelHints,
+    pub(super) variables: Vec<Variable>,
+    /// Stored labels, once some variable was given an explicit one (see [`Labels`]).
+    pub(super) labels: Option<Vec<Box<str>>>,
+    pub(super) families: Vec<Family>,
+    pub(super) constraints: Vec<Constraint>,
+    pub(super) givens: Vec<VarId>,
+    /// The objective's sense and terms, checked in [`ModelBuilder::build`].
+    pub(super) objective: Option<(ObjectiveSense, Vec<(VarId, i64)>)>,
+    /// Derived variables ([`Derived`]) with their ids; numbered last in [`ModelBuilder::build`].
+    pub(super) derived: Vec<(VarId, Derived)>,
+    /// The complement made for each variable that has one (`x -> ~x`).
+    pub(super) complements: std::collections::HashMap<VarId, VarId>,
+}
+
+impl ModelBuilder {
+    /// Starts an empty model.
+    pub fn new(name: impl Into<String>, kind: PuzzleKind) -> Self {
+        ModelBuilder {
+            name: name.into(),
+            kind,
+            hints: ModelHints::default(),
+            variables: Vec::new(),
+            labels: None,
+            families: Vec::new(),
+            constraints: Vec::new(),
+            givens: Vec::new(),
+            objective: None,
+            derived: Vec::new(),
+            complements: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The complement `~x = 1 - x` of variable `x` (made once, labelled `~` and `x`'s label):
+    /// a [`Derived::Complement`] variable tied to `x` by a row `x + ~x = 1` of the family
+    /// `complement` (written at [`ModelBuilder::build`]). Use it for a negated literal or a
+    /// negative coefficient (`-w x` is `w ~x - w`). Costs one hash look-up.
+    pub fn complement(&mut self, x: VarId) -> VarId {
+        if let Some(&c) = self.complements.get(&x) {
+            return c;
+        }
+        let label = format!("~{}", self.label(x));
+        let c = self.variable(label, Coord::Free);
+        self.derived.push((c, Derived::Complement(x)));
+        self.complements.insert(x, c);
+        c
+    }
+
+    /// How many complements [`ModelBuilder::complement`] has made so far. Free.
+    pub fn complements(&self) -> usize {
+        self.complements.len()
+    }
+
+    /// Adds an [`Derived::Auxiliary`] variable labelled `label`: one the caller's rows fix from
+    /// the other variables (so it changes no count), left out of every answer.
+    pub fn auxiliary(&mut self, label: impl Into<String>) -> VarId {
+        let v = self.variable(label, Coord::Free);
+        self.derived.push((v, Derived::Auxiliary));
+        v
+    }
+
+    /// Writes the complement rows and numbers the derived variables after all others, so the
+    /// file's own variables keep ids `0..own`. Costs one pass over the nonzeros when a
+    /// derived variable sits among the others, nothing otherwise.
+    pub(super) fn settle_derived(&mut self) {
+        if self.derived.is_empty() {
+            return;
+        }
+        let mut pairs: Vec<(VarId, VarId)> = self.complements.drain().collect();
+        pairs.sort_unstable();
+        if !pairs.is_empty() {
+            let name =
+                derived::complement_family_name(|n| self.families.iter().any(|f| f.name == n));
+            let family = self.family(name);
+            for (x, c) in pairs {
+                self.row(family, vec![x, c], Sense::ExactlyOne);
+            }
+        }
+        let n = self.variables.len();
+        let mut flag = vec![false; n];
+        for &(v, _) in &self.derived {
+            if v < n {
+                flag[v] = true;
+            }
+        }
+        let Some(new_id) = derived::derived_last(&flag) else {
+            self.derived.sort_unstable_by_key(|&(v, _)| v);
+            return;
+        };
+        let map = |v: VarId| new_id.get(v).copied().unwrap_or(v);
+        for c in &mut self.constraints {
+            let unit = c.weights.is_none();
+            let weights = c.weights.take().unwrap_or_else(|| vec![1; c.vars.len()]);
+            let mut terms: Vec<(VarId, u64)> =
+                c.vars.iter().map(|&v| map(v)).zip(weights).collect();
+            terms.sort_unstable();
+            let (vars, weights): (Vec<VarId>, Vec<u64>) = terms.into_iter().unzip();
+            c.vars = vars;
+            c.weights = (!unit).then_some(weights);
+        }
+        for g in &mut self.givens {
+            *g = map(*g);
+        }
+        if let Some((_, terms)) = &mut self.objective {
+            for (v, _) in terms.iter_mut() {
+                *v = map(*v);
+            }
+        }
+        for (v, d) in &mut self.derived {
+            *v = map(*v);
+            if let Derived::Complement(x) = d {
+                *x = map(*x);
+            }
+        }
+        self.derived.sort_unstable_by_key(|&(v, _)| v);
+        let mut variables = self.variables.clone();
+        for (old, &new) in new_id.iter().enumerate() {
+            variables[new] = self.variables[old];
+        }
+        self.variables = variables;
+        if let Some(labels) = &mut self.labels {
+            let mut moved = vec![Box::<str>::default(); n];
+            for (old, label) in labels.drain(..).enumerate() {
+                moved[new_id[old]] = label;
+            }
+            *labels = moved;
+        }
+    }
+
+    /// Sets the objective: `sense sum c_v x_v` over `terms` (`(variable, cost)`; a variable not
+    /// named costs 0). Checked in [`ModelBuilder::build`]: known variables, each at most once,
+    /// `|cost| <= 2^53`.
+    pub fn objective(&mut self, sense: ObjectiveSense, terms: Vec<(VarId, i64)>) {
+        self.objective = Some((sense, terms));
+    }
+
+    /// Sets the hints the model carries for backends (see [`ModelHints`]).
+    pub fn hints(&mut self, hints: ModelHints) {
+        self.hints = hints;
+    }
+
+    /// Adds a variable with an explicit label and returns its id. A label equal to the one
+    /// [`coord_label`] makes is not stored.
+    pub fn variable(&mut self, label: impl Into<String>, coord: Coord) -> VarId {
+        let id = self.variables.len();
+        let label: String = label.into();
+        if self.labels.is_none() && label == coord_label(id, coord) {
+            return self.coord_variable(coord);
+        }
+        let variables = &self.variables;
+        let labels = self.labels.get_or_insert_with(|| {
+            variables
+                .iter()
+                .enumerate()
+                .map(|(v, x)| coord_label(v, x.coord).into_boxed_str())
+                .collect()
+        });
+        labels.push(label.into_boxed_str());
+        self.variables.push(Variable { coord });
+        id
+    }
+
+    /// Adds a variable labelled by its coordinates ([`coord_label`], made on demand, never
+    /// stored) and returns its id.
+    pub fn coord_variable(&mut self, coord: Coord) -> VarId {
+        let id = self.variables.len();
+        if let Some(labels) = &mut self.labels {
+            labels.push(coord_label(id, coord).into_boxed_str());
+        }
+        self.variables.push(Variable { coord });
+        id
+    }
+
+    /// Adds a family (initially with no rows) and returns its id.
+    pub fn family(&mut self, name: impl Into<String>) -> FamilyId {
+        self.families.push(Family {
+            name: name.into(),
+            rows: Vec::new(),
+        });
+        self.families.len() - 1
+    }
+
+    /// Appends a unit-weight row to `family`. Variables are sorted; `= 1` / `<= 1` become
+    /// [`Sense::ExactlyOne`] / [`Sense::AtMostOne`]; checks happen in [`ModelBuilder::build`].
+    pub fn row(&mut self, family: FamilyId, mut vars: Vec<VarId>, sense: Sense) -> RowId {
+        vars.sort_unstable();
+        self.push_row(family, vars, None, sense.normalized(true))
+    }
+
+    /// Appends a weighted row `sum weights[i] * vars[i] (sense)` to `family`. The pairs are
+    /// sorted by variable; an all-ones weight list is dropped (the row is then exactly what
+    /// [`ModelBuilder::row`] makes). Weights must be positive and `weights.len() == vars.len()`:
+    /// both are checked in [`ModelBuilder::build`]. Cost: one sort of the row.
+    pub fn weighted_row(
+        &mut self,
+        family: FamilyId,
+        vars: Vec<VarId>,
+        weights: Vec<u64>,
+        sense: Sense,
+    ) -> RowId {
+        if weights.len() != vars.len() {
+            // Kept as given; build() reports the mismatch.
+            return self.push_row(family, vars, Some(weights), sense);
+        }
+        let mut pairs: Vec<(VarId, u64)> = vars.into_iter().zip(weights).collect();
+        pairs.sort_unstable();
+        let unit = pairs.iter().all(|&(_, w)| w == 1);
+        let (vars, weights): (Vec<VarId>, Vec<u64>) = pairs.into_iter().unzip();
+        let weights = (!unit).then_some(weights);
+        self.push_row(family, vars, weights, sense.normalized(unit))
+    }
+
+    pub(super) fn push_row(
+        &mut self,
+        family: FamilyId,
+        vars: Vec<VarId>,
+        weights: Option<Vec<u64>>,
+        sense: Sense,
+    ) -> RowId {
+        let id = self.constraints.len();
+        let index = self.families[family].rows.len();
+        self.families[family].rows.push(id);
+        self.constraints.push(Constraint {
+            family,
+            index,
+            vars,
+            weights,
+            sense,
+        });
+        id
+    }
+
+    /// Fixes `var` to 1.
+    pub fn given(&mut self, var: VarId) {
+        self.givens.push(var);
+    }
+
+    /// The label of variable `v` so far (stored, or made from its coordinates).
+    pub fn label(&self, v: VarId) -> String {
+        match &self.labels {
+            Some(labels) => labels[v].to_string(),
+            None => coord_label(v, self.variables[v].coord),
+        }
+    }
+
+    /// Refuses weights that are zero, too large or not one per variable, and a right-hand side
+    /// or total weight above [`MAX_COEFFICIENT`].
+    pub(super) fn check_coefficients(&self, c: &Constraint) -> Result<(), ModelError> {
+        let family = || self.families[c.family].name.clone();
+        let too_large = |what, value| ModelError::CoefficientTooLarge {
+            family: family(),
+            index: c.index,
+            what,
+            value,
+        };
+        if c.sense.rhs() > MAX_COEFFICIENT {
+            return Err(too_large("right-hand side", c.sense.rhs()));
+        }
+        let Some(weights) = &c.weights else {
+            return Ok(());
+        };
+        if weights.len() != c.vars.len() {
+            return Err(ModelError::WeightCount {
+                family: family(),
+                index: c.index,
+                vars: c.vars.len(),
+                weights: weights.len(),
+            });
+        }
+        let mut total = 0u64;
+        for (&v, &w) in c.vars.iter().zip(weights) {
+            if w == 0 {
+                return Err(ModelError::ZeroWeight {
+                    family: family(),
+                    index: c.index,
+                    label: self.label(v),
+                });
+            }
+            if w > MAX_COEFFICIENT {
+                return Err(too_large("weight", w));
+            }
+            total = total.saturating_add(w);
+        }
+        if total > MAX_COEFFICIENT {
+            return Err(too_large("total weight", total));
+        }
+        Ok(())
+    }
+
+    /// Checks every row and given and returns the model. Costs one pass over the nonzeros
+    /// plus one hash per stored label and family name.
+    pub fn build(mut self) -> Result<Model, ModelError> {
+        self.settle_derived();
+        let n = self.variables.len();
+        if let Some(labels) = &self.labels {
+            let mut seen = std::collections::HashSet::with_capacity(labels.len());
+            for l in labels {
+                if !seen.insert(&**l) {
+                    return Err(ModelError::DuplicateLabel(l.to_string()));
+                }
+            }
+        }
+        let mut names = std::collections::HashSet::new();
+        for f in &self.families {
+            if !names.insert(f.name.as_str()) {
+                return Err(ModelError::DuplicateFamily(f.name.clone()));
+            }
+        }
+        for c in &self.constraints {
+            let family = || self.families[c.family].name.clone();
+            if c.vars.is_empty() {
+                return Err(ModelError::EmptyRow {
+                    family: family(),
+                    index: c.index,
+                });
+            }
+            if let Some(&var) = c.vars.iter().find(|&&v| v >= n) {
+                return Err(ModelError::UnknownVariable {
+                    family: family(),
+                    index: c.index,
+                    var,
+                    variables: n,
+                });
+            }
+            if let Some(w) = c.vars.windows(2).find(|w| w[0] == w[1]) {
+                return Err(ModelError::DuplicateInRow {
+                    family: family(),
+                    index: c.index,
+                    label: self.label(w[0]),
+                });
+            }
+            self.check_coefficients(c)?;
+        }
+        let objective = match self.objective {
+            Some((sense, terms)) => Some(Arc::new(Objective::new(sense, n, terms)?)),
+            None => None,
+        };
+        let derived = derived_tail(&self.derived, n)?;
+        let shape = Shape::new(
+            self.kind,
+            self.hints,
+            (self.variables, self.labels, derived),
+            self.families,
+            self.constraints,
+        );
+        Model {
+            name: String::new(),
+            shape: Arc::new(shape),
+            givens: Vec::new(),
+            objective,
+        }
+        .with_givens(self.name, self.givens)
+    }
+}
+
+/// The derived variables of a builder as the last `k` variables of a model of `n`: what each
+/// is, in id order. Refuses a derived variable that is not among the last ones, or a
+/// complement of an unknown variable or of itself (only a model read back from JSON can have
+/// them). Costs one pass over the derived variables.
+pub(super) fn derived_tail(
+    derived: &[(VarId, Derived)],
+    n: usize,
+) -> Result<Vec<Derived>, ModelError> {
+    let own = n.saturating_sub(derived.len());
+    let mut tail = Vec::with_capacity(derived.len());
+    for (i, &(v, d)) in derived.iter().enumerate() {
+        let bad_complement = matches!(d, Derived::Complement(x) if x >= n || x == v);
+        if v != own + i || bad_complement {
+            return Err(ModelError::Derived {
+                var: v,
+                variables: n,
+            });
+        }
+        tail.push(d);
+    }
+    Ok(tail)
+}

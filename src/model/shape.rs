@@ -1,0 +1,88 @@
+//! The shared part of a model ([`Shape`]): variables, labels, rows, families and the column
+//! view, held by reference by every model of that shape.
+
+use crate::model::{
+    Constraint, Derived, Family, ModelHints, PuzzleKind, RowId, Sense, VarId, Variable,
+};
+
+/// What models of one shape share: variables, labels, rows and families, and the column view
+/// used to check givens. Built once; every model of the shape holds it by reference.
+#[derive(Debug)]
+pub(super) struct Shape {
+    pub(super) kind: PuzzleKind,
+    pub(super) hints: ModelHints,
+    pub(super) variables: Vec<Variable>,
+    /// `None`: every label is [`coord_label`] of its variable (made on demand).
+    pub(super) labels: Option<Vec<Box<str>>>,
+    pub(super) families: Vec<Family>,
+    pub(super) constraints: Vec<Constraint>,
+    /// Column view as compressed lists: the rows of variable `v` are
+    /// `col_rows[col_start[v]..col_start[v + 1]]`.
+    pub(super) col_start: Vec<usize>,
+    pub(super) col_rows: Vec<RowId>,
+    /// The weight of each entry of `col_rows`; `None` when every row is unweighted.
+    pub(super) col_weights: Option<Vec<u64>>,
+    /// The sense of each row, packed (the verifier's per-row pass reads only these).
+    pub(super) senses: Vec<Sense>,
+    /// What each derived variable is: the last `derived.len()` variables are derived.
+    pub(super) derived: Vec<Derived>,
+}
+
+impl Shape {
+    /// The shape of `vars` = (variables, stored labels, what the last variables derive from).
+    pub(super) fn new(
+        kind: PuzzleKind,
+        hints: ModelHints,
+        vars: (Vec<Variable>, Option<Vec<Box<str>>>, Vec<Derived>),
+        families: Vec<Family>,
+        constraints: Vec<Constraint>,
+    ) -> Shape {
+        let (variables, labels, derived) = vars;
+        let n = variables.len();
+        let mut col_start = vec![0usize; n + 1];
+        for c in &constraints {
+            for &v in &c.vars {
+                col_start[v + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            col_start[v + 1] += col_start[v];
+        }
+        let mut fill = col_start.clone();
+        let mut col_rows = vec![0; col_start[n]];
+        let weighted = constraints.iter().any(|c| c.weights.is_some());
+        let mut col_weights = weighted.then(|| vec![1u64; col_start[n]]);
+        for (r, c) in constraints.iter().enumerate() {
+            for (v, w) in c.terms() {
+                col_rows[fill[v]] = r;
+                if let Some(cw) = &mut col_weights {
+                    cw[fill[v]] = w;
+                }
+                fill[v] += 1;
+            }
+        }
+        let senses = constraints.iter().map(|c| c.sense).collect();
+        Shape {
+            kind,
+            hints,
+            variables,
+            labels,
+            families,
+            constraints,
+            col_start,
+            col_rows,
+            col_weights,
+            senses,
+            derived,
+        }
+    }
+
+    pub(super) fn rows_of(&self, v: VarId) -> &[RowId] {
+        &self.col_rows[self.col_start[v]..self.col_start[v + 1]]
+    }
+
+    pub(super) fn weights_of(&self, v: VarId) -> Option<&[u64]> {
+        let range = self.col_start[v]..self.col_start[v + 1];
+        self.col_weights.as_ref().map(|w| &w[range])
+    }
+}

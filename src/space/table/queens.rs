@@ -1,0 +1,177 @@
+//! The square Queens board's table: its levels ([`QueensLevels`]) and tables.
+
+use super::format::{Cell, Table};
+use super::{
+    binomial, checked_orbits, enum_count, factorial, orbit_stats, pow2, Method, TableError,
+    TableOptions,
+};
+use crate::backend::dp::LineProblem;
+use crate::puzzle::QueensBoard;
+use crate::space::symmetry::Group;
+use num_bigint::BigUint;
+
+/// The levels of an `n` x `n` Queens board, named and defined as [`HEX_LEVELS`](super::HEX_LEVELS).
+pub const QUEENS_LEVELS: [(&str, &str); 6] = [
+    ("every cell 0/1", "each of the n² cells is 0 or 1, with no rule: 2^(n²)."),
+    ("n cells", "exactly n of the n² cells are 1: C(n², n)."),
+    ("one per row", "exactly one queen in each row: n^n."),
+    (
+        "one per row and column",
+        "one per row and one per column: the n! permutations.",
+    ),
+    (
+        "no two touching",
+        "a permutation with no two queens in touching (diagonally adjacent) cells: OEIS A002464.",
+    ),
+    (
+        "no two touching up to symmetry",
+        "the no-touching placements counted once per orbit of the 8 rotations and reflections of the square.",
+    ),
+];
+
+/// Why a Queens size's orbits are empty.
+pub(super) const QUEENS_NO_ORBITS: &str = "not computed: Queens orbits come from enumerating every no-touching placement, and there are more than the orbit limit (--orbit-limit, 2,000,000 by default)";
+
+/// The levels of one Queens size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueensLevels {
+    /// Side `n`.
+    pub size: usize,
+    /// `2^(n^2)`.
+    pub every_cell: BigUint,
+    /// `C(n^2, n)`.
+    pub choose_n: BigUint,
+    /// `n^n`: one per row.
+    pub one_per_row: BigUint,
+    /// `n!`: one per row and column.
+    pub permutations: BigUint,
+    /// No two touching as well (OEIS A002464).
+    pub no_touching: BigUint,
+    /// No-touching placements up to the 8 symmetries of the square.
+    pub orbits: Option<BigUint>,
+    /// A board's solution count with its regions, when a board was given.
+    pub board: Option<BigUint>,
+}
+
+/// Computes the Queens levels of size `size` (1..=32).
+pub fn queens_levels(size: usize, options: &TableOptions) -> Result<QueensLevels, TableError> {
+    if !(1..=32).contains(&size) {
+        return Err(TableError::BadSize(format!(
+            "queens size {size}: expected 1 to 32"
+        )));
+    }
+    let n = size as u64;
+    let model = QueensBoard::bare(size).to_model(format!("queens-{size}"));
+    let no_touching = match options.method {
+        Method::Dp => {
+            LineProblem::from_model(&model, Some("row"))
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .count()
+                .map_err(|e| TableError::Count(e.to_string()))?
+                .0
+        }
+        Method::Enum => enum_count(&model, &["row", "column", "touch"])?,
+    };
+    let orbits = if no_touching <= options.orbit_limit {
+        let stats = orbit_stats(
+            &model,
+            &["row", "column", "touch"],
+            &Group::square(size),
+            |_, c| c,
+        )?;
+        if stats.placements != no_touching {
+            return Err(TableError::Count(format!(
+                "enumerated {} placements, counted {no_touching}",
+                stats.placements
+            )));
+        }
+        Some(checked_orbits(&stats)?)
+    } else {
+        None
+    };
+    Ok(QueensLevels {
+        size,
+        every_cell: pow2(n * n),
+        choose_n: binomial(n * n, n),
+        one_per_row: BigUint::from(n).pow(size as u32),
+        permutations: factorial(n),
+        no_touching: BigUint::from(no_touching),
+        orbits,
+        board: None,
+    })
+}
+
+/// The table of one Queens size: one row per level.
+pub fn queens_table(l: &QueensLevels) -> Table {
+    let n = l.size;
+    let mut rows = vec![
+        vec![
+            Cell::text(QUEENS_LEVELS[0].0),
+            Cell::formula(l.every_cell.clone(), format!("2^{}", n * n)),
+        ],
+        vec![
+            Cell::text(QUEENS_LEVELS[1].0),
+            Cell::formula(l.choose_n.clone(), format!("C({},{n})", n * n)),
+        ],
+        vec![
+            Cell::text(QUEENS_LEVELS[2].0),
+            Cell::formula(l.one_per_row.clone(), format!("{n}^{n}")),
+        ],
+        vec![
+            Cell::text(QUEENS_LEVELS[3].0),
+            Cell::formula(l.permutations.clone(), format!("{n}!")),
+        ],
+        vec![
+            Cell::text(QUEENS_LEVELS[4].0),
+            Cell::count(l.no_touching.clone()),
+        ],
+        vec![
+            Cell::text(QUEENS_LEVELS[5].0),
+            l.orbits
+                .clone()
+                .map_or(Cell::Missing(QUEENS_NO_ORBITS.into()), Cell::count),
+        ],
+    ];
+    if let Some(b) = &l.board {
+        rows.push(vec![
+            Cell::text("with the board's regions"),
+            Cell::count(b.clone()),
+        ]);
+    }
+    Table {
+        title: format!("Queens, {n}x{n}"),
+        header: vec!["level".into(), "count".into()],
+        rows,
+    }
+}
+
+/// One row per size, one column per level.
+pub fn queens_sizes_table(all: &[QueensLevels]) -> Table {
+    let rows = all
+        .iter()
+        .map(|l| {
+            vec![
+                Cell::Int(l.size as u64),
+                Cell::formula(l.every_cell.clone(), format!("2^{}", l.size * l.size)),
+                Cell::formula(
+                    l.choose_n.clone(),
+                    format!("C({},{})", l.size * l.size, l.size),
+                ),
+                Cell::formula(l.one_per_row.clone(), format!("{0}^{0}", l.size)),
+                Cell::formula(l.permutations.clone(), format!("{}!", l.size)),
+                Cell::count(l.no_touching.clone()),
+                l.orbits
+                    .clone()
+                    .map_or(Cell::Missing(QUEENS_NO_ORBITS.into()), Cell::count),
+            ]
+        })
+        .collect();
+    Table {
+        title: "Queens by size".into(),
+        header: std::iter::once("size")
+            .chain(QUEENS_LEVELS.iter().map(|l| l.0))
+            .map(String::from)
+            .collect(),
+        rows,
+    }
+}
