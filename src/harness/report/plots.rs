@@ -276,7 +276,10 @@ fn size_panels(
             continue;
         }
         panels.push(plot::SizePanel {
-            name: format!("{} ({})", family.family, groups.join(", ")),
+            name: match groups.len() {
+                1 => family.family,
+                n => format!("{} ({n} sources)", family.family),
+            },
             axis: family.axis,
             curves,
         });
