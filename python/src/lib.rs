@@ -92,7 +92,8 @@ fn _records_csv(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
 
 /// `_run(experiment, resume, reports, worker_exe, jobs)`: runs an experiment as `zeroone run`
 /// does (workers started from `worker_exe`), writes its reports, and returns the path of its
-/// record file.
+/// record file. Ctrl-C stops it within [`zeroone::backend::worker::STOP_POLL`] and raises
+/// `KeyboardInterrupt`; runs cut short are not recorded.
 #[pyfunction]
 #[pyo3(signature = (experiment, resume, reports, worker_exe, jobs=None))]
 fn _run(
@@ -111,9 +112,21 @@ fn _run(
     options.jobs = jobs;
     options.worker_exe = Some(worker_exe);
     options.command = format!("zeroone.run(\"{}\")", experiment.display());
-    let summary = py
-        .allow_threads(|| run_experiment(&loaded, &options))
-        .map_err(|e| harness_error(py, &e))?;
+    // Ctrl-C raises the flag: no new run starts, the running workers are killed, and what
+    // finished is on record (resume=True continues from there).
+    let flag = zeroone::backend::stop::StopFlag::new();
+    options.stop = Some(flag.clone());
+    let summary = {
+        let _sigint = sigint::guard();
+        py.allow_threads(|| run_experiment(&loaded, &options))
+    };
+    if flag.is_raised() {
+        py.check_signals()?;
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "the experiment was stopped by Ctrl-C (finished runs are on record; run again to resume)",
+        ));
+    }
+    let summary = summary.map_err(|e| harness_error(py, &e))?;
     Ok(summary.records.display().to_string())
 }
 

@@ -2,12 +2,14 @@
 //! runners ([`solve_verified`], [`count_verified`], [`solutions_verified`]), with the GIL
 //! released while a backend runs.
 //!
-//! Ctrl-C: a backend that checks a stop flag ([`CHECKED_BY`]: bitset, vsa, enum) runs on the
-//! calling thread, with the SIGINT handler of [`crate::sigint`] installed: on Ctrl-C it stops
-//! at its next check (within milliseconds) and `KeyboardInterrupt` is raised. Any other backend
-//! runs on a thread of its own while the calling thread checks for signals every 50 ms: on
-//! Ctrl-C the call raises `KeyboardInterrupt` at once, and the run, which cannot be stopped
-//! inside, finishes on its own in the background. Solution streams always have a thread.
+//! Ctrl-C: every built-in backend checks a stop flag ([`CHECKED_BY`]; see
+//! [`zeroone::backend::stop`] for how each does), so a run goes on the calling thread, with the
+//! SIGINT handler of [`crate::sigint`] installed: on Ctrl-C it stops at its next check (within
+//! milliseconds; `milp` within one 100 ms engine slice) and `KeyboardInterrupt` is raised. A
+//! backend without a check (`highs`, when built in) runs on a thread of its own while the
+//! calling thread checks for signals every 50 ms: on Ctrl-C the call raises
+//! `KeyboardInterrupt` at once, and the run finishes on its own in the background. Solution
+//! streams always have a thread.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

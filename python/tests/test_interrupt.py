@@ -1,6 +1,7 @@
 """Ctrl-C stops a long run within a second, and the run really stops (no CPU burnt after)."""
 
 import os
+import shutil
 import signal
 import threading
 import time
@@ -20,24 +21,85 @@ def bare_hex(tmp_path, width):
     return next(zeroone.load(path))
 
 
+def children():
+    """The process ids whose parent is this process (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    # The parent's pid is the second field after the parenthesised name.
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
 def interrupt_after(seconds):
     timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     return timer
 
 
-@pytest.mark.parametrize("backend", ["bitset", "enum"])
-def test_ctrl_c_stops_a_long_count_within_a_second(tmp_path, backend):
-    m = bare_hex(tmp_path, 21)
+def all_true_rows(n=25, rows=40):
+    """n free variables under rows that every assignment satisfies: brute force counts all
+    2^n of them, far more than a test's time in a debug build and seconds in a release one."""
+    labels = [f"x{i}" for i in range(n)]
+    m = zeroone.Model(f"all-true-{n}")
+    m.add_variables(labels)
+    rows = [labels[i % n:] + labels[:i % n] for i in range(rows)]
+    m.add_family("loose", "at-most", [r[: n // 2] for r in rows], rhs=n // 2)
+    return m
+
+
+def dense_equations(n=1500, rows=1200, width=30, seed=7):
+    """Random exactly-one rows over many variables: exact elimination fills in, overflows
+    i128 fractions and goes on with big ones, for many seconds."""
+    import random
+
+    rng = random.Random(seed)
+    labels = [f"y{i}" for i in range(n)]
+    m = zeroone.Model("dense-equations")
+    m.add_variables(labels)
+    m.add_family("eq", "exactly-one", [rng.sample(labels, width) for _ in range(rows)])
+    return m
+
+
+# Every built-in backend (highs is a cargo feature the package is not built with), each on a
+# model it takes far longer than a second over, counting where it can (gauss only solves).
+LONG_RUNS = {
+    "bitset": ("count", lambda p: bare_hex(p, 21)),
+    "vsa": ("count", lambda p: bare_hex(p, 21)),
+    "enum": ("count", lambda p: bare_hex(p, 21)),
+    "xcc": ("count", lambda p: bare_hex(p, 21)),
+    "sat": ("count", lambda p: bare_hex(p, 21)),
+    "milp": ("count", lambda p: bare_hex(p, 21)),
+    "dp": ("count", lambda p: bare_hex(p, DP_WIDTH)),
+    "brute": ("count", lambda p: all_true_rows()),
+    "gauss": ("solve", lambda p: dense_equations()),
+}
+DP_WIDTH = 23
+
+
+def test_every_backend_has_a_long_run_here():
+    names = {b["name"] for b in zeroone.backends()} - {"highs"}
+    assert names == set(LONG_RUNS)
+
+
+@pytest.mark.parametrize("backend", sorted(LONG_RUNS))
+def test_ctrl_c_stops_a_long_run_within_a_second(tmp_path, backend):
+    task, make = LONG_RUNS[backend]
+    m = make(tmp_path)
     interrupt_after(0.5)
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        zeroone.count(m, backend=backend)
-    assert time.monotonic() - start < 1.5
+        getattr(zeroone, task)(m, backend=backend)
+    assert time.monotonic() - start < 1.5, backend
     # The search itself stopped: this process uses (almost) no CPU from now on.
     cpu = time.process_time()
     time.sleep(0.5)
-    assert time.process_time() - cpu < 0.2
+    assert time.process_time() - cpu < 0.2, backend
 
 
 def test_ctrl_c_stops_a_solution_stream(tmp_path):
@@ -80,3 +142,32 @@ def test_the_gil_is_released_while_a_backend_runs(tmp_path):
     t.join()
     assert r.status == "limit" and not r.exhaustive
     assert len(ticks) >= 20
+
+
+def test_ctrl_c_stops_a_running_experiment_and_records_only_finished_runs(root, tmp_path):
+    # A quick board first, then a count far longer than the test: Ctrl-C kills the worker
+    # within a second, the quick runs stay on record, the cut one is not recorded, and
+    # resume=True would run it again.
+    shutil.copy(root / "models/hex-5.hex", tmp_path / "quick.hex")
+    bare_hex(tmp_path, 21)
+    experiment = tmp_path / "long.toml"
+    experiment.write_text(
+        'title = "long"\ndescription = "a quick board, then a long count"\nkind = "count"\n'
+        '[[instances]]\nfile = "quick.hex"\n\n[[instances]]\nfile = "bare-21.hex"\n\n'
+        '[[backends]]\nname = "bitset"\n'
+    )
+    reports = tmp_path / "reports"
+    interrupt_after(3.0)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        zeroone.run(experiment, reports=reports, jobs=1)
+    assert time.monotonic() - start < 4.5
+    frame = zeroone.records(reports / "long.jsonl")
+    boards = sum(1 for _ in zeroone.load(tmp_path / "quick.hex"))
+    assert list(frame["instance"]) == [f"quick#{i}" for i in range(boards)]
+    assert set(frame["status"]) == {"solved"}
+    # No worker is left counting, and this process uses no CPU from now on.
+    assert children() == []
+    cpu = time.process_time()
+    time.sleep(0.5)
+    assert time.process_time() - cpu < 0.2

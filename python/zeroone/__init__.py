@@ -89,7 +89,7 @@ def load(path: "str | os.PathLike[str]", format: Optional[str] = None) -> Iterat
 def solve(model: Model, backend: str = "bitset", time_limit: Optional[float] = None,
           seed: Optional[int] = None, **params: Any) -> Result:
     """Solves ``model`` with ``backend`` and verifies the answer. ``time_limit`` (seconds) is
-    taken only by backends that stop themselves (bitset, vsa, enum, milp); ``seed`` only by
+    taken only by backends that stop themselves (bitset, vsa, enum, xcc, milp); ``seed`` only by
     those that read one; ``params`` are the backend's own options (``zeroone.backends()``
     lists them). An option the backend does not read raises ``OptionError``. The GIL is
     released while the backend runs; Ctrl-C raises ``KeyboardInterrupt`` within a second."""
@@ -138,7 +138,9 @@ def run(experiment_path: "str | os.PathLike[str]", resume: bool = True,
     """Runs an experiment file as ``zeroone run`` does (each run in a worker process, under
     the experiment's limits), writes ``reports/NAME.jsonl`` and its reports, and returns the
     records as a DataFrame (see ``records``). ``resume`` continues the record file, skipping
-    runs already on record; ``resume=False`` starts it afresh."""
+    runs already on record; ``resume=False`` starts it afresh. Ctrl-C raises
+    ``KeyboardInterrupt`` within a second: running workers are killed, finished runs stay on
+    record, and none cut short is recorded."""
     path = _zeroone._run(os.fspath(experiment_path), resume, os.fspath(reports),
                          _worker_exe(), jobs)
     return records(path)

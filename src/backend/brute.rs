@@ -13,6 +13,9 @@ use crate::model::{Constraint, Model, Sense, Solution};
 /// The largest number of free variables brute force accepts.
 pub const MAX_FREE: usize = 25;
 
+/// Assignments tried between two checks of the stop flag (about a millisecond).
+const STOP_EVERY: u64 = 1 << 15;
+
 /// The brute-force backend (`--backend brute`).
 #[derive(Debug, Clone, Default)]
 pub struct BruteForce;
@@ -43,8 +46,12 @@ impl BruteForce {
             return Ok((0, true));
         }
         let rows: Vec<BruteRow> = m.constraints().iter().map(BruteRow::new).collect();
+        let stop = crate::backend::stop::current();
         let mut count = 0u128;
         for x in 0u64..(1u64 << n) {
+            if x % STOP_EVERY == 0 {
+                crate::backend::stop::check(&stop, "brute")?;
+            }
             let x = x as u32;
             stats.nodes += 1;
             let ok = rows.iter().all(|row| row.holds(x));

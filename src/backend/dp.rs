@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 use crate::backend::memory::{available_memory, gib, parse_size};
 use crate::backend::refusal::first_general_row_refused;
+use crate::backend::stop;
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, RowLimit, RowRefusal,
     Solver, Stats,
@@ -36,6 +37,8 @@ use crate::backend::{
 use crate::model::{Model, Sense};
 
 const NAME: &str = "dp";
+/// States a task walks between two checks of the stop flag.
+const STOP_EVERY: usize = 1 << 12;
 /// The memory guard looks ahead only once a frontier holds this many states.
 const GUARD_FROM_STATES: usize = 1 << 12;
 /// Bytes a state costs in a hash-map frontier at worst (16 bytes and a control byte per
@@ -241,12 +244,15 @@ impl LineProblem {
     ) -> Result<States, BackendError> {
         let shards = states.shards.len();
         let reserve = states.len() / shards.max(1);
+        // Read here: the rayon tasks below run on threads without this thread's flag.
+        let stop = stop::current();
         let parts: Vec<(Map, bool)> = (0..shards)
             .into_par_iter()
             .map(|s| {
                 let mut out = Map::default();
                 out.reserve(reserve);
                 let mut overflow = false;
+                let mut walked = 0usize;
                 let mut add = |key: u64, count: u64| {
                     if shard_of(key, shards) == s {
                         let e = out.entry(key).or_insert(0);
@@ -257,6 +263,10 @@ impl LineProblem {
                 };
                 for shard in &states.shards {
                     for (&key, &count) in shard {
+                        walked += 1;
+                        if walked % STOP_EVERY == 0 && stop::raised(&stop) {
+                            return (out, overflow);
+                        }
                         let asymmetric = mirror.is_some_and(|m| m(key) != key);
                         let mut each = |next: u64| match mirror {
                             None => add(next, count),
@@ -288,6 +298,7 @@ impl LineProblem {
                 (out, overflow)
             })
             .collect();
+        stop::check(&stop, NAME)?;
         if parts.iter().any(|p| p.1) {
             return Err(BackendError::TooLarge {
                 backend: NAME.into(),

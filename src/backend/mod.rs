@@ -123,6 +123,13 @@ pub enum BackendError {
         /// What went wrong.
         reason: String,
     },
+    /// The run was stopped from outside (its [`stop::StopFlag`] was raised: Ctrl-C in the
+    /// Python package, a dropped solution stream) before it finished: status `unknown`.
+    #[error("backend '{backend}' was stopped before it finished (a stop request, such as Ctrl-C)")]
+    Stopped {
+        /// Backend name.
+        backend: String,
+    },
 }
 
 /// The ability to look for one solution.

@@ -11,12 +11,19 @@
 //! pairwise at-most-one clauses, longer rows the sequential counter; `pb-encoding` (`gte`,
 //! the default, `dpw` or `adder`): the encoding of weighted rows; `bound-fixing` (`true`, the
 //! default, or `false`): whether the solution-improving search fixes variables by the
-//! branch-and-bound bound. No time limit: varisat cannot be interrupted from outside.
+//! branch-and-bound bound. No time limit: varisat has
+//! no interrupt or terminate callback. A [stop flag](crate::backend::stop) does stop it: with
+//! one set, the solver writes its proof (varisat's own format: DRAT refuses the clauses that
+//! counting adds between calls) into [`StopSink`], which discards it and fails once the flag
+//! is raised, and a failed proof write ends varisat's step loop (within an 8 KiB proof
+//! buffer, a few hundred conflicts). Cost of the sink: hashing and encoding each learnt and
+//! deleted clause, only when a flag is set (the Python package sets one; the CLI does not).
 
-use varisat::{ExtendFormula, Lit, Solver as VarisatSolver};
+use varisat::{ExtendFormula, Lit, ProofFormat, Solver as VarisatSolver};
 
 use crate::backend::branch_bound::{BoundFixing, CostBound};
 use crate::backend::search::{Layout, VarSet};
+use crate::backend::stop::{self, StopFlag};
 use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
     Counter, RowLimit, RowRefusal, SolveReport, Solver, Stats,
@@ -83,7 +90,8 @@ impl Sat {
                 reason: e.to_string(),
             },
         })?;
-        let mut solver = VarisatSolver::new();
+        let stop = stop::current();
+        let mut solver = new_solver(&stop);
         add_clauses(&mut solver, &cnf.clauses);
         stats
             .extra
@@ -103,10 +111,8 @@ impl Sat {
         let mut calls = 0u64;
         let finished = loop {
             calls += 1;
-            let sat = solver.solve().map_err(|e| BackendError::Failed {
-                backend: "sat".into(),
-                reason: e.to_string(),
-            })?;
+            stop::check(&stop, "sat")?;
+            let sat = solver.solve().map_err(|e| solver_error(&stop, &e))?;
             if !sat {
                 break true;
             }
@@ -141,6 +147,40 @@ impl Sat {
         stats.solutions = count as u64;
         stats.extra.insert("sat_calls".into(), calls.into());
         Ok((count, finished))
+    }
+}
+
+/// A varisat solver that `stop` can stop (see the module docs): with a flag, its proof goes
+/// to a [`StopSink`].
+fn new_solver<'a>(stop: &Option<StopFlag>) -> VarisatSolver<'a> {
+    let mut solver = VarisatSolver::new();
+    if let Some(flag) = stop {
+        solver.write_proof(StopSink(flag.clone()), ProofFormat::Varisat);
+    }
+    solver
+}
+
+/// The error of a failed `solve()`: [`BackendError::Stopped`] when the stop flag failed the
+/// proof sink, else the solver's own failure.
+fn solver_error(stop: &Option<StopFlag>, e: &varisat::solver::SolverError) -> BackendError {
+    stop::check(stop, "sat")
+        .err()
+        .unwrap_or_else(|| failed(&e.to_string()))
+}
+
+/// Where varisat writes the proof of a run that may be stopped: discards it, and fails once
+/// the flag is raised (varisat then ends its solve with an error).
+struct StopSink(StopFlag);
+
+impl std::io::Write for StopSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.is_raised() {
+            return Err(std::io::Error::other("stopped"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -182,7 +222,8 @@ impl Sat {
             )));
         }
         let cnf = Cnf::encode(model, &self.encoding).map_err(|e| failed(&e.to_string()))?;
-        let mut solver = VarisatSolver::new();
+        let stop = stop::current();
+        let mut solver = new_solver(&stop);
         add_clauses(&mut solver, &cnf.clauses);
         let n = cnf.model_vars;
         let mut bounds = ObjectiveBounds::new(&costs, cnf.num_vars, self.encoding.pb);
@@ -238,12 +279,13 @@ impl Sat {
                 }
             }
             calls += 1;
+            stop::check(&stop, "sat")?;
             let lits: Vec<Lit> = assumed
                 .iter()
                 .map(|&l| Lit::from_dimacs(l as isize))
                 .collect();
             solver.assume(&lits);
-            if !solver.solve().map_err(|e| failed(&e.to_string()))? {
+            if !solver.solve().map_err(|e| solver_error(&stop, &e))? {
                 match target {
                     Some(t) => lower = t + 1,
                     None => break, // no solution at all

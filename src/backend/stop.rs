@@ -8,15 +8,26 @@
 //! it checks its time limit (every few hundred search steps). A run stopped this way ends as if
 //! its time limit had been reached; the caller, who raised the flag, knows it was a stop.
 //!
-//! Backends that check the flag ([`CHECKED_BY`]): `bitset` and `vsa` (the shared search) and
-//! `enum`. Costs two relaxed atomic loads per check; nothing when no flag is set.
+//! Every built-in backend checks the flag ([`CHECKED_BY`]): the searches (`bitset`, `vsa`,
+//! `enum`, `xcc`, `brute`) every few hundred steps, `dp` every few thousand states of a line,
+//! `gauss` between pivots, `milp` between presolve rounds and between the engine's time
+//! slices, and `sat` through varisat's proof output (the one hook varisat offers: a proof
+//! sink that fails once the flag is raised ends the solver's step loop). A backend that has a
+//! time limit ends a stopped run as if the limit had been reached; one without a time limit
+//! returns [`BackendError::Stopped`] (status `unknown`). Costs two relaxed atomic loads per
+//! check; nothing when no flag is set (`sat` writes no proof then).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// The backends that check the flag (the others run to their end).
-pub const CHECKED_BY: [&str; 3] = ["bitset", "vsa", "enum"];
+use super::BackendError;
+
+/// The backends that check the flag (every built-in one but the optional `highs`, whose
+/// engine has no hook; it runs to its end or its time limit).
+pub const CHECKED_BY: [&str; 9] = [
+    "bitset", "vsa", "enum", "xcc", "brute", "dp", "gauss", "milp", "sat",
+];
 
 /// Bumped by [`raise_all`]: a flag made before the bump counts as raised.
 static EPOCH: AtomicU64 = AtomicU64::new(0);
@@ -90,10 +101,22 @@ pub fn raised(flag: &Option<StopFlag>) -> bool {
     flag.as_ref().is_some_and(StopFlag::is_raised)
 }
 
+/// `Err(BackendError::Stopped)` for `backend` when `flag` is set and raised: the check of a
+/// backend without a time limit, which has no other way to end early.
+pub fn check(flag: &Option<StopFlag>, backend: &str) -> Result<(), BackendError> {
+    if raised(flag) {
+        Err(BackendError::Stopped {
+            backend: backend.into(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{count_verified, make_backend, BackendOptions, Status};
+    use crate::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
     use crate::puzzle::HexBoard;
 
     #[test]
@@ -113,19 +136,81 @@ mod tests {
         assert!(older.is_raised() && !StopFlag::new().is_raised());
     }
 
+    /// Twenty free variables and rows every assignment satisfies: 2^20 solutions for brute
+    /// force to count.
+    fn loose(n: usize) -> crate::model::Model {
+        use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
+        let mut b = ModelBuilder::new("loose", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..n)
+            .map(|i| b.variable(format!("x{i}"), Coord::Free))
+            .collect();
+        let f = b.family("loose");
+        b.row(f, v, Sense::AtMost(n as u64));
+        b.build().unwrap()
+    }
+
     #[test]
-    fn a_raised_flag_stops_a_count_of_the_searching_backends_before_it_finishes() {
-        // The bare width-21 board takes far more than one check's worth of steps to count: a
-        // flag raised before the run starts stops it at its first check, short of the end.
-        let model = HexBoard::geometry(21).unwrap().to_model("hex-21");
-        for name in ["bitset", "vsa", "enum"] {
+    fn a_raised_flag_stops_every_backend_before_it_finishes() {
+        // The bare width-21 board takes far more than one check's worth of work to count (or,
+        // for gauss, to eliminate): a flag raised before the run starts stops it at its first
+        // check, short of the end. Backends with a time limit end as at the limit; the others
+        // are `unknown`, stopped.
+        let hex = HexBoard::geometry(21).unwrap().to_model("hex-21");
+        let brute = loose(20);
+        for name in CHECKED_BY {
+            let model = if name == "brute" { &brute } else { &hex };
             let flag = StopFlag::new();
             flag.raise();
             let mut backend = make_backend(name, &BackendOptions::default()).unwrap();
-            let outcome =
-                with_stop_flag(&flag, || count_verified(backend.as_mut(), &model, None)).unwrap();
-            assert_eq!(outcome.status, Status::Limit, "{name}: {outcome:?}");
-            assert!(!outcome.exhaustive, "{name}");
+            let (status, reason) = with_stop_flag(&flag, || {
+                if name == "gauss" {
+                    let o = solve_verified(backend.as_mut(), model).unwrap();
+                    (o.status, o.reason)
+                } else {
+                    let o = count_verified(backend.as_mut(), model, None).unwrap();
+                    assert!(!o.exhaustive, "{name}");
+                    (o.status, o.reason)
+                }
+            });
+            if crate::backend::stops_itself(name) {
+                assert!(
+                    matches!(status, Status::Limit | Status::Timeout),
+                    "{name}: {status:?}"
+                );
+            } else {
+                assert_eq!(status, Status::Unknown, "{name}: {reason:?}");
+                assert!(reason.unwrap().contains("stopped"), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unraised_flag_changes_no_answer() {
+        // The paths a flag opens (sat's proof sink, milp's time slices) find the same counts.
+        let model = HexBoard::geometry(7).unwrap().to_model("hex-7");
+        for name in ["sat", "milp", "dp", "xcc", "brute"] {
+            let model = if name == "brute" {
+                loose(12)
+            } else {
+                model.clone()
+            };
+            let mut plain = make_backend(name, &BackendOptions::default()).unwrap();
+            let expected = count_verified(plain.as_mut(), &model, None).unwrap();
+            let got = loop {
+                let mut backend = make_backend(name, &BackendOptions::default()).unwrap();
+                let flag = StopFlag::new();
+                let got = with_stop_flag(&flag, || count_verified(backend.as_mut(), &model, None));
+                // Another test's raise_all() raises every flag of the process: run again.
+                if !flag.is_raised() {
+                    break got.unwrap();
+                }
+            };
+            assert_eq!(
+                (got.status, got.count, got.exhaustive),
+                (expected.status, expected.count, true),
+                "{name}: {:?}",
+                got.reason
+            );
         }
     }
 }

@@ -61,12 +61,14 @@ struct Guarded<R> {
 }
 
 /// The status of a backend that returned `e`: `unsupported` when it refuses the model (too
-/// large for it, rows it does not read), `error` otherwise.
+/// large for it, rows it does not read), `unknown` when it was stopped from outside, `error`
+/// otherwise.
 fn status_of_error(e: &BackendError) -> Status {
     match e {
         BackendError::TooLarge { .. }
         | BackendError::Unsupported { .. }
         | BackendError::UnsupportedRows { .. } => Status::Unsupported,
+        BackendError::Stopped { .. } => Status::Unknown,
         _ => Status::Error,
     }
 }

@@ -23,6 +23,10 @@
 //! `/proc/self/clear_refs` resets it before each job where Linux allows, else the worker's
 //! lifetime peak). For a killed worker they come from `wait4`'s resource usage.
 //!
+//! - **stop requests**: a pool given a [`StopFlag`] ([`WorkerPool::with_stop`]) checks it every
+//!   [`STOP_POLL`] while a job runs and kills the worker once it is raised (the caller, who
+//!   raised it, drops that run's result; the Python package's `run()` does on Ctrl-C).
+//!
 //! Cost per job: one JSON line each way (the model on the first job of an instance), about a
 //! few tens of microseconds for small models; one process start per worker, not per job.
 
@@ -34,6 +38,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
+
+use crate::backend::stop::StopFlag;
 
 use crate::backend::memory;
 use crate::backend::{
@@ -316,7 +322,12 @@ pub struct Worker {
     cpu_so_far: f64,
     limits: Limits,
     reaped: bool,
+    /// Checked while a job runs: once raised, the worker is killed (see the module docs).
+    stop: Option<StopFlag>,
 }
+
+/// How often a worker's parent looks at its stop flag while a job runs.
+pub const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// What a worker said on standard error during its current job: the lines that tell how it
 /// died (a failed allocation, a panic, a fatal runtime error) and the last line that is not
@@ -498,6 +509,7 @@ impl Worker {
             cpu_so_far: 0.0,
             limits,
             reaped: false,
+            stop: None,
         })
     }
 
@@ -537,13 +549,7 @@ impl Worker {
         };
         self.model_key = None;
         let answer = if sent {
-            match time_limit {
-                Some(t) => self.results.recv_timeout(t + grace(t)),
-                None => self
-                    .results
-                    .recv()
-                    .map_err(|_| RecvTimeoutError::Disconnected),
-            }
+            self.answer(time_limit)
         } else {
             Err(RecvTimeoutError::Disconnected)
         };
@@ -598,6 +604,26 @@ impl Worker {
                 });
                 self.charge(&mut r, &exit, wall);
                 (r, false)
+            }
+        }
+    }
+
+    /// The worker's answer line, waiting at most `time_limit` plus [`grace`]; a raised stop
+    /// flag ends the wait early, as a timeout does.
+    fn answer(&self, time_limit: Option<Duration>) -> Result<String, RecvTimeoutError> {
+        let deadline = time_limit.map(|t| Instant::now() + t + grace(t));
+        let Some(stop) = &self.stop else {
+            return match deadline {
+                Some(d) => (self.results).recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => (self.results.recv()).map_err(|_| RecvTimeoutError::Disconnected),
+            };
+        };
+        loop {
+            let left = deadline.map_or(STOP_POLL, |d| d.saturating_duration_since(Instant::now()));
+            match self.results.recv_timeout(left.min(STOP_POLL)) {
+                Err(RecvTimeoutError::Timeout)
+                    if !stop.is_raised() && deadline.is_none_or(|d| Instant::now() < d) => {}
+                other => return other,
             }
         }
     }
@@ -753,6 +779,7 @@ pub struct WorkerPool {
     exe: PathBuf,
     limits: Limits,
     idle: Mutex<Vec<Worker>>,
+    stop: Option<StopFlag>,
 }
 
 impl WorkerPool {
@@ -763,7 +790,15 @@ impl WorkerPool {
             exe,
             limits,
             idle: Mutex::new(Vec::new()),
+            stop: None,
         }
+    }
+
+    /// This pool with a stop request: once `stop` is raised, the worker of a running job is
+    /// killed within [`STOP_POLL`] (its result is a `timeout` the caller should drop).
+    pub fn with_stop(mut self, stop: Option<StopFlag>) -> WorkerPool {
+        self.stop = stop;
+        self
     }
 
     /// The pool's limits.
@@ -800,6 +835,7 @@ impl WorkerPool {
             }
         }
         let mut worker = worker.expect("a worker was taken or started");
+        worker.stop = self.stop.clone();
         let (result, alive) = worker.run(job, model, job.options.time_limit);
         if alive {
             self.idle

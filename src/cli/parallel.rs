@@ -47,18 +47,22 @@ impl Tally {
 }
 
 /// The summary line after a file of several puzzles: answered of total, failures, the total
-/// and median backend time, and the wall-clock time of the whole command so far.
+/// backend time, its median per puzzle with the spread (10th to 90th percentile, nearest
+/// rank, as the reports' quantiles), and the wall-clock time of the whole command so far.
 fn summary_line(tallies: &[Tally], started: std::time::Instant) -> String {
+    use zeroone::harness::record::{median, quantile};
     let times: Vec<f64> = tallies.iter().map(|t| t.seconds).collect();
     let answered = tallies.iter().filter(|t| t.answered).count();
     let failed = tallies.iter().filter(|t| t.failed).count();
-    let median = zeroone::harness::record::median(&times).unwrap_or(0.0);
     let d = zeroone::render::duration_text;
+    let q = |p| d(quantile(&times, p).unwrap_or(0.0));
     format!(
-        "{} puzzles: {answered} answered, {failed} failed; backend time {} in all, median {} per puzzle; {} wall-clock",
+        "{} puzzles: {answered} answered, {failed} failed; backend time {} in all, median {} per puzzle (p10-p90: {} to {}); {} wall-clock",
         tallies.len(),
         d(times.iter().sum()),
-        d(median),
+        d(median(&times).unwrap_or(0.0)),
+        q(0.1),
+        q(0.9),
         d(started.elapsed().as_secs_f64()),
     )
 }

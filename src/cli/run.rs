@@ -93,6 +93,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         memory_limit: args.memory_limit,
         worker_exe: None,
         registry: zeroone::backend::Registry::builtin(),
+        stop: None,
     };
     let summary = run_experiment(&experiment, &options).map_err(cli_error)?;
     eprintln!(

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use crate::backend::stop::StopFlag;
 use crate::backend::Registry;
 use crate::harness::experiment::Experiment;
 use crate::harness::record::RunKey;
@@ -69,6 +70,10 @@ pub struct RunOptions {
     /// The backends the run can make: this binary's, plus any a program added
     /// ([`Registry::with`]); the added ones run in this process, not in a worker.
     pub registry: Registry,
+    /// A stop request (the Python package's Ctrl-C): once raised, no new run starts and the
+    /// worker of a running one is killed; runs cut short are not recorded, so the record file
+    /// is resumable as after `--max-runs`.
+    pub stop: Option<StopFlag>,
 }
 
 impl RunOptions {
@@ -86,6 +91,7 @@ impl RunOptions {
             memory_limit: None,
             worker_exe: None,
             registry: Registry::builtin(),
+            stop: None,
         }
     }
 

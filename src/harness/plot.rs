@@ -7,7 +7,8 @@
 //!   time within which it answered `k` instances (log time axis), with the time limit drawn.
 //! - [`scatter`]: per instance, one backend's time against another's, log-log, with the
 //!   diagonal; panels for several pairs.
-//! - [`size_time`]: median time against puzzle size, per backend (log time axis).
+//! - [`size_time`]: median time against puzzle size, per backend (log time axis), one panel
+//!   per kind (sizes that mean different things never share an axis).
 //! - [`size_curve`]: exact counts (as log10) against board size, for the search-space table.
 //! - [`shares`]: a share (0 to 100 %) per set, as bars.
 
@@ -44,8 +45,10 @@ pub fn colour(i: usize) -> RGBColor {
 /// Marker shapes; with filled and hollow variants, 12 distinct markers.
 const SHAPES: usize = 6;
 
-/// The marker of series `series` at backend pixel `(x, y)`: one of six shapes (circle,
-/// square, triangle up, triangle down, diamond, cross), filled or hollow: 12 markers.
+/// The marker of series `series` at backend pixel `(x, y)`, one of 12: a filled circle,
+/// square, triangle up, triangle down, diamond, an x; a plus, a hollow square, triangle up,
+/// triangle down, diamond, an asterisk. No series gets an open circle: that marks a run drawn
+/// at the time limit ([`scatter`]).
 fn marker<'b>(
     series: usize,
     (x, y): (i32, i32),
@@ -71,6 +74,21 @@ fn marker<'b>(
             PathElement::new(closed, style).into_dyn()
         }
     };
+    let line = |(x0, y0): (i32, i32), (x1, y1): (i32, i32)| {
+        PathElement::new(vec![(x + x0, y + y0), (x + x1, y + y1)], c.stroke_width(2)).into_dyn()
+    };
+    match i {
+        // The open circle is the time limit's mark: a plus instead.
+        6 => return vec![line((0, -r - 1), (0, r + 1)), line((-r - 1, 0), (r + 1, 0))],
+        11 => {
+            return vec![
+                line((0, -r - 1), (0, r + 1)),
+                line((-r, -r / 2 - 1), (r, r / 2 + 1)),
+                line((-r, r / 2 + 1), (r, -r / 2 - 1)),
+            ]
+        }
+        _ => {}
+    }
     match i % SHAPES {
         0 => vec![Circle::new((x, y), r, style).into_dyn()],
         1 => vec![poly(vec![(-r, -r), (r, -r), (r, r), (-r, r)])],
@@ -437,72 +455,90 @@ pub fn scatter(title: &str, panels: &[Panel], time_limit: Option<f64>) -> Result
     Ok(svg)
 }
 
-/// Median time against puzzle size as SVG text: one series per `(label, points)` where a
-/// point is `(size, median seconds)`; series without points are named in the note.
-pub fn size_time(title: &str, series: &[Curve]) -> Result<String, String> {
+/// One panel of [`size_time`]: a family of sources whose sizes share one axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizePanel {
+    /// The family (a puzzle kind, or a family of generic models such as `knapsack`).
+    pub name: String,
+    /// What its sizes measure: the x axis label.
+    pub axis: String,
+    /// Per series (its index into the legend's labels), its `(size, median seconds)` points.
+    pub curves: Vec<(usize, Vec<(usize, f64)>)>,
+}
+
+/// Median time against puzzle size as SVG text: one panel per [`SizePanel`] (a kind, or a
+/// family of generic models: sizes that mean different things never share an axis or a line),
+/// one series per label inside it, the time axis (log scale) the same in every panel. Labels
+/// without a point anywhere are named in the note; `notes` follow it.
+pub fn size_time(
+    title: &str,
+    labels: &[String],
+    panels: &[SizePanel],
+    notes: &[String],
+) -> Result<String, String> {
     let (lo, hi) = log_range(
-        series.iter().flat_map(|(_, p)| p.iter().map(|&(_, t)| t)),
+        (panels.iter()).flat_map(|p| p.curves.iter().flat_map(|(_, c)| c.iter().map(|&(_, t)| t))),
         None,
     );
-    let x_lo = series
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|&(x, _)| x))
-        .min()
-        .unwrap_or(0);
-    let x_hi = series
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|&(x, _)| x))
-        .max()
-        .unwrap_or(1);
+    let cols = if panels.len() > 1 { 2 } else { 1 };
+    let rows = panels.len().div_ceil(cols).max(1);
+    let size = (
+        SIZE.0 + 240 * (cols as u32 - 1),
+        (60 + 340 * rows as u32).max(SIZE.1),
+    );
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        // Curves with the same label are one family: one colour, one legend entry.
-        let mut labels: Vec<String> = Vec::new();
-        for (l, _) in series {
-            if !labels.contains(l) {
-                labels.push(l.clone());
-            }
-        }
-        let family = |label: &str| labels.iter().position(|l| l == label).unwrap_or(0);
-        let (plot, side) = layout(&root, title, &labels)?;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(10)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
-            .build_cartesian_2d(x_lo.saturating_sub(1)..x_hi + 1, (lo..hi).log_scale())
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("puzzle size: hex board width, Queens grid side n, Sudoku side n, items")
-            .y_desc("median seconds per instance (log scale)")
-            .y_label_formatter(&power_of_ten)
-            .draw()
-            .map_err(err)?;
-        let mut entries = Vec::new();
-        let mut empty = Vec::new();
-        for (label, points) in series {
-            let i = family(label);
-            if points.is_empty() {
-                if series.iter().all(|(l, p)| l != label || p.is_empty()) {
-                    empty.push(label.as_str());
-                }
-                continue;
-            }
-            chart
-                .draw_series(LineSeries::new(points.clone(), colour(i).stroke_width(2)))
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let (plot, side) = layout(&root, title, labels)?;
+        let mut drawn = vec![false; labels.len()];
+        for (panel, area) in panels.iter().zip(plot.split_evenly((rows, cols)).iter()) {
+            let xs = || {
+                panel
+                    .curves
+                    .iter()
+                    .flat_map(|(_, c)| c.iter().map(|&(x, _)| x))
+            };
+            let (x_lo, x_hi) = (xs().min().unwrap_or(0), xs().max().unwrap_or(1));
+            let mut chart = ChartBuilder::on(area)
+                .margin(10)
+                .caption(&panel.name, ("sans-serif", 15))
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x_lo.saturating_sub(1)..x_hi + 1, (lo..hi).log_scale())
                 .map_err(err)?;
-            draw_markers(&mut chart, points, i)?;
-            if !entries.iter().any(|(e, _)| *e == i) {
-                entries.push((i, label.clone()));
+            chart
+                .configure_mesh()
+                .x_desc(panel.axis.as_str())
+                .y_desc("median seconds (log scale)")
+                .y_label_formatter(&power_of_ten)
+                .draw()
+                .map_err(err)?;
+            for (i, points) in panel.curves.iter().filter(|(_, p)| !p.is_empty()) {
+                chart
+                    .draw_series(LineSeries::new(points.clone(), colour(*i).stroke_width(2)))
+                    .map_err(err)?;
+                draw_markers(&mut chart, points, *i)?;
+                if let Some(d) = drawn.get_mut(*i) {
+                    *d = true;
+                }
             }
         }
-        empty.dedup();
-        let mut notes = vec!["per size: the median over its answered instances".to_string()];
+        let entries: Vec<(usize, String)> = (labels.iter().enumerate())
+            .filter(|(i, _)| drawn[*i])
+            .map(|(i, l)| (i, l.clone()))
+            .collect();
+        let empty: Vec<&str> = (labels.iter().enumerate())
+            .filter(|(i, _)| !drawn[*i])
+            .map(|(_, l)| l.as_str())
+            .collect();
+        let mut all_notes = vec![
+            "per size: the median over its answered instances; one panel per kind".to_string(),
+        ];
         if !empty.is_empty() {
-            notes.push(not_drawn(&empty));
+            all_notes.push(not_drawn(&empty));
         }
-        legend(&side, &entries, &notes)?;
+        all_notes.extend(notes.iter().cloned());
+        legend(&side, &entries, &all_notes)?;
         root.present().map_err(err)?;
     }
     Ok(svg)

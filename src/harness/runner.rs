@@ -20,6 +20,7 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::backend::stop::raised;
 use crate::backend::worker::{Job, JobTask, Limits, WorkerPool};
 use crate::backend::Registry;
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
@@ -298,7 +299,8 @@ pub fn run_experiment(
             Limits {
                 memory_mb: memory_limit,
             },
-        ),
+        )
+        .with_stop(options.stop.clone()),
         memory_limit,
         instances: total,
         workers: options.workers(),
@@ -393,7 +395,14 @@ fn run_pending(
                         return;
                     }
                 }
+                if raised(&options.stop) {
+                    return;
+                }
                 let record = run_job(run, (*position, inst), &model, config, rep);
+                if raised(&options.stop) {
+                    // Cut short by the stop request: not a result, so not on record.
+                    return;
+                }
                 let written = file
                     .lock()
                     .map_err(|_| HarnessError::Poisoned {

@@ -289,10 +289,7 @@ impl Source {
                     .collect()
             }
             Origin::File(path) => {
-                let stem = path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
+                let stem = file_group(path);
                 let name = path.file_name().map(|s| s.to_string_lossy().into_owned());
                 read_puzzles(path)?
                     .into_iter()
@@ -328,6 +325,93 @@ impl Source {
             }
         }
         Ok(kept)
+    }
+}
+
+/// The group of a file's instances: its stem.
+fn file_group(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// What the sizes of one source's instances are: the family whose sizes can share an axis
+/// (the puzzle kind's name; for generic models the source's name without a trailing `-N`, so
+/// `knapsack-20` and `knapsack-30` join but a knapsack never joins a set cover) and what the
+/// size measures ([`crate::puzzle::kind::Kind::size_axis`]; `model variables` for generic
+/// models).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeFamily {
+    /// The source group the records carry.
+    pub group: String,
+    /// The family's name.
+    pub family: String,
+    /// What its sizes measure, as an axis label.
+    pub axis: String,
+}
+
+impl SizeFamily {
+    /// The family of a group no source describes (records of another experiment file): its
+    /// name without a trailing `-N`, sizes unexplained.
+    pub fn unknown(group: &str) -> SizeFamily {
+        SizeFamily {
+            group: group.to_string(),
+            family: family_stem(group),
+            axis: "puzzle size".into(),
+        }
+    }
+}
+
+/// `name` without a trailing `-N` (`knapsack-20` -> `knapsack`).
+fn family_stem(name: &str) -> String {
+    match name.rsplit_once('-') {
+        Some((stem, n)) if !stem.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            stem.to_string()
+        }
+        _ => name.to_string(),
+    }
+}
+
+impl Source {
+    /// The [`SizeFamily`] of this source's instances, without reading its puzzles (a file's
+    /// format comes from its name, a `.txt` file's from its first 4 KiB). Cost: at most one
+    /// short read.
+    pub fn size_family(&self) -> SizeFamily {
+        let (group, kind) = match &self.origin {
+            Origin::Builtin { family, .. } => (
+                format!("generate {}", family.name()),
+                KINDS
+                    .iter()
+                    .find(|k| k.builtins().iter().any(|b| b.name == family.name()))
+                    .copied(),
+            ),
+            Origin::RandomSudoku { clues, seed, .. } => (
+                format!("sudoku-random {clues} clues, seed {seed}"),
+                crate::puzzle::kinds::by_name("sudoku"),
+            ),
+            Origin::File(path) => {
+                let mut head = Vec::new();
+                if let Ok(f) = std::fs::File::open(path) {
+                    use std::io::Read;
+                    let _ = f.take(4096).read_to_end(&mut head);
+                }
+                let text = String::from_utf8_lossy(&head);
+                let format = crate::puzzle::parse::format_of(path, &text);
+                (file_group(path), format.and_then(|f| f.kind()))
+            }
+        };
+        match kind {
+            Some(k) => SizeFamily {
+                family: k.name().to_string(),
+                axis: k.size_axis().to_string(),
+                group,
+            },
+            None => SizeFamily {
+                family: family_stem(&group),
+                axis: "model variables".into(),
+                group,
+            },
+        }
     }
 }
 

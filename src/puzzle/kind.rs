@@ -113,6 +113,12 @@ pub trait Kind: Sync {
     /// How its files are read.
     fn reader(&self) -> Reader;
 
+    /// What [`Board::size`] measures, as an axis label ("hex board width"): figures that
+    /// plot against size say it, and never join kinds whose sizes mean different things.
+    fn size_axis(&self) -> &'static str {
+        "puzzle size"
+    }
+
     /// The most one line and one block of its files may hold ([`InputCaps::BOARDS`] unless the
     /// kind's puzzles are smaller).
     fn input_caps(&self) -> InputCaps {

@@ -7,6 +7,8 @@ use std::fmt::Display;
 use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Zero};
 
+use crate::backend::stop::{self, StopFlag};
+use crate::backend::BackendError;
 use crate::model::VarId;
 
 /// Fractions the elimination can run on: exact, with checked arithmetic (`None` on overflow).
@@ -119,11 +121,18 @@ pub(super) struct Eliminated {
     pub(super) big: bool,
 }
 
-/// Row-reduces `equations` over `T`; `None` on overflow.
-pub(super) fn eliminate<T: Exact>(equations: &[Equation]) -> Option<Eliminated> {
+/// Row-reduces `equations` over `T`; `None` on overflow, or when `stop` is raised (checked
+/// once per equation).
+pub(super) fn eliminate<T: Exact>(
+    equations: &[Equation],
+    stop: &Option<StopFlag>,
+) -> Option<Eliminated> {
     let mut basis: Vec<BasisRow<T>> = Vec::new();
     let mut redundant = Vec::new();
     for (e, eq) in equations.iter().enumerate() {
+        if stop::raised(stop) {
+            return None;
+        }
         let mut coeffs: Sparse<T> = eq.terms.iter().map(|&(v, w)| (v, T::integer(w))).collect();
         let mut rhs = T::integer(eq.rhs);
         let mut combo: Sparse<T> = vec![(e, T::one())];
@@ -182,13 +191,19 @@ pub(super) fn eliminate<T: Exact>(equations: &[Equation]) -> Option<Eliminated> 
     })
 }
 
-/// Eliminates with `i128` fractions, falling back to arbitrary precision on overflow.
-pub(super) fn eliminate_exactly(equations: &[Equation]) -> Eliminated {
-    if let Some(e) = eliminate::<Ratio<i128>>(equations) {
-        return e;
+/// Eliminates with `i128` fractions, falling back to arbitrary precision on overflow;
+/// [`BackendError::Stopped`] when `stop` is raised first.
+pub(super) fn eliminate_exactly(
+    equations: &[Equation],
+    stop: &Option<StopFlag>,
+) -> Result<Eliminated, BackendError> {
+    if let Some(e) = eliminate::<Ratio<i128>>(equations, stop) {
+        return Ok(e);
     }
-    let mut e =
-        eliminate::<BigRational>(equations).expect("arbitrary-precision fractions never overflow");
+    stop::check(stop, "gauss")?;
+    let big = eliminate::<BigRational>(equations, stop);
+    stop::check(stop, "gauss")?;
+    let mut e = big.expect("arbitrary-precision fractions never overflow");
     e.big = true;
-    e
+    Ok(e)
 }

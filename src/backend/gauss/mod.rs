@@ -39,6 +39,7 @@ use exact::{eliminate_exactly, Eliminated, Equation};
 pub use least_norm::least_norm_grid;
 use least_norm::least_norm_solution;
 
+use crate::backend::stop::{self, StopFlag};
 use crate::backend::{
     Backend, BackendError, BackendOptions, Found, SolveReport, Solver, Stats, Undecided,
 };
@@ -166,6 +167,12 @@ pub struct GaussReport {
 /// Runs the relaxation on `model` and builds its report. Costs one exact elimination and one
 /// dense SVD (see the module docs).
 pub fn analyse(model: &Model) -> GaussReport {
+    analyse_until(model, &None).expect("a run without a stop flag is never stopped")
+}
+
+/// [`analyse`], ended early with [`BackendError::Stopped`] once `stop` is raised (checked
+/// once per equation of the elimination and before the SVD).
+pub fn analyse_until(model: &Model, stop: &Option<StopFlag>) -> Result<GaussReport, BackendError> {
     let full = model.with_givens_as_rows();
     let constraints = full.constraints();
     // The same rows, in the same order, as `Model::dense_equalities` (used for the SVD).
@@ -180,7 +187,7 @@ pub fn analyse(model: &Model) -> GaussReport {
         })
         .collect();
     let n = full.num_variables();
-    let elim = eliminate_exactly(&equations);
+    let elim = eliminate_exactly(&equations, stop)?;
     let rank = elim.pivots.len();
     let consistent = elim.redundant.iter().all(|r| !r.2);
     let (families, redundant) = family_ranks(&full, &eq_rows, &elim);
@@ -199,10 +206,11 @@ pub fn analyse(model: &Model) -> GaussReport {
         })
         .collect();
     let independent = independent_equations(&equations, &elim);
+    stop::check(stop, "gauss")?;
     let least_norm = least_norm_solution(&full, rank, consistent.then_some(independent.as_slice()));
     let ignored: usize = families.iter().map(|f| f.ignored_inequalities).sum();
     let (verdict, solution) = verdict_of(&full, &eq_rows, &elim, consistent);
-    GaussReport {
+    Ok(GaussReport {
         name: model.name().to_string(),
         kind: model.kind().name().to_string(),
         equations: equations.len(),
@@ -221,7 +229,7 @@ pub fn analyse(model: &Model) -> GaussReport {
         least_norm,
         verdict,
         solution,
-    }
+    })
 }
 
 /// The name of the family of row `row` of `model`.
@@ -382,7 +390,7 @@ impl Gauss {
 impl Solver for Gauss {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
         let start = Instant::now();
-        let report = analyse(model);
+        let report = analyse_until(model, &stop::current())?;
         let mut stats = Stats::default();
         for (key, value) in [
             ("equations", report.equations),

@@ -3,6 +3,7 @@
 
 use super::{Engine, Relaxation, INTEGRALITY_TOLERANCE};
 use crate::backend::linear::{linear_program, Column, LinearProgram};
+use crate::backend::stop;
 use crate::backend::BackendError;
 use crate::model::verify::Verifier;
 use crate::model::{Model, Relation, Solution};
@@ -13,6 +14,17 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cell::Cell;
 use std::time::{Duration, Instant};
+
+/// One attempt's problem (see [`Formulation::build`]).
+pub(super) struct Built {
+    pub(super) vars: ProblemVariables,
+    /// The model variables, by reduced id.
+    pub(super) xs: Vec<Variable>,
+    /// The creation index of each model variable (its engine column).
+    pub(super) created: Vec<usize>,
+    pub(super) rows: Vec<good_lp::Constraint>,
+    pub(super) objective: Expression,
+}
 
 /// Why one engine call ended without a solution.
 pub(super) enum Stop {
@@ -73,17 +85,7 @@ impl<'m> Formulation<'m> {
     /// added in a shuffled order, and a model without an objective gets a random integer cost
     /// in `[-3, 3]` per variable. The feasible set (and any objective) is the same, so any
     /// answer is still an answer of the model.
-    pub(super) fn build(
-        &self,
-        cuts: &[Vec<usize>],
-        relax: bool,
-        attempt: u32,
-    ) -> (
-        ProblemVariables,
-        Vec<Variable>,
-        Vec<good_lp::Constraint>,
-        Expression,
-    ) {
+    pub(super) fn build(&self, cuts: &[Vec<usize>], relax: bool, attempt: u32) -> Built {
         let n = self.reduced.num_variables();
         let mut rng = ChaCha8Rng::seed_from_u64(attempt as u64);
         let mut order: Vec<usize> = (0..n).collect();
@@ -103,6 +105,10 @@ impl<'m> Formulation<'m> {
             .into_iter()
             .map(|x| x.expect("every variable"))
             .collect();
+        let mut created = vec![0; n];
+        for (i, &v) in order.iter().enumerate() {
+            created[v] = i;
+        }
         let aux: Vec<Variable> = (self.lp.aux.iter())
             .map(|&(low, high)| {
                 let v = variable().min(low as f64).max(high as f64);
@@ -141,7 +147,13 @@ impl<'m> Formulation<'m> {
                 }
             }
         }
-        (vars, xs, rows, objective)
+        Built {
+            vars,
+            xs,
+            created,
+            rows,
+            objective,
+        }
     }
 
     /// The no-good cut excluding the solution with these ones (sorted reduced ids).
@@ -170,6 +182,10 @@ impl<'m> Formulation<'m> {
         relax: bool,
         deadline: Option<Instant>,
     ) -> Result<Result<(Vec<f64>, bool), Stop>, BackendError> {
+        let stop = &stop::current();
+        if stop::raised(stop) {
+            return Ok(Err(Stop::TimeLimit));
+        }
         if self.lp.infeasible {
             return Ok(Err(Stop::Infeasible));
         }
@@ -183,11 +199,24 @@ impl<'m> Formulation<'m> {
                 return Ok(Err(Stop::TimeLimit));
             }
             self.calls.set(self.calls.get() + 1);
-            let (vars, xs, rows, objective) = self.build(cuts, relax, attempt);
+            let Built {
+                vars,
+                xs,
+                created,
+                rows,
+                objective,
+            } = self.build(cuts, relax, attempt);
             let problem = vars.minimise(objective);
             let seconds = time_left.map(|t| t.as_secs_f64());
             let started = Instant::now();
             let result = match engine {
+                Engine::Microlp if stop.is_some() => {
+                    let problem = problem.using(good_lp::microlp);
+                    match finish_in_slices(problem, rows, deadline, stop, &created) {
+                        Sliced::Stopped => return Ok(Err(Stop::TimeLimit)),
+                        Sliced::Ended(result) => result,
+                    }
+                }
                 Engine::Microlp => finish(problem.using(good_lp::microlp), rows, seconds, &xs),
                 #[cfg(feature = "highs")]
                 Engine::Highs => {
@@ -253,6 +282,64 @@ pub(super) fn finish<M: SolverModel<Error = ResolutionError> + WithTimeLimit>(
     let solution = problem.solve()?;
     let proved = matches!(solution.status(), good_lp::solvers::SolutionStatus::Optimal);
     Ok((xs.iter().map(|&x| solution.value(x)).collect(), proved))
+}
+
+/// How often a microlp solve that may be stopped looks at its stop flag.
+const SLICE: Duration = Duration::from_millis(100);
+
+/// How [`finish_in_slices`] ended.
+enum Sliced {
+    /// The stop flag was raised between two slices.
+    Stopped,
+    /// The engine's own end, as [`finish`] reports it.
+    Ended(Result<(Vec<f64>, bool), ResolutionError>),
+}
+
+/// [`finish`] for a run with a stop flag: microlp solves in slices of [`SLICE`] (its time
+/// limit, then `resume`, which continues the same branch and bound), checking `stop` and
+/// `deadline` between slices. `created` maps each model variable to its column. Without a
+/// flag the plain [`finish`] runs (the same search in one call).
+fn finish_in_slices(
+    mut problem: good_lp::solvers::microlp::MicroLpProblem,
+    rows: Vec<good_lp::Constraint>,
+    deadline: Option<Instant>,
+    stop: &Option<stop::StopFlag>,
+    created: &[usize],
+) -> Sliced {
+    use microlp::{ResumeOptions, SolveOptions, SolveOutcome, TerminationReason};
+    for row in rows {
+        problem.add_constraint(row);
+    }
+    let slice = || {
+        let left = deadline.map_or(SLICE, |d| d.saturating_duration_since(Instant::now()));
+        Some(left.min(SLICE))
+    };
+    let mut first = SolveOptions::default();
+    first.time_limit = slice();
+    let mut outcome = problem.as_inner().solve_with(first);
+    while let Ok(o) = &outcome {
+        if o.termination_reason() != TerminationReason::TimeLimit {
+            break;
+        }
+        if stop::raised(stop) {
+            return Sliced::Stopped;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let mut next = ResumeOptions::default();
+        next.time_limit = slice();
+        outcome = outcome.and_then(|o| o.resume_with(next));
+    }
+    Sliced::Ended(match outcome {
+        Err(e) => Err(ResolutionError::from(e)),
+        Ok(SolveOutcome::Interrupted(_)) => Err(ResolutionError::Other("time limit reached")),
+        Ok(SolveOutcome::Solution(solution)) => {
+            let values: Vec<f64> = solution.iter().map(|(_, x)| x).collect();
+            let proved = solution.termination_reason() == TerminationReason::ProvenOptimal;
+            Ok((created.iter().map(|&c| values[c]).collect(), proved))
+        }
+    })
 }
 
 /// Turns MILP values into a solution of `reduction.model`, refusing non-0/1 values.

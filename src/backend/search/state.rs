@@ -158,13 +158,17 @@ impl<'l> State<'l> {
         deadline: Option<Instant>,
     ) -> bool {
         let model_vars = self.layout.model_vars;
+        // Probing stops soundly at a stop request too (what it fixed so far holds).
+        let stop = crate::backend::stop::current();
         loop {
             let mut fixed = false;
             for v in 0..model_vars {
                 if !self.legal.contains(v) {
                     continue;
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if deadline.is_some_and(|d| Instant::now() >= d)
+                    || crate::backend::stop::raised(&stop)
+                {
                     return true;
                 }
                 let (placed, excluded) = (self.placed.len(), self.excluded_trail.len());

@@ -174,6 +174,8 @@ impl Searcher {
         stats: &mut Stats,
         found: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Ending {
+        // Checked with the deadline: a stopped run ends as if its time limit were reached.
+        let stop = crate::backend::stop::current();
         let base = self.chosen.len();
         let mut depth = 0usize;
         loop {
@@ -248,7 +250,10 @@ impl Searcher {
                 if t > 0 {
                     stats.guesses += 1;
                 }
-                if stats.nodes % CLOCK_EVERY == 1 && deadline.is_some_and(|d| Instant::now() >= d) {
+                if stats.nodes % CLOCK_EVERY == 1
+                    && (deadline.is_some_and(|d| Instant::now() >= d)
+                        || crate::backend::stop::raised(&stop))
+                {
                     return Ending::TimedOut;
                 }
                 break;

@@ -234,6 +234,8 @@ impl SmallSearcher {
         stats: &mut Stats,
         found: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Ending {
+        // Checked with the deadline: a stopped run ends as if its time limit were reached.
+        let stop = crate::backend::stop::current();
         let base = self.chosen.len();
         let mut depth = 0usize;
         loop {
@@ -289,7 +291,10 @@ impl SmallSearcher {
                     stats.nodes_per_depth.resize(depth, 0);
                 }
                 stats.nodes_per_depth[depth - 1] += 1;
-                if stats.nodes % CLOCK_EVERY == 1 && deadline.is_some_and(|d| Instant::now() >= d) {
+                if stats.nodes % CLOCK_EVERY == 1
+                    && (deadline.is_some_and(|d| Instant::now() >= d)
+                        || crate::backend::stop::raised(&stop))
+                {
                     return Ending::TimedOut;
                 }
                 break;

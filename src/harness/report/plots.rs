@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::*;
+use crate::harness::source::SizeFamily;
 
 /// What a figure of a solve report shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,11 +115,12 @@ pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
             kind: FigureKind::IntegralShare,
         });
     }
-    let sizes: BTreeSet<usize> = records.iter().filter_map(|r| r.size).collect();
-    if sizes.len() > 1 {
+    let (labels, _) = present_labels(experiment, records);
+    let names: Vec<String> = labels.into_iter().map(|(l, _)| l).collect();
+    if !size_panels(experiment, records, &names).0.is_empty() {
         out.push(Figure {
             file: format!("{name}.size-time.svg"),
-            caption: "Median time per answered instance against puzzle size, per backend and peer (log scale).".into(),
+            caption: "Median time per answered instance against puzzle size, per backend and peer (log scale): one panel per kind of puzzle or family of generic models, its axis saying what size measures there.".into(),
             kind: FigureKind::SizeTime,
         });
     }
@@ -205,28 +207,84 @@ pub fn draw_figure(
             )
         }
         FigureKind::SizeTime => {
-            let series: Vec<(String, Vec<(usize, f64)>)> = labels
-                .iter()
-                .map(|(l, _)| {
-                    let mut by: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
-                    for r in records
-                        .iter()
-                        .filter(|r| &r.backend == l && r.status.is_answer())
-                    {
-                        if let Some(n) = r.size {
-                            by.entry(n).or_default().push(r.seconds);
-                        }
-                    }
-                    let pts = by
-                        .into_iter()
-                        .filter_map(|(n, v)| median(&v).map(|m| (n, m.max(1e-9))))
-                        .collect();
-                    (l.clone(), pts)
-                })
+            let names: Vec<String> = labels.iter().map(|(l, _)| l.clone()).collect();
+            let (panels, single) = size_panels(experiment, records, &names);
+            let notes: Vec<String> = (!single.is_empty())
+                .then(|| format!("not drawn, one size only: {}", single.join(", ")))
+                .into_iter()
                 .collect();
-            plot::size_time(&format!("{title}: time against puzzle size"), &series)
+            plot::size_time(
+                &format!("{title}: time against puzzle size"),
+                &names,
+                &panels,
+                &notes,
+            )
         }
     }
+}
+
+/// The size families of `records` (see [`SizeFamily`]), in order of first appearance: each
+/// record's group mapped through the experiment's sources (a group no source names is its
+/// own family, its sizes unexplained).
+fn size_families(experiment: &Experiment, records: &[Record]) -> Vec<(SizeFamily, Vec<String>)> {
+    let known: Vec<SizeFamily> = experiment.sources.iter().map(|s| s.size_family()).collect();
+    let mut out: Vec<(SizeFamily, Vec<String>)> = Vec::new();
+    for group in sources_of(records) {
+        let f = (known.iter().find(|f| f.group == group).cloned())
+            .unwrap_or_else(|| SizeFamily::unknown(&group));
+        match out.iter_mut().find(|(o, _)| o.family == f.family) {
+            Some((_, groups)) => groups.push(group),
+            None => out.push((f, vec![group])),
+        }
+    }
+    out
+}
+
+/// The panels of the size-time figure: per size family with at least two sizes answered, per
+/// label, the median answered time at each size; and the families with one size only.
+fn size_panels(
+    experiment: &Experiment,
+    records: &[Record],
+    labels: &[String],
+) -> (Vec<plot::SizePanel>, Vec<String>) {
+    let mut panels = Vec::new();
+    let mut single = Vec::new();
+    for (family, groups) in size_families(experiment, records) {
+        let curves: Vec<(usize, Vec<(usize, f64)>)> = (labels.iter().enumerate())
+            .map(|(i, l)| {
+                let mut by: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+                for r in records.iter().filter(|r| {
+                    &r.backend == l
+                        && r.status.is_answer()
+                        && groups.iter().any(|g| g == r.group_name())
+                }) {
+                    if let Some(n) = r.size {
+                        by.entry(n).or_default().push(r.seconds);
+                    }
+                }
+                let points = (by.into_iter())
+                    .filter_map(|(n, v)| median(&v).map(|m| (n, m.max(1e-9))))
+                    .collect();
+                (i, points)
+            })
+            .collect();
+        let sizes: BTreeSet<usize> = (curves.iter())
+            .flat_map(|(_, p)| p.iter().map(|&(n, _)| n))
+            .collect();
+        if sizes.len() < 2 {
+            single.push(family.family);
+            continue;
+        }
+        panels.push(plot::SizePanel {
+            name: match groups.len() {
+                1 => family.family,
+                n => format!("{} ({n} sources)", family.family),
+            },
+            axis: family.axis,
+            curves,
+        });
+    }
+    (panels, single)
 }
 
 /// The scatter of each label's per-instance time (`times`: median answered time per

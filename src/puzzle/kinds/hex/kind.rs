@@ -32,6 +32,10 @@ impl Kind for HexKind {
         "hex board"
     }
 
+    fn size_axis(&self) -> &'static str {
+        "hex board width"
+    }
+
     fn reader(&self) -> Reader {
         Reader::Blocks(super::file::read_block)
     }

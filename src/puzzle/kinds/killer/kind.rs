@@ -43,6 +43,10 @@ impl Kind for KillerKind {
         "Killer Sudoku"
     }
 
+    fn size_axis(&self) -> &'static str {
+        "Killer Sudoku side n (9 for 9x9)"
+    }
+
     fn reader(&self) -> Reader {
         Reader::Blocks(read_block)
     }

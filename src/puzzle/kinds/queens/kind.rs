@@ -32,6 +32,10 @@ impl Kind for QueensKind {
         "Queens grid"
     }
 
+    fn size_axis(&self) -> &'static str {
+        "Queens grid side n"
+    }
+
     fn reader(&self) -> Reader {
         Reader::Blocks(super::file::read_block)
     }

@@ -48,6 +48,10 @@ impl Kind for StarKind {
         "Star Battle grid"
     }
 
+    fn size_axis(&self) -> &'static str {
+        "Star Battle grid side n"
+    }
+
     fn reader(&self) -> Reader {
         Reader::Blocks(read_block)
     }

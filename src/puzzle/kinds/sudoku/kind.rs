@@ -30,6 +30,10 @@ impl Kind for SudokuKind {
         "Sudoku line"
     }
 
+    fn size_axis(&self) -> &'static str {
+        "Sudoku side n (9 for 9x9)"
+    }
+
     fn reader(&self) -> Reader {
         Reader::Lines(super::file::read_line)
     }
