@@ -211,14 +211,19 @@ pub fn folder_files(dir: &Path, glob: &str) -> Result<Vec<PathBuf>, HarnessError
     Ok(files.into_iter().map(|(_, p)| p).collect())
 }
 
-/// The instances of the files of `dir` matching `glob` (see the module docs for ids); a file
-/// that does not read is one instance holding its error.
-fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessError> {
+/// The group of a folder source's instances: `FOLDER/GLOB` (the folder's own name).
+fn folder_group(dir: &Path, glob: &str) -> String {
     let folder = dir.file_name().map_or_else(
         || dir.display().to_string(),
         |d| d.to_string_lossy().into_owned(),
     );
-    let group = format!("{folder}/{glob}");
+    format!("{folder}/{glob}")
+}
+
+/// The instances of the files of `dir` matching `glob` (see the module docs for ids); a file
+/// that does not read is one instance holding its error.
+fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessError> {
+    let group = folder_group(dir, glob);
     let mut out = Vec::new();
     for path in folder_files(dir, glob)? {
         let name = path
@@ -399,6 +404,9 @@ impl Source {
                 let format = crate::puzzle::parse::format_of(path, &text);
                 (file_group(path), format.and_then(|f| f.kind()))
             }
+            // A folder holds files of any format: the generic models' axis (its files' kinds
+            // may differ, so none is assumed).
+            Origin::Folder { dir, glob } => (folder_group(dir, glob), None),
         };
         match kind {
             Some(k) => SizeFamily {
