@@ -14,7 +14,7 @@
 //! branch-and-bound bound. No time limit: varisat has
 //! no interrupt or terminate callback. A [stop flag](crate::backend::stop) does stop it: with
 //! one set, the solver writes its proof (varisat's own format: DRAT refuses the clauses that
-//! counting adds between calls) into [`StopSink`], which discards it and fails once the flag
+//! counting adds between calls) into `StopSink`, which discards it and fails once the flag
 //! is raised, and a failed proof write ends varisat's step loop (within an 8 KiB proof
 //! buffer, a few hundred conflicts). Cost of the sink: hashing and encoding each learnt and
 //! deleted clause, only when a flag is set (the Python package sets one; the CLI does not).
