@@ -266,16 +266,8 @@ impl Reader {
             let [(row_col, row), (value_col, value)] = pair[..] else {
                 continue;
             };
-            let Some(&r) = self.row_ids.get(row) else {
-                return Err(ReadError::at(
-                    number,
-                    row_col,
-                    "a row named in ROWS",
-                    quoted(row),
-                ));
-            };
             let what = format!("the coefficient of column '{name}' in row '{row}'");
-            let value = exact_integer(value).map_err(|e| e.at(number, value_col, &what, value))?;
+            let (r, value) = self.row_value(number, (row_col, row), (value_col, value), &what)?;
             self.nonzeros += 1;
             if self.nonzeros > super::MAX_NONZEROS {
                 let expected = format!("a model of at most {} nonzeros", super::MAX_NONZEROS);
@@ -290,6 +282,27 @@ impl Reader {
         Ok(())
     }
 
+    /// One `row value` pair of a COLUMNS or RHS line: the row's index (it must be named in
+    /// ROWS) and the value as an exact integer (`what` names it in the error).
+    fn row_value(
+        &self,
+        number: usize,
+        (row_col, row): (usize, &str),
+        (value_col, value): (usize, &str),
+        what: &str,
+    ) -> Result<(usize, i128), ReadError> {
+        let Some(&r) = self.row_ids.get(row) else {
+            return Err(ReadError::at(
+                number,
+                row_col,
+                "a row named in ROWS",
+                quoted(row),
+            ));
+        };
+        let parsed = exact_integer(value).map_err(|e| e.at(number, value_col, what, value))?;
+        Ok((r, parsed))
+    }
+
     fn rhs(&mut self, words: &[(usize, &str)], number: usize) -> Result<(), ReadError> {
         // The set name may be left out in free MPS: pairs start at field 0 or 1.
         let pairs = if words.len() % 2 == 1 {
@@ -301,16 +314,8 @@ impl Reader {
             let [(row_col, row), (value_col, value)] = pair[..] else {
                 continue;
             };
-            let Some(&r) = self.row_ids.get(row) else {
-                return Err(ReadError::at(
-                    number,
-                    row_col,
-                    "a row named in ROWS",
-                    quoted(row),
-                ));
-            };
             let what = format!("the right-hand side of row '{row}'");
-            let value = exact_integer(value).map_err(|e| e.at(number, value_col, &what, value))?;
+            let (r, value) = self.row_value(number, (row_col, row), (value_col, value), &what)?;
             if self.rows[r].relation.is_none() && value != 0 {
                 return Err(ReadError::at(
                     number,
