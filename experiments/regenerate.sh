@@ -5,14 +5,17 @@
 #                                      nothing is run or counted again, so the long counts
 #                                      (hex-width-25*, search-space) are only redrawn
 #   experiments/regenerate.sh --run    first rerun backends-sudoku, backends-queens,
-#                                      backends-hex and optimisation from scratch with every
-#                                      zeroone backend and every peer (HiGHS, CP-SAT, CBC) in
-#                                      the same command, then re-render everything
+#                                      backends-hex, optimisation and standard-formats from
+#                                      scratch with every zeroone backend and every peer the
+#                                      experiment lists (HiGHS, CP-SAT, CBC; standard-formats
+#                                      also SCIP, Exact, CaDiCaL, miniexact) in the same command,
+#                                      then re-render everything
 #
 # --run builds zeroone with `--features highs` (needs cmake and libclang-dev; without them the
 # build falls back to the default features and the reports say HiGHS did not run) and makes a
 # virtual environment target/venv-peers with experiments/peers/requirements.txt (OR-Tools, PuLP
-# with its CBC); a peer that cannot be installed is left out and the reports say so. Budget on
+# with its CBC, highspy, PySCIPOpt, Exact, python-sat, miniexact); a peer that cannot be
+# installed is left out and the reports say so. Budget on
 # a 2-core machine: a few minutes for the three experiments at their committed sizes (budget:
 # well under 40 minutes). Interrupted? Run the same command with RESUME=1 to continue the
 # record files instead of starting them over. ONLY="smoke quick" limits both steps to those
@@ -22,7 +25,7 @@ cd "$(dirname "$0")/.."
 
 RUN=0
 [[ "${1:-}" == "--run" ]] && RUN=1
-COMPARISONS=(backends-sudoku backends-queens backends-hex optimisation)
+COMPARISONS=(backends-sudoku backends-queens backends-hex optimisation standard-formats)
 wanted() { [[ -z "${ONLY:-}" ]] || [[ " $ONLY " == *" $1 "* ]]; }
 PEERS_DIR=target/peers
 VENV=${VENV:-target/venv-peers}
@@ -47,7 +50,7 @@ if (( RUN )); then
   if [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"; then
     if "$VENV/bin/pip" install -q -r experiments/peers/requirements.txt; then PYTHON="$VENV/bin/python"; fi
   fi
-  [[ -z "$PYTHON" ]] && echo "regenerate: OR-Tools / PuLP could not be installed; CP-SAT and CBC are left out" >&2
+  [[ -z "$PYTHON" ]] && echo "regenerate: the peers' packages could not be installed; the Python peers are left out" >&2
   mkdir -p "$PEERS_DIR"
   for name in "${COMPARISONS[@]}"; do
     wanted "$name" || continue
@@ -63,14 +66,13 @@ if (( RUN )); then
       rm -rf "$PEERS_DIR/models-$name"
       "$ZEROONE" run "$exp" --export-models "$PEERS_DIR/models-$name"
       [[ -z "${RESUME:-}" ]] && rm -f "$PEERS_DIR/$name.peers.jsonl"
-      solvers=(cp-sat cbc)
-      # An experiment listing the peer `highs` gets it from highspy when zeroone was built
-      # without its own HiGHS backend (the optimisation experiment: HiGHS's MIP with objective).
-      if (( ! HIGHS )) && grep -q '^peers = .*"highs"' "$exp"; then solvers=(highs cp-sat cbc); fi
-      for solver in "${solvers[@]}"; do
-        # The experiment's own time limit per run, as its backends get.
-        limit=$(sed -n 's/^time_limit *= *\([0-9.]*\).*/\1/p' "$exp" | head -1)
-        "$PYTHON" experiments/peers/peers.py --solver "$solver" ${limit:+--time-limit "$limit"} \
+      # The peers the experiment lists, each under the experiment's own time limit and
+      # repetitions (exported with the models). `highs` comes from highspy only when zeroone
+      # was built without its own HiGHS backend (which then ran as `--peer highs` above).
+      listed=$(sed -n 's/^peers *= *\[\(.*\)\].*/\1/p' "$exp" | tr -d '",')
+      for solver in $listed; do
+        if [[ "$solver" == highs ]] && (( HIGHS )); then continue; fi
+        "$PYTHON" experiments/peers/peers.py --solver "$solver" --zeroone "$ZEROONE" \
           --models "$PEERS_DIR/models-$name" --out "$PEERS_DIR/$name.peers.jsonl"
       done
       inputs+=("$PEERS_DIR/$name.peers.jsonl")

@@ -27,11 +27,11 @@
 //! | layer | what it holds |
 //! |---|---|
 //! | [`output`], [`suggest`], [`build_info`] | atomic writes, did-you-mean, the binary's version |
-//! | [`model`] | the 0-1 model, its builder and reductions, the objective ([`model::objective`]), the verifier ([`model::verify`]) |
+//! | [`model`] | the 0-1 model (rows, builder, reductions, JSON form, one file each), the objective ([`model::objective`]), the verifier ([`model::verify`]) |
 //! | [`export`], [`read`] | the model written as LP, MPS, OPB, CNF, XCC or JSON for other solvers; 0-1 programs read from OPB, DIMACS CNF, LP, MPS and Knuth's XCC files |
-//! | [`backend`] | the backend trait and its optional abilities, the registry, verified runs, one file per engine, the worker process with hard limits ([`backend::worker`]) |
-//! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku), with the machinery their generators share ([`puzzle::generate`]); [`render`], [`testing`] beside it |
-//! | [`space`] | the search-space table (exact counts per modelling level) and board symmetries |
+//! | [`backend`] | the backend trait and its optional abilities, the registry, verified runs, typed row refusals ([`backend::RowRefusal`]), one file or folder per engine (the shared search: [`backend::search`]), the worker process with hard limits ([`backend::worker`]) |
+//! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku) with its optional generator and search-space table, on the machinery the kinds share: generators ([`puzzle::generate`]), search-space tables ([`puzzle::table`]), symmetry groups ([`puzzle::symmetry`]); [`render`], [`testing`] beside it |
+//! | [`space`] | the public paths of the search-space tables ([`space::table`]) and symmetry groups |
 //! | [`harness`] | experiment files, plans, resumable parallel runs, records, reports and figures |
 //!
 //! The command-line interface (`src/cli/`, the `zeroone` binary) sits on top of all of them.

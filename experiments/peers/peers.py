@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""Peer solvers for zeroone experiments: OR-Tools CP-SAT, CBC (through PuLP) and HiGHS
-(through highspy, for machines without zeroone's `highs` feature).
+"""Peer solvers for zeroone experiments: OR-Tools CP-SAT, CBC (through PuLP), HiGHS (through
+highspy, for machines without zeroone's `highs` feature), SCIP (through PySCIPOpt), Exact (the
+pseudo-Boolean solver, PyPI `exact`), CaDiCaL (through python-sat) and miniexact (Knuth's
+Algorithms C and M, on the model as `zeroone export --format xcc` writes it).
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
-instance: {"instance": id, "model": <zeroone model>}), solves each with the chosen peer, checks
-every answer against the model's rows (each row's weighted sum `sum w x` against its sense:
-"exactly-one" = 1, "at-most-one" <= 1, "exactly" = rhs, "at-most" <= rhs, "at-least" >= rhs,
-with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
-appends one JSON line per
-run in zeroone's record format, flushed per line. Runs already in the output file are skipped,
-so an interrupted run continues where it stopped. A model with an `objective` (sense and
-`[variable, cost]` pairs) is optimised: the record's status is `optimal` when the peer proved
-its answer optimal, `feasible` when a limit stopped it with one, and `objective` is the
-answer's value recomputed here with Python's exact integers (`bound`: the peer's proved bound,
-rounded towards the answer, when it reports one). `zeroone merge EXPERIMENT OUT` then joins the
-rows with the experiment's own (the experiment must list the label under `peers`).
+instance: {"instance": id, "group", "file", "size", "position", "instances", "time_limit",
+"repetitions", "model": <zeroone model>}), solves each with the chosen peer under the
+experiment's own time limit and repetitions (`--time-limit` / `--repetitions` override them),
+checks every answer against the model's rows (each row's weighted sum `sum w x` against its
+sense: "exactly-one" = 1, "at-most-one" <= 1, "exactly" = rhs, "at-most" <= rhs, "at-least" >=
+rhs, with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
+appends one JSON line per run in zeroone's record format (with the instance's group, file,
+size and position, so the reports put peer rows beside the backends' in every table), flushed
+per line. Runs already in the output file are skipped, so an interrupted run continues where it
+stopped. A model with an `objective` (sense and `[variable, cost]` pairs) is optimised: the
+record's status is `optimal` when the peer proved its answer optimal, `feasible` when a limit
+stopped it with one, and `objective` is the answer's value recomputed here with Python's exact
+integers (`bound`: the peer's proved bound, rounded towards the answer, when it reports one). A
+peer that cannot take a model (CaDiCaL: an objective or rows of mixed weights; miniexact: an
+objective or rows zeroone's xcc export refuses) records `unsupported` with the reason; a run
+its time limit stopped without an answer records `timeout`. `zeroone merge EXPERIMENT OUT` then
+joins the rows with the experiment's own (the experiment must list the label under `peers`).
 
 Optional: nothing in zeroone's build or tests needs this script or its packages.
 """
@@ -22,9 +29,60 @@ Optional: nothing in zeroone's build or tests needs this script or its packages.
 import argparse
 import glob
 import json
+import multiprocessing
 import os
+import platform
+import resource
+import subprocess
 import sys
+import tempfile
 import time
+
+
+def cpu_now():
+    """User + system CPU seconds of this process and its finished children (CBC, miniexact and
+    the CaDiCaL child run as such)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def machine():
+    """This machine as zeroone's records name it: logical cores, CPU model, OS, architecture."""
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    arch = platform.machine().replace("AMD64", "x86_64")
+    return f"{os.cpu_count()} logical cores, {cpu}, {platform.system().lower()} {arch}"
+
+
+# The Python package behind each peer, for the records' provenance.
+PACKAGES = {
+    "cp-sat": "ortools",
+    "cbc": "pulp",
+    "highs": "highspy",
+    "scip": "pyscipopt",
+    "exact": "exact",
+    "cadical": "python-sat",
+    "miniexact": "miniexact",
+}
+
+
+def solver_version(name):
+    """The peer's package and version (from the installed distribution)."""
+    from importlib import metadata
+
+    package = PACKAGES[name]
+    try:
+        return f"{package} {metadata.version(package)}"
+    except metadata.PackageNotFoundError:
+        return f"{package} (version unknown)"
 
 
 def load_done(path):
@@ -246,75 +304,356 @@ def solve_highs(model, time_limit, seed):
     return "unknown", h.modelStatusToString(status), seconds, extra
 
 
-SOLVERS = {"cp-sat": solve_cpsat, "cbc": solve_cbc, "highs": solve_highs}
+def solve_scip(model, time_limit, seed):
+    """SCIP through PySCIPOpt: binary variables, the rows as linear constraints, one thread."""
+    from pyscipopt import Model, quicksum
+
+    m = Model("zeroone")
+    m.hideOutput()
+    if time_limit:
+        m.setParam("limits/time", float(time_limit))
+    m.setParam("randomization/randomseedshift", seed)
+    m.setParam("limits/gap", 0.0)
+    m.setParam("limits/absgap", 0.5)  # integer costs: a gap below 1 is exact
+    n = len(model["variables"])
+    x = [m.addVar(f"x{i}", vtype="B") for i in range(n)]
+    for k, row in enumerate(model["constraints"]):
+        expr = quicksum(w * x[v] for v, w in row_terms(row))
+        relation, rhs = row_bound(row)
+        m.addCons(expr == rhs if relation == "=" else expr <= rhs if relation == "<=" else expr >= rhs, f"r{k}")
+    for g in model["givens"]:
+        m.addCons(x[g] == 1, f"g{g}")
+    objective = objective_of(model)
+    if objective:
+        sense, costs = objective
+        m.setObjective(quicksum(c * x[v] for v, c in costs.items()), "minimize" if sense == "minimize" else "maximize")
+    start = time.perf_counter()
+    m.optimize()
+    seconds = time.perf_counter() - start
+    status = m.getStatus()
+    extra = {"nodes": m.getNNodes()}
+    if status == "infeasible":
+        return "infeasible", None, seconds, extra
+    if m.getNSols() > 0 and status in ("optimal", "timelimit", "gaplimit"):
+        sol = m.getBestSol()
+        ones = [i for i in range(n) if m.getSolVal(sol, x[i]) > 0.5]
+        if objective:
+            extra["proved"] = status in ("optimal", "gaplimit")
+            extra["bound"] = rounded_bound(model, m.getDualbound())
+        return "solution", ones, seconds, extra
+    if status == "timelimit":
+        return "timeout", "SCIP reached its time limit without a solution", seconds, extra
+    return "unknown", status, seconds, extra
+
+
+def solve_exact(model, time_limit, seed):
+    """Exact (the pseudo-Boolean solver of Jo Devriendt) through its Python bindings: the rows
+    as linear constraints over 0-1 variables, integers exact (Python integers)."""
+    from exact import Exact
+
+    solver = Exact([("seed", str(seed + 1))])
+    names = [f"x{i}" for i in range(len(model["variables"]))]
+    for name in names:
+        solver.addVariable(name, 0, 1)
+    for row in model["constraints"]:
+        terms = [(w, names[v]) for v, w in row_terms(row)]
+        relation, rhs = row_bound(row)
+        solver.addConstraint(terms, relation in ("=", ">="), rhs, relation in ("=", "<="), rhs)
+    for g in model["givens"]:
+        solver.addConstraint([(1, names[g])], True, 1, False, 0)
+    objective = objective_of(model)
+    if objective:
+        sense, costs = objective
+        solver.setObjective([(c, names[v]) for v, c in costs.items()], sense == "minimize")
+    start = time.perf_counter()
+    result = solver.runFull(objective is not None, float(time_limit or 0))
+    seconds = time.perf_counter() - start
+    extra = {}
+    if solver.hasSolution():
+        values = solver.getLastSolutionFor(names)
+        ones = [i for i, v in enumerate(values) if v]
+        if objective:
+            # With an objective, "UNSAT" means no better solution exists: the last is optimal.
+            extra["proved"] = result == "UNSAT"
+            extra["bound"] = solver.getDualBound()
+        return "solution", ones, seconds, extra
+    if result in ("UNSAT", "INCONSISTENT"):
+        return "infeasible", None, seconds, extra
+    if result == "TIMEOUT":
+        return "timeout", "Exact reached its time limit without a solution", seconds, extra
+    return "unknown", result, seconds, extra
+
+
+def clauses_of(model):
+    """The model as CNF clauses for a SAT solver (variables 1..n), with python-sat's own
+    cardinality encodings (sequential counter, totalizer) for rows other than clauses; rows
+    whose weights differ from each other cannot be written this way: ValueError names the row."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    n = len(model["variables"])
+    pool = IDPool(start_from=n + 1)
+    clauses = []
+    for row in model["constraints"]:
+        terms = row_terms(row)
+        relation, rhs = row_bound(row)
+        weights = {w for _, w in terms}
+        if len(weights) > 1:
+            raise ValueError(f"row {row['family']}/{row['index']} has weights {sorted(weights)}; "
+                             "a cardinality encoding needs one weight per row")
+        w = weights.pop() if weights else 1
+        lits = [v + 1 for v, _ in terms]
+        # sum w x (rel) rhs  <=>  sum x (rel) rhs / w, rounded the safe way.
+        low = -(-rhs // w) if relation in ("=", ">=") else None
+        high = rhs // w if relation in ("=", "<=") else None
+        if relation == "=" and rhs % w:
+            clauses.append([])  # no 0-1 point meets it
+            continue
+        if low is not None and low > 0:
+            if low == 1:
+                clauses.append(lits)
+            else:
+                clauses += CardEnc.atleast(lits, low, vpool=pool, encoding=EncType.seqcounter).clauses
+        if high is not None and high < len(lits):
+            encoding = EncType.pairwise if high == 1 and len(lits) <= 6 else EncType.seqcounter
+            clauses += CardEnc.atmost(lits, high, vpool=pool, encoding=encoding).clauses
+    clauses += [[g + 1] for g in model["givens"]]
+    return clauses
+
+
+def cadical_child(clauses, conn):
+    """Runs in a child process (python-sat's CaDiCaL cannot be interrupted): SAT model or None."""
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        start = time.perf_counter()
+        sat = s.solve()
+        seconds = time.perf_counter() - start
+        stats = s.accum_stats() or {}
+        conn.send((sat, s.get_model() if sat else None, seconds, stats))
+
+
+def solve_cadical(model, time_limit, seed):
+    """CaDiCaL 1.9.5 through python-sat on the rows as clauses (see `clauses_of`). It decides
+    feasibility only: a model with an objective is unsupported. Solved in a child process that
+    is killed at the time limit."""
+    if objective_of(model):
+        return "unsupported", "a SAT solver decides feasibility; the model has an objective", 0.0, {}
+    try:
+        clauses = clauses_of(model)
+    except ValueError as e:
+        return "unsupported", str(e), 0.0, {}
+    if any(not c for c in clauses):
+        return "infeasible", None, 0.0, {"empty-clause": True}
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    start = time.perf_counter()
+    proc = ctx.Process(target=cadical_child, args=(clauses, child))
+    proc.start()
+    child.close()
+    ready = parent.poll(time_limit) if time_limit else parent.poll(None)
+    if not ready:
+        proc.kill()
+        proc.join()
+        return "timeout", "CaDiCaL killed at the time limit", time.perf_counter() - start, {}
+    sat, values, seconds, stats = parent.recv()
+    proc.join()
+    extra = {k: stats[k] for k in ("conflicts", "decisions", "propagations") if k in stats}
+    if not sat:
+        return "infeasible", None, seconds, extra
+    n = len(model["variables"])
+    return "solution", [lit - 1 for lit in values if 0 < lit <= n], seconds, extra
+
+
+def generic_json(model):
+    """The model in zeroone's own JSON schema (variables v0, v1, ...; one family per row, so
+    every row keeps its sense and right-hand side), for `zeroone export`."""
+    labels = [f"v{i}" for i in range(len(model["variables"]))]
+    families = []
+    for k, row in enumerate(model["constraints"]):
+        terms = row_terms(row)
+        family = {"name": f"r{k}", "sense": row["sense"], "rows": [[labels[v] for v, _ in terms]]}
+        if "rhs" in row:
+            family["rhs"] = row["rhs"]
+        if any(w != 1 for _, w in terms):
+            family["weights"] = [[w for _, w in terms]]
+        families.append(family)
+    return {"name": "peer", "variables": labels, "families": families,
+            "givens": [labels[g] for g in model["givens"]]}
+
+
+ZEROONE = "target/release/zeroone"
+MINIEXACT = "miniexact"
+
+
+def solve_miniexact(model, time_limit, seed):
+    """miniexact (Knuth's Algorithms C and M with dancing links) on the model as
+    `zeroone export --format xcc` writes it: one option per variable (line 1 + id), then the
+    slack options of variables in no binding equation. What the export refuses (weighted rows)
+    and models with an objective are unsupported. The process is killed at the time limit."""
+    if objective_of(model):
+        return "unsupported", "miniexact finds exact covers; the model has an objective", 0.0, {}
+    n = len(model["variables"])
+    with tempfile.TemporaryDirectory() as scratch:
+        source = os.path.join(scratch, "model.json")
+        with open(source, "w") as f:
+            json.dump(generic_json(model), f)
+        out = os.path.join(scratch, "model.xcc")
+        e = subprocess.run([ZEROONE, "export", source, "--format", "xcc", "--output", out],
+                           capture_output=True, text=True)
+        if e.returncode != 0:
+            return "unsupported", "zeroone export --format xcc: " + e.stderr.strip()[:300], 0.0, {}
+        with open(out) as f:
+            lines = f.read().splitlines()
+        algorithm = "-m" if ":" in lines[0] else "-c"
+        start = time.perf_counter()
+        try:
+            p = subprocess.run([MINIEXACT, algorithm, "-p", out], capture_output=True, text=True,
+                               timeout=time_limit or None)
+        except subprocess.TimeoutExpired:
+            return "timeout", "miniexact killed at the time limit", time.perf_counter() - start, {}
+        seconds = time.perf_counter() - start
+    extra = {"algorithm": algorithm}
+    if p.returncode == 20:
+        return "infeasible", None, seconds, extra
+    if p.returncode != 10:
+        return "unknown", f"miniexact exit {p.returncode}: {p.stderr.strip()[:300]}", seconds, extra
+    # Printed options are their items; identical options are interchangeable, so each printed
+    # one takes the first unused option with the same items.
+    options = {}
+    for index, line in enumerate(lines[1:]):
+        options.setdefault(tuple(sorted(line.split())), []).append(index)
+    ones = []
+    for line in p.stdout.splitlines():
+        items = tuple(sorted(line.rstrip(";").split()))
+        if not items:
+            continue
+        free = options.get(items)
+        if not free:
+            return "unknown", f"miniexact printed an option that is not in the file: {line!r}", seconds, extra
+        index = free.pop(0)
+        if index < n:
+            ones.append(index)
+    return "solution", sorted(ones), seconds, extra
+
+
+SOLVERS = {
+    "cp-sat": solve_cpsat,
+    "cbc": solve_cbc,
+    "highs": solve_highs,
+    "scip": solve_scip,
+    "exact": solve_exact,
+    "cadical": solve_cadical,
+    "miniexact": solve_miniexact,
+}
+
+
+def record_of(doc, label, solver, rep, seed, time_limit, version, host):
+    """A zeroone record of one run before its outcome: the instance's provenance from the
+    exported model (group, file, size, position, instances), the run's options and machine."""
+    model = doc["model"]
+    record = {
+        "instance": doc["instance"],
+        "backend": label,
+        "repetition": rep,
+        "name": "peer",
+        "task": "solve",
+        "options": {"seed": seed, "params": {"solver": solver, "version": version}},
+        "status": "unknown",
+        "verified": False,
+        "seconds": 0.0,
+        "variables": len(model["variables"]),
+        "rows": len(model["constraints"]),
+        "stats": {"seconds": 0.0, "extra": {}},
+        "machine": host,
+    }
+    for key in ("group", "file", "size", "position", "instances", "repetitions"):
+        if doc.get(key) is not None:
+            record[key] = doc[key]
+    if time_limit:
+        record["options"]["time_limit"] = time_limit
+    return record
+
+
+def fill(record, model, solver, outcome):
+    """The record's status from the peer's outcome: every answer is checked against the rows
+    first, and its objective value recomputed exactly."""
+    found, payload, seconds, extra = outcome
+    record["seconds"] = seconds
+    record["stats"] = {"seconds": seconds, "extra": extra}
+    objective = objective_of(model)
+    if objective:
+        record["sense"] = objective[0]
+    if found == "solution":
+        wrong = check(model, payload)
+        if wrong is not None:
+            record["status"] = "error"
+            record["reason"] = f"answer rejected by the check: {wrong}"
+            return
+        record["status"], record["verified"] = "solved", True
+        extra["solution"] = payload
+        if objective:
+            proved = extra.pop("proved", False)
+            bound = extra.pop("bound", None)
+            record["status"] = "optimal" if proved else "feasible"
+            record["objective"] = value_of(model, payload)
+            if proved:
+                record["bound"] = record["objective"]
+            elif bound is not None:
+                record["bound"] = bound
+    elif found == "infeasible":
+        record["status"] = "infeasible"
+    elif found in ("unsupported", "timeout"):
+        record["status"] = found
+        record["reason"] = payload
+    else:
+        record["reason"] = f"{solver} stopped: {payload}"
 
 
 def main():
+    global ZEROONE, MINIEXACT
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--solver", choices=sorted(SOLVERS), required=True)
     p.add_argument("--models", required=True, help="folder written by zeroone run --export-models")
     p.add_argument("--out", required=True, help="record file to append to (JSON lines)")
     p.add_argument("--label", help="backend label in the records (default: the solver name)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds per run")
-    p.add_argument("--repetitions", type=int, default=1)
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds per run (default: the experiment's, as exported with the models)")
+    p.add_argument("--repetitions", type=int, default=None,
+                   help="runs per instance (default: the experiment's, as exported with the models)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--zeroone", default=ZEROONE, help="the zeroone binary (miniexact: its xcc export)")
+    p.add_argument("--miniexact", default=None,
+                   help="the miniexact program (default: beside this Python, else on PATH)")
     args = p.parse_args()
     label = args.label or args.solver
     solve = SOLVERS[args.solver]
+    ZEROONE = args.zeroone
+    beside = os.path.join(os.path.dirname(sys.executable), "miniexact")
+    MINIEXACT = args.miniexact or (beside if os.path.exists(beside) else "miniexact")
 
     files = sorted(glob.glob(os.path.join(args.models, "*.json")))
     if not files:
         sys.exit(f"peers.py: no *.json models in {args.models} (write them with zeroone run --export-models)")
     done = load_done(args.out)
+    version, host = solver_version(args.solver), machine()
     ran = 0
     with open(args.out, "a") as out:
         for path in files:
             with open(path) as f:
                 doc = json.load(f)
-            instance, model = doc["instance"], doc["model"]
-            for rep in range(args.repetitions):
-                if (instance, label, rep) in done:
+            model = doc["model"]
+            time_limit = args.time_limit if args.time_limit is not None else doc.get("time_limit")
+            repetitions = args.repetitions if args.repetitions is not None else doc.get("repetitions") or 1
+            for rep in range(repetitions):
+                if (doc["instance"], label, rep) in done:
                     continue
-                found, payload, seconds, extra = solve(model, args.time_limit, args.seed)
-                record = {
-                    "instance": instance,
-                    "backend": label,
-                    "repetition": rep,
-                    "name": "peer",
-                    "task": "solve",
-                    "options": {"seed": args.seed, "params": {"solver": args.solver}},
-                    "status": "unknown",
-                    "verified": False,
-                    "seconds": seconds,
-                    "variables": len(model["variables"]),
-                    "rows": len(model["constraints"]),
-                    "stats": {"seconds": seconds, "extra": extra},
-                }
-                if args.time_limit:
-                    record["options"]["time_limit"] = args.time_limit
-                if found == "solution":
-                    wrong = check(model, payload)
-                    if objective_of(model):
-                        record["sense"] = objective_of(model)[0]
-                    if wrong is None:
-                        record["status"], record["verified"] = "solved", True
-                        extra["solution"] = payload
-                        if objective_of(model):
-                            proved = extra.pop("proved", False)
-                            bound = extra.pop("bound", None)
-                            record["status"] = "optimal" if proved else "feasible"
-                            record["objective"] = value_of(model, payload)
-                            if proved:
-                                record["bound"] = record["objective"]
-                            elif bound is not None:
-                                record["bound"] = bound
-                    else:
-                        record["status"] = "error"
-                        record["reason"] = f"answer rejected by the check: {wrong}"
-                elif found == "infeasible":
-                    record["status"] = "infeasible"
-                else:
-                    record["reason"] = f"{args.solver} stopped: {payload}"
+                record = record_of(doc, label, args.solver, rep, args.seed, time_limit, version, host)
+                wall0, cpu0 = time.perf_counter(), cpu_now()
+                outcome = solve(model, time_limit, args.seed)
+                record["wall_seconds"] = time.perf_counter() - wall0
+                record["cpu_seconds"] = cpu_now() - cpu0
+                fill(record, model, args.solver, outcome)
                 out.write(json.dumps(record, separators=(",", ":")) + "\n")
                 out.flush()
                 ran += 1

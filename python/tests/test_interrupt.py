@@ -69,6 +69,7 @@ def dense_equations(n=1500, rows=1200, width=30, seed=7):
 # Every built-in backend (highs is a cargo feature the package is not built with), each on a
 # model it takes far longer than a second over, counting where it can (gauss only solves).
 LONG_RUNS = {
+    "auto": ("count", lambda p: bare_hex(p, 21)),
     "bitset": ("count", lambda p: bare_hex(p, 21)),
     "vsa": ("count", lambda p: bare_hex(p, 21)),
     "enum": ("count", lambda p: bare_hex(p, 21)),

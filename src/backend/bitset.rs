@@ -8,7 +8,7 @@
 //! kept current). Options: none besides the time limit.
 
 use crate::backend::search::{Layout, LegalityEngine, SearchBackend, VarSet};
-use crate::backend::{BackendError, BackendOptions};
+use crate::backend::{BackendError, BackendOptions, RowRefusal};
 
 /// The legal set as a bitset. Placing a variable clears the bits of every exact-cover row it
 /// sits in (word masks, so a 9x9 Sudoku placement is about 16 word operations) after saving the
@@ -48,6 +48,12 @@ impl LegalityEngine for BitsetEngine {
 
     fn exact(&self) -> bool {
         true
+    }
+
+    /// Every row kind: the engine keeps exact weighted row sums, and the search keeps the
+    /// lower bounds.
+    fn rows_supported(&self, _model: &crate::model::Model) -> Result<(), RowRefusal> {
+        Ok(())
     }
 
     fn place(&mut self, layout: &Layout, var: usize) {

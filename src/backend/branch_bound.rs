@@ -22,7 +22,8 @@
 //!   knapsack into the room left, every other negative-cost variable its cost; (b) one
 //!   knapsack row alone over all negative-cost variables (its own fractional knapsack, the
 //!   variables outside it at their cost), for each knapsack row; (c) the surrogate row, the sum
-//!   of all knapsack rows, as a fractional knapsack. On a knapsack with several capacity rows
+//!   of all knapsack rows (or a weighted sum with multipliers from an LP dual, see
+//!   [`CostBound::use_surrogate_multipliers`]), as a fractional knapsack. On a knapsack with several capacity rows
 //!   (b) and (c) bound what (a), counting each item once, leaves to the first row.
 //!
 //! A branch is pruned when its bound is at least the incumbent's value (ties: the first
@@ -52,8 +53,11 @@ pub struct CostBound {
     pack_rows: Vec<u32>,
     /// General packing rows holding a negative-cost variable (relaxations (b) and (c)).
     knapsack_rows: Vec<u32>,
-    /// Per variable: its total weight over `knapsack_rows` (the surrogate row).
+    /// Per variable: its weight in the surrogate row, `sum_r m_r w_rv` over `knapsack_rows`.
     surrogate_weight: Vec<u64>,
+    /// Per knapsack row: its multiplier `m_r` in the surrogate row (1 unless
+    /// [`CostBound::use_surrogate_multipliers`] set others).
+    surrogate_multiplier: Vec<u64>,
     /// The first slack row (rows from here on pair a variable with its slack partner).
     first_slack: usize,
     /// Per variable: the dual ascent's residual cost, valid when `residual_at[v] == epoch`.
@@ -114,6 +118,7 @@ impl CostBound {
             }
         }
         CostBound {
+            surrogate_multiplier: vec![1; knapsack_rows.len()],
             costs,
             negative,
             cover_rows,
@@ -132,6 +137,41 @@ impl CostBound {
             bounds: 0,
             pruned: 0,
         }
+    }
+
+    /// The knapsack rows (general packing rows holding a negative-cost variable), the rows
+    /// of the surrogate relaxation (c).
+    pub fn knapsack_rows(&self) -> &[u32] {
+        &self.knapsack_rows
+    }
+
+    /// Makes the surrogate relaxation (c) the row `sum_r m_r (row r)` over the knapsack rows,
+    /// with `multipliers[i]` for `knapsack_rows()[i]`, instead of their plain sum. Any
+    /// non-negative multipliers give a valid relaxation; those of an optimal LP dual make its
+    /// fractional knapsack as strong as the LP relaxation of all knapsack rows together
+    /// ([`crate::backend::surrogate`]). Refused (false, nothing changed) when a weighted sum
+    /// could exceed `u64` (no saturation, which could make the bound invalid) or the lengths
+    /// differ. Cost: one pass over the knapsack rows.
+    pub fn use_surrogate_multipliers(&mut self, layout: &Layout, multipliers: &[u64]) -> bool {
+        if multipliers.len() != self.knapsack_rows.len() {
+            return false;
+        }
+        let mut weight = vec![0u128; layout.num_vars];
+        let mut room = 0u128;
+        for (&r, &m) in self.knapsack_rows.iter().zip(multipliers) {
+            let r = r as usize;
+            room += u128::from(layout.upper[r]) * u128::from(m);
+            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+                weight[v as usize] += u128::from(w) * u128::from(m);
+            }
+        }
+        let fits = |x: u128| x <= u128::from(u64::MAX);
+        if !fits(room) || !weight.iter().all(|&w| fits(w)) {
+            return false;
+        }
+        self.surrogate_weight = weight.into_iter().map(|w| w as u64).collect();
+        self.surrogate_multiplier = multipliers.to_vec();
+        true
     }
 
     /// The minimisation-form costs of the layout's variables (for ordering candidates).
@@ -343,8 +383,11 @@ impl CostBound {
             best = best.max(pack_bound(&mut self.items, room) + all - inside);
         }
         if self.knapsack_rows.len() >= 2 {
-            let room = (self.knapsack_rows.iter())
-                .map(|&r| layout.upper[r as usize].saturating_sub(self.row_sum[r as usize]))
+            let room = (self.knapsack_rows.iter().zip(&self.surrogate_multiplier))
+                .map(|(&r, &m)| {
+                    let room = layout.upper[r as usize].saturating_sub(self.row_sum[r as usize]);
+                    room.saturating_mul(m)
+                })
                 .fold(0u64, u64::saturating_add);
             self.items.clear();
             for &v in &self.negative {
@@ -356,6 +399,96 @@ impl CostBound {
             best = best.max(pack_bound(&mut self.items, room));
         }
         best
+    }
+}
+
+/// What [`CostBound::fix_against`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoundFixing {
+    /// No solution is strictly better than the incumbent: it is optimal.
+    NoneBetter,
+    /// Every strictly better solution gives these model variables these values (only the
+    /// variables fixed by this call; fixings passed in are not repeated).
+    Fixed(Vec<(usize, bool)>),
+}
+
+/// The most bound evaluations' worth of work (variables times layout entries) one round of
+/// [`CostBound::fix_against`] may take; a larger model is not probed (the fixing is only a
+/// help, never needed for correctness).
+pub const FIXING_WORK_LIMIT: u64 = 200_000_000;
+
+impl CostBound {
+    /// Reduced-cost fixing by probing the bound against an incumbent of minimisation-form
+    /// value `incumbent`: a solution strictly better must cost less than it, so a model
+    /// variable whose bound at 1 (or at 0) is at least `incumbent` takes the other value in
+    /// every such solution. `fixed` (per model variable, updated in place) holds what earlier
+    /// calls fixed; the bound is evaluated with those fixings (ones placed, zeros not legal)
+    /// and the layout's givens placed. Rounds repeat while one fixes something (at most
+    /// four). `NoneBetter` when the bound with the fixings, or both values of one variable,
+    /// reach the incumbent. Sound for any incumbent: it only removes solutions that cannot
+    /// beat it. Cost per round: two bound evaluations per open model variable, skipped (no
+    /// fixing) beyond [`FIXING_WORK_LIMIT`].
+    pub fn fix_against(
+        &mut self,
+        layout: &Layout,
+        fixed: &mut [Option<bool>],
+        incumbent: i128,
+    ) -> BoundFixing {
+        let nonzeros: usize = (0..layout.num_rows).map(|r| layout.row(r).len()).sum();
+        let entries = (layout.num_rows + layout.num_vars + nonzeros) as u64;
+        let mut legal = VarSet::full(layout.num_vars);
+        let mut placed: Vec<u32> = Vec::new();
+        for &g in &layout.givens {
+            fixed[g] = fixed[g].or(Some(true));
+        }
+        for (v, f) in fixed.iter().enumerate() {
+            match f {
+                Some(true) => placed.push(v as u32),
+                Some(false) => legal.remove(v),
+                None => {}
+            }
+        }
+        let mut news = Vec::new();
+        if self.lower_bound(layout, &legal, &placed) >= incumbent {
+            return BoundFixing::NoneBetter;
+        }
+        if (layout.model_vars as u64).saturating_mul(2 * entries) > FIXING_WORK_LIMIT {
+            return BoundFixing::Fixed(news);
+        }
+        for _round in 0..4 {
+            let before = news.len();
+            for (v, fix) in fixed.iter_mut().enumerate().take(layout.model_vars) {
+                if fix.is_some() {
+                    continue;
+                }
+                placed.push(v as u32);
+                let at_one = self.lower_bound(layout, &legal, &placed);
+                placed.pop();
+                legal.remove(v);
+                let at_zero = self.lower_bound(layout, &legal, &placed);
+                legal.insert(v);
+                let value = match (at_one >= incumbent, at_zero >= incumbent) {
+                    (true, true) => return BoundFixing::NoneBetter,
+                    (true, false) => false,
+                    (false, true) => true,
+                    (false, false) => continue,
+                };
+                *fix = Some(value);
+                news.push((v, value));
+                if value {
+                    placed.push(v as u32);
+                } else {
+                    legal.remove(v);
+                }
+            }
+            if news.len() == before {
+                break;
+            }
+            if self.lower_bound(layout, &legal, &placed) >= incumbent {
+                return BoundFixing::NoneBetter;
+            }
+        }
+        BoundFixing::Fixed(news)
     }
 }
 
@@ -445,8 +578,8 @@ mod tests {
         bound.lower_bound(&layout, &VarSet::full(layout.num_vars), &[])
     }
 
-    /// The optimum by trying every assignment (`None`: infeasible).
-    fn brute_optimum(m: &Model) -> Option<i128> {
+    /// Every feasible assignment (its ones) with its value, by trying them all.
+    fn brute_solutions(m: &Model) -> Vec<(Vec<usize>, i128)> {
         let n = m.num_variables();
         let o = m.objective().unwrap();
         (0u32..1 << n)
@@ -461,9 +594,45 @@ mod tests {
                     let (low, high) = c.sense.bounds();
                     sum >= low && high.is_none_or(|h| sum <= h)
                 });
-                holds.then(|| o.value(&ones))
+                holds.then(|| {
+                    let value = o.value(&ones);
+                    (ones, value)
+                })
             })
-            .min()
+            .collect()
+    }
+
+    /// The optimum by trying every assignment (`None`: infeasible).
+    fn brute_optimum(m: &Model) -> Option<i128> {
+        brute_solutions(m).into_iter().map(|(_, v)| v).min()
+    }
+
+    /// A random model over 3 to 10 variables: unit and weighted rows of every sense, costs
+    /// -9 to 12.
+    fn random_model(rng: &mut rand_chacha::ChaCha8Rng) -> (Model, String) {
+        let n = rng.gen_range(3..=10);
+        let mut rows = Vec::new();
+        for _ in 0..rng.gen_range(1..=5) {
+            let vars: Vec<usize> = (0..n).filter(|_| rng.gen_bool(0.5)).collect();
+            if vars.is_empty() {
+                continue;
+            }
+            let unit = rng.gen_bool(0.5);
+            let weights: Vec<u64> = (0..vars.len())
+                .map(|_| if unit { 1 } else { rng.gen_range(1..=7) })
+                .collect();
+            let total: u64 = weights.iter().sum();
+            let sense = match rng.gen_range(0..4) {
+                0 if unit => Sense::ExactlyOne,
+                0 | 1 => Sense::AtLeast(rng.gen_range(1..=total.min(4))),
+                2 => Sense::AtMost(rng.gen_range(1..=total)),
+                _ => Sense::Exactly(rng.gen_range(1..=total)),
+            };
+            rows.push((vars, weights, sense));
+        }
+        let costs: Vec<i64> = (0..n).map(|_| rng.gen_range(-9..=12)).collect();
+        let what = format!("{rows:?} {costs:?}");
+        (model(n, &rows, &costs), what)
     }
 
     #[test]
@@ -485,34 +654,59 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
         let mut feasible = 0;
         for _ in 0..300 {
-            let n = rng.gen_range(3..=10);
-            let mut rows = Vec::new();
-            for _ in 0..rng.gen_range(1..=5) {
-                let vars: Vec<usize> = (0..n).filter(|_| rng.gen_bool(0.5)).collect();
-                if vars.is_empty() {
-                    continue;
-                }
-                let unit = rng.gen_bool(0.5);
-                let weights: Vec<u64> = (0..vars.len())
-                    .map(|_| if unit { 1 } else { rng.gen_range(1..=7) })
-                    .collect();
-                let total: u64 = weights.iter().sum();
-                let sense = match rng.gen_range(0..4) {
-                    0 if unit => Sense::ExactlyOne,
-                    0 | 1 => Sense::AtLeast(rng.gen_range(1..=total.min(4))),
-                    2 => Sense::AtMost(rng.gen_range(1..=total)),
-                    _ => Sense::Exactly(rng.gen_range(1..=total)),
-                };
-                rows.push((vars, weights, sense));
-            }
-            let costs: Vec<i64> = (0..n).map(|_| rng.gen_range(-9..=12)).collect();
-            let m = model(n, &rows, &costs);
+            let (m, what) = random_model(&mut rng);
             if let Some(best) = brute_optimum(&m) {
                 feasible += 1;
-                assert!(root_bound(&m) <= best, "{rows:?} {costs:?}");
+                assert!(root_bound(&m) <= best, "{what}");
             }
         }
         assert!(feasible > 100, "{feasible} feasible models");
+    }
+
+    #[test]
+    fn fixing_against_an_incumbent_keeps_every_better_solution() {
+        // Against each feasible value in turn (worst first, as a solution-improving search
+        // meets them), every strictly better solution must obey the fixings, and `NoneBetter`
+        // must mean there is none.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2121);
+        let (mut fixings, mut proofs) = (0, 0);
+        for _ in 0..300 {
+            let (m, what) = random_model(&mut rng);
+            let solutions = brute_solutions(&m);
+            let mut values: Vec<i128> = solutions.iter().map(|s| s.1).collect();
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            values.dedup();
+            let layout = Layout::new(&m);
+            let mut bound = CostBound::new(&layout, m.objective().unwrap());
+            let mut fixed = vec![None; layout.model_vars];
+            for &incumbent in &values {
+                let better = solutions.iter().filter(|s| s.1 < incumbent);
+                match bound.fix_against(&layout, &mut fixed, incumbent) {
+                    BoundFixing::NoneBetter => {
+                        assert_eq!(better.count(), 0, "{incumbent}: {what}");
+                        proofs += 1;
+                        break;
+                    }
+                    BoundFixing::Fixed(new) => {
+                        fixings += new.len();
+                        for (ones, value) in better {
+                            for (v, f) in fixed.iter().enumerate() {
+                                let one = ones.contains(&v);
+                                assert!(
+                                    f.is_none_or(|f| f == one),
+                                    "x{v} fixed {f:?}, but {ones:?} = {value} beats {incumbent}: {what}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The test exercises both outcomes.
+        assert!(
+            fixings > 100 && proofs > 50,
+            "{fixings} fixings, {proofs} proofs"
+        );
     }
 
     #[test]

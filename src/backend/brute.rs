@@ -156,7 +156,7 @@ impl Backend for BruteForce {
         Some(self)
     }
     /// Every row kind: each assignment's weighted row sums are checked against the bounds.
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), crate::backend::RowRefusal> {
         Ok(())
     }
 }

@@ -28,9 +28,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::backend::memory::{available_memory, gib, parse_size};
+use crate::backend::refusal::first_general_row_refused;
 use crate::backend::stop;
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Solver, Stats,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, RowLimit, RowRefusal,
+    Solver, Stats,
 };
 use crate::model::{Model, Sense};
 
@@ -490,23 +492,11 @@ pub fn extrapolate(sizes: &[u64], steps: usize) -> Vec<u64> {
 /// `Err(reason)` naming the first general row of `model` (`= k`, `<= k`, `>= k` with `k != 1`
 /// or weights): a state key holds one bit per open row (used or not), which a running sum does
 /// not fit in. Cost: one scan of the row senses.
-pub fn general_rows_refused(model: &Model) -> Result<(), String> {
-    match model.first_general_row() {
-        None => Ok(()),
-        Some(c) => Err(format!(
-            "row {} of family '{}' is {}{}: dp keys its states by one bit per open row (used \
-             or not), which cannot hold the running sum such a row needs; use bitset, enum, \
-             brute or milp",
-            c.index,
-            model.families()[c.family].name,
-            c.sense,
-            if c.weights.is_some() {
-                " with weights"
-            } else {
-                ""
-            }
-        )),
-    }
+pub fn general_rows_refused(model: &Model) -> Result<(), RowRefusal> {
+    first_general_row_refused(model, |sense, weighted| RowLimit::NoRunningSum {
+        sense,
+        weighted,
+    })
 }
 
 /// The dynamic-programming counting backend (`--backend dp`). Counts only.
@@ -606,7 +596,7 @@ impl Backend for DpBackend {
         NAME
     }
     /// Exact-cover rows only, with the reason of [`general_rows_refused`].
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         general_rows_refused(model)
     }
     fn solver(&mut self) -> Option<&mut dyn Solver> {
@@ -705,7 +695,7 @@ mod tests {
         }
         let m = b.build().unwrap();
         let mut dp = DpBackend::new(&BackendOptions::default()).unwrap();
-        let reason = dp.rows_supported(&m).unwrap_err();
+        let reason = dp.rows_supported(&m).unwrap_err().to_string();
         assert!(reason.contains("row 0 of family 'row' is = 2"), "{reason}");
         let out = count_verified(&mut dp, &m, None).unwrap();
         assert_eq!(out.status, Status::Unsupported);

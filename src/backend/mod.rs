@@ -12,6 +12,7 @@
 //! answer becomes [`Status::Error`], never [`Status::Solved`]. What backends report and what the
 //! runners make of it is in [`outcome`].
 
+pub mod auto;
 pub mod bitset;
 pub mod branch_bound;
 pub mod brute;
@@ -26,10 +27,12 @@ pub mod milp;
 pub mod optimize;
 pub mod outcome;
 pub mod presolve;
+pub mod refusal;
 pub mod sat;
 pub mod search;
 pub mod stop;
 pub mod stream;
+pub mod surrogate;
 pub mod verified;
 pub mod vsa;
 pub mod worker;
@@ -48,6 +51,7 @@ pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, Outcome, SearchCounter, SolveReport, Stats, Status,
     Undecided, WITNESS_LIMIT,
 };
+pub use refusal::{RowLimit, RowRefusal};
 pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
 pub use stream::{SolutionStream, StreamOutcome, StreamReport};
 pub(crate) use verified::solutions_verified_where;
@@ -70,7 +74,7 @@ pub enum BackendError {
         /// Backend name.
         backend: String,
         /// Which row, and why.
-        reason: String,
+        reason: RowRefusal,
     },
     /// The backend lacks the ability asked for (for example `dp` cannot solve).
     #[error("backend '{backend}' cannot {ability}")]
@@ -145,6 +149,12 @@ pub trait Counter {
 pub trait Backend: Send {
     /// The registry name (`brute`, `enum`, `milp`, ...).
     fn name(&self) -> &'static str;
+    /// The name of the engine that runs `model`, for records: the backend's own name, except
+    /// for a backend that hands models to others (`auto`, which names the one it picks).
+    fn serving(&self, model: &Model) -> &'static str {
+        let _ = model;
+        self.name()
+    }
     /// The solving ability, if the backend has it.
     fn solver(&mut self) -> Option<&mut dyn Solver>;
     /// The counting ability, if the backend has it.
@@ -164,30 +174,23 @@ pub trait Backend: Send {
     fn no_optimizer_reason(&self) -> String {
         "it decides feasibility only and has no objective search".into()
     }
-    /// `Err(reason)` when the backend cannot handle some row of `model`. The default accepts
-    /// exact-cover rows only (`= 1` / `<= 1` on unit weights); a backend that handles general
-    /// rows (`sum w x (=, <=, >=) k`) says so by overriding this. Checked by
-    /// [`solve_verified`], [`count_verified`] and [`solutions_verified`] before the backend
-    /// runs, so a model it cannot read is `unsupported`, never a wrong answer. Costs one scan
-    /// of the row senses.
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
-        exact_cover_only(model)
-    }
+    /// `Err` naming the first row of `model` the backend cannot read, and why. Every backend
+    /// says which rows it reads (no default: [`exact_cover_only`] for one that reads `= 1` /
+    /// `<= 1` rows only, `Ok(())` for one that reads every row kind `sum w x (=, <=, >=) k`).
+    /// Checked by [`solve_verified`], [`count_verified`] and [`solutions_verified`] before the
+    /// backend runs, so a model it cannot read is `unsupported`, never a wrong answer. Should
+    /// cost at most one scan of the rows.
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal>;
 }
 
-/// `Err(reason)` naming the first row of `model` that is not an exact-cover row: the answer of
-/// [`Backend::rows_supported`] for a backend that reads `= 1` / `<= 1` rows only.
-pub fn exact_cover_only(model: &Model) -> Result<(), String> {
-    match model.first_general_row() {
-        None => Ok(()),
-        Some(c) => Err(format!(
-            "row {} of family '{}' is {}{}, and only exact-cover rows (= 1, <= 1 on unit weights) are supported",
-            c.index,
-            model.families()[c.family].name,
-            c.sense,
-            if c.weights.is_some() { " with weights" } else { "" }
-        )),
-    }
+/// `Err` naming the first row of `model` that is not an exact-cover row
+/// ([`RowLimit::ExactCoverOnly`]): the answer of [`Backend::rows_supported`] for a backend that
+/// reads `= 1` / `<= 1` rows only. Cost: one scan of the row senses.
+pub fn exact_cover_only(model: &Model) -> Result<(), RowRefusal> {
+    refusal::first_general_row_refused(model, |sense, weighted| RowLimit::ExactCoverOnly {
+        sense,
+        weighted,
+    })
 }
 
 /// Options handed to a backend's constructor. Each backend reads the keys it knows from
@@ -365,7 +368,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "sat",
         about: "CNF encoding (pairwise / sequential-counter at-most-one; rustsat totalizer and GTE/DPW/adder for general rows) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
         make: |o| Ok(Box::new(sat::Sat::new(o)?)),
-        params: &["pairwise-up-to", "pb-encoding"],
+        params: &["pairwise-up-to", "pb-encoding", "bound-fixing"],
         uses_time_limit: false,
         uses_seed: false,
         // Its SAT calls are in `extra.sat_calls` as well as in `nodes`: named once, there.
@@ -377,6 +380,15 @@ pub fn registry() -> Vec<BackendInfo> {
         about: "0-1 MILP with good_lp + HiGHS (cargo feature 'highs'); same options as milp",
         make: |o| Ok(Box::new(highs::new(o)?)),
         params: &["relax", "presolve"],
+        uses_time_limit: true,
+        uses_seed: false,
+        counters: &[],
+    },
+    BackendInfo {
+        name: "auto",
+        about: "the default: xcc where it reads every row (unit-weight rows, no objective), bitset otherwise; records name the engine that ran",
+        make: |o| Ok(Box::new(auto::Auto::new(o)?)),
+        params: &[],
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
@@ -396,9 +408,9 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "xcc",
-        about: "exact cover with multiplicities (Knuth's Algorithms X/M, MRV) on bit-parallel option sets; unit-weight rows only; solves, counts, streams",
+        about: "exact cover with multiplicities on bit-parallel option sets: a sweep over 128-bit item masks for exact cover with <= 128 items, Knuth's Algorithms X/M with MRV otherwise (engine=auto|sweep|byte-counts|counts); unit-weight rows only; solves, counts, streams",
         make: |o| Ok(Box::new(xcc::Xcc::new(o)?)),
-        params: &[],
+        params: &["engine"],
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],

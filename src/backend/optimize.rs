@@ -281,6 +281,9 @@ mod tests {
         fn name(&self) -> &'static str {
             "liar"
         }
+        fn rows_supported(&self, m: &Model) -> Result<(), crate::backend::RowRefusal> {
+            crate::backend::exact_cover_only(m)
+        }
         fn solver(&mut self) -> Option<&mut dyn Solver> {
             Some(self)
         }

@@ -9,20 +9,24 @@
 //!
 //! Options: `pairwise-up-to` (default 6): exact-cover rows of at most this many variables get
 //! pairwise at-most-one clauses, longer rows the sequential counter; `pb-encoding` (`gte`,
-//! the default, `dpw` or `adder`): the encoding of weighted rows. No time limit: varisat has
-//! no interrupt or terminate callback. A [stop flag](crate::backend::stop) does stop it: with
-//! one set, the solver writes its proof (varisat's own format: DRAT refuses the clauses that
-//! counting adds between calls) into [`StopSink`], which discards it and fails once the flag
-//! is raised, and a failed proof write ends varisat's step loop (within an 8 KiB proof
-//! buffer, a few hundred conflicts). Cost of the sink: hashing and encoding each learnt and
-//! deleted clause, only when a flag is set (the Python package sets one; the CLI does not).
+//! the default, `dpw` or `adder`): the encoding of weighted rows; `bound-fixing` (`true`, the
+//! default, or `false`): whether the solution-improving search fixes variables by the
+//! branch-and-bound bound. No time limit: varisat has no interrupt or terminate callback. A
+//! [stop flag](crate::backend::stop) does stop it: with one set, the solver writes its proof
+//! (varisat's own format: DRAT refuses the clauses that counting adds between calls) into
+//! [`StopSink`], which discards it and fails once the flag is raised, and a failed proof
+//! write ends varisat's step loop (within an 8 KiB proof buffer, a few hundred conflicts).
+//! Cost of the sink: hashing and encoding each learnt and deleted clause, only when a flag
+//! is set (the Python package sets one; the CLI does not).
 
 use varisat::{ExtendFormula, Lit, ProofFormat, Solver as VarisatSolver};
 
+use crate::backend::branch_bound::{BoundFixing, CostBound};
+use crate::backend::search::{Layout, VarSet};
 use crate::backend::stop::{self, StopFlag};
 use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountReport,
-    Counter, SolveReport, Solver, Stats,
+    Counter, RowLimit, RowRefusal, SolveReport, Solver, Stats,
 };
 use crate::export::cnf::{Cnf, CnfOptions, ObjectiveBounds, PbEncoding};
 use crate::export::ExportError;
@@ -32,10 +36,13 @@ use crate::model::{Model, Solution};
 #[derive(Debug, Clone)]
 pub struct Sat {
     encoding: CnfOptions,
+    /// Reduced-cost fixing by the branch-and-bound bound in the solution-improving search.
+    bound_fixing: bool,
 }
 
 impl Sat {
-    /// A SAT backend; reads `pairwise-up-to` and `pb-encoding` from `options.params`.
+    /// A SAT backend; reads `pairwise-up-to`, `pb-encoding` and `bound-fixing` from
+    /// `options.params`.
     pub fn new(options: &BackendOptions) -> Result<Sat, BackendError> {
         let pairwise_up_to = options.param(
             "sat",
@@ -49,8 +56,10 @@ impl Sat {
             PbEncoding::default(),
             "a pseudo-Boolean encoding: gte, dpw or adder",
         )?;
+        let bound_fixing = options.param("sat", "bound-fixing", true, "true or false")?;
         Ok(Sat {
             encoding: CnfOptions { pairwise_up_to, pb },
+            bound_fixing,
         })
     }
 
@@ -63,9 +72,18 @@ impl Sat {
         stats: &mut Stats,
     ) -> Result<(u128, bool), BackendError> {
         let cnf = Cnf::encode(model, &self.encoding).map_err(|e| match e {
-            ExportError::EncodingTooLarge { .. } => BackendError::UnsupportedRows {
+            ExportError::EncodingTooLarge {
+                family,
+                row,
+                encoding,
+                estimate,
+            } => BackendError::UnsupportedRows {
                 backend: "sat".into(),
-                reason: e.to_string(),
+                reason: RowRefusal {
+                    family,
+                    index: row,
+                    limit: RowLimit::EncodingTooLarge { encoding, estimate },
+                },
             },
             _ => BackendError::Failed {
                 backend: "sat".into(),
@@ -209,12 +227,70 @@ impl Sat {
         add_clauses(&mut solver, &cnf.clauses);
         let n = cnf.model_vars;
         let mut bounds = ObjectiveBounds::new(&costs, cnf.num_vars, self.encoding.pb);
-        let (mut best, mut calls, mut added) = (None, 0u64, 0usize);
+        let mut fixing = self.bound_fixing.then(|| BoundFixer::new(model));
+        // No solution is below `lower` (proved); `best` is the incumbent.
+        let mut lower = fixing.as_mut().map_or(i128::MIN, BoundFixer::root_bound);
+        let (mut best, mut calls, mut added) = (None::<(i128, Solution)>, 0u64, 0usize);
         loop {
+            let mut assumed: Vec<i32> = Vec::new();
+            let mut target = None;
+            if let Some((b, _)) = &best {
+                if lower >= *b {
+                    break; // proved: nothing below the incumbent
+                }
+                // Ask for a solution of value <= t: without fixing the next better value
+                // (linear search), with it the middle of (lower, best) rounded up.
+                let t = match &fixing {
+                    None => *b - 1,
+                    Some(_) => *b - 1 - (*b - 1 - lower) / 2,
+                };
+                target = Some(t);
+                let Some((clauses, lits, _)) = bounds
+                    .at_most_assumed(t)
+                    .map_err(|e| too_large(e.to_string()))?
+                else {
+                    lower = t + 1; // nothing can be at most t
+                    continue;
+                };
+                added += clauses.len();
+                if added > MAX_OBJECTIVE_CLAUSES {
+                    return Err(too_large(format!(
+                        "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses ({} encoding); try pb-encoding=adder",
+                        self.encoding.pb.name()
+                    )));
+                }
+                add_clauses(&mut solver, &clauses);
+                if t == *b - 1 {
+                    // Only better solutions are wanted from now on: the bound stays.
+                    let units: Vec<Vec<i32>> = lits.iter().map(|&l| vec![l]).collect();
+                    add_clauses(&mut solver, &units);
+                } else {
+                    assumed = lits;
+                }
+                // What the bound fixes for a solution of value <= t (for this call only).
+                if let Some(fixer) = fixing.as_mut() {
+                    match fixer.trial(t + 1) {
+                        BoundFixing::NoneBetter => {
+                            lower = t + 1;
+                            continue;
+                        }
+                        BoundFixing::Fixed(units) => assumed.extend(units.iter().map(dimacs)),
+                    }
+                }
+            }
             calls += 1;
+            let lits: Vec<Lit> = assumed
+                .iter()
+                .map(|&l| Lit::from_dimacs(l as isize))
+                .collect();
+            solver.assume(&lits);
             stop::check(&stop, "sat")?;
             if !solver.solve().map_err(|e| solver_error(&stop, &e))? {
-                break;
+                match target {
+                    Some(t) => lower = t + 1,
+                    None => break, // no solution at all
+                }
+                continue;
             }
             let mut value = vec![false; n];
             for lit in solver.model().unwrap_or_default() {
@@ -222,37 +298,135 @@ impl Sat {
                     value[lit.index()] = true;
                 }
             }
+            if let Some(fixer) = &fixing {
+                fixer.fill(&mut value);
+            }
             let solution = Solution::from_bools(&value);
             let v: i128 = (solution.ones.iter())
                 .map(|&x| i128::from(objective.min_cost(x)))
                 .sum();
             best = Some((v, solution));
-            // Ask for a strictly better one: sum m_x x <= v - 1, on the one incremental
-            // encoding of the objective (its earlier parts reused).
-            let encoded = bounds
-                .at_most(v - 1)
-                .map_err(|e| too_large(e.to_string()))?;
-            let Some((clauses, _used)) = encoded else {
-                break; // nothing can be below v: v is optimal
-            };
-            added += clauses.len();
-            if added > MAX_OBJECTIVE_CLAUSES {
-                return Err(too_large(format!(
-                    "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses ({} encoding); try pb-encoding=adder",
-                    self.encoding.pb.name()
-                )));
+            // Every better solution obeys what the bound fixes against v (unit clauses); the
+            // bound may also show that none exists.
+            if let Some(fixer) = fixing.as_mut() {
+                match fixer.fix_against(v) {
+                    BoundFixing::NoneBetter => lower = v,
+                    BoundFixing::Fixed(units) => add_units(&mut solver, &units),
+                }
             }
-            if clauses.is_empty() && n == 0 {
-                break;
-            }
-            add_clauses(&mut solver, &clauses);
         }
         stats.nodes = calls;
         stats.extra.insert("sat_calls".into(), calls.into());
         stats
             .extra
             .insert("objective_clauses".into(), (added as u64).into());
+        if let Some(fixer) = &fixing {
+            let fixed = fixer.fixed.iter().filter(|f| f.is_some()).count();
+            stats
+                .extra
+                .insert("fixed_by_bound".into(), (fixed as u64).into());
+        }
         Ok(best.map(|(v, s)| (objective.flip(v), s)))
+    }
+}
+
+/// Reduced-cost fixing for the solution-improving search: the shared branch-and-bound bound
+/// ([`CostBound::fix_against`]), its surrogate row weighted by the LP dual
+/// ([`crate::backend::surrogate`]), probed against each new incumbent.
+struct BoundFixer {
+    layout: Layout,
+    bound: CostBound,
+    /// Per model variable: the value every better solution takes, when fixed.
+    fixed: Vec<Option<bool>>,
+}
+
+impl BoundFixer {
+    /// Cost: the search layout of `model` (linear in its nonzeros) and one LP over its
+    /// knapsack rows.
+    fn new(model: &Model) -> BoundFixer {
+        let layout = Layout::new(model);
+        let objective = model
+            .objective()
+            .expect("an optimising search has an objective");
+        let mut bound = CostBound::new(&layout, objective);
+        if let Some(multipliers) = crate::backend::surrogate::lp_multipliers(&layout, &bound) {
+            bound.use_surrogate_multipliers(&layout, &multipliers);
+        }
+        let fixed = vec![None; layout.model_vars];
+        BoundFixer {
+            layout,
+            bound,
+            fixed,
+        }
+    }
+
+    /// What the bound fixes against an incumbent of minimisation-form value `incumbent`
+    /// (kept for every later call).
+    fn fix_against(&mut self, incumbent: i128) -> BoundFixing {
+        self.bound
+            .fix_against(&self.layout, &mut self.fixed, incumbent)
+    }
+
+    /// What the bound fixes against `incumbent` on top of the kept fixings, for one query
+    /// only (nothing is kept).
+    fn trial(&mut self, incumbent: i128) -> BoundFixing {
+        let mut fixed = self.fixed.clone();
+        self.bound.fix_against(&self.layout, &mut fixed, incumbent)
+    }
+
+    /// Greedy improvement of a solution (`value` per model variable): each variable at 0
+    /// with a negative cost, best value per unit of knapsack load first
+    /// ([`CostBound::branch_keys`]), is set to 1 when every row it sits in has room for its
+    /// weight. Upper bounds stay met and sums only grow, so the solution stays one (the caller
+    /// verifies it anyway). Cost: a sort of the negative-cost variables and a pass over
+    /// their rows.
+    fn fill(&self, value: &mut [bool]) {
+        let layout = &self.layout;
+        let mut sum = vec![0u64; layout.num_rows];
+        for v in (0..layout.model_vars).filter(|&v| value[v]) {
+            for (&r, &w) in layout.rows_of(v).iter().zip(layout.weights_of(v)) {
+                sum[r as usize] += w;
+            }
+        }
+        let keys = self.bound.branch_keys(layout);
+        let costs = self.bound.costs();
+        let mut open: Vec<usize> = (0..layout.model_vars)
+            .filter(|&v| !value[v] && costs[v] < 0 && self.fixed[v] != Some(false))
+            .collect();
+        open.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]).then(a.cmp(&b)));
+        for v in open {
+            let rows = layout.rows_of(v).iter().zip(layout.weights_of(v));
+            let fits = |(&r, &w): (&u32, &u64)| {
+                (sum[r as usize].checked_add(w)).is_some_and(|t| t <= layout.upper[r as usize])
+            };
+            if rows.clone().all(fits) {
+                value[v] = true;
+                rows.for_each(|(&r, &w)| sum[r as usize] += w);
+            }
+        }
+    }
+
+    /// The bound at the root (the givens placed): no solution costs less.
+    fn root_bound(&mut self) -> i128 {
+        let legal = VarSet::full(self.layout.num_vars);
+        let givens: Vec<u32> = self.layout.givens.iter().map(|&g| g as u32).collect();
+        self.bound.lower_bound(&self.layout, &legal, &givens)
+    }
+}
+
+/// The DIMACS literal saying model variable `v` has `value`.
+fn dimacs(&(v, value): &(usize, bool)) -> i32 {
+    if value {
+        v as i32 + 1
+    } else {
+        -(v as i32 + 1)
+    }
+}
+
+/// Adds one unit clause per fixed model variable.
+fn add_units(solver: &mut VarisatSolver, units: &[(usize, bool)]) {
+    for unit in units {
+        solver.add_clause(&[Lit::from_dimacs(dimacs(unit) as isize)]);
     }
 }
 
@@ -268,7 +442,16 @@ fn failed(reason: &str) -> BackendError {
 
 /// Solution-improving search: solve, then require `objective <= best - 1` (a pseudo-Boolean
 /// constraint encoded with the backend's `pb-encoding` through rustsat, negative costs on
-/// negated literals) and solve again, until unsatisfiable: the last solution is optimal. The
+/// negated literals) and solve again, until unsatisfiable: the last solution is optimal.
+/// With `bound-fixing` (the default) the shared branch-and-bound bound
+/// ([`CostBound::fix_against`], its surrogate row weighted by an LP dual) joins in: the
+/// search keeps a proved lower bound `lower` (first the bound at the root) and asks for a
+/// solution of value at most `t`, the middle of `lower` and the incumbent (rounded up), by
+/// assumptions: the objective bound's literals and the variables the bound fixes for any
+/// solution of value at most `t`. Satisfiable: a better incumbent, against which fixings are
+/// kept as unit clauses. Unsatisfiable (or the bound alone shows it): `lower = t + 1`. The
+/// incumbent is optimal once `lower` reaches it. Cost: two bound evaluations per open
+/// variable per query and incumbent. The
 /// objective is one incremental encoding ([`ObjectiveBounds`]): each better bound adds only
 /// the encoding's new part and unit clauses on its outputs, so no bound is encoded twice. The
 /// solver is incremental, so learnt clauses carry over. Refused (`unsupported`) beyond
@@ -331,7 +514,7 @@ impl Backend for Sat {
         Some(self)
     }
     /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), RowRefusal> {
         Ok(())
     }
 }

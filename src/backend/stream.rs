@@ -179,6 +179,9 @@ mod tests {
         fn name(&self) -> &'static str {
             "replay"
         }
+        fn rows_supported(&self, m: &Model) -> Result<(), crate::backend::RowRefusal> {
+            crate::backend::exact_cover_only(m)
+        }
         fn solver(&mut self) -> Option<&mut dyn crate::backend::Solver> {
             None
         }

@@ -72,7 +72,7 @@ use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
 
 use crate::backend::search::{Layout, LegalityEngine, RowGate, SearchBackend, VarSet};
-use crate::backend::{BackendError, BackendOptions, Stats};
+use crate::backend::{BackendError, BackendOptions, RowLimit, RowRefusal, Stats};
 use crate::model::Model;
 
 /// The largest total weight of a row the `vsa` engine takes: its bundles are `f32`, so a read
@@ -467,19 +467,20 @@ impl LegalityEngine for VsaEngine {
         self.gate.legal()
     }
 
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         match model
             .constraints()
             .iter()
             .find(|c| c.total_weight() > MAX_VSA_ROW_WEIGHT)
         {
             None => Ok(()),
-            Some(c) => Err(format!(
-                "row {} of family '{}' has total weight {}; vsa bundles are f32 and read sums \
-                 exactly only up to {MAX_VSA_ROW_WEIGHT}",
-                c.index,
-                model.families()[c.family].name,
-                c.total_weight()
+            Some(c) => Err(RowRefusal::of(
+                model,
+                c,
+                RowLimit::TotalWeightAbove {
+                    total: c.total_weight(),
+                    max: MAX_VSA_ROW_WEIGHT,
+                },
             )),
         }
     }

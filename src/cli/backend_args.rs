@@ -16,9 +16,10 @@ use super::CliError;
 /// ignored; `--time-limit` and `--memory-limit` hold for every backend (see `isolated.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct BackendArgs {
-    /// Backend to run (see `zeroone backends`); the default, `bitset`, is exact and takes any
-    /// model.
-    #[arg(long, default_value = "bitset")]
+    /// Backend to run (see `zeroone backends`); the default, `auto`, is exact and takes any
+    /// model: `xcc` where it reads every row (unit-weight rows, no objective), `bitset`
+    /// otherwise; records name the engine that ran.
+    #[arg(long, default_value = "auto")]
     pub backend: String,
     /// Wall-clock limit per puzzle, in seconds, above 0 and at most one year. A backend that can stop
     /// itself does so; any other runs the puzzle in a worker process, killed after the limit
@@ -189,9 +190,9 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_bitset_with_no_params() {
+    fn defaults_are_auto_with_no_params() {
         let w = Wrapper::try_parse_from(["test"]).unwrap();
-        assert_eq!(w.backend.backend, "bitset");
+        assert_eq!(w.backend.backend, "auto");
         let o = w.backend.options().unwrap();
         assert_eq!(o, BackendOptions::default());
     }
@@ -234,7 +235,7 @@ mod tests {
             ),
             (
                 &["--backend", "sat", "--relax"],
-                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding)",
+                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding, bound-fixing)",
             ),
             (
                 &["--backend", "enum", "--relax"],

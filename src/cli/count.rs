@@ -77,7 +77,7 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
             .is_terminal()
             .then_some(Duration::from_secs(10))
     });
-    let heartbeat = every.map(|every| Heartbeat::start(index, backend.name(), every));
+    let heartbeat = every.map(|every| Heartbeat::start(index, backend.serving(&model), every));
     let outcome = if args.optimal {
         count_optimal(args, backend, &model)
     } else {
@@ -85,7 +85,7 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
     };
     drop(heartbeat);
     let outcome = outcome?;
-    let name = backend.name();
+    let name = backend.serving(&model);
     let text = match (args.json, args.stable) {
         (true, false) => format!("{}\n", CountRecord::new(index, name, &outcome).to_json()),
         (true, true) => format!(

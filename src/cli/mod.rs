@@ -149,6 +149,17 @@ pub fn print_stdout(text: &str) -> Result<(), CliError> {
     }
 }
 
+/// Writes a command's `text` to `output` through [`zeroone::output::write_atomically`] (a
+/// reader never sees half of it), or to standard output ([`print_stdout`]) without one. A
+/// failed write names the file.
+pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
+    match output {
+        Some(path) => zeroone::output::write_atomically(path, text.as_bytes())
+            .map_err(|e| CliError::Failed(format!("{}: {e}", path.display()))),
+        None => print_stdout(text),
+    }
+}
+
 /// Prints the paths of the files a command wrote, one per line, through [`print_progress`].
 pub fn print_paths(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
     let list: String = paths.iter().map(|p| format!("{}\n", p.display())).collect();

@@ -59,9 +59,5 @@ pub fn run(args: SnapshotArgs) -> Result<(), CliError> {
     let mut text = serde_json::to_string_pretty(&all)
         .map_err(|e| CliError::Failed(format!("cannot render the snapshot: {e}")))?;
     text.push('\n');
-    match &args.output {
-        Some(path) => zeroone::output::write_atomically(path, text.as_bytes())
-            .map_err(|e| CliError::Failed(format!("{}: {e}", path.display()))),
-        None => super::print_stdout(&text),
-    }
+    super::emit(args.output.as_deref(), &text)
 }

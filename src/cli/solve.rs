@@ -76,7 +76,7 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
         return solve_all(args, backend, index, &model);
     }
     let outcome = super::isolated::solve(&args.backend, backend, &model)?;
-    let text = outcome_line(args, index, &model, backend.name(), &outcome);
+    let text = outcome_line(args, index, &model, backend.serving(&model), &outcome);
     Ok((text, Tally::of(outcome.status, outcome.stats.seconds)))
 }
 
@@ -127,7 +127,7 @@ fn outcome_line(
 /// `--all`: every verified solution of one puzzle, one line (or drawing) each, in the
 /// backend's search order; with no solution, one line says why.
 fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &Model) -> Printed {
-    let name = backend.name();
+    let name = backend.serving(model);
     let mut text = String::new();
     let mut number = 0u64;
     let mut each = |s: &Solution| {

@@ -12,8 +12,9 @@ use clap::Args;
 
 use super::CliError;
 use zeroone::puzzle::kinds::hex::shards::{RowOrder, RowPlan, StreamedRows};
-use zeroone::puzzle::Sudoku;
-use zeroone::space::table::{self, Format, Method, TableOptions};
+use zeroone::puzzle::table::{Format, Method, SpaceTable, TableError, TableOptions, TableRequest};
+use zeroone::puzzle::KINDS;
+use zeroone::space::table;
 
 /// Arguments of `zeroone table`.
 #[derive(Debug, Args)]
@@ -207,40 +208,6 @@ fn parse_range(text: &str, what: &str) -> Result<Vec<usize>, CliError> {
     Ok(out)
 }
 
-fn sudoku_from_line(line: &str) -> Result<Sudoku, CliError> {
-    let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
-    let cells = symbols.len();
-    let size = (1..=6)
-        .map(|b: usize| b * b)
-        .find(|&n| n * n == cells)
-        .ok_or_else(|| {
-            CliError::BadInput(format!(
-                "--grid: {cells} symbols; expected n^2 for n = 4, 9, 16, 25 or 36"
-            ))
-        })?;
-    let box_size = (1..=6).find(|b| b * b == size).unwrap_or(1);
-    let mut grid = Vec::with_capacity(cells);
-    for (i, &ch) in symbols.iter().enumerate() {
-        grid.push(match ch {
-            '.' | '0' => None,
-            _ => Some(
-                zeroone::puzzle::kinds::sudoku::digit_of(ch, size).ok_or_else(|| {
-                    CliError::BadInput(format!(
-                        "--grid: column {}: '{ch}' is not a digit of a {size}x{size} Sudoku",
-                        i + 1
-                    ))
-                })?,
-            ),
-        });
-    }
-    let sudoku = Sudoku::from_cells(box_size, grid)
-        .ok_or_else(|| CliError::BadInput("--grid: not a square grid".into()))?;
-    sudoku
-        .to_model("grid")
-        .map_err(|e| CliError::BadInput(format!("--grid: {e}")))?;
-    Ok(sudoku)
-}
-
 /// Runs `zeroone table`.
 pub fn run(args: TableArgs) -> Result<(), CliError> {
     let format = format_of(&args)?;
@@ -269,13 +236,14 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
         let t = hex_shard_table(&args, width, shard, options.memory_limit)?;
         return emit(&args, &t.render(format));
     }
-    let file = match (args.what.as_str(), &args.file) {
-        ("hex" | "queens" | "sudoku" | "star", file) => file.clone(),
-        (path, None) => Some(PathBuf::from(path)),
-        (_, Some(_)) => {
+    let file = match (table_of(&args.what), &args.file) {
+        (Some(_), file) => file.clone(),
+        (None, None) => Some(PathBuf::from(&args.what)),
+        (None, Some(_)) => {
             return Err(CliError::BadInput(format!(
-                "table '{}': expected hex, queens or sudoku before a file",
-                args.what
+                "table '{}': expected {} before a file",
+                args.what,
+                board_table_kinds()
             )))
         }
     };
@@ -365,91 +333,80 @@ fn options_of(args: &TableArgs) -> Result<TableOptions, CliError> {
     Ok(options)
 }
 
-/// The table of a whole family (`table hex --width N`, `--widths A-B`, `queens`, `star`,
-/// `sudoku --grid LINE`), rendered.
+/// The search-space table of the kind called `name`, through the kind registry.
+fn table_of(name: &str) -> Option<&'static dyn SpaceTable> {
+    zeroone::puzzle::kinds::table_for(KINDS, name)
+}
+
+/// The names of the kinds with a table, sorted, in words (`a, b or c`).
+fn table_kinds() -> String {
+    names_in_words(|_| true)
+}
+
+/// The names of the kinds whose table reads board files, in words.
+fn board_table_kinds() -> String {
+    names_in_words(|t| t.reads_boards())
+}
+
+/// The names of the kinds whose table passes `keep`, sorted, in words (`a, b or c`).
+fn names_in_words(keep: impl Fn(&dyn SpaceTable) -> bool) -> String {
+    let mut names: Vec<&str> = (zeroone::puzzle::kinds::tables(KINDS).into_iter())
+        .filter(|(_, t)| keep(*t))
+        .map(|(name, _)| name)
+        .collect();
+    names.sort_unstable();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// What the flags ask of `table`: the size flags it names, and the kind-neutral settings.
+fn request_of<'a>(
+    args: &'a TableArgs,
+    table: &dyn SpaceTable,
+    options: &'a TableOptions,
+) -> Result<TableRequest<'a>, CliError> {
+    let (one, many) = table.size_flags();
+    let (size, sizes) = if one == "width" {
+        (args.width, &args.widths)
+    } else {
+        (args.size, &args.sizes)
+    };
+    Ok(TableRequest {
+        size,
+        sizes: sizes.as_deref().map(|r| parse_range(r, many)).transpose()?,
+        stars: args.stars,
+        grid: args.grid.as_deref(),
+        solution_limit: args.solution_limit,
+        options,
+    })
+}
+
+/// The table of a whole kind (`table hex --width N`, `--widths A-B`, `queens`, `star`,
+/// `sudoku --grid LINE`), found through the kind registry, rendered.
 fn family_table(
     args: &TableArgs,
     options: &TableOptions,
     format: Format,
 ) -> Result<String, CliError> {
-    let failed = |e: table::TableError| match e {
-        table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
+    let Some(table) = table_of(&args.what) else {
+        return Err(CliError::BadInput(format!(
+            "table '{}': expected {}",
+            args.what,
+            table_kinds()
+        )));
+    };
+    let request = request_of(args, table, options)?;
+    let t = table.family_table(&request).map_err(|e| match e {
+        TableError::BadSize(s) | TableError::Memory(s) => CliError::BadInput(s),
         other => CliError::Failed(other.to_string()),
-    };
-    let text = match args.what.as_str() {
-        "hex" => match (args.width, &args.widths) {
-            (Some(w), None) => {
-                table::hex_table(&table::hex_levels(w, options).map_err(failed)?).render(format)
-            }
-            (None, Some(range)) => {
-                let widths: Vec<usize> = parse_range(range, "widths")?
-                    .into_iter()
-                    .filter(|w| w % 2 == 1)
-                    .collect();
-                let mut all = Vec::new();
-                for w in widths {
-                    all.push(table::hex_levels(w, options).map_err(failed)?);
-                }
-                table::hex_widths_table(&all).render(format)
-            }
-            _ => {
-                return Err(CliError::BadInput(
-                    "table hex: give --width N or --widths A-B".into(),
-                ))
-            }
-        },
-        "queens" => match (args.size, &args.sizes) {
-            (Some(n), None) => {
-                table::queens_table(&table::queens_levels(n, options).map_err(failed)?)
-                    .render(format)
-            }
-            (None, Some(range)) => {
-                let mut all = Vec::new();
-                for n in parse_range(range, "sizes")? {
-                    all.push(table::queens_levels(n, options).map_err(failed)?);
-                }
-                table::queens_sizes_table(&all).render(format)
-            }
-            _ => {
-                return Err(CliError::BadInput(
-                    "table queens: give --size N or --sizes A-B".into(),
-                ))
-            }
-        },
-        "star" => {
-            let n = args.size.ok_or_else(|| {
-                CliError::BadInput("table star: give --size N (and --stars K)".into())
-            })?;
-            let levels = zeroone::puzzle::kinds::star::table::star_levels(
-                n,
-                args.stars,
-                options.orbit_limit,
-            )
-            .map_err(failed)?;
-            zeroone::puzzle::kinds::star::table::star_table(&levels).render(format)
-        }
-        "sudoku" => {
-            let line = args.grid.as_deref().ok_or_else(|| {
-                CliError::BadInput("table sudoku: give a FILE or the grid with --grid LINE".into())
-            })?;
-            let grid = sudoku_from_line(line)?;
-            table::sudoku_table(&table::sudoku_levels(&grid, args.solution_limit).map_err(failed)?)
-                .render(format)
-        }
-        other => {
-            return Err(CliError::BadInput(format!(
-                "table '{other}': expected hex, queens, star or sudoku"
-            )))
-        }
-    };
-    Ok(text)
+    })?;
+    Ok(t.render(format))
 }
 
 fn emit(args: &TableArgs, text: &str) -> Result<(), CliError> {
-    match &args.output {
-        None => super::print_stdout(text),
-        Some(path) => write_atomically(path, text),
-    }
+    super::emit(args.output.as_deref(), text)
 }
 
 /// The tables of every puzzle in `path` (or puzzle `--index`), each with the board's count.
@@ -475,57 +432,38 @@ fn board_tables(
             )))
         }
     };
-    let failed = |e: table::TableError| CliError::Failed(e.to_string());
-    let kind_matches = |p: &Puzzle| match (args.what.as_str(), p) {
-        ("hex", Puzzle::Hex(_)) | ("queens", Puzzle::Queens(_)) | ("sudoku", Puzzle::Sudoku(_)) => {
-            true
-        }
-        ("hex" | "queens" | "sudoku", _) => false,
-        _ => true,
-    };
+    let wanted = table_of(&args.what).map(|_| args.what.as_str());
     let mut tables = Vec::new();
     for (i, puzzle) in chosen {
-        if !kind_matches(&puzzle) {
+        let kind = puzzle.board().map(|b| b.kind());
+        if let Some(wanted) = wanted.filter(|&w| kind.map(|k| k.name()) != Some(w)) {
             return Err(CliError::BadInput(format!(
-                "{}: puzzle {i} is not a {} puzzle",
-                path.display(),
-                args.what
+                "{}: puzzle {i} is not a {wanted} puzzle",
+                path.display()
             )));
         }
         let name = format!("{}#{i}", path.display());
         let model = puzzle
             .to_model(name.clone())
             .map_err(|e| CliError::BadInput(format!("{name}: {e}")))?;
-        let mut t = match &puzzle {
-            Puzzle::Hex(board) => {
-                let mut levels = table::hex_levels(board.width(), options).map_err(failed)?;
-                if board.regions().is_some() {
-                    levels.board = Some(table::board_count(&model).map_err(failed)?);
-                }
-                table::hex_table(&levels)
-            }
-            Puzzle::Queens(board) => {
-                let mut levels = table::queens_levels(board.size(), options).map_err(failed)?;
-                if board.regions().is_some() {
-                    levels.board = Some(table::board_count(&model).map_err(failed)?);
-                }
-                table::queens_table(&levels)
-            }
-            Puzzle::Sudoku(grid) => table::sudoku_table(
-                &table::sudoku_levels(grid, args.solution_limit).map_err(failed)?,
-            ),
-            Puzzle::Model(_) => {
-                return Err(CliError::BadInput(format!(
-                    "{name}: a generic model has no search-space table (use hex, Queens or Sudoku)"
-                )))
-            }
-            Puzzle::Board(board) => {
-                return Err(CliError::BadInput(format!(
-                    "{name}: {} puzzles have no search-space table yet (use hex, Queens or Sudoku)",
-                    board.kind().name()
-                )))
-            }
+        let Some(kind) = kind else {
+            return Err(CliError::BadInput(format!(
+                "{name}: a generic model has no search-space table (use {})",
+                board_table_kinds()
+            )));
         };
+        let found = match kind.table().filter(|t| t.reads_boards()) {
+            Some(table) => table.board_table(&puzzle, &model, &request_of(args, table, options)?),
+            None => None,
+        };
+        let Some(result) = found else {
+            return Err(CliError::BadInput(format!(
+                "{name}: {} puzzles have no search-space table yet (use {})",
+                kind.name(),
+                board_table_kinds()
+            )));
+        };
+        let mut t = result.map_err(|e| CliError::Failed(e.to_string()))?;
         t.title = format!("{} — {name}", t.title);
         tables.push(t.render(format));
     }
@@ -535,9 +473,4 @@ fn board_tables(
         Format::Markdown => tables.join("\n"),
         _ => tables.concat(),
     })
-}
-
-fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    zeroone::output::write_atomically(path, text.as_bytes())
-        .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))
 }

@@ -397,6 +397,10 @@ fn encode_pb(
 /// Clauses (DIMACS literals) and the number of variables they use.
 pub type BoundClauses = (Vec<Vec<i32>>, usize);
 
+/// An objective bound to assume ([`ObjectiveBounds::at_most_assumed`]): the encoding's new
+/// clauses, the literals to assume, and the number of variables used so far.
+pub type AssumedBound = (Vec<Vec<i32>>, Vec<i32>, usize);
+
 /// The clauses saying `sum_v c_v x_v <= bound` for signed integer costs over model variables
 /// (`(variable id, cost)`, DIMACS variable `id + 1`), through the same rustsat encodings as the
 /// weighted rows, their auxiliary variables numbered from `first_free + 1`. A negative cost is
@@ -496,6 +500,19 @@ impl ObjectiveBounds {
     /// so far. `None` when no assignment can meet the bound. Bounds must not grow from one
     /// call to the next (the unit clauses stay).
     pub fn at_most(&mut self, bound: i128) -> Result<Option<BoundClauses>, BoundError> {
+        Ok(self
+            .at_most_assumed(bound)?
+            .map(|(mut clauses, units, used)| {
+                clauses.extend(units.into_iter().map(|l| vec![l]));
+                (clauses, used)
+            }))
+    }
+
+    /// Like [`ObjectiveBounds::at_most`], but the literals enforcing the bound come apart
+    /// from the encoding's clauses: add the clauses, and assume the literals (DIMACS) for one
+    /// solve only. Bounds may then come in any order. Returns the clauses, the literals and
+    /// the number of variables used so far; `None` when no assignment can meet the bound.
+    pub fn at_most_assumed(&mut self, bound: i128) -> Result<Option<AssumedBound>, BoundError> {
         use pb::{BoundUpper, BoundUpperIncremental};
         let k = bound - self.negative;
         if k < 0 {
@@ -503,7 +520,7 @@ impl ObjectiveBounds {
         }
         let used = |vars: &BasicVarManager| vars.n_used() as usize;
         if k >= self.positive - self.negative {
-            return Ok(Some((Vec::new(), used(&self.vars))));
+            return Ok(Some((Vec::new(), Vec::new(), used(&self.vars))));
         }
         // k < the total weight, which fits usize (the caller bounds the number of terms).
         let k = k as usize;
@@ -533,12 +550,12 @@ impl ObjectiveBounds {
                 return Err(BoundError::NotEncoded(k))
             }
         };
-        let mut out: Vec<Vec<i32>> = clauses
+        let out: Vec<Vec<i32>> = clauses
             .into_iter()
             .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect())
             .collect();
-        out.extend(units.into_iter().map(|l| vec![l.to_ipasir()]));
-        Ok(Some((out, used(&self.vars))))
+        let units = units.into_iter().map(Lit::to_ipasir).collect();
+        Ok(Some((out, units, used(&self.vars))))
     }
 }
 

@@ -105,6 +105,10 @@ pub struct Record {
     /// The instance's source group (file stem, generator), for the per-source table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// The name of the file the instance was read from (without its folder), when it came
+    /// from a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// The puzzle's size (hex width, Queens n, Sudoku n).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<usize>,
@@ -173,6 +177,7 @@ impl Record {
             stats: Stats::default(),
             counters: None,
             group: None,
+            file: None,
             size: None,
             position: None,
             instances: None,

@@ -80,7 +80,8 @@ fn run_job(
     );
     record.options = record_options(run.experiment, config, run.memory_limit);
     record.group = Some(instance.group.clone());
-    record.size = Some(instance.size());
+    record.file = instance.file.clone();
+    record.size = instance.size();
     record.position = Some(position);
     record.instances = Some(run.instances);
     record.repetitions = Some(run.experiment.repetitions);
@@ -94,7 +95,7 @@ fn run_job(
     let model = match model {
         Ok(m) => m,
         Err(reason) => {
-            record.reason = Some(format!("the puzzle does not make a model: {reason}"));
+            record.reason = Some(reason.clone());
             return record;
         }
     };
@@ -380,7 +381,11 @@ fn run_pending(
             if todo.is_empty() {
                 return;
             }
-            let model = inst.puzzle.to_model(&inst.id).map_err(|e| e.to_string());
+            let model = match &inst.puzzle {
+                Ok(puzzle) => (puzzle.to_model(&inst.id))
+                    .map_err(|e| format!("the puzzle does not make a model: {e}")),
+                Err(located) => Err(format!("the file does not read: {located}")),
+            };
             for (config, rep) in todo {
                 if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
                     return;
@@ -557,7 +562,7 @@ pub fn model_file_name(id: &str) -> String {
 }
 
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
-/// `dir/{id}.json` as `{"instance": id, "group", "size", "position", "instances",
+/// `dir/{id}.json` as `{"instance": id, "group", "file", "size", "position", "instances",
 /// "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
 /// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
@@ -573,13 +578,16 @@ pub fn export_models(
         if shard.is_some_and(|s| !s.holds(i)) {
             continue;
         }
-        let model = inst
-            .puzzle
+        // A file of a folder that does not read has its error rows from the harness; a peer
+        // has nothing to run on it.
+        let Ok(puzzle) = &inst.puzzle else { continue };
+        let model = puzzle
             .to_model(&inst.id)
             .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
         let json = serde_json::json!({
             "instance": inst.id,
             "group": inst.group,
+            "file": inst.file,
             "size": inst.size(),
             "position": i,
             "instances": instances.len(),

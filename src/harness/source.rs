@@ -1,12 +1,21 @@
-//! Instance sources: puzzle files (in `models/` or the data sets in `data/`) and built-in boards,
-//! with filters, a seeded sample or the first few.
+//! Instance sources: puzzle and model files (in `models/` or the data sets in `data/`, in any
+//! format [`crate::puzzle::parse`] reads, the 0-1 program formats of [`crate::read`] included),
+//! every file of a folder whose name matches a glob, and built-in boards, with filters, a
+//! seeded sample or the first few.
 //!
 //! Instance ids are stable whatever the filters and sampling: `{file stem}#{index}` with the
-//! 0-based position of the puzzle in its file, or `{generator}-{size}` for built-in boards.
-//! Records are keyed by these ids, so a resumed or sharded run finds its own rows again.
+//! 0-based position of the puzzle in its file, `{generator}-{size}` for built-in boards, and for
+//! a folder `{file name}` (a file of one puzzle or model, or one that does not read) or
+//! `{file name}#{index}`. Records are keyed by these ids, so a resumed or sharded run finds its
+//! own rows again.
 //!
-//! Cost: a source reads its whole file once (the largest set in `data/`, 49 158 Sudoku lines, takes
-//! well under a second); models are built later, by the runner, one per instance.
+//! A file given alone that does not read is bad input: the experiment runs nothing. A file of a
+//! folder that does not read is one instance holding its located error, which the runner records
+//! as that instance's `error` rows, so one malformed file among many costs its own rows only.
+//!
+//! Cost: a source reads its whole file (or every file of its folder) once (the largest set in
+//! `data/`, 49 158 Sudoku lines, takes well under a second); models are built later, by the
+//! runner, one per instance.
 
 use std::path::{Path, PathBuf};
 
@@ -75,6 +84,13 @@ impl BuiltinFamily {
 pub enum Origin {
     /// A puzzle file (resolved path).
     File(PathBuf),
+    /// Every regular file of a folder whose name matches `glob`, in name order.
+    Folder {
+        /// The folder (resolved path).
+        dir: PathBuf,
+        /// The pattern file names must match (see [`glob_matches`]).
+        glob: String,
+    },
     /// Built-in boards of the listed sizes.
     Builtin {
         /// Which boards.
@@ -124,28 +140,114 @@ pub struct Source {
 /// One puzzle to run, with its stable id.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instance {
-    /// `{file stem}#{index}` or `{generator}-{size}`.
+    /// `{file stem}#{index}`, `{generator}-{size}`, or in a folder `{file name}` or
+    /// `{file name}#{index}`.
     pub id: String,
-    /// The source it came from, for per-source tables: the file stem, or the generator with
-    /// its settings.
+    /// The source it came from, for per-source tables: the file stem, the folder and its glob
+    /// (`pb/*.opb`), or the generator with its settings.
     pub group: String,
-    /// The puzzle.
-    pub puzzle: Puzzle,
+    /// The name of the file the puzzle was read from (without its folder); `None` for
+    /// generated boards.
+    pub file: Option<String>,
+    /// The puzzle, or the located error of a file of a folder that does not read (`FILE:LINE:
+    /// COL: expected ..., found ...`).
+    pub puzzle: Result<Puzzle, String>,
 }
 
 impl Instance {
-    /// The size the `sizes` filter looks at.
-    pub fn size(&self) -> usize {
-        puzzle_size(&self.puzzle)
+    /// The size the `sizes` filter looks at; `None` for a file that does not read.
+    pub fn size(&self) -> Option<usize> {
+        self.puzzle.as_ref().ok().map(Puzzle::size)
     }
 }
 
-fn puzzle_size(p: &Puzzle) -> usize {
-    p.size()
+/// Whether the `known_solution` filter keeps `inst`: a puzzle stating its solution, or a file
+/// that does not read (its error must reach the records).
+fn keeps_for_solution(inst: &Instance) -> bool {
+    inst.puzzle.as_ref().map_or(true, Puzzle::states_solution)
 }
 
-fn has_known_solution(p: &Puzzle) -> bool {
-    p.states_solution()
+/// Whether the file name `name` matches `pattern`: `*` stands for any run of characters, `?`
+/// for one, everything else for itself. A name starting with `.` matches only a pattern that
+/// starts with `.` (hidden files stay out of `*`). Cost: O(pattern x name) at worst.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    if name.starts_with('.') && !pattern.starts_with('.') {
+        return false;
+    }
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    // Greedy matching with one backtrack point: the last `*` and where it started matching.
+    let (mut i, mut j, mut star) = (0, 0, None);
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
+}
+
+/// The regular files of `dir` whose names match `glob`, sorted by name. Errors name the folder.
+pub fn folder_files(dir: &Path, glob: &str) -> Result<Vec<PathBuf>, HarnessError> {
+    let unreadable =
+        |e: std::io::Error| HarnessError::Source(format!("{}: cannot list: {e}", dir.display()));
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let entry = entry.map_err(unreadable)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if glob_matches(glob, &name) && entry.path().is_file() {
+            files.push((name, entry.path()));
+        }
+    }
+    files.sort();
+    Ok(files.into_iter().map(|(_, p)| p).collect())
+}
+
+/// The group of a folder's instances: `{folder name}/{glob}`.
+fn folder_group(dir: &Path, glob: &str) -> String {
+    let folder = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |d| d.to_string_lossy().into_owned(),
+    );
+    format!("{folder}/{glob}")
+}
+
+/// The instances of the files of `dir` matching `glob` (see the module docs for ids); a file
+/// that does not read is one instance holding its error.
+fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessError> {
+    let group = folder_group(dir, glob);
+    let mut out = Vec::new();
+    for path in folder_files(dir, glob)? {
+        let name = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let instance = |id: String, puzzle| Instance {
+            id,
+            group: group.clone(),
+            file: Some(name.clone()),
+            puzzle,
+        };
+        match read_puzzles(&path) {
+            Ok(puzzles) if puzzles.len() == 1 => {
+                out.extend(puzzles.into_iter().map(|p| instance(name.clone(), Ok(p))))
+            }
+            Ok(puzzles) => out.extend(
+                (puzzles.into_iter().enumerate())
+                    .map(|(i, p)| instance(format!("{name}#{i}"), Ok(p))),
+            ),
+            Err(e) => out.push(instance(name.clone(), Err(e.to_string()))),
+        }
+    }
+    Ok(out)
 }
 
 /// Reads every puzzle of `path` with the shared parser (format from the extension; `.txt` is
@@ -164,7 +266,8 @@ impl Source {
                     family.board(n).map(|puzzle| Instance {
                         id: format!("{}-{n}", family.name()),
                         group: format!("generate {}", family.name()),
-                        puzzle,
+                        file: None,
+                        puzzle: Ok(puzzle),
                     })
                 })
                 .collect(),
@@ -180,36 +283,38 @@ impl Source {
                     .map(|i| Instance {
                         id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
                         group: format!("sudoku-random {clues} clues, seed {seed}"),
-                        puzzle: Puzzle::Sudoku(
+                        file: None,
+                        puzzle: Ok(Puzzle::Sudoku(
                             crate::puzzle::kinds::sudoku::generate::generate(
                                 *box_size, *clues, *seed, i as u64,
                             )
                             .puzzle,
-                        ),
+                        )),
                     })
                     .collect()
             }
             Origin::File(path) => {
                 let stem = file_group(path);
+                let name = path.file_name().map(|s| s.to_string_lossy().into_owned());
                 read_puzzles(path)?
                     .into_iter()
                     .enumerate()
                     .map(|(i, puzzle)| Instance {
                         id: format!("{stem}#{i}"),
                         group: stem.clone(),
-                        puzzle,
+                        file: name.clone(),
+                        puzzle: Ok(puzzle),
                     })
                     .collect()
             }
+            Origin::Folder { dir, glob } => folder_instances(dir, glob)?,
         };
         let mut kept: Vec<Instance> = all
             .into_iter()
-            .filter(|inst| !self.filter.known_solution || has_known_solution(&inst.puzzle))
-            .filter(|inst| {
-                self.filter
-                    .sizes
-                    .as_ref()
-                    .is_none_or(|s| s.contains(&inst.size()))
+            .filter(|inst| !self.filter.known_solution || keeps_for_solution(inst))
+            .filter(|inst| match (&self.filter.sizes, inst.size()) {
+                (Some(sizes), Some(size)) => sizes.contains(&size),
+                _ => true,
             })
             .collect();
         if let Some(n) = self.first {
@@ -289,6 +394,8 @@ impl Source {
                 format!("sudoku-random {clues} clues, seed {seed}"),
                 crate::puzzle::kinds::by_name("sudoku"),
             ),
+            // A folder may mix formats: no one kind explains its sizes.
+            Origin::Folder { dir, glob } => return SizeFamily::unknown(&folder_group(dir, glob)),
             Origin::File(path) => {
                 let mut head = Vec::new();
                 if let Ok(f) = std::fs::File::open(path) {
@@ -388,7 +495,7 @@ mod tests {
         assert_eq!(a[3].id, "sudoku-random-b3-c33-s5#3");
         assert!(a
             .iter()
-            .all(|i| matches!(&i.puzzle, Puzzle::Sudoku(s) if s.clues() == 33)));
+            .all(|i| matches!(&i.puzzle, Ok(Puzzle::Sudoku(s)) if s.clues() == 33)));
         assert_eq!(a, src(5).instances().unwrap());
         assert_ne!(a[0].puzzle, src(6).instances().unwrap()[0].puzzle);
     }
@@ -407,5 +514,80 @@ mod tests {
         };
         let e = src.instances().unwrap_err().to_string();
         assert!(e.contains("s.txt:2:12: "), "{e}");
+    }
+
+    #[test]
+    fn globs_match_stars_and_question_marks_and_leave_hidden_files_out() {
+        for (pattern, name, expected) in [
+            ("*.opb", "a.opb", true),
+            ("*.opb", "a.opb.gz", false),
+            ("*.opb*", "a.opb.gz", true),
+            ("php-?.cnf", "php-5.cnf", true),
+            ("php-?.cnf", "php-10.cnf", false),
+            ("*", "README.md", true),
+            ("*", ".hidden", false),
+            (".*", ".hidden", true),
+            ("a*b*c", "axxbyyc", true),
+            ("a*b*c", "axxbyy", false),
+            ("", "", true),
+            ("x", "", false),
+        ] {
+            assert_eq!(glob_matches(pattern, name), expected, "{pattern} {name}");
+        }
+    }
+
+    #[test]
+    fn a_folder_gives_its_matching_files_in_name_order_and_a_bad_file_its_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        write("b.cnf", "p cnf 2 1\n1 -2 0\n");
+        write("a.opb", "+1 x1 +1 x2 >= 1 ;\n");
+        write("c.cnf", "p cnf 2 1\n1 3 0\n");
+        write("notes.txt", "not a model\n");
+        std::fs::create_dir(dir.path().join("sub.cnf")).unwrap();
+        let src = |glob: &str| Source {
+            origin: Origin::Folder {
+                dir: dir.path().to_path_buf(),
+                glob: glob.into(),
+            },
+            filter: Filter::default(),
+            sample: None,
+            seed: 0,
+            first: None,
+        };
+        let all = src("*.*").instances().unwrap();
+        let ids: Vec<&str> = all.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["a.opb", "b.cnf", "c.cnf", "notes.txt"]);
+        let folder = dir
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert_eq!(all[1].group, format!("{folder}/*.*"));
+        assert_eq!(all[1].file.as_deref(), Some("b.cnf"));
+        let model = all[1].puzzle.as_ref().unwrap().to_model("b").unwrap();
+        assert_eq!(model.own_variables(), 2);
+        // The malformed clause is located in its own instance; the others read.
+        let e = all[2].puzzle.as_ref().unwrap_err();
+        assert!(e.contains("c.cnf:2:3: expected"), "{e}");
+        assert!(all[3].puzzle.is_err());
+        let cnf = src("*.cnf").instances().unwrap();
+        assert_eq!(cnf.len(), 2, "the sub-folder sub.cnf is not a file");
+        // A sizes filter keeps the file that does not read: its error must be recorded.
+        let sized = Source {
+            filter: Filter {
+                sizes: Some(vec![99]),
+                known_solution: true,
+            },
+            ..src("*.cnf")
+        };
+        let kept: Vec<String> = sized
+            .instances()
+            .unwrap()
+            .into_iter()
+            .map(|i| i.id)
+            .collect();
+        assert_eq!(kept, ["c.cnf"]);
     }
 }

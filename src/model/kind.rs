@@ -170,12 +170,12 @@ pub enum BoardSymmetry {
     /// No symmetry is known (generic models, boards with clues or regions).
     #[default]
     None,
-    /// The 8 symmetries of the square (`crate::space::symmetry::Group::square`).
+    /// The 8 symmetries of the square (`crate::puzzle::symmetry::Group::square`).
     Square {
         /// Side of the square.
         size: usize,
     },
-    /// The 12 symmetries of the hexagon (`crate::space::symmetry::Group::hex`).
+    /// The 12 symmetries of the hexagon (`crate::puzzle::symmetry::Group::hex`).
     Hexagon {
         /// Width of the hex board.
         width: usize,

@@ -166,6 +166,12 @@ pub trait Kind: Sync {
     fn generator(&self) -> Option<&dyn Generator> {
         None
     }
+
+    /// Its search-space table, which `zeroone table KIND` (and a board file's table) runs
+    /// (none by default).
+    fn table(&self) -> Option<&dyn crate::puzzle::table::SpaceTable> {
+        None
+    }
 }
 
 /// One puzzle of a kind, as read from a file or made by a generator: what the rest of the

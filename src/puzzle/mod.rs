@@ -11,6 +11,8 @@ pub mod grid;
 pub mod kind;
 pub mod kinds;
 pub mod parse;
+pub mod symmetry;
+pub mod table;
 
 use std::sync::Arc;
 

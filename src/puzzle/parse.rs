@@ -484,6 +484,19 @@ pub(crate) fn is_blank(c: char) -> bool {
     c.is_whitespace() || c == '\u{feff}'
 }
 
+/// Cuts `text` into blocks separated by blank lines, as the stream reader does (for a kind's
+/// `read_str` on a whole text; a leading byte-order mark is dropped); comments before a
+/// block's first grid line and followed by a blank line belong to no block. Cost: one pass.
+pub(crate) fn blocks(text: &str) -> Vec<Block> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = BlockReader::default();
+    let mut out: Vec<Block> = (text.lines().enumerate())
+        .filter_map(|(i, raw)| reader.push(i + 1, raw))
+        .collect();
+    out.extend(reader.finish());
+    out
+}
+
 /// Gathers the lines of a block file (hex, Queens, ...) into blocks, one line at a time: a blank line
 /// ends a block; comments before a block's first grid line are dropped at a blank line.
 #[derive(Default)]

@@ -171,9 +171,13 @@ fn section_of(line: &str) -> Option<(Section, usize)> {
     Some((section, after(1)))
 }
 
-/// What is known about one variable.
+/// What is known about one variable, indexed by the sink's variable id. The slots of the
+/// complements the sink makes between two of the file's variables stay at the default, with
+/// `own` false: they need no declaration.
 #[derive(Default, Clone, Copy)]
 struct VarInfo {
+    /// A variable of the file (not a complement).
+    own: bool,
     first_use: (usize, usize),
     binary: bool,
     general: bool,
@@ -374,10 +378,13 @@ impl Reader {
     fn var(&mut self, name: &str, at: (usize, usize)) -> Result<VarId, ReadError> {
         let v = self.sink.var(name, at)?;
         if v >= self.vars.len() {
-            self.vars.push(VarInfo {
+            // Complements made since the last new variable took the ids in between.
+            self.vars.resize(v + 1, VarInfo::default());
+            self.vars[v] = VarInfo {
+                own: true,
                 first_use: at,
                 ..VarInfo::default()
-            });
+            };
         }
         Ok(v)
     }
@@ -633,7 +640,7 @@ impl Reader {
         }
         for (v, info) in self.vars.iter().enumerate() {
             let binary = info.binary || (info.general && info.upper_one);
-            if !binary {
+            if info.own && !binary {
                 let (l, c) = info.first_use;
                 let what = if info.general {
                     "a 0-1 variable: a General variable needs the bound 'x <= 1' (general-integer variables are not supported)"

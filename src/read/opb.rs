@@ -11,6 +11,7 @@
 //! variables `0..N`, so answers keep the file's numbering; a larger `xK` is refused). A
 //! constraint is terms `COEF LITERAL` (a literal is a name such as `x5`, or `~x5` for its
 //! negation), a relation `>=`, `=` or `<=`, an integer and `;`; it may run over several lines.
+//! The older syntax `+3*x1` (a `*` between coefficient and literal) reads the same.
 //! `min:` / `max:` start the objective. Two literals after one coefficient are a product (a
 //! non-linear term) and are refused. A comment `* family NAME` (as zeroone's OPB export writes)
 //! puts the rows after it in family `NAME`; otherwise rows are in family `constraint`.
@@ -38,7 +39,9 @@ fn tokens(line: &str) -> Vec<(usize, Token<'_>)> {
     while i < chars.len() {
         let (start, c) = chars[i];
         let column = i + 1;
-        if c.is_whitespace() || c == '\u{feff}' {
+        // `*` between a coefficient and its literal (`+3*x1`, the older competition syntax
+        // minisat+ and the PB'05 files use) separates like a space.
+        if c.is_whitespace() || c == '\u{feff}' || c == '*' {
             i += 1;
             continue;
         }
@@ -56,6 +59,7 @@ fn tokens(line: &str) -> Vec<(usize, Token<'_>)> {
         while kind != 0
             && j < chars.len()
             && !chars[j].1.is_whitespace()
+            && chars[j].1 != '*'
             && class(chars[j].1) == kind
         {
             j += 1;

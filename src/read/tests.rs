@@ -237,6 +237,37 @@ fn opb_objective_constants_from_negated_literals_are_kept() {
     assert_eq!(m.own_solution(&s).ones, vec![1]);
 }
 
+#[test]
+fn opb_reads_the_older_star_syntax_of_minisat_plus() {
+    // As minisat+'s examples write it: `+1*v1` and a relation glued to `;`.
+    let starred = "+1*v1  +1*v2 -1*v3  -1*v4  >= 1;\n-1*v1  -1*v2 +1*v3  +1*v4  >= 1;\n";
+    let plain = "+1 v1 +1 v2 -1 v3 -1 v4 >= 1 ;\n-1 v1 -1 v2 +1 v3 +1 v4 >= 1 ;\n";
+    let (a, b) = (
+        read_str(Format::Opb, starred, "t").unwrap(),
+        read_str(Format::Opb, plain, "t").unwrap(),
+    );
+    assert_eq!(brute(&a), brute(&b));
+    // The two rows together are unsatisfiable (x1 + x2 - x3 - x4 is at least 1 and at most -1).
+    assert_eq!(brute(&a).1, 0);
+    // A product stays a product with or without stars.
+    let e = read_str(Format::Opb, "+1*x1*x2 >= 1 ;\n", "t").unwrap_err();
+    assert!(e.to_string().contains("product"), "{e}");
+}
+
+#[test]
+fn lp_variables_first_named_after_a_complement_keep_their_declarations() {
+    // `x - y >= 0` makes the complement ~y (the next id) before `w` first appears: `w` must
+    // still be found under Binary (found by the mutation fuzz test: it panicked).
+    let text =
+        "Maximize\n obj: x\nSubject To\n c: x - y >= 0\n d: w + x <= 1\nBinary\n x y w\nEnd\n";
+    let m = read_str(Format::Lp, text, "t").unwrap();
+    assert_eq!(m.own_variables(), 3);
+    assert_eq!(brute(&m).2, Some(1));
+    let e = read_str(Format::Lp, &text.replace(" x y w\n", " x y\n"), "t").unwrap_err();
+    assert!(e.to_string().contains("variable 'w'"), "{e}");
+    assert_eq!((e.line, e.column), (5, 5), "{e}");
+}
+
 // ---- located errors ----
 
 /// Malformed or unsupported input of every format, with where the error must point and a

@@ -1,7 +1,8 @@
 //! The search space of the puzzle kinds, counted exactly: the search-space reduction table (one
 //! count per modelling level and board size) and the board symmetry groups that count orbits.
-//! This layer sits above the kinds, whose geometry it counts, and below the harness, which runs
-//! its tables as experiments.
+//! The tables are the kinds' own (each kind's `table.rs`, reached through the kind registry),
+//! built on [`crate::puzzle::table`] and [`crate::puzzle::symmetry`] below the kinds; this
+//! layer keeps the public paths `space::table` and `space::symmetry`.
 
-pub mod symmetry;
+pub use crate::puzzle::symmetry;
 pub mod table;

@@ -125,7 +125,7 @@ fn solve_json_shapes_per_kind() {
     assert_eq!(v["kind"], "hex");
     assert_eq!(v["status"], "solved");
     assert_eq!(v["verified"], true);
-    assert_eq!(v["backend"], "bitset"); // the default
+    assert_eq!(v["backend"], "xcc"); // the default, auto, on exact cover with <= 128 items
     let placements = v["placements"].as_array().unwrap();
     assert_eq!(placements.len(), 5);
     let rows: Vec<u64> = placements.iter().map(|p| p[0].as_u64().unwrap()).collect();
@@ -173,7 +173,7 @@ fn solve_reports_a_refused_model_as_unsupported_with_reason_and_exit_1() {
 fn solve_text_draws_the_answer() {
     let o = zeroone(&["solve", "models/hex-5.hex"]);
     let out = stdout(&o);
-    assert!(out.contains("solved by bitset"), "{out}");
+    assert!(out.contains("solved by xcc"), "{out}");
     assert_eq!(out.matches('*').count(), 5, "{out}");
     let o = zeroone(&["solve", "--index", "3", "models/sudoku-4x4.sudoku"]);
     let out = stdout(&o);

@@ -56,6 +56,12 @@ const FILES: &[&str] = &[
     "models/queens-bare.queens",
     "models/latin-3.toml",
     "models/exact-cover.json",
+    "examples/formats/knapsack.opb",
+    "examples/formats/cycle4.cnf",
+    "examples/formats/pick.lp",
+    "examples/formats/pick.mps",
+    "examples/formats/colours.xcc",
+    "data/cnf/php-4.cnf",
     "no/such/file.hex",
 ];
 

@@ -433,6 +433,58 @@ fn xcc_has_the_published_counts_of_the_classic_exact_cover_problems() {
     }
 }
 
+fn xcc_engine(engine: &str) -> Box<dyn zeroone::backend::Backend> {
+    let mut options = BackendOptions::default();
+    options.params.insert("engine".into(), engine.into());
+    make_backend("xcc", &options).unwrap()
+}
+
+#[test]
+fn every_xcc_engine_has_the_published_counts_and_names_itself() {
+    use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
+    let all: &[&str] = &["sweep", "byte-counts", "counts"];
+    // Pentominoes' tables are too large for byte-counts.
+    for (model, count, engines) in [
+        (n_queens(9), 352, all),
+        (langford(8), 300, all),
+        (pentominoes(3, 20), 8, &["sweep", "counts"]),
+    ] {
+        for &engine in engines {
+            let mut xcc = xcc_engine(engine);
+            let out = count_verified(xcc.as_mut(), &model, None).unwrap();
+            assert_eq!(out.status, Status::Solved, "{engine}: {:?}", out.reason);
+            assert_eq!(out.count, count, "{engine} on {}", model.name());
+            assert_eq!(out.stats.extra["engine"], engine);
+        }
+    }
+    // A model past 128 items: the sweep refuses it, auto falls back to an MRV engine.
+    let big = n_queens(40);
+    let out = count_verified(xcc_engine("sweep").as_mut(), &big, Some(1)).unwrap();
+    assert_eq!(out.status, Status::Unsupported, "{:?}", out.reason);
+    assert!(out.reason.unwrap().contains("engine 'sweep'"));
+    let out = count_verified(xcc_engine("auto").as_mut(), &big, Some(1)).unwrap();
+    assert_eq!(out.stats.extra["engine"], "counts");
+}
+
+#[test]
+fn the_sweep_agrees_with_bitset_under_givens_and_stops_at_a_limit() {
+    use zeroone::puzzle::generate::exact_cover::n_queens;
+    let model = n_queens(8);
+    // Every single queen as a given: the counts sum to 8 x 92 (each solution has 8 queens).
+    let mut total = 0;
+    for v in 0..64 {
+        let Ok(given) = model.with_givens(format!("given-{v}"), vec![v]) else {
+            continue;
+        };
+        let sweep = count_verified(xcc_engine("sweep").as_mut(), &given, None).unwrap();
+        assert_eq!(sweep.count, count_with("bitset", &given), "given {v}");
+        total += sweep.count;
+    }
+    assert_eq!(total, 8 * 92);
+    let out = count_verified(xcc_engine("sweep").as_mut(), &model, Some(5)).unwrap();
+    assert_eq!((out.status, out.count), (Status::Limit, 5));
+}
+
 #[test]
 fn xcc_counts_star_battles_like_bitset() {
     use zeroone::puzzle::kinds::star::StarBoard;
@@ -469,5 +521,6 @@ fn xcc_refuses_weighted_rows_by_name_and_stops_at_its_time_limit() {
     let out = count_verified(xcc.as_mut(), &big, None).unwrap();
     assert_eq!((out.status, out.exhaustive), (Status::Limit, false));
     assert!(out.count < 9356);
-    assert!(out.stats.nodes > 0 && out.stats.extra.contains_key("updates"));
+    // Pentominoes go to the sweep, which counts mask tests rather than updates.
+    assert!(out.stats.nodes > 0 && out.stats.extra.contains_key("tests"));
 }

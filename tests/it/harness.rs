@@ -636,3 +636,59 @@ fn a_sharded_table_experiment_with_a_bad_shard_count_or_row_order_is_refused() {
         assert!(e.contains(expected), "{e}");
     }
 }
+
+/// A folder source: the files matching the glob run in name order under their file names, every
+/// record names its file, and the malformed file is that instance's `error` rows with the
+/// located message while the others are solved.
+#[test]
+fn a_folder_source_runs_every_file_and_a_malformed_one_is_its_own_error_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(models.join(name), text).unwrap();
+    write("a-sat.cnf", "p cnf 2 2\n1 2 0\n-1 -2 0\n");
+    write("b-bad.cnf", "p cnf 2 1\n1 3 0\n");
+    write("c-unsat.cnf", "p cnf 1 2\n1 0\n-1 0\n");
+    write("d.opb", "min: +1 x1 +2 x2 ;\n+1 x1 +1 x2 >= 1 ;\n");
+    write("notes.md", "not matched by the glob\n");
+    let path = dir.path().join("exp.toml");
+    let text = "time_limit = 5\n[[instances]]\ndir = \"models\"\nglob = \"*.cnf\"\n\
+        [[instances]]\ndir = \"models\"\nglob = \"*.opb\"\n\
+        [[backends]]\nname = \"brute\"\n[[backends]]\nname = \"bitset\"\n";
+    std::fs::write(&path, text).unwrap();
+    let exp = Experiment::load(&path).unwrap();
+    let summary = run_experiment(&exp, &options(dir.path())).unwrap();
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    assert_eq!(records.len(), 8, "4 files x 2 backends");
+    for r in &records {
+        assert_eq!(r.file.as_deref(), Some(r.instance.as_str()), "{r:?}");
+        assert!(r.group_name().starts_with("models/*."), "{r:?}");
+        let expected = match r.instance.as_str() {
+            "a-sat.cnf" => "solved",
+            "b-bad.cnf" => "error",
+            "c-unsat.cnf" => "infeasible",
+            "d.opb" => "optimal",
+            other => panic!("unexpected instance {other}"),
+        };
+        assert_eq!(r.status.name(), expected, "{r:?}");
+    }
+    let bad = records.iter().find(|r| r.instance == "b-bad.cnf").unwrap();
+    let reason = bad.reason.as_deref().unwrap();
+    assert!(
+        reason.starts_with("the file does not read: ")
+            && reason.contains("b-bad.cnf:2:3: expected a literal between -2 and 2"),
+        "{reason}"
+    );
+    let opt = records.iter().find(|r| r.instance == "d.opb").unwrap();
+    assert_eq!(opt.objective, Some(1));
+    // The peers' export: one model per readable file, with its group and file name.
+    let out = dir.path().join("exported");
+    std::fs::create_dir(&out).unwrap();
+    let written = zeroone::harness::runner::export_models(&exp, &out, None).unwrap();
+    assert_eq!(written, 3, "the malformed file has nothing to export");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("d.opb.json")).unwrap()).unwrap();
+    assert_eq!(doc["file"], "d.opb");
+    assert_eq!(doc["group"], "models/*.opb");
+    assert_eq!(doc["time_limit"], 5.0);
+}

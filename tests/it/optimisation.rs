@@ -148,9 +148,17 @@ fn cases() -> Vec<Model> {
 }
 
 fn solve(name: &str, model: &Model) -> Outcome {
+    solve_with(name, &[], model)
+}
+
+/// `name` with the parameters `params` (plus `code=unitary` for `vsa`) on `model`.
+fn solve_with(name: &str, params: &[(&str, &str)], model: &Model) -> Outcome {
     let mut options = BackendOptions::default();
     if name == "vsa" {
         options.params.insert("code".into(), "unitary".into());
+    }
+    for (k, v) in params {
+        options.params.insert((*k).into(), (*v).into());
     }
     let mut backend = make_backend(name, &options).unwrap();
     solve_verified(backend.as_mut(), model).unwrap()
@@ -199,9 +207,13 @@ fn the_cases_cover_both_senses_ties_infeasible_and_single_solutions() {
 }
 
 fn conforms(name: &str) {
+    conforms_with(name, &[]);
+}
+
+fn conforms_with(name: &str, params: &[(&str, &str)]) {
     for model in cases() {
-        let what = format!("{name} on {}", model.name());
-        let out = solve(name, &model);
+        let what = format!("{name} {params:?} on {}", model.name());
+        let out = solve_with(name, params, &model);
         match reference(&model) {
             Some(best) => {
                 assert_eq!(out.status, Status::Optimal, "{what}: {:?}", out.reason);
@@ -263,7 +275,9 @@ fn highs_optimises() {
 
 #[test]
 fn sat_solution_improving_optimises() {
+    // With fixing by the branch-and-bound bound (the default) and without.
     conforms("sat");
+    conforms_with("sat", &[("bound-fixing", "false")]);
 }
 
 #[test]

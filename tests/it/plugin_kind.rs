@@ -15,8 +15,13 @@ use zeroone::puzzle::generate::{
     Request, RunEnd,
 };
 use zeroone::puzzle::kind::{Answer, Board, Kind, Reader};
-use zeroone::puzzle::kinds::{by_name, by_name_in, generator_for, generators, KINDS};
+use zeroone::puzzle::kinds::{
+    by_name, by_name_in, generator_for, generators, table_for, tables, KINDS,
+};
 use zeroone::puzzle::parse::{Locator, ParseError, ParseErrorKind};
+use zeroone::puzzle::table::{
+    Cell, Format, SpaceTable, Table, TableError, TableOptions, TableRequest,
+};
 use zeroone::puzzle::Puzzle;
 
 #[derive(Debug)]
@@ -120,6 +125,9 @@ impl Kind for ToyKind {
     fn answer(&self, _model: &Model, solution: Option<&Solution>) -> Answer {
         Answer::Placements(solution.map(|s| s.ones.iter().map(|&c| [0, c]).collect()))
     }
+    fn table(&self) -> Option<&dyn SpaceTable> {
+        Some(&ToyTable)
+    }
     fn generator(&self) -> Option<&dyn Generator> {
         Some(self)
     }
@@ -159,6 +167,29 @@ impl Generator for ToyKind {
             ))
         };
         Ok(each_board(request.count, one, each))
+    }
+}
+
+/// The toy's search-space table, built on the shared machinery: every cell 0/1 (`2^w`), then
+/// one piece in a row of `w` cells (`w` placements), for `--size W` or `--sizes A-B`.
+struct ToyTable;
+
+impl SpaceTable for ToyTable {
+    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
+        let widths = match (request.size, &request.sizes) {
+            (Some(w), None) => vec![w],
+            (None, Some(ws)) => ws.clone(),
+            _ => return Err(TableError::BadSize("table toy: give --size N".into())),
+        };
+        let rows = widths
+            .iter()
+            .map(|&w| vec![Cell::Int(w as u64), Cell::Int(1 << w), Cell::Int(w as u64)])
+            .collect();
+        Ok(Table {
+            title: "Toy rows".into(),
+            header: vec!["width".into(), "every cell 0/1".into(), "one piece".into()],
+            rows,
+        })
     }
 }
 
@@ -259,4 +290,37 @@ fn a_toy_kind_in_the_list_is_found_and_generated_without_touching_src() {
         .map(|_| ())
         .unwrap_err();
     assert!(matches!(small, GenerateError::BadSize(_)), "{small:?}");
+}
+
+#[test]
+fn a_toy_kind_registers_its_search_space_table_with_its_one_line() {
+    assert!(table_for(KINDS, "toy").is_none());
+    let kinds = extended();
+    let names: Vec<&str> = tables(&kinds).iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["hex", "queens", "sudoku", "star", "toy"]);
+    let table = table_for(&kinds, "toy").expect("found through the registry");
+    assert_eq!(table.size_flags(), ("size", "sizes"));
+    assert!(!table.reads_boards());
+    let options = TableOptions::default();
+    let request = TableRequest {
+        size: None,
+        sizes: Some(vec![3, 5]),
+        stars: 1,
+        grid: None,
+        solution_limit: 1,
+        options: &options,
+    };
+    let csv = table.family_table(&request).unwrap().render(Format::Csv);
+    assert_eq!(
+        csv,
+        "width,every cell 0/1,one piece,notes\n3,8,3,\n5,32,5,\n"
+    );
+    let none = TableRequest {
+        sizes: None,
+        ..request
+    };
+    assert!(matches!(
+        table.family_table(&none),
+        Err(TableError::BadSize(_))
+    ));
 }

@@ -92,7 +92,7 @@ impl Backend for Walk {
     fn counter(&mut self) -> Option<&mut dyn Counter> {
         Some(self)
     }
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), zeroone::backend::RowRefusal> {
         Ok(())
     }
 }
@@ -114,7 +114,7 @@ fn models(dir: &Path, registry: &Registry) -> Vec<Model> {
     load_instances(&experiment.sources)
         .unwrap()
         .into_iter()
-        .map(|i| i.puzzle.to_model(&i.id).unwrap())
+        .map(|i| i.puzzle.as_ref().unwrap().to_model(&i.id).unwrap())
         .collect()
 }
 

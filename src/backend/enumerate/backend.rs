@@ -91,7 +91,7 @@ impl Backend for EnumBackend {
         NAME
     }
     /// Every row kind: exact-cover rows are bits, general rows running sums.
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), crate::backend::RowRefusal> {
         Ok(())
     }
     fn solver(&mut self) -> Option<&mut dyn Solver> {

@@ -447,7 +447,7 @@ impl Backend for Gauss {
     /// Every row kind: equality rows (weighted or not) are eliminated with their right-hand
     /// sides, inequality rows are ignored by the relaxation and checked on the unique
     /// candidate (see the module docs).
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), crate::backend::RowRefusal> {
         Ok(())
     }
 }

@@ -380,7 +380,7 @@ impl Backend for Milp {
     }
     /// Every row kind: rows are linear constraints with their weights, relation and
     /// right-hand side (exact in `f64`: coefficients are at most 2^53).
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, _model: &Model) -> Result<(), crate::backend::RowRefusal> {
         Ok(())
     }
 }

@@ -218,7 +218,7 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     }
     /// Every row kind the engine reads (for `bitset`: all of them), since the search keeps
     /// the sums and bounds of general rows itself.
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, model: &Model) -> Result<(), crate::backend::RowRefusal> {
         self.engine.rows_supported(model)
     }
 }

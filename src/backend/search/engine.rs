@@ -2,7 +2,7 @@
 //! turns the row sums an engine reads into the legal set.
 
 use super::layout::{Layout, VarSet};
-use crate::backend::{BackendError, Stats};
+use crate::backend::{BackendError, RowRefusal, Stats};
 use crate::model::Model;
 
 /// Decides which variables are legal: a variable is legal when none of its rows holds a placed
@@ -24,12 +24,11 @@ pub trait LegalityEngine {
     fn legal(&mut self, layout: &Layout) -> &VarSet;
     /// Adds engine-specific figures (FFT batches, ...) to `stats.extra`.
     fn report(&self, _stats: &mut Stats) {}
-    /// `Err(reason)` when the engine cannot read some row of `model` exactly. The default
-    /// takes every row kind (`= k`, `<= k`, `>= k`, any weights). Cost: at most one scan of
-    /// the rows.
-    fn rows_supported(&self, _model: &Model) -> Result<(), String> {
-        Ok(())
-    }
+    /// `Err` naming the first row of `model` the engine cannot read exactly, and why. Every
+    /// engine says which rows it reads (no default; the search itself keeps the sums and
+    /// bounds of general rows, so an exact engine reads every row kind). Should cost at most
+    /// one scan of the rows.
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal>;
 }
 
 /// Turns row sums into the legal set: tracks, per row, the weighted sum an engine read for it

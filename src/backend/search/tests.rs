@@ -393,7 +393,11 @@ fn vsa_refuses_rows_too_heavy_for_its_bundles_and_bitset_takes_them() {
         )],
     );
     let mut vsa = VsaBackend::new(&BackendOptions::default()).unwrap();
-    assert!(vsa.rows_supported(&m).unwrap_err().contains("2000"));
+    assert!(vsa
+        .rows_supported(&m)
+        .unwrap_err()
+        .to_string()
+        .contains("2000"));
     let out = count_verified(&mut vsa, &m, None).unwrap();
     assert_eq!(out.status, Status::Unsupported);
     let mut b = BitsetBackend::new(&BackendOptions::default());

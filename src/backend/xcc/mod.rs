@@ -8,6 +8,12 @@
 //! `problem`), so the count is the number of 0-1 solutions of the model, not only of its
 //! covers.
 //!
+//! Engines (param `engine`, chosen from the model's shape by default and named in
+//! `extra.engine`): `sweep` (exact cover with at most 128 items: options as 128-bit item masks,
+//! branching on the first uncovered item of an order derived from the model's shape; see
+//! `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover; see `small`) and
+//! `counts` (MRV, every model; described below).
+//!
 //! The live options are a bitset; each item keeps the count of its live options. Choosing an
 //! option fills items, and a full item's remaining options die word-parallel (one AND-NOT per
 //! word of the item's option mask), each death taking one from the counts of the dead option's
@@ -21,101 +27,213 @@
 //! nonzeros, and one state per depth. Statistics: nodes (options chosen by the search), the
 //! search profile, guesses (branches past the first), backtracks, solutions, and
 //! `extra.updates` (count decrements, Knuth's "updates").
-//! Options: none besides the time limit.
+//! Options: the time limit, and `engine` (see [`Engine`]; `auto` picks by the model's shape:
+//! `sweep`, then `byte-counts`, then `counts`, the first that takes the model).
 
 mod problem;
 mod search;
 mod small;
+mod sweep;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolutionStream,
-    SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, RowLimit,
+    RowRefusal, SolutionStream, SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
 };
-use crate::model::{Model, Solution};
+use crate::model::{Model, Sense, Solution};
 use problem::Problem;
 use search::{Ending, Searcher};
 use small::{SmallProblem, SmallSearcher};
+use sweep::SweepProblem;
 
 /// `Err(reason)` naming the first row of `model` that is not unit-weight: the rows `xcc` reads
 /// are exact-cover rows and unit-weight cardinality rows (`= k`, `<= k`, `>= k`). Costs one
 /// scan of the rows.
-pub fn rows_supported(model: &Model) -> Result<(), String> {
+pub fn rows_supported(model: &Model) -> Result<(), RowRefusal> {
     match model.constraints().iter().find(|c| c.weights.is_some()) {
         None => Ok(()),
-        Some(c) => Err(format!(
-            "row {} of family '{}' ({}) has weights other than 1, and xcc reads only unit-weight rows (exact cover with multiplicities)",
-            c.index,
-            model.families()[c.family].name,
-            c.sense
+        Some(c) => Err(RowRefusal::of(
+            model,
+            c,
+            RowLimit::UnitWeightsOnly { sense: c.sense },
         )),
     }
+}
+
+/// Whether the `sweep` engine takes `model` (exact-cover rows only, at most 128 items counting
+/// a slack item per variable in no "exactly one" row), judged from the rows alone: what the
+/// default backend (`auto`) sends to `xcc`. Costs one scan of the rows, then of the variables'
+/// rows (only when there are at most 128 rows).
+pub fn sweep_takes(model: &Model) -> bool {
+    let rows = model.constraints();
+    if rows.len() > sweep::MAX_ITEMS || model.first_general_row().is_some() {
+        return false;
+    }
+    let slack = (0..model.num_variables())
+        .filter(|&v| {
+            !model
+                .rows_of(v)
+                .iter()
+                .any(|&r| rows[r].sense == Sense::ExactlyOne)
+        })
+        .count();
+    rows.len() + slack <= sweep::MAX_ITEMS
+}
+
+/// The `xcc` backend: solves, counts, streams every solution, honours a time limit.
+/// The engines `xcc` has (param `engine`; `auto` picks from the model's shape).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// `sweep` where it takes the model, else `byte-counts`, else `counts`.
+    #[default]
+    Auto,
+    /// First uncovered item of a fixed order, options as 128-bit item masks (exact cover with
+    /// at most 128 binding items; see `sweep`).
+    Sweep,
+    /// MRV with counts packed in SIMD words (exact cover with at most 128 binding items and
+    /// small tables; see `small`).
+    ByteCounts,
+    /// MRV with per-item counts (every model `xcc` reads; see `search`).
+    Counts,
+}
+
+impl Engine {
+    /// The engine called `name` (`auto`, `sweep`, `byte-counts`, `counts`).
+    fn parse(name: &str) -> Option<Engine> {
+        Some(match name {
+            "auto" => Engine::Auto,
+            "sweep" => Engine::Sweep,
+            "byte-counts" => Engine::ByteCounts,
+            "counts" => Engine::Counts,
+            _ => return None,
+        })
+    }
+}
+
+/// The forms of one model shape the engines read, built once per shape.
+#[derive(Debug)]
+struct Prepared {
+    model: Model,
+    problem: Problem,
+    small: Option<SmallProblem>,
+    sweep: Option<SweepProblem>,
 }
 
 /// The `xcc` backend: solves, counts, streams every solution, honours a time limit.
 #[derive(Debug, Default)]
 pub struct Xcc {
     time_limit: Option<Duration>,
-    /// The last model seen, its problem and (when it is small exact cover) the bit-sliced
-    /// form, reused while the rows stay the same (a batch of Sudoku puzzles differs only in its
-    /// givens).
-    cache: Option<(Model, Problem, Option<SmallProblem>)>,
+    engine: Engine,
+    /// The last model seen and its prepared forms, reused while the rows stay the same (a batch
+    /// of Sudoku puzzles differs only in its givens).
+    cache: Option<Prepared>,
     searcher: Searcher,
     small: SmallSearcher,
 }
 
 impl Xcc {
-    /// An `xcc` backend with the time limit of `options` (it reads no other option).
+    /// An `xcc` backend with the time limit of `options` and its param `engine` (`auto`,
+    /// `sweep`, `byte-counts`, `counts`; default `auto`).
     pub fn new(options: &BackendOptions) -> Result<Xcc, BackendError> {
+        let name: String = options.param("xcc", "engine", "auto".into(), "a name")?;
+        let engine = Engine::parse(&name).ok_or_else(|| BackendError::BadOption {
+            backend: "xcc".into(),
+            key: "engine".into(),
+            value: name.clone(),
+            expected: "auto, sweep, byte-counts or counts".into(),
+        })?;
         Ok(Xcc {
             time_limit: options.checked_time_limit("xcc")?,
+            engine,
             ..Xcc::default()
         })
     }
 
-    /// Runs the search on `model`, handing each solution's model variables to `found`.
+    /// The prepared forms of `model`, from the cache when its rows are those of the last one.
+    fn prepare(&mut self, model: &Model) -> &Prepared {
+        let same = matches!(&self.cache, Some(p)
+            if p.model.shares_shape_with(model)
+                || (p.model.num_variables() == model.num_variables()
+                    && p.model.constraints() == model.constraints()));
+        if !same {
+            let problem = Problem::new(model);
+            let wants = |e: Engine| self.engine == Engine::Auto || self.engine == e;
+            self.cache = Some(Prepared {
+                model: model.clone(),
+                sweep: wants(Engine::Sweep)
+                    .then(|| SweepProblem::of(&problem, model))
+                    .flatten(),
+                small: wants(Engine::ByteCounts)
+                    .then(|| SmallProblem::of(&problem))
+                    .flatten(),
+                problem,
+            });
+        }
+        self.cache.as_ref().expect("set above")
+    }
+
+    /// Runs the search on `model`, handing each solution's model variables to `found`. An
+    /// engine asked for by name that cannot take the model is an error.
     fn enumerate(
         &mut self,
         model: &Model,
         found: &mut dyn FnMut(&[u32], usize) -> bool,
-    ) -> (Ending, Stats) {
-        let same = matches!(&self.cache, Some((m, _, _))
-            if m.shares_shape_with(model)
-                || (m.num_variables() == model.num_variables()
-                    && m.constraints() == model.constraints()));
-        if !same {
-            let problem = Problem::new(model);
-            let small = SmallProblem::of(&problem);
-            self.cache = Some((model.clone(), problem, small));
-        }
-        let (_, problem, small) = self.cache.as_ref().expect("set above");
+    ) -> Result<(Ending, Stats), BackendError> {
+        let (engine, limit) = (self.engine, self.time_limit);
+        self.prepare(model);
+        let Some(Prepared {
+            problem,
+            small,
+            sweep,
+            ..
+        }) = &self.cache
+        else {
+            unreachable!("prepared above")
+        };
         let mut stats = Stats::default();
         let n = problem.model_options;
-        stats
-            .extra
-            .insert("items".into(), problem.num_items().into());
-        stats
-            .extra
-            .insert("options".into(), problem.num_options.into());
+        let extra = &mut stats.extra;
+        extra.insert("items".into(), problem.num_items().into());
+        extra.insert("options".into(), problem.num_options.into());
         let found = &mut |chosen: &[u32]| found(chosen, n);
         let givens = model.givens();
-        let ending = match small {
-            Some(small) => {
-                stats.extra.insert("engine".into(), "byte-counts".into());
+        let refused = |name: &str, why: &str| BackendError::TooLarge {
+            backend: "xcc".into(),
+            reason: format!("engine '{name}' {why}"),
+        };
+        let ending = match (engine, sweep, small) {
+            (Engine::Auto | Engine::Sweep, Some(sweep), _) => {
+                extra.insert("engine".into(), "sweep".into());
+                extra.insert("order".into(), sweep.order().into());
+                extra.insert("pattern_bits".into(), sweep.pattern_bits().into());
+                sweep::run(sweep, givens, limit, &mut stats, found)
+            }
+            (Engine::Sweep, None, _) => {
+                return Err(refused(
+                    "sweep",
+                    "takes exact cover with at most 128 items only",
+                ))
+            }
+            (Engine::Auto | Engine::ByteCounts, _, Some(small)) => {
+                extra.insert("engine".into(), "byte-counts".into());
                 let options = problem.num_options;
-                let limit = self.time_limit;
                 self.small
                     .run(small, options, givens, limit, &mut stats, found)
             }
-            None => {
-                stats.extra.insert("engine".into(), "counts".into());
-                self.searcher
-                    .run(problem, givens, self.time_limit, &mut stats, found)
+            (Engine::ByteCounts, _, None) => {
+                return Err(refused(
+                    "byte-counts",
+                    "takes exact cover with at most 128 items and small tables only",
+                ))
+            }
+            (Engine::Auto | Engine::Counts, _, _) => {
+                extra.insert("engine".into(), "counts".into());
+                self.searcher.run(problem, givens, limit, &mut stats, found)
             }
         };
-        (ending, stats)
+        Ok((ending, stats))
     }
 }
 
@@ -136,7 +254,7 @@ impl Solver for Xcc {
         let (ending, stats) = self.enumerate(model, &mut |chosen, n| {
             first = Some(solution_of(chosen, n));
             false
-        });
+        })?;
         let found = match (first, ending) {
             (Some(s), _) => Found::Solution(s),
             (None, Ending::TimedOut) => Found::TimedOut,
@@ -165,7 +283,7 @@ impl Counter for Xcc {
                 witnesses.push(solution_of(chosen, n));
             }
             limit.is_none_or(|l| count < u128::from(l))
-        });
+        })?;
         stats.seconds = start.elapsed().as_secs_f64();
         Ok(CountReport {
             count,
@@ -184,7 +302,7 @@ impl SolutionStream for Xcc {
     ) -> Result<StreamReport, BackendError> {
         let (ending, stats) = self.enumerate(model, &mut |chosen, n| {
             found(solution_of(chosen, n)).is_continue()
-        });
+        })?;
         Ok(StreamReport {
             end: end_of(ending),
             stats,
@@ -215,7 +333,7 @@ impl Backend for Xcc {
         Some(self)
     }
     /// Exact-cover rows and unit-weight cardinality rows; weighted rows are refused by name.
-    fn rows_supported(&self, model: &Model) -> Result<(), String> {
+    fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         rows_supported(model)
     }
 }

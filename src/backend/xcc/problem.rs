@@ -51,6 +51,10 @@ pub(crate) struct Problem {
     pub item_masks: Vec<u64>,
     /// An item with `lo` above its length: no solution at all.
     pub impossible: bool,
+    /// Plain exact cover: every item is primary (`1..=1`), secondary (`0..=1`), empty
+    /// (`0..=0`) or never binding (`hi` at least its length). MRV is then the fewest live
+    /// options, and the search needs no `need` or `room` per item.
+    pub plain: bool,
 }
 
 impl Problem {
@@ -108,6 +112,10 @@ impl Problem {
         let (item_start, item_options) = flatten(&item_lists);
         let words = num_options.div_ceil(64);
         let (spans, item_masks) = masks(&item_lists);
+        let plain = (0..lo.len()).all(|i| {
+            let len = item_lists[i].len() as u32;
+            matches!((lo[i], hi[i]), (1, 1) | (0, 0) | (0, 1)) || (lo[i] == 0 && hi[i] >= len)
+        });
         Problem {
             model_options: n,
             num_options,
@@ -121,6 +129,7 @@ impl Problem {
             spans,
             item_masks,
             impossible,
+            plain,
         }
     }
 

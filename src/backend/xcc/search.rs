@@ -31,11 +31,15 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
-    fn copy_from(&mut self, other: &Frame) {
+    /// Copies `other` into this frame; `need` and `room` only when `all` (a plain problem's
+    /// search below the root reads neither).
+    fn copy_from(&mut self, other: &Frame, all: bool) {
         self.live.copy_from_slice(&other.live);
         self.count.copy_from_slice(&other.count);
-        self.need.copy_from_slice(&other.need);
-        self.room.copy_from_slice(&other.room);
+        if all {
+            self.need.copy_from_slice(&other.need);
+            self.room.copy_from_slice(&other.room);
+        }
         self.open.copy_from_slice(&other.open);
     }
 }
@@ -197,7 +201,7 @@ impl Searcher {
                         start,
                         branches,
                         next: 0,
-                        stays_open: frame.room[item] > 1,
+                        stays_open: !p.plain && frame.room[item] > 1,
                     });
                 }
             }
@@ -229,9 +233,14 @@ impl Searcher {
                     self.frames.push(copy);
                 } else {
                     let (parent, child) = self.frames.split_at_mut(depth);
-                    child[0].copy_from(&parent[depth - 1]);
+                    child[0].copy_from(&parent[depth - 1], !p.plain);
                 }
-                self.updates += choose(p, &mut self.frames[depth], option);
+                let frame = &mut self.frames[depth];
+                self.updates += if p.plain {
+                    choose_plain(p, frame, option)
+                } else {
+                    choose(p, frame, option)
+                };
                 self.chosen.push(option as u32);
                 stats.nodes += 1;
                 if stats.nodes_per_depth.len() < depth {
@@ -256,6 +265,9 @@ impl Searcher {
 /// The branching rule (see the module docs).
 #[inline]
 fn pick(f: &Frame, p: &Problem) -> Pick {
+    if p.plain {
+        return pick_plain(f);
+    }
     let mut best: Option<(u32, u32, usize)> = None;
     for (w, &bits) in f.open.iter().enumerate() {
         let mut bits = bits;
@@ -279,6 +291,33 @@ fn pick(f: &Frame, p: &Problem) -> Pick {
     }
 }
 
+/// The branching rule when every open item needs exactly one option (`Problem::plain`): the
+/// first open item with the fewest live options, stopping at the first with at most one (no
+/// item can beat it; an item with none further on is met one level deeper).
+#[inline]
+fn pick_plain(f: &Frame) -> Pick {
+    let mut best = (u32::MAX, 0);
+    'scan: for (w, &bits) in f.open.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let count = f.count[i];
+            if count < best.0 {
+                best = (count, i);
+                if count <= 1 {
+                    break 'scan;
+                }
+            }
+        }
+    }
+    match best {
+        (u32::MAX, _) => Pick::Done,
+        (0, _) => Pick::Dead,
+        (count, item) => Pick::Branch(item, count),
+    }
+}
+
 /// Chooses live option `o` in `f`: kills it, takes one from the need and room of each of its
 /// items, and kills the rest of every item it fills. Returns the updates made.
 #[inline]
@@ -294,6 +333,21 @@ fn choose(p: &Problem, f: &mut Frame, o: usize) -> u64 {
         }
         f.room[i] -= 1;
         if f.room[i] == 0 {
+            updates += kill_item(p, f, i);
+        }
+    }
+    updates
+}
+
+/// [`choose`] for a plain problem: every item of `o` with room for one is filled (closed
+/// and its other options killed); the others never bind.
+#[inline]
+fn choose_plain(p: &Problem, f: &mut Frame, o: usize) -> u64 {
+    let mut updates = kill(p, f, o);
+    for &i in p.items_of(o) {
+        let i = i as usize;
+        if p.hi[i] == 1 {
+            f.open[i / 64] &= !(1 << (i % 64));
             updates += kill_item(p, f, i);
         }
     }

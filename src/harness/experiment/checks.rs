@@ -172,7 +172,7 @@ pub(super) fn source_of(
     data: &Path,
 ) -> Result<Source, HarnessError> {
     let s = spanned.get_ref();
-    let given = [&s.file, &s.data, &s.generate]
+    let given = [&s.file, &s.data, &s.dir, &s.generate]
         .into_iter()
         .flatten()
         .count();
@@ -180,8 +180,14 @@ pub(super) fn source_of(
         return Err(at.at(
             spanned.span(),
             format!(
-                "instances[{i}]: expected exactly one of `file`, `data` or `generate`, found {given}"
+                "instances[{i}]: expected exactly one of `file`, `data`, `dir` or `generate`, found {given}"
             ),
+        ));
+    }
+    if let (Some(g), None, None) = (&s.glob, &s.dir, &s.data) {
+        return Err(at.at(
+            g.span(),
+            format!("instances[{i}].glob: goes with `dir` (a folder) or `data` (a folder of the data folder), not with `file` or `generate`"),
         ));
     }
     let random = s
@@ -310,7 +316,8 @@ fn builtin_origin(
 }
 
 /// `file = "..."` (relative to the experiment file) or `data = "..."` (relative to the data
-/// folder): a file that exists.
+/// folder): a file that exists; `dir = "..."` (relative to the experiment file) or `data`
+/// with a `glob`: a folder holding at least one file the glob matches.
 fn file_origin(
     i: usize,
     s: &RawSource,
@@ -318,9 +325,10 @@ fn file_origin(
     dir: &Path,
     data: &Path,
 ) -> Result<Origin, HarnessError> {
-    let (p, root, key) = match (&s.file, &s.data) {
-        (Some(f), _) => (f, dir, "file"),
-        (_, Some(d)) => (d, data, "data"),
+    let (p, root, key) = match (&s.file, &s.data, &s.dir) {
+        (Some(f), _, _) => (f, dir, "file"),
+        (_, Some(d), _) => (d, data, "data"),
+        (_, _, Some(d)) => (d, dir, "dir"),
         _ => unreachable!("exactly one origin was checked by the caller"),
     };
     let full = if root.as_os_str() == "." {
@@ -328,6 +336,9 @@ fn file_origin(
     } else {
         root.join(p.get_ref())
     };
+    if key == "dir" || s.glob.is_some() {
+        return folder_origin(i, s, at, (p, key), full);
+    }
     if !full.is_file() {
         return Err(at.at(
             p.span(),
@@ -339,6 +350,60 @@ fn file_origin(
         ));
     }
     Ok(Origin::File(full))
+}
+
+/// A folder source: `key` (`dir` or `data`) names a folder that exists, and `glob` (a file-name
+/// pattern, no `/`) matches at least one file in it.
+fn folder_origin(
+    i: usize,
+    s: &RawSource,
+    at: &Locator<'_>,
+    (p, key): (&Spanned<String>, &str),
+    full: PathBuf,
+) -> Result<Origin, HarnessError> {
+    if !full.is_dir() {
+        let what = if full.is_file() {
+            "a file, not a folder"
+        } else {
+            "no such folder"
+        };
+        return Err(at.at(
+            p.span(),
+            format!(
+                "instances[{i}].{key}: expected a folder, found {what}: {} (resolved to {})",
+                p.get_ref(),
+                full.display()
+            ),
+        ));
+    }
+    let Some(glob) = &s.glob else {
+        return Err(at.at(
+            p.span(),
+            format!("instances[{i}]: `{key}` names a folder and needs a `glob` for its file names, for example glob = \"*.opb\""),
+        ));
+    };
+    let pattern = glob.get_ref();
+    if pattern.is_empty() || pattern.contains(['/', '\\']) {
+        return Err(at.at(
+            glob.span(),
+            format!("instances[{i}].glob: expected a file-name pattern such as \"*.cnf\" (`*` and `?`; no folders), found {pattern:?}"),
+        ));
+    }
+    let files = crate::harness::source::folder_files(&full, pattern)
+        .map_err(|e| at.at(p.span(), format!("instances[{i}].{key}: {e}")))?;
+    if files.is_empty() {
+        return Err(at.at(
+            glob.span(),
+            format!(
+                "instances[{i}].glob: no file of {} matches {pattern:?}",
+                full.display()
+            ),
+        ));
+    }
+    Ok(Origin::Folder {
+        dir: full,
+        glob: pattern.clone(),
+    })
 }
 
 /// The backend configurations, in order: each `[[backends]]` entry, once per combination of

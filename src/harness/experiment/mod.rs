@@ -19,6 +19,10 @@
 //! [[instances]]
 //! file = "../models/sudoku4.txt"        # relative to this file
 //! # data = "sudoku/norvig_top95.txt"    # relative to the data folder (data/)
+//! # dir = "../data/pb", glob = "*.opb"  # every matching file of a folder (relative to this
+//! #                                     # file), in name order; `*` and `?` in the glob
+//! # data = "cnf", glob = "*.cnf"        # a folder of the data folder
+//! #   (a file of a folder that does not read is that instance's `error` rows; the run goes on)
 //! # generate = "queens-bare", sizes = [4, 5, 6]   (also "hex", "sudoku-empty")
 //! # generate = "sudoku-random", clues = 26, count = 500, seed = 1   (box size 3 unless sizes = [b])
 //! sample = 100                          # seeded sample of this many (after filters)
@@ -94,7 +98,11 @@ pub enum Output {
     Markdown,
     /// `reports/NAME.csv`: one row per run.
     Csv,
-    /// `reports/NAME.time.svg`: time distribution per backend, log scale.
+    /// The run's time figures (log scale): `reports/NAME.cactus.svg` (or one
+    /// `NAME.cactus-SOURCE.svg` per large source and `NAME.cactus-small-sources.svg`), and
+    /// where the records allow them `NAME.scatter.svg`, `NAME.integral.svg` and
+    /// `NAME.size-time.svg` (see [`crate::harness::report`]'s figure list). Table experiments
+    /// write none.
     TimePlot,
     /// `reports/NAME.size.svg`: search-space size against board size (table experiments).
     SizePlot,
@@ -242,6 +250,7 @@ impl Experiment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::source::Origin;
     use std::path::Path;
 
     fn load(text: &str) -> Result<Experiment, HarnessError> {
@@ -381,6 +390,45 @@ mod tests {
             e.contains("instances[0].count: expected 1 to 1000000"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn folder_sources_are_checked_with_located_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("pb")).unwrap();
+        std::fs::write(dir.path().join("pb/a.opb"), "+1 x1 >= 1 ;\n").unwrap();
+        std::fs::write(dir.path().join("one.cnf"), "p cnf 1 1\n1 0\n").unwrap();
+        let path = dir.path().join("exp.toml");
+        let load = |source: &str| {
+            let text = format!("{source}\n[[backends]]\nname = \"bitset\"\n");
+            Experiment::from_text(&path, &text).map_err(|e| e.to_string())
+        };
+        let e = load("[[instances]]\ndir = \"pb\"\nglob = \"*.opb\"").unwrap();
+        assert_eq!(
+            e.sources[0].origin,
+            Origin::Folder {
+                dir: dir.path().join("pb"),
+                glob: "*.opb".into()
+            }
+        );
+        // A single file of a 0-1 program format is a file source like any other.
+        let e = load("[[instances]]\nfile = \"one.cnf\"").unwrap();
+        assert_eq!(
+            e.sources[0].origin,
+            Origin::File(dir.path().join("one.cnf"))
+        );
+        for (source, expected) in [
+            ("[[instances]]\ndir = \"pb\"", "2:7: instances[0]: `dir` names a folder and needs a `glob`"),
+            ("[[instances]]\ndir = \"pb\"\nglob = \"*.cnf\"", "3:8: instances[0].glob: no file of "),
+            ("[[instances]]\ndir = \"nope\"\nglob = \"*\"", "2:7: instances[0].dir: expected a folder, found no such folder: nope"),
+            ("[[instances]]\ndir = \"one.cnf\"\nglob = \"*\"", "2:7: instances[0].dir: expected a folder, found a file, not a folder"),
+            ("[[instances]]\ndir = \"pb\"\nglob = \"../*\"", "3:8: instances[0].glob: expected a file-name pattern"),
+            ("[[instances]]\nfile = \"one.cnf\"\nglob = \"*\"", "3:8: instances[0].glob: goes with `dir`"),
+            ("[[instances]]\ndir = \"pb\"\nfile = \"one.cnf\"\nglob = \"*\"", "1:1: instances[0]: expected exactly one of `file`, `data`, `dir` or `generate`, found 2"),
+        ] {
+            let e = load(source).unwrap_err();
+            assert!(e.contains(&format!("exp.toml:{expected}")), "{source:?}: {e}");
+        }
     }
 
     #[test]

@@ -43,6 +43,8 @@ pub(super) struct RawExperiment {
 pub(super) struct RawSource {
     pub(super) file: Option<Spanned<String>>,
     pub(super) data: Option<Spanned<String>>,
+    pub(super) dir: Option<Spanned<String>>,
+    pub(super) glob: Option<Spanned<String>>,
     pub(super) generate: Option<Spanned<String>>,
     pub(super) sizes: Option<Vec<usize>>,
     pub(super) clues: Option<Spanned<usize>>,

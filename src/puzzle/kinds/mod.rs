@@ -4,7 +4,7 @@
 //! finds the kind here.
 //!
 //! The look-ups that take the list of kinds as an argument (`*_in`, [`generators`],
-//! [`generator_for`]) work on any list, so a test or a program can pass the registry extended
+//! [`generator_for`], [`tables`], [`table_for`]) work on any list, so a test or a program can pass the registry extended
 //! by kinds of its own; the plain ones read [`KINDS`].
 //!
 //! Costs: a linear scan of a handful of entries per look-up.
@@ -12,6 +12,7 @@
 use crate::model::PuzzleKind;
 use crate::puzzle::generate::{GenerateError, Generator, Request};
 use crate::puzzle::kind::Kind;
+use crate::puzzle::table::SpaceTable;
 
 /// Declares each kind's folder as a module and lists its [`Kind`] in [`KINDS`]: one line
 /// per kind, `folder => STATIC`.
@@ -87,6 +88,20 @@ pub fn generator_for(
         });
     }
     Ok(generator)
+}
+
+/// The kinds among `kinds` that have a search-space table, each with it, in their order.
+pub fn tables(kinds: &[&'static dyn Kind]) -> Vec<(&'static str, &'static dyn SpaceTable)> {
+    kinds
+        .iter()
+        .filter_map(|k| k.table().map(|t| (k.name(), t)))
+        .collect()
+}
+
+/// The search-space table `zeroone table NAME` runs, found among `kinds`: `None` for an
+/// unknown kind or one without a table.
+pub fn table_for(kinds: &[&'static dyn Kind], name: &str) -> Option<&'static dyn SpaceTable> {
+    by_name_in(kinds, name).and_then(|k| k.table())
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -864,6 +864,67 @@ proptest! {
     }
 }
 
+/// The shipped example of every 0-1 program format (`examples/formats/`).
+const PROGRAM_EXAMPLES: [(crate::read::Format, &str); 5] = [
+    (
+        crate::read::Format::Opb,
+        include_str!("../../../examples/formats/knapsack.opb"),
+    ),
+    (
+        crate::read::Format::Cnf,
+        include_str!("../../../examples/formats/cycle4.cnf"),
+    ),
+    (
+        crate::read::Format::Lp,
+        include_str!("../../../examples/formats/pick.lp"),
+    ),
+    (
+        crate::read::Format::Mps,
+        include_str!("../../../examples/formats/pick.mps"),
+    ),
+    (
+        crate::read::Format::Xcc,
+        include_str!("../../../examples/formats/colours.xcc"),
+    ),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    /// Malformed input of every format made from a valid file: a cut, a random insertion and a
+    /// swapped character somewhere in a real example. Each reads to one model or fails with a
+    /// located error naming the file and a line of the text (line 0: the whole file).
+    #[test]
+    fn mutated_examples_of_every_format_read_or_fail_located(
+        which in 0usize..5,
+        cut in any::<(u16, u8)>(),
+        insert in any::<(u16, String)>(),
+        swap in any::<(u16, char)>(),
+    ) {
+        let (format, text) = PROGRAM_EXAMPLES[which];
+        let mut chars: Vec<char> = text.chars().collect();
+        let at = |k: u16, len: usize| if len == 0 { 0 } else { k as usize % len };
+        let start = at(cut.0, chars.len());
+        let end = (start + cut.1 as usize % 8).min(chars.len());
+        chars.drain(start..end);
+        let i = at(insert.0, chars.len() + 1);
+        chars.splice(i..i, insert.1.chars().take(6));
+        if !chars.is_empty() {
+            let j = at(swap.0, chars.len());
+            chars[j] = swap.1;
+        }
+        let mutated: String = chars.into_iter().collect();
+        let name = format!("mutated.{}", format.name());
+        let lines = mutated.lines().count() + 1;
+        match parse_str(&mutated, Format::Program(format), &name) {
+            Ok(models) => prop_assert_eq!(models.len(), 1),
+            Err(e) => {
+                prop_assert!(e.to_string().starts_with(&format!("{name}:")), "{}", e);
+                prop_assert!(e.line <= lines, "line {} of {}: {}", e.line, lines, e);
+            }
+        }
+    }
+}
+
 /// The malformed samples of every 0-1 program format, read as files: the error names the
 /// file, the line and the column.
 #[test]

@@ -16,6 +16,9 @@ impl Kind for HexKind {
     fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
         Some(self)
     }
+    fn table(&self) -> Option<&dyn crate::puzzle::table::SpaceTable> {
+        Some(&super::table::HexTable)
+    }
 
     fn name(&self) -> &'static str {
         "hex"

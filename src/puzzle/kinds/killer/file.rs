@@ -24,8 +24,7 @@
 //! `i`-th symbol, so [`read_str`] gives back the same board. Costs: one pass over the text.
 
 use super::{cage_symbol, first_apart, sum_range, KillerBoard, MAX_CAGES};
-use crate::puzzle::parse::{Locator, ParseError, ParseErrorKind};
-use crate::puzzle::kinds::star::file::{blocks, GridRow, TextBlock};
+use crate::puzzle::parse::{blocks, Block, GridLine, Locator, ParseError, ParseErrorKind};
 
 /// Reads every Killer Sudoku of `text`; `file` names it in errors.
 pub fn read_str(text: &str, file: &str) -> Result<Vec<KillerBoard>, ParseError> {
@@ -59,11 +58,7 @@ fn bad(
 }
 
 /// Reads block `p` as a Killer Sudoku.
-pub(crate) fn read_block(
-    block: &TextBlock,
-    p: usize,
-    at: &Locator,
-) -> Result<KillerBoard, ParseError> {
+pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<KillerBoard, ParseError> {
     let rows = &block.rows;
     let n = rows[0].cells.len();
     let Some(box_size) = [4, 9, 16, 25].iter().position(|&s| s == n).map(|i| i + 2) else {
@@ -173,7 +168,7 @@ fn cage_label(ch: char) -> Option<usize> {
 
 /// The first `n` rows as `(line, column, symbol)` per cell, row-major.
 fn read_grid(
-    rows: &[GridRow],
+    rows: &[GridLine],
     n: usize,
     p: usize,
     at: &Locator,
@@ -230,7 +225,7 @@ struct SumLine {
 }
 
 /// The words of a row: runs of adjacent characters, with the column of each run.
-fn words(row: &GridRow) -> Vec<(usize, String)> {
+fn words(row: &GridLine) -> Vec<(usize, String)> {
     let mut out: Vec<(usize, String)> = Vec::new();
     let mut last = 0;
     for &(col, ch) in &row.cells {
@@ -245,7 +240,7 @@ fn words(row: &GridRow) -> Vec<(usize, String)> {
 
 /// Reads the sum lines after the grid: one per cage, for symbols of the grid.
 fn read_sum_lines(
-    rows: &[GridRow],
+    rows: &[GridLine],
     grid: &[(usize, usize, char)],
     n: usize,
     p: usize,

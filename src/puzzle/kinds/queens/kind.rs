@@ -16,6 +16,9 @@ impl Kind for QueensKind {
     fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
         Some(self)
     }
+    fn table(&self) -> Option<&dyn crate::puzzle::table::SpaceTable> {
+        Some(&super::table::QueensTable)
+    }
 
     fn name(&self) -> &'static str {
         "queens"

@@ -9,6 +9,7 @@
 pub mod file;
 pub mod generate;
 pub mod kind;
+pub mod table;
 
 pub use kind::{QueensKind, QUEENS};
 

@@ -20,47 +20,8 @@
 //! checked on the board's model once.
 
 use super::StarBoard;
-use crate::puzzle::parse::{is_blank, Locator, ParseError, ParseErrorKind};
 use crate::puzzle::grid::{region_letter, regions_of};
-
-/// A block of consecutive non-blank lines and one of its grid lines, as the shared stream
-/// reader cuts them.
-pub(crate) use crate::puzzle::parse::{Block as TextBlock, GridLine as GridRow};
-
-/// Cuts `text` into blocks separated by blank lines, as the stream reader does (for
-/// [`read_str`] on a whole text); comments before a block's first grid line
-/// and followed by a blank line belong to no block. Cost: one pass.
-pub(crate) fn blocks(text: &str) -> Vec<TextBlock> {
-    let mut out = Vec::new();
-    let mut current = TextBlock::default();
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (i, raw) in text.lines().enumerate() {
-        let trimmed = raw.trim_matches(is_blank);
-        if trimmed.is_empty() {
-            if !current.rows.is_empty() {
-                out.push(std::mem::take(&mut current));
-            }
-            current.comments.clear();
-        } else if trimmed.starts_with('#') {
-            current.comments.push((i + 1, trimmed.to_string()));
-        } else {
-            current.rows.push(GridRow {
-                line: i + 1,
-                cells: raw
-                    .chars()
-                    .enumerate()
-                    .filter(|&(_, c)| !is_blank(c))
-                    .map(|(col, c)| (col + 1, c))
-                    .collect(),
-                end: raw.chars().count() + 1,
-            });
-        }
-    }
-    if !current.rows.is_empty() {
-        out.push(current);
-    }
-    out
-}
+use crate::puzzle::parse::{blocks, is_blank, Block, Locator, ParseError, ParseErrorKind};
 
 /// The value of comment setting `key` (`stars`, `solution`) of a trimmed comment, with the
 /// column (1-based, within the trimmed comment) where the value starts.
@@ -106,11 +67,7 @@ pub fn read_str(text: &str, file: &str) -> Result<Vec<StarBoard>, ParseError> {
 }
 
 /// Reads block `p` as a Star Battle grid with its `# stars:` and `# solution:` settings.
-pub(crate) fn read_block(
-    block: &TextBlock,
-    p: usize,
-    at: &Locator,
-) -> Result<StarBoard, ParseError> {
+pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<StarBoard, ParseError> {
     let rows = &block.rows;
     let n = rows.len();
     for (r, row) in rows.iter().enumerate() {
@@ -146,7 +103,7 @@ pub(crate) fn read_block(
 }
 
 /// The block's `# stars: k` (1 without one); a second `# stars:` line is refused.
-fn read_stars(block: &TextBlock, n: usize, p: usize, at: &Locator) -> Result<usize, ParseError> {
+fn read_stars(block: &Block, n: usize, p: usize, at: &Locator) -> Result<usize, ParseError> {
     let mut settings = block
         .comments
         .iter()

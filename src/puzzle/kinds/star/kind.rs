@@ -32,6 +32,9 @@ impl Kind for StarKind {
     fn generator(&self) -> Option<&dyn crate::puzzle::generate::Generator> {
         Some(self)
     }
+    fn table(&self) -> Option<&dyn crate::puzzle::table::SpaceTable> {
+        Some(&super::table::StarTable)
+    }
 
     fn name(&self) -> &'static str {
         "star"
@@ -55,7 +58,10 @@ impl Kind for StarKind {
 
     fn title(&self, kind: &PuzzleKind) -> String {
         let (n, k) = size_and_stars(kind);
-        format!("Star Battle, {n}x{n}, {k} star{}", if k == 1 { "" } else { "s" })
+        format!(
+            "Star Battle, {n}x{n}, {k} star{}",
+            if k == 1 { "" } else { "s" }
+        )
     }
 
     fn description(&self, kind: &PuzzleKind) -> String {
@@ -115,7 +121,8 @@ mod tests {
         assert_eq!(model.kind().tag(), "star");
         let drawn = kind.draw(&model, None).unwrap();
         assert_eq!(drawn, "AAAA\nBBBB\nCCCC\nDDDD\n");
-        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/star-10x10-2.star");
+        let file =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/star-10x10-2.star");
         assert!(!load(&file).unwrap().is_empty());
     }
 }

@@ -20,7 +20,20 @@ use num_traits::{One, Zero};
 
 use super::search::{all, row_masks};
 use super::StarBoard;
-use crate::space::table::{binomial, Cell, Table, TableError};
+use crate::puzzle::table::{binomial, Cell, SpaceTable, Table, TableError, TableRequest};
+
+/// The Star Battle kind's [`SpaceTable`]: `--size N` with `--stars K` (no board tables yet).
+pub struct StarTable;
+
+impl SpaceTable for StarTable {
+    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
+        let n = request.size.ok_or_else(|| {
+            TableError::BadSize("table star: give --size N (and --stars K)".into())
+        })?;
+        let levels = star_levels(n, request.stars, request.options.orbit_limit)?;
+        Ok(star_table(&levels))
+    }
+}
 
 /// The levels of one size and star count.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,12 +277,10 @@ pub fn star_table(l: &StarLevels) -> Table {
         ],
         vec![
             text("no two touching, up to rotation and reflection"),
-            l.orbits
-                .clone()
-                .map_or_else(
-                    || Cell::Missing("more placements than the orbit limit".into()),
-                    |v| count_cell(v, None),
-                ),
+            l.orbits.clone().map_or_else(
+                || Cell::Missing("more placements than the orbit limit".into()),
+                |v| count_cell(v, None),
+            ),
         ],
     ];
     if let Some(b) = &l.board {
@@ -321,7 +332,7 @@ mod tests {
         let orbits = l.orbits.clone().unwrap();
         // Each orbit has at most 8 members.
         assert!(orbits.clone() * 8u32 >= l.no_touching && orbits <= l.no_touching);
-        let md = star_table(&l).render(crate::space::table::Format::Markdown);
+        let md = star_table(&l).render(crate::puzzle::table::Format::Markdown);
         assert!(md.contains("C(8,2)^8"), "{md}");
         assert!(star_levels(15, 2, 0).is_err() && star_levels(5, 0, 0).is_err());
     }

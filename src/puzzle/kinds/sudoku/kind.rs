@@ -18,6 +18,10 @@ impl Kind for SudokuKind {
         "sudoku"
     }
 
+    fn table(&self) -> Option<&dyn crate::puzzle::table::SpaceTable> {
+        Some(&super::table::SudokuTable)
+    }
+
     fn extensions(&self) -> &'static [&'static str] {
         &["sudoku"]
     }

@@ -7,6 +7,7 @@
 pub mod file;
 pub mod generate;
 pub mod kind;
+pub mod table;
 
 pub use kind::{grid, SudokuKind, SUDOKU};
 

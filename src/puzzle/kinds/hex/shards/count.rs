@@ -1,12 +1,12 @@
 //! Counting shards: the source layer, one shard ([`count_part`]) and all of them.
 
-use std::time::Instant;
-use crate::backend::BackendError;
-use crate::backend::dp::extrapolate;
 use super::failed;
 use super::halves::HexHalves;
 use super::plan::RowPlan;
 use super::states::Layer;
+use crate::backend::dp::extrapolate;
+use crate::backend::BackendError;
+use std::time::Instant;
 
 /// What one shard did.
 #[derive(Debug, Clone, PartialEq)]

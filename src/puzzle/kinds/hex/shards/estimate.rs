@@ -1,11 +1,11 @@
 //! [`MemoryEstimate`]: a shard's peak memory, measured on the first layers and extrapolated.
 
-use crate::backend::BackendError;
-use crate::backend::dp::extrapolate;
-use super::TARGET_LOAD;
 use super::halves::HexHalves;
 use super::plan::RowPlan;
 use super::states::Layer;
+use super::TARGET_LOAD;
+use crate::backend::dp::extrapolate;
+use crate::backend::BackendError;
 
 /// Bytes a process needs besides the state arrays (code, threads, buffers), in estimates.
 pub const BASE_BYTES: u64 = 64 << 20;

@@ -1,10 +1,10 @@
 //! [`HexHalves`]: the board's top half as line problems, the class of a state, and the join of
 //! the two halves over the middle row.
 
+use super::failed;
+use super::states::{mix, Emitted, Layer, SortedStates, StateTable};
 use crate::backend::BackendError;
 use crate::puzzle::kinds::hex::lines::line_problem;
-use super::failed;
-use super::states::{Emitted, Layer, SortedStates, StateTable, mix};
 
 /// The geometry a shard needs: the rows' cells as line masks and the two key symmetries.
 #[derive(Debug, Clone)]

@@ -44,8 +44,6 @@
 //! (extrapolated: `reports/hex-width-27-plan.md`). Counts are exact: `u64` per state (a state
 //! count above 2^64 is an error, never wrapped), checked `u128` sums.
 
-
-
 use crate::backend::BackendError;
 
 const NAME: &str = "dp";

@@ -1,7 +1,6 @@
 //! How a shard's rows are arranged: their order ([`RowOrder`]) and how many are streamed
 //! ([`StreamedRows`]), together a [`RowPlan`].
 
-
 /// In which order the top half's rows are run: which rows are the source (run by dynamic
 /// programming) and which are streamed ([`RowPlan`] says how many).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,12 +1,11 @@
 //! Tests of the shards: the invariant, partial counts summing to the total, row plans agreeing.
 
-use crate::puzzle::kinds::hex::lines::hex_count;
 use super::count::{count_all_parts, source_layer};
-use super::estimate::{BASE_BYTES, MemoryEstimate};
+use super::estimate::{MemoryEstimate, BASE_BYTES};
 use super::halves::HexHalves;
 use super::plan::{RowOrder, RowPlan, StreamedRows};
 use super::states::StateTable;
-
+use crate::puzzle::kinds::hex::lines::hex_count;
 
 #[test]
 fn the_invariant_is_shared_by_both_halves_and_the_mirror_image() {

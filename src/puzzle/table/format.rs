@@ -34,19 +34,22 @@ pub enum Cell {
 }
 
 impl Cell {
-    pub(super) fn count(value: BigUint) -> Cell {
+    /// An exact count without a closed form.
+    pub fn count(value: BigUint) -> Cell {
         Cell::Count {
             value,
             formula: None,
         }
     }
-    pub(super) fn formula(value: BigUint, formula: String) -> Cell {
+    /// An exact count with the closed form it came from (`2^61`, `C(61,9)`).
+    pub fn formula(value: BigUint, formula: String) -> Cell {
         Cell::Count {
             value,
             formula: Some(formula),
         }
     }
-    pub(super) fn text(s: impl Into<String>) -> Cell {
+    /// A text cell (a label, a scaling law).
+    pub fn text(s: impl Into<String>) -> Cell {
         Cell::Text(s.into())
     }
 }

@@ -1,20 +1,68 @@
 //! The hex board's table: its levels ([`HexLevels`]), orbits by Burnside's lemma, the memory
 //! guard and sharded three-axis counts, and its tables.
 
-use super::format::{Cell, Table};
-use super::{
-    binomial, checked_orbits, enum_count, orbit_stats, pow2, Method, TableError, TableOptions,
-};
 use crate::backend::memory;
+use crate::model::Model;
 use crate::puzzle::kinds::hex::lines::hex_count;
 use crate::puzzle::kinds::hex::shards;
 use crate::puzzle::kinds::hex::shards::{
     HexHalves, MemoryEstimate, PartCount, RowOrder, RowPlan, StreamedRows,
 };
+use crate::puzzle::symmetry::Group;
+use crate::puzzle::table::{
+    binomial, checked_orbits, enum_count, one_or_many, orbit_stats, pow2, with_board_count, Cell,
+    Method, SpaceTable, Table, TableError, TableOptions, TableRequest,
+};
 use crate::puzzle::HexBoard;
-use crate::space::symmetry::Group;
+use crate::puzzle::Puzzle;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+
+/// The hex kind's [`SpaceTable`]: `--width N` or `--widths A-B` (odd widths), and a board's
+/// own count when it has colours.
+pub struct HexTable;
+
+impl SpaceTable for HexTable {
+    fn size_flags(&self) -> (&'static str, &'static str) {
+        ("width", "widths")
+    }
+
+    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
+        // Even widths have no hex board: a range keeps the odd ones.
+        let odd: Option<Vec<usize>> =
+            (request.sizes.as_ref()).map(|ws| ws.iter().copied().filter(|w| w % 2 == 1).collect());
+        one_or_many(
+            request.size,
+            odd.as_deref(),
+            "table hex: give --width N or --widths A-B",
+            |w| hex_levels(w, request.options),
+            hex_table,
+            hex_widths_table,
+        )
+    }
+
+    fn reads_boards(&self) -> bool {
+        true
+    }
+
+    fn board_table(
+        &self,
+        puzzle: &Puzzle,
+        model: &Model,
+        request: &TableRequest,
+    ) -> Option<Result<Table, TableError>> {
+        let Puzzle::Hex(board) = puzzle else {
+            return None;
+        };
+        let levels = with_board_count(
+            hex_levels(board.width(), request.options),
+            board.regions().is_some(),
+            model,
+            |l, count| l.board = Some(count),
+        );
+        Some(levels.map(|l| hex_table(&l)))
+    }
+}
 
 /// The levels of one hex width, each an exact count (orbits: `None` when not computed).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +89,7 @@ pub struct HexLevels {
 
 /// Three-axis placements of width `width` up to the 12 symmetries by Burnside's lemma: the
 /// identity fixes all `total` placements, every other symmetry's fixed placements are counted
-/// by [`hex_fixed_points`](crate::space::symmetry::hex_fixed_points) (a small model over orbits of
+/// by [`hex_fixed_points`](crate::puzzle::symmetry::hex_fixed_points) (a small model over orbits of
 /// cells), and the mean is taken; it must be a whole number.
 pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, TableError> {
     let fixed = hex_fixed_points_by_symmetry(width)?;
@@ -50,11 +98,11 @@ pub fn hex_orbits_by_burnside(width: usize, total: u128) -> Result<BigUint, Tabl
 
 /// The placements fixed by each of the 11 symmetries other than the identity (rotations by
 /// 60-300 degrees, then the six reflections), each counted by the enumerator on its orbit
-/// model ([`hex_fixed_points`](crate::space::symmetry::hex_fixed_points)): independent of the dp.
+/// model ([`hex_fixed_points`](crate::puzzle::symmetry::hex_fixed_points)): independent of the dp.
 pub fn hex_fixed_points_by_symmetry(width: usize) -> Result<Vec<u128>, TableError> {
     (1..12)
         .map(|g| {
-            crate::space::symmetry::hex_fixed_points(width, g)
+            crate::puzzle::symmetry::hex_fixed_points(width, g)
                 .map_err(|e| TableError::Count(e.to_string()))
         })
         .collect()

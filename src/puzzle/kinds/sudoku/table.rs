@@ -1,12 +1,77 @@
 //! The Sudoku table: candidate counts after the givens and after singles
 //! ([`SudokuLevels`]), and its table.
 
-use super::format::{group_digits, Cell, Table};
-use super::{binomial, pow2, TableError};
 use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
+use crate::model::Model;
+use crate::puzzle::table::{binomial, pow2, TableError};
+use crate::puzzle::table::{group_digits, Cell, SpaceTable, Table, TableRequest};
+use crate::puzzle::Puzzle;
 use crate::puzzle::Sudoku;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+
+/// The Sudoku kind's [`SpaceTable`]: a grid given as one line (`--grid`), or a board file.
+pub struct SudokuTable;
+
+impl SpaceTable for SudokuTable {
+    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
+        let line = request.grid.ok_or_else(|| {
+            TableError::BadSize("table sudoku: give a FILE or the grid with --grid LINE".into())
+        })?;
+        let grid = sudoku_from_line(line)?;
+        Ok(sudoku_table(&sudoku_levels(&grid, request.solution_limit)?))
+    }
+
+    fn reads_boards(&self) -> bool {
+        true
+    }
+
+    fn board_table(
+        &self,
+        puzzle: &Puzzle,
+        _model: &Model,
+        request: &TableRequest,
+    ) -> Option<Result<Table, TableError>> {
+        let Puzzle::Sudoku(grid) = puzzle else {
+            return None;
+        };
+        Some(sudoku_levels(grid, request.solution_limit).map(|l| sudoku_table(&l)))
+    }
+}
+
+/// The Sudoku of a grid given as one line of `n^2` symbols (`.` or `0` for an empty cell):
+/// [`TableError::BadSize`] saying what is wrong otherwise.
+pub fn sudoku_from_line(line: &str) -> Result<Sudoku, TableError> {
+    let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let cells = symbols.len();
+    let size = (1..=6)
+        .map(|b: usize| b * b)
+        .find(|&n| n * n == cells)
+        .ok_or_else(|| {
+            TableError::BadSize(format!(
+                "--grid: {cells} symbols; expected n^2 for n = 4, 9, 16, 25 or 36"
+            ))
+        })?;
+    let box_size = (1..=6).find(|b| b * b == size).unwrap_or(1);
+    let mut grid = Vec::with_capacity(cells);
+    for (i, &ch) in symbols.iter().enumerate() {
+        grid.push(match ch {
+            '.' | '0' => None,
+            _ => Some(super::digit_of(ch, size).ok_or_else(|| {
+                TableError::BadSize(format!(
+                    "--grid: column {}: '{ch}' is not a digit of a {size}x{size} Sudoku",
+                    i + 1
+                ))
+            })?),
+        });
+    }
+    let sudoku = Sudoku::from_cells(box_size, grid)
+        .ok_or_else(|| TableError::BadSize("--grid: not a square grid".into()))?;
+    sudoku
+        .to_model("grid")
+        .map_err(|e| TableError::BadSize(format!("--grid: {e}")))?;
+    Ok(sudoku)
+}
 
 /// Candidate digit sets (bit `d` = digit `d` possible) of every cell: the givens alone
 /// (`propagate = false`), or after naked and hidden singles to a fixpoint. `None` when a cell

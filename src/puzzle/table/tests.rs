@@ -1,12 +1,12 @@
 //! Tests of the tables: closed forms, counts against known sequences, orbits both ways.
 
-use super::format::{group_digits, Format};
-use super::hex::{hex_levels, hex_table, hex_widths_table};
-use super::queens::queens_levels;
-use super::sudoku::sudoku_levels;
 use super::{factorial, orbit_stats, pow2, Method, TableOptions};
+use crate::puzzle::kinds::hex::table::{hex_levels, hex_table, hex_widths_table};
+use crate::puzzle::kinds::queens::table::queens_levels;
+use crate::puzzle::kinds::sudoku::table::sudoku_levels;
+use crate::puzzle::symmetry::Group;
+use crate::puzzle::table::{group_digits, Format};
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
-use crate::space::symmetry::Group;
 use num_bigint::BigUint;
 
 #[test]

@@ -1,16 +1,56 @@
 //! The square Queens board's table: its levels ([`QueensLevels`]) and tables.
 
-use super::format::{Cell, Table};
-use super::{
-    binomial, checked_orbits, enum_count, factorial, orbit_stats, pow2, Method, TableError,
-    TableOptions,
-};
 use crate::backend::dp::LineProblem;
+use crate::model::Model;
+use crate::puzzle::symmetry::Group;
+use crate::puzzle::table::{
+    binomial, checked_orbits, enum_count, factorial, one_or_many, orbit_stats, pow2,
+    with_board_count, Cell, Method, SpaceTable, Table, TableError, TableOptions, TableRequest,
+};
+use crate::puzzle::Puzzle;
 use crate::puzzle::QueensBoard;
-use crate::space::symmetry::Group;
 use num_bigint::BigUint;
 
-/// The levels of an `n` x `n` Queens board, named and defined as [`HEX_LEVELS`](super::HEX_LEVELS).
+/// The Queens kind's [`SpaceTable`]: `--size N` or `--sizes A-B`, and a board's own count
+/// when it has regions.
+pub struct QueensTable;
+
+impl SpaceTable for QueensTable {
+    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
+        one_or_many(
+            request.size,
+            request.sizes.as_deref(),
+            "table queens: give --size N or --sizes A-B",
+            |n| queens_levels(n, request.options),
+            queens_table,
+            queens_sizes_table,
+        )
+    }
+
+    fn reads_boards(&self) -> bool {
+        true
+    }
+
+    fn board_table(
+        &self,
+        puzzle: &Puzzle,
+        model: &Model,
+        request: &TableRequest,
+    ) -> Option<Result<Table, TableError>> {
+        let Puzzle::Queens(board) = puzzle else {
+            return None;
+        };
+        let levels = with_board_count(
+            queens_levels(board.size(), request.options),
+            board.regions().is_some(),
+            model,
+            |l, count| l.board = Some(count),
+        );
+        Some(levels.map(|l| queens_table(&l)))
+    }
+}
+
+/// The levels of an `n` x `n` Queens board, named and defined as [`HEX_LEVELS`](crate::puzzle::kinds::hex::table::HEX_LEVELS).
 pub const QUEENS_LEVELS: [(&str, &str); 6] = [
     ("every cell 0/1", "each of the n² cells is 0 or 1, with no rule: 2^(n²)."),
     ("n cells", "exactly n of the n² cells are 1: C(n², n)."),
