@@ -11,13 +11,13 @@
 //! pairwise at-most-one clauses, longer rows the sequential counter; `pb-encoding` (`gte`,
 //! the default, `dpw` or `adder`): the encoding of weighted rows; `bound-fixing` (`true`, the
 //! default, or `false`): whether the solution-improving search fixes variables by the
-//! branch-and-bound bound. No time limit: varisat has no interrupt or terminate callback. A
-//! [stop flag](crate::backend::stop) does stop it: with one set, the solver writes its proof
-//! (varisat's own format: DRAT refuses the clauses that counting adds between calls) into
-//! [`StopSink`], which discards it and fails once the flag is raised, and a failed proof
-//! write ends varisat's step loop (within an 8 KiB proof buffer, a few hundred conflicts).
-//! Cost of the sink: hashing and encoding each learnt and deleted clause, only when a flag
-//! is set (the Python package sets one; the CLI does not).
+//! branch-and-bound bound. No time limit: varisat has
+//! no interrupt or terminate callback. A [stop flag](crate::backend::stop) does stop it: with
+//! one set, the solver writes its proof (varisat's own format: DRAT refuses the clauses that
+//! counting adds between calls) into [`StopSink`], which discards it and fails once the flag
+//! is raised, and a failed proof write ends varisat's step loop (within an 8 KiB proof
+//! buffer, a few hundred conflicts). Cost of the sink: hashing and encoding each learnt and
+//! deleted clause, only when a flag is set (the Python package sets one; the CLI does not).
 
 use varisat::{ExtendFormula, Lit, ProofFormat, Solver as VarisatSolver};
 
@@ -279,12 +279,12 @@ impl Sat {
                 }
             }
             calls += 1;
+            stop::check(&stop, "sat")?;
             let lits: Vec<Lit> = assumed
                 .iter()
                 .map(|&l| Lit::from_dimacs(l as isize))
                 .collect();
             solver.assume(&lits);
-            stop::check(&stop, "sat")?;
             if !solver.solve().map_err(|e| solver_error(&stop, &e))? {
                 match target {
                     Some(t) => lower = t + 1,

@@ -211,7 +211,7 @@ pub fn folder_files(dir: &Path, glob: &str) -> Result<Vec<PathBuf>, HarnessError
     Ok(files.into_iter().map(|(_, p)| p).collect())
 }
 
-/// The group of a folder's instances: `{folder name}/{glob}`.
+/// The group of a folder source's instances: `FOLDER/GLOB` (the folder's own name).
 fn folder_group(dir: &Path, glob: &str) -> String {
     let folder = dir.file_name().map_or_else(
         || dir.display().to_string(),
@@ -394,8 +394,6 @@ impl Source {
                 format!("sudoku-random {clues} clues, seed {seed}"),
                 crate::puzzle::kinds::by_name("sudoku"),
             ),
-            // A folder may mix formats: no one kind explains its sizes.
-            Origin::Folder { dir, glob } => return SizeFamily::unknown(&folder_group(dir, glob)),
             Origin::File(path) => {
                 let mut head = Vec::new();
                 if let Ok(f) = std::fs::File::open(path) {
@@ -406,6 +404,9 @@ impl Source {
                 let format = crate::puzzle::parse::format_of(path, &text);
                 (file_group(path), format.and_then(|f| f.kind()))
             }
+            // A folder holds files of any format: the generic models' axis (its files' kinds
+            // may differ, so none is assumed).
+            Origin::Folder { dir, glob } => (folder_group(dir, glob), None),
         };
         match kind {
             Some(k) => SizeFamily {

@@ -281,6 +281,9 @@ struct Sweep<'a> {
     until_clock: u64,
     tests: u64,
     deadline: Option<Instant>,
+    /// The stop flag of this thread (Ctrl-C in Python), read with the clock: a stopped run ends
+    /// as if its time limit were reached.
+    stop: Option<crate::backend::stop::StopFlag>,
     ending: Ending,
     found: &'a mut dyn FnMut(&[u32]) -> bool,
 }
@@ -317,6 +320,7 @@ pub(crate) fn run(
         until_clock: 1,
         tests: 0,
         deadline: time_limit.and_then(|t| start.checked_add(t)),
+        stop: crate::backend::stop::current(),
         ending: Ending::Exhausted,
         found,
     };
@@ -352,7 +356,9 @@ impl Sweep<'_> {
         self.until_clock -= 1;
         if self.until_clock == 0 {
             self.until_clock = CLOCK_EVERY;
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d)
+                || crate::backend::stop::raised(&self.stop)
+            {
                 self.ending = Ending::TimedOut;
                 return;
             }
