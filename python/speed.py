@@ -1,5 +1,5 @@
 """The README's speed figure in one command: the Python loop over a Sudoku file against the
-CLI's whole process on the same file (`zeroone solve FILE --jobs 1`), both with bitset and
+CLI's whole process on the same file (`zeroone solve FILE --jobs 1 --backend bitset`), both with bitset and
 every answer verified, interleaved, `--runs` times each (default 3).
 
     python python/speed.py [--zeroone PATH] [--file data/sudoku/royle_17clue.txt] [--runs 3]
@@ -25,7 +25,7 @@ LOOP = """
 import sys, zeroone
 n = 0
 for m in zeroone.load(sys.argv[1]):
-    r = zeroone.solve(m)
+    r = zeroone.solve(m, backend="bitset")
     assert r.status == "solved" and r.verified, r
     n += 1
 print(n)
@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     python = [sys.executable, "-c", LOOP, args.file]
-    cli = [args.zeroone, "solve", args.file, "--jobs", "1"]
+    cli = [args.zeroone, "solve", args.file, "--jobs", "1", "--backend", "bitset"]
     results: dict[str, list[tuple[float, float]]] = {"python": [], "cli": []}
     for run in range(args.runs):
         for name, command in (("python", python), ("cli", cli)):

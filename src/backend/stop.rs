@@ -9,9 +9,9 @@
 //! its time limit had been reached; the caller, who raised the flag, knows it was a stop.
 //!
 //! Every built-in backend checks the flag ([`CHECKED_BY`]): the searches (`bitset`, `vsa`,
-//! `enum`, `xcc`, `brute`) every few hundred steps, `dp` every few thousand states of a line,
-//! `gauss` between pivots, `milp` between presolve rounds and between the engine's time
-//! slices, and `sat` through varisat's proof output (the one hook varisat offers: a proof
+//! `enum`, `xcc`, `brute`; `auto` runs one of them) every few hundred steps, `dp` every few
+//! thousand states of a line, `gauss` between pivots, `milp` between presolve rounds and
+//! between the engine's time slices, and `sat` through varisat's proof output (the one hook varisat offers: a proof
 //! sink that fails once the flag is raised ends the solver's step loop). A backend that has a
 //! time limit ends a stopped run as if the limit had been reached; one without a time limit
 //! returns [`BackendError::Stopped`] (status `unknown`). Costs two relaxed atomic loads per
@@ -25,8 +25,8 @@ use super::BackendError;
 
 /// The backends that check the flag (every built-in one but the optional `highs`, whose
 /// engine has no hook; it runs to its end or its time limit).
-pub const CHECKED_BY: [&str; 9] = [
-    "bitset", "vsa", "enum", "xcc", "brute", "dp", "gauss", "milp", "sat",
+pub const CHECKED_BY: [&str; 10] = [
+    "bitset", "vsa", "enum", "xcc", "brute", "dp", "gauss", "milp", "sat", "auto",
 ];
 
 /// Bumped by [`raise_all`]: a flag made before the bump counts as raised.
