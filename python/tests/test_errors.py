@@ -61,7 +61,7 @@ def test_bad_backend_options_are_refused_not_ignored():
     with pytest.raises(zeroone.OptionError, match="seed"):
         zeroone.solve(m, backend="bitset", seed=1)
     with pytest.raises(zeroone.OptionError, match="cannot stop itself"):
-        zeroone.solve(m, backend="sat", time_limit=1)
+        zeroone.solve(m, backend="brute", time_limit=1)
     with pytest.raises(zeroone.OptionError, match="time_limit"):
         zeroone.solve(m, time_limit=-1)
     with pytest.raises(zeroone.OptionError, match="cannot solve"):

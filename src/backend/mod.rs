@@ -369,7 +369,7 @@ pub fn registry() -> Vec<BackendInfo> {
         about: "CNF encoding (pairwise / sequential-counter at-most-one; rustsat totalizer and GTE/DPW/adder for general rows) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
         make: |o| Ok(Box::new(sat::Sat::new(o)?)),
         params: &["pairwise-up-to", "pb-encoding", "bound-fixing"],
-        uses_time_limit: false,
+        uses_time_limit: true,
         uses_seed: false,
         // Its SAT calls are in `extra.sat_calls` as well as in `nodes`: named once, there.
         counters: &[],
@@ -588,7 +588,7 @@ mod tests {
             );
             assert!(stops_itself(info.name));
         }
-        assert!(!stops_itself("sat") && !stops_itself("no-such-backend"));
+        assert!(!stops_itself("brute") && !stops_itself("no-such-backend"));
     }
 
     #[test]

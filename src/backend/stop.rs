@@ -12,7 +12,7 @@
 //! `enum`, `xcc`, `brute`; `auto` runs one of them) every few hundred steps, `dp` every few
 //! thousand states of a line, `gauss` between pivots, `milp` between presolve rounds and
 //! between the engine's time slices, and `sat` through varisat's proof output (the one hook varisat offers: a proof
-//! sink that fails once the flag is raised ends the solver's step loop). A backend that has a
+//! sink that fails once the flag is raised, or its time limit passed, ends the solver's step loop). A backend that has a
 //! time limit ends a stopped run as if the limit had been reached; one without a time limit
 //! returns [`BackendError::Stopped`] (status `unknown`). Costs two relaxed atomic loads per
 //! check; nothing when no flag is set (`sat` writes no proof then).

@@ -55,7 +55,7 @@ fn options_a_backend_does_not_read_are_refused_with_exit_2() {
     );
     refused(
         &["solve", hex, "--backend", "sat", "--relax"],
-        &["backend 'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding, bound-fixing)"],
+        &["backend 'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding, bound-fixing, time_limit)"],
     );
     refused(
         &["count", hex, "--backend", "enum", "--relax"],

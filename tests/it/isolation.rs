@@ -1,5 +1,5 @@
 //! Isolated runs under hard limits (issue 11): a backend that cannot stop itself is killed at
-//! its time limit, a run past its memory limit is `memout`, a worker killed by a signal costs
+//! its time limit (one that can stops there itself), a run past its memory limit is `memout`, a worker killed by a signal costs
 //! only its own run, and a second writer on the same records is refused.
 
 use std::collections::BTreeMap;
@@ -40,9 +40,22 @@ fn key(instance: &str, backend: &str) -> (String, String) {
     (instance.to_string(), backend.to_string())
 }
 
+/// A model of `n` free variables and one row every assignment satisfies: `2^n` solutions,
+/// which brute force counts one assignment at a time.
+fn loose_model(dir: &Path, n: usize) {
+    let vars: Vec<String> = (0..n).map(|i| format!("\"x{i}\"")).collect();
+    let vars = vars.join(", ");
+    let json = format!(
+        r#"{{"name": "loose-{n}", "variables": [{vars}],
+            "families": [{{"name": "loose", "sense": "at-most", "rhs": {n}, "rows": [[{vars}]]}}]}}"#
+    );
+    std::fs::write(dir.join(format!("loose-{n}.json")), json).unwrap();
+}
+
 #[test]
-fn a_sat_count_that_cannot_stop_itself_is_killed_at_its_time_limit() {
+fn a_count_that_cannot_stop_itself_is_killed_and_one_that_can_stops_at_its_time_limit() {
     let dir = tempfile::tempdir().unwrap();
+    loose_model(dir.path(), 25);
     let exp = experiment(
         dir.path(),
         "timeout",
@@ -51,6 +64,8 @@ time_limit = 3
 [[instances]]
 generate = "queens-bare"
 sizes = [4, 14]
+[[instances]]
+file = "loose-25.json"
 [[backends]]
 name = "sat"
 [[backends]]
@@ -60,17 +75,25 @@ name = "brute"
     let start = Instant::now();
     let summary = run_experiment(&exp, &options(dir.path())).unwrap();
     let took = start.elapsed();
-    // Before worker processes, this count ran past 60 s (sat ignores the time limit).
-    assert!(took < Duration::from_secs(15), "took {took:?}");
+    // Before worker processes, brute's count of 2^25 assignments (a test build) and sat's of
+    // the bare 14-queens placements ran far past the limit.
+    assert!(took < Duration::from_secs(20), "took {took:?}");
     let (records, _) = read_records(&summary.records, false).unwrap();
-    assert_eq!(records.len(), 4);
+    assert_eq!(records.len(), 6);
     let runs = by_key(&records);
-    let killed = runs[&key("queens-bare-14", "sat")];
+    let killed = runs[&key("loose-25#0", "brute")];
     assert_eq!(killed.status, Status::Timeout, "{killed:?}");
     assert_eq!(killed.limit_by, Some(LimitBy::Parent));
     assert!(killed.count.is_none());
     let wall = killed.wall_seconds.unwrap();
     assert!((3.0..8.0).contains(&wall), "killed after {wall} s");
+    // sat stops itself (varisat's proof sink fails past the deadline): a partial count.
+    let stopped = runs[&key("queens-bare-14", "sat")];
+    assert_eq!(stopped.status, Status::Limit, "{stopped:?}");
+    assert_eq!(stopped.limit_by, Some(LimitBy::Backend));
+    assert!(stopped.count.as_deref().unwrap().parse::<u64>().unwrap() > 0);
+    let wall = stopped.wall_seconds.unwrap();
+    assert!((3.0..5.0).contains(&wall), "stopped after {wall} s");
     // The other runs completed in the same experiment: 4x4 bare Queens (no touching) has
     // 2 solutions; brute refuses 196 free variables as too large (unsupported, not error).
     let small = runs[&key("queens-bare-4", "sat")];
@@ -95,11 +118,12 @@ name = "brute"
     // The report states the timeout and who enforced the limit, from the records alone.
     let md = std::fs::read_to_string(dir.path().join("reports/timeout.md")).unwrap();
     assert!(
-        md.contains("enforced by killing the worker (the backend cannot stop itself): sat"),
+        md.contains("enforced by killing the worker (the backend cannot stop itself): brute"),
         "{md}"
     );
+    assert!(md.contains("stopped by the backend itself: sat"), "{md}");
     assert!(
-        md.contains("| `sat` | timeout | 1 | queens-bare-14 | killed after"),
+        md.contains("| `brute` | timeout | 1 | loose-25#0 | killed after"),
         "{md}"
     );
 }
@@ -290,24 +314,29 @@ name = "enum"
 
 #[test]
 fn solve_and_count_honour_the_time_limit_for_every_backend() {
+    // sat stops itself (a partial count, `limit`); brute cannot and is killed (`timeout`).
     let dir = tempfile::tempdir().unwrap();
     let board = dir.path().join("bare14.queens");
     let grid = ".".repeat(14);
     std::fs::write(&board, vec![grid; 14].join("\n") + "\n").unwrap();
-    let start = Instant::now();
-    let out = Command::new(zeroone_exe())
-        .args(["count", board.to_str().unwrap(), "--backend", "sat"])
-        .args(["--time-limit", "1", "--json"])
-        .output()
-        .unwrap();
-    let took = start.elapsed();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
-    assert_eq!(v["status"], "timeout", "{v}");
-    assert!(
-        v["reason"].as_str().unwrap().contains("cannot stop itself"),
-        "{v}"
-    );
-    assert!(took < Duration::from_secs(10), "took {took:?}");
+    loose_model(dir.path(), 25);
+    let loose = dir.path().join("loose-25.json");
+    for (backend, file, status, reason) in [
+        ("sat", &board, "limit", "time limit"),
+        ("brute", &loose, "timeout", "cannot stop itself"),
+    ] {
+        let start = Instant::now();
+        let out = Command::new(zeroone_exe())
+            .args(["count", file.to_str().unwrap(), "--backend", backend])
+            .args(["--time-limit", "1", "--json"])
+            .output()
+            .unwrap();
+        let took = start.elapsed();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}");
+        let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(v["status"], status, "{v}");
+        assert!(v["reason"].as_str().unwrap().contains(reason), "{v}");
+        assert!(took < Duration::from_secs(10), "{backend} took {took:?}");
+    }
 }

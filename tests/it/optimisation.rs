@@ -528,3 +528,37 @@ fn the_example_models_have_their_documented_optima() {
         assert_eq!(line["count"], optimal_solutions, "{file}");
     }
 }
+
+#[test]
+fn sat_stops_itself_at_its_time_limit_with_its_incumbent_and_bound() {
+    // The 60-item knapsack takes sat far longer than a second to prove (minutes, release
+    // build); its first solution comes in milliseconds. Stopped at 2 s: `feasible`, the
+    // incumbent verified, its bound proved (at least the value: maximising), within the limit
+    // plus little; with no time at all: `timeout`, no solution.
+    let path = format!(
+        "{}/models/generated/optimisation/knapsack-60.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let model = zeroone::puzzle::parse::load_models(std::path::Path::new(&path))
+        .unwrap()
+        .remove(0);
+    let run = |limit: std::time::Duration| {
+        let options = BackendOptions {
+            time_limit: Some(limit),
+            ..BackendOptions::default()
+        };
+        let mut sat = make_backend("sat", &options).unwrap();
+        let start = std::time::Instant::now();
+        let out = solve_verified(sat.as_mut(), &model).unwrap();
+        (out, start.elapsed())
+    };
+    let (out, took) = run(std::time::Duration::from_secs(2));
+    assert_eq!(out.status, Status::Feasible, "{:?}", out.reason);
+    assert!(out.verified);
+    let (value, bound) = (out.objective.unwrap(), out.bound.unwrap());
+    assert!(bound >= value, "{value} {bound}");
+    assert!(took < std::time::Duration::from_secs(6), "{took:?}");
+    let (out, _) = run(std::time::Duration::ZERO);
+    assert_eq!(out.status, Status::Timeout, "{:?}", out.reason);
+    assert!(out.solution.is_none());
+}
