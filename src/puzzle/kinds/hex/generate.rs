@@ -125,9 +125,7 @@ impl Shape for HexShape {
 /// Generates `options.count` hex boards of width `options.width`, each with exactly one
 /// solution (checked by the generator's counter and confirmed by two backends, all verified).
 /// All or nothing: the boards, or the error that stopped the run.
-pub fn generate_hex(
-    options: &GenerateOptions,
-) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
+pub fn generate_hex(options: &GenerateOptions) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
     regions::generate_with(&HexShape::new(options.width)?, options)
 }
 
@@ -172,7 +170,10 @@ mod tests {
             let region: Vec<usize> = g.board.regions().unwrap().concat();
             let next = |c: usize| shape.neighbours[c].iter().copied();
             for r in 0..7 {
-                assert!(connected_without(&region, r, usize::MAX, next), "region {r}");
+                assert!(
+                    connected_without(&region, r, usize::MAX, next),
+                    "region {r}"
+                );
             }
         }
         let again = generate_hex(&GenerateOptions::new(7, 3, 11)).unwrap();

@@ -211,7 +211,11 @@ pub fn generate_each(
 ) -> Result<RunEnd, GenerateError> {
     check_options(o)?;
     let mut confirmer = Confirmer::default();
-    Ok(each_board(o.count, |i| one_board(o, i, &mut confirmer), each))
+    Ok(each_board(
+        o.count,
+        |i| one_board(o, i, &mut confirmer),
+        each,
+    ))
 }
 
 fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {

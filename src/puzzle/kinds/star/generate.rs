@@ -441,9 +441,9 @@ impl Generator for StarKind {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::file::read_str;
     use super::super::search::count;
+    use super::*;
     use rand::SeedableRng;
 
     #[test]
