@@ -10,33 +10,146 @@ use serde::{Deserialize, Serialize};
 use crate::model::Solution;
 
 /// Search statistics, in one plain struct shared by all backends. Fields a backend does not
-/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`.
+/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`, the
+/// figures reports read by name in typed fields ([`Stats::relaxation`]).
+///
+/// The JSON form is flat and unchanged by the typed fields: they are written into `extra`
+/// under their old keys (`lp_feasible`, `lp_integral`, `lp_fractional`) and read back from
+/// there, so records written before and after read alike.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "StatsJson", into = "StatsJson")]
 pub struct Stats {
     /// Search nodes visited (partial placements tried).
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub nodes: u64,
     /// Nodes visited at each depth (the search profile).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nodes_per_depth: Vec<u64>,
     /// Values placed (by propagation or by choice).
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub steps: u64,
     /// Choices made at choice points.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub guesses: u64,
     /// Choices undone.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub backtracks: u64,
     /// Solutions met by the search.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub solutions: u64,
     /// Wall-clock seconds inside the backend.
-    #[serde(default)]
     pub seconds: f64,
+    /// What solving the LP relaxation alone found (`milp` with `relax=true`); `None` for
+    /// every other run. Reports draw the share of integral optima from it.
+    pub relaxation: Option<LpVerdict>,
     /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl Stats {
+    /// Every backend-specific figure by its key, the typed ones included under their record
+    /// keys (`lp_integral`, ...): what a report lists per backend. Cost: a copy of `extra`.
+    pub fn figures(&self) -> BTreeMap<String, serde_json::Value> {
+        let mut all = self.extra.clone();
+        if let Some(r) = &self.relaxation {
+            r.write_to(&mut all);
+        }
+        all
+    }
+}
+
+/// The verdict of an LP relaxation solved alone: whether it is feasible and whether its
+/// optimal vertex is integral (then it is a 0-1 solution, still to be verified).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LpVerdict {
+    /// The relaxation has a feasible point (false proves the 0-1 problem infeasible).
+    pub feasible: bool,
+    /// The optimal vertex found is integral.
+    pub integral: bool,
+    /// Fractional values at that vertex (0 when integral or infeasible); `None` in records
+    /// written before it was counted.
+    pub fractional: Option<usize>,
+}
+
+impl LpVerdict {
+    const FEASIBLE: &'static str = "lp_feasible";
+    const INTEGRAL: &'static str = "lp_integral";
+    const FRACTIONAL: &'static str = "lp_fractional";
+
+    /// Writes the verdict into `extra` under its record keys.
+    fn write_to(&self, extra: &mut BTreeMap<String, serde_json::Value>) {
+        extra.insert(Self::FEASIBLE.into(), self.feasible.into());
+        extra.insert(Self::INTEGRAL.into(), self.integral.into());
+        if let Some(f) = self.fractional {
+            extra.insert(Self::FRACTIONAL.into(), f.into());
+        }
+    }
+
+    /// Takes the verdict out of a record's `extra`, when its keys are there with their types
+    /// (`lp_fractional` may be absent; otherwise `extra` is left as it is).
+    fn take_from(extra: &mut BTreeMap<String, serde_json::Value>) -> Option<LpVerdict> {
+        let feasible = extra.get(Self::FEASIBLE)?.as_bool()?;
+        let integral = extra.get(Self::INTEGRAL)?.as_bool()?;
+        let fractional = match extra.get(Self::FRACTIONAL) {
+            None => None,
+            Some(v) => Some(usize::try_from(v.as_u64()?).ok()?),
+        };
+        for key in [Self::FEASIBLE, Self::INTEGRAL, Self::FRACTIONAL] {
+            extra.remove(key);
+        }
+        Some(LpVerdict {
+            feasible,
+            integral,
+            fractional,
+        })
+    }
+}
+
+/// The JSON form of [`Stats`]: the typed fields folded into `extra`.
+#[derive(Serialize, Deserialize)]
+struct StatsJson {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    nodes: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nodes_per_depth: Vec<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    steps: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    guesses: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    backtracks: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    solutions: u64,
+    #[serde(default)]
+    seconds: f64,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl From<StatsJson> for Stats {
+    fn from(mut j: StatsJson) -> Stats {
+        Stats {
+            nodes: j.nodes,
+            nodes_per_depth: j.nodes_per_depth,
+            steps: j.steps,
+            guesses: j.guesses,
+            backtracks: j.backtracks,
+            solutions: j.solutions,
+            seconds: j.seconds,
+            relaxation: LpVerdict::take_from(&mut j.extra),
+            extra: j.extra,
+        }
+    }
+}
+
+impl From<Stats> for StatsJson {
+    fn from(s: Stats) -> StatsJson {
+        let extra = s.figures();
+        StatsJson {
+            nodes: s.nodes,
+            nodes_per_depth: s.nodes_per_depth,
+            steps: s.steps,
+            guesses: s.guesses,
+            backtracks: s.backtracks,
+            solutions: s.solutions,
+            seconds: s.seconds,
+            extra,
+        }
+    }
 }
 
 /// One of the search counters of [`Stats`]. What it counts differs between backends (a SAT
