@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Solution;
@@ -13,9 +14,9 @@ use crate::model::Solution;
 /// track stay zero (and are left out of JSON); backend-specific figures go in `extra`, the
 /// figures reports read by name in typed fields ([`Stats::relaxation`]).
 ///
-/// The JSON form is flat and unchanged by the typed fields: they are written into `extra`
-/// under their old keys (`lp_feasible`, `lp_integral`, `lp_fractional`) and read back from
-/// there, so records written before and after read alike.
+/// In JSON, [`Stats::relaxation`] is written into `extra` under its old keys (`lp_feasible`,
+/// `lp_integral`, `lp_fractional`) and read back from there, so records written before and
+/// after read alike; [`Stats::levels`] is its own object (`levels`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(from = "StatsJson", into = "StatsJson")]
 pub struct Stats {
@@ -36,6 +37,9 @@ pub struct Stats {
     /// What solving the LP relaxation alone found (`milp` with `relax=true`); `None` for
     /// every other run. Reports draw the share of integral optima from it.
     pub relaxation: Option<LpVerdict>,
+    /// The exact counts of a search-space table row (a table experiment's record); `None`
+    /// for every backend run.
+    pub levels: Option<SpaceLevels>,
     /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
     pub extra: BTreeMap<String, serde_json::Value>,
 }
@@ -99,7 +103,84 @@ impl LpVerdict {
     }
 }
 
-/// The JSON form of [`Stats`]: the typed fields folded into `extra`.
+/// The exact counts one row of a search-space table experiment computed: each level by its
+/// key (`every_cell`, `three_axes`, ...: the kind's table names them and reads them back), and
+/// the fixed points Burnside's lemma needs when the row's orbits are completed later (a
+/// sharded count). Written as decimal strings, so no digit is lost.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpaceLevels {
+    /// Each level's exact count, by its key.
+    #[serde(with = "decimal_map")]
+    pub counts: BTreeMap<String, BigUint>,
+    /// Placements fixed by each symmetry but the identity, when the row counted them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "decimal_list")]
+    pub fixed_points: Vec<BigUint>,
+}
+
+impl SpaceLevels {
+    /// The count of level `key`, if the row has it.
+    pub fn get(&self, key: &str) -> Option<&BigUint> {
+        self.counts.get(key)
+    }
+
+    /// Sets the count of level `key`.
+    pub fn set(&mut self, key: &str, count: impl Into<BigUint>) {
+        self.counts.insert(key.into(), count.into());
+    }
+}
+
+/// Exact big integers as JSON decimal strings (a JSON number would lose digits).
+mod decimal_map {
+    use std::collections::BTreeMap;
+
+    use num_bigint::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<String, BigUint>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter().map(|(k, v)| (k, v.to_string())))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<String, BigUint>, D::Error> {
+        let text = BTreeMap::<String, String>::deserialize(d)?;
+        text.into_iter()
+            .map(|(k, v)| match v.parse() {
+                Ok(n) => Ok((k, n)),
+                Err(_) => Err(serde::de::Error::custom(format!(
+                    "level {k}: '{v}' is not a whole number"
+                ))),
+            })
+            .collect()
+    }
+}
+
+/// A list of exact big integers as JSON decimal strings.
+mod decimal_list {
+    use num_bigint::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(list: &[BigUint], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(list.iter().map(|v| v.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BigUint>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .into_iter()
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| serde::de::Error::custom(format!("'{v}' is not a whole number")))
+            })
+            .collect()
+    }
+}
+
+/// The JSON form of [`Stats`]: the typed fields folded into `extra`, but for the table
+/// levels, which have their own object (records made before it keep them in `extra`, where
+/// the table experiment reads them with its kind's keys).
 #[derive(Serialize, Deserialize)]
 struct StatsJson {
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -116,6 +197,8 @@ struct StatsJson {
     solutions: u64,
     #[serde(default)]
     seconds: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    levels: Option<SpaceLevels>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     extra: BTreeMap<String, serde_json::Value>,
 }
@@ -131,6 +214,7 @@ impl From<StatsJson> for Stats {
             solutions: j.solutions,
             seconds: j.seconds,
             relaxation: LpVerdict::take_from(&mut j.extra),
+            levels: j.levels,
             extra: j.extra,
         }
     }
@@ -147,6 +231,7 @@ impl From<Stats> for StatsJson {
             backtracks: s.backtracks,
             solutions: s.solutions,
             seconds: s.seconds,
+            levels: s.levels,
             extra,
         }
     }

@@ -1,7 +1,7 @@
 //! The hex board's table: its levels ([`HexLevels`]), orbits by Burnside's lemma, the memory
 //! guard and sharded three-axis counts, and its tables.
 
-use crate::backend::memory;
+use crate::backend::{memory, SpaceLevels};
 use crate::model::Model;
 use crate::puzzle::kinds::hex::lines::hex_count;
 use crate::puzzle::kinds::hex::shards;
@@ -85,6 +85,51 @@ pub struct HexLevels {
     pub orbits: Option<BigUint>,
     /// A coloured board's solution count, when a board was given.
     pub board: Option<BigUint>,
+}
+
+impl HexLevels {
+    /// The levels as a table experiment records them, by key: `cells`, `every_cell`,
+    /// `choose_n`, `one_axis`, `two_axes`, `three_axes`, and `orbits` when counted (the
+    /// board's own count is not a table experiment's).
+    pub fn to_space_levels(&self) -> SpaceLevels {
+        let mut l = SpaceLevels::default();
+        l.set("cells", self.cells);
+        l.set("every_cell", self.every_cell.clone());
+        l.set("choose_n", self.choose_n.clone());
+        l.set("one_axis", self.one_axis.clone());
+        l.set("two_axes", self.two_axes.clone());
+        l.set("three_axes", self.three_axes.clone());
+        if let Some(o) = &self.orbits {
+            l.set("orbits", o.clone());
+        }
+        l
+    }
+
+    /// The levels of width `width` read back from [`HexLevels::to_space_levels`]'s keys;
+    /// `None` when one is missing (`three_axes` may be, with `without_three_axes`: it is 0
+    /// then, for the caller to fill in).
+    pub fn from_space_levels(
+        width: usize,
+        l: &SpaceLevels,
+        without_three_axes: bool,
+    ) -> Option<HexLevels> {
+        let three_axes = match l.get("three_axes") {
+            Some(c) => c.clone(),
+            None if without_three_axes => BigUint::zero(),
+            None => return None,
+        };
+        Some(HexLevels {
+            width,
+            cells: u64::try_from(l.get("cells")?).ok()?,
+            every_cell: l.get("every_cell")?.clone(),
+            choose_n: l.get("choose_n")?.clone(),
+            one_axis: l.get("one_axis")?.clone(),
+            two_axes: l.get("two_axes")?.clone(),
+            three_axes,
+            orbits: l.get("orbits").cloned(),
+            board: None,
+        })
+    }
 }
 
 /// Three-axis placements of width `width` up to the 12 symmetries by Burnside's lemma: the
