@@ -301,6 +301,8 @@ fn a_toy_kind_registers_its_search_space_table_with_its_one_line() {
     let table = table_for(&kinds, "toy").expect("found through the registry");
     assert_eq!(table.size_flags(), ("size", "sizes"));
     assert!(!table.reads_boards());
+    // No split count: `--shard` and `--estimate` refuse it, and name only the kinds that do.
+    assert!(table.sharded().is_none());
     let options = TableOptions::default();
     let request = TableRequest {
         size: None,
