@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use zeroone::model::{Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense, Solution};
 use zeroone::puzzle::generate::{
-    below, board_rng, each_board, unique_by_line, Confirmer, GenerateError, Generator, OnBoard,
-    Request, RunEnd,
+    below, board_rng, each_board, unique_by_line, Confirmer, GenerateError, Generator,
+    GeneratorOption, OnBoard, Request, RunEnd, MAX_ATTEMPTS,
 };
 use zeroone::puzzle::kind::{Answer, Board, Kind, Reader};
 use zeroone::puzzle::kinds::{
@@ -134,8 +134,8 @@ impl Kind for ToyKind {
 }
 
 impl Generator for ToyKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS]
     }
     fn widths(&self) -> &'static str {
         "2 or more"

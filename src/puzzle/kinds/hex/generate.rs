@@ -13,6 +13,7 @@ use super::file::write;
 use super::{HexBoard, HexKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
+use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS, MAX_REPAIRS};
 use crate::puzzle::generate::{
     shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
 };
@@ -130,8 +131,8 @@ pub fn generate_hex(options: &GenerateOptions) -> Result<Vec<Generated<HexBoard>
 }
 
 impl Generator for HexKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-repairs"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_REPAIRS]
     }
 
     fn widths(&self) -> &'static str {

@@ -25,6 +25,7 @@ use super::{first_apart, KillerBoard, KillerKind};
 use crate::model::value_symbol as symbol;
 use crate::puzzle::generate::filled_grid::complete_grid;
 use crate::puzzle::generate::regions::square_neighbours as neighbours;
+use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS};
 use crate::puzzle::generate::{
     below, board_rng, collect_boards, each_board, shuffle, unique_by_line, Check, Confirmer,
     GenerateError, Generator, OnBoard, Request, RunEnd,
@@ -254,9 +255,15 @@ pub fn block(o: &KillerOptions, g: &GeneratedKiller) -> String {
     out
 }
 
+/// `--max-cage C`: the largest cage grown.
+pub const MAX_CAGE: GeneratorOption = GeneratorOption {
+    name: "max-cage",
+    help: "Killer Sudoku: the largest cage grown (2 to 9 cells; default 4)",
+};
+
 impl Generator for KillerKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-cage"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_CAGE]
     }
 
     fn widths(&self) -> &'static str {

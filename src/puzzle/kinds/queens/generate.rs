@@ -13,6 +13,7 @@ use super::file::write;
 use super::{QueensBoard, QueensKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
+use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS, MAX_REPAIRS};
 use crate::puzzle::generate::{
     shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
 };
@@ -113,8 +114,8 @@ pub fn generate_queens(
 }
 
 impl Generator for QueensKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-repairs"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_REPAIRS]
     }
 
     fn widths(&self) -> &'static str {

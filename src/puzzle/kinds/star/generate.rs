@@ -28,6 +28,7 @@ use super::file::{solution_line, write};
 use super::search::{count_within, row_masks};
 use super::{StarBoard, StarKind};
 use crate::puzzle::generate::regions::{connected_without, square_neighbours as neighbours};
+use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS, MAX_REPAIRS};
 use crate::puzzle::generate::{
     below, board_rng, collect_boards, each_board, fingerprint, shuffle, unique_by_line, Check,
     Confirmer, GenerateError, Generator, OnBoard, Request, RunEnd,
@@ -414,9 +415,15 @@ pub fn block(o: &StarOptions, g: &GeneratedStar) -> String {
     out
 }
 
+/// `--stars K`: stars per row, column and region.
+pub const STARS: GeneratorOption = GeneratorOption {
+    name: "stars",
+    help: "Star Battle: stars per row, column and region (4k <= width; default 1)",
+};
+
 impl Generator for StarKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-repairs", "stars"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_REPAIRS, STARS]
     }
 
     fn widths(&self) -> &'static str {
