@@ -16,7 +16,7 @@ use zeroone::puzzle::generate::{
 };
 use zeroone::puzzle::kind::{Answer, Board, Kind, Reader};
 use zeroone::puzzle::kinds::{
-    by_name, by_name_in, generator_for, generators, table_for, tables, KINDS,
+    by_name, by_name_in, generator_for, generator_options, generators, table_for, tables, KINDS,
 };
 use zeroone::puzzle::parse::{Locator, ParseError, ParseErrorKind};
 use zeroone::puzzle::table::{
@@ -227,6 +227,9 @@ fn a_toy_kind_in_the_list_is_found_and_generated_without_touching_src() {
     assert_eq!(found.noun(), "toy row");
     let names: Vec<&str> = generators(&kinds).iter().map(|(n, _)| *n).collect();
     assert_eq!(names, ["hex", "queens", "star", "killer", "toy"]);
+    // `generate`'s flags are the generators' options, each once: the toy's one is shared.
+    let flags: Vec<&str> = generator_options(&kinds).iter().map(|o| o.name).collect();
+    assert_eq!(flags, ["max-attempts", "max-repairs", "stars", "max-cage"]);
 
     // Dispatch: the toy's own boards, reproducible, each confirmed by two backends and read
     // back by the toy's reader to a board whose model has that one solution.

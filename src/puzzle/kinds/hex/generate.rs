@@ -13,9 +13,9 @@ use super::file::write;
 use super::{HexBoard, HexKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
-use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS, MAX_REPAIRS};
 use crate::puzzle::generate::{
-    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
+    shuffle, GenerateError, GenerateOptions, Generated, Generator, GeneratorOption, OnBoard,
+    Request, RunEnd, MAX_ATTEMPTS, MAX_REPAIRS,
 };
 
 /// The hex board's shape as the planted-region generator needs it.

@@ -25,10 +25,9 @@ use super::{first_apart, KillerBoard, KillerKind};
 use crate::model::value_symbol as symbol;
 use crate::puzzle::generate::filled_grid::complete_grid;
 use crate::puzzle::generate::regions::square_neighbours as neighbours;
-use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS};
 use crate::puzzle::generate::{
     below, board_rng, collect_boards, each_board, shuffle, unique_by_line, Check, Confirmer,
-    GenerateError, Generator, OnBoard, Request, RunEnd,
+    GenerateError, Generator, GeneratorOption, OnBoard, Request, RunEnd, MAX_ATTEMPTS,
 };
 
 /// What to generate.

@@ -13,9 +13,9 @@ use super::file::write;
 use super::{QueensBoard, QueensKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
-use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS, MAX_REPAIRS};
 use crate::puzzle::generate::{
-    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
+    shuffle, GenerateError, GenerateOptions, Generated, Generator, GeneratorOption, OnBoard,
+    Request, RunEnd, MAX_ATTEMPTS, MAX_REPAIRS,
 };
 
 /// The Queens grid's shape as the planted-region generator needs it.

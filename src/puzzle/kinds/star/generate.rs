@@ -28,10 +28,10 @@ use super::file::{solution_line, write};
 use super::search::{count_within, row_masks};
 use super::{StarBoard, StarKind};
 use crate::puzzle::generate::regions::{connected_without, square_neighbours as neighbours};
-use crate::puzzle::generate::{GeneratorOption, MAX_ATTEMPTS, MAX_REPAIRS};
 use crate::puzzle::generate::{
     below, board_rng, collect_boards, each_board, fingerprint, shuffle, unique_by_line, Check,
-    Confirmer, GenerateError, Generator, OnBoard, Request, RunEnd,
+    Confirmer, GenerateError, Generator, GeneratorOption, OnBoard, Request, RunEnd, MAX_ATTEMPTS,
+    MAX_REPAIRS,
 };
 
 /// What to generate.
