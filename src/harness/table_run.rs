@@ -93,7 +93,7 @@ pub fn table_rows(experiment: &Experiment) -> Vec<TableRow> {
 
 /// The rows of the sharded count: `row_order` and `streamed_rows` (checked when the
 /// experiment was loaded; absent: top-down, two).
-fn row_plan(experiment: &Experiment) -> RowPlan {
+pub(crate) fn row_plan(experiment: &Experiment) -> RowPlan {
     let table = experiment.table.as_ref();
     let order = table
         .and_then(|t| t.row_order.as_deref())
