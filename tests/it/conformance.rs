@@ -457,7 +457,8 @@ fn every_xcc_engine_has_the_published_counts_and_names_itself() {
             assert_eq!(out.stats.extra["engine"], engine);
         }
     }
-    // A model past 128 items: the sweep refuses it, auto falls back to an MRV engine.
+    // A model past 128 items: the sweep refuses it (so does the transposed engine), auto falls
+    // back to an MRV engine.
     let big = n_queens(40);
     let out = count_verified(xcc_engine("sweep").as_mut(), &big, Some(1)).unwrap();
     assert_eq!(out.status, Status::Unsupported, "{:?}", out.reason);
