@@ -48,8 +48,8 @@ use crate::model::Model;
 
 pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
 pub use outcome::{
-    CountEnd, CountOutcome, CountReport, Found, Outcome, SearchCounter, SolveReport, Stats, Status,
-    Undecided, WITNESS_LIMIT,
+    CountEnd, CountOutcome, CountReport, Found, LpVerdict, Outcome, SearchCounter, SolveReport,
+    SpaceLevels, Stats, Status, Undecided, WITNESS_LIMIT,
 };
 pub use refusal::{RowLimit, RowRefusal};
 pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
