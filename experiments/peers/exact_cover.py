@@ -189,7 +189,11 @@ def main():
     ap.add_argument("--zeroone", default="target/release/zeroone")
     ap.add_argument("--miniexact", default=".venv-peers/bin/miniexact")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", help="comma-separated labels (default: every instance)")
+    ap.add_argument(
+        "--only",
+        help="semicolon-separated labels (labels hold commas: 'Langford L(2,12);14-queens'; "
+        "default: every instance)",
+    )
     ap.add_argument("--skip-slow", action="store_true", help="leave out L(2,15)")
     ap.add_argument("--sudoku", help="a Sudoku file: its first --sudoku-count puzzles as one instance")
     ap.add_argument("--sudoku-count", type=int, default=100)
@@ -197,7 +201,7 @@ def main():
     args = ap.parse_args()
     instances = [i for i in INSTANCES if not (args.skip_slow and i[2] == "slow")]
     if args.only:
-        keep = set(args.only.split(","))
+        keep = set(args.only.split(";"))
         instances = [i for i in instances if i[0] in keep]
     rows = []
     with tempfile.TemporaryDirectory() as scratch:

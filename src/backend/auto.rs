@@ -1,10 +1,12 @@
 //! The default backend (`--backend auto`, what `solve` and `count` use without `--backend`):
 //! the fastest exact engine that reads the model, as measured in `reports/exact-cover.md`.
-//! That is `xcc` for exact cover with at most 128 items and no objective (its `sweep` engine:
-//! pentominoes, Langford pairs, n-queens, where it is 1.4x-4x faster than `bitset`), and
-//! `bitset` otherwise: general rows and objectives (which `xcc` does not read), and larger
-//! or multiplicity models such as Sudoku (324 items) and Star Battle, where `xcc`'s MRV engines
-//! are level with `bitset` or slower (royle_17clue whole process: 1.5x `bitset`'s CPU time).
+//! That is `xcc` for exact cover with no objective where its `transposed` engine (at most 128
+//! primary items of at most 64 options each: Langford pairs, n-queens, bare hex boards) or its
+//! `sweep` engine (at most 128 items: pentominoes) takes the model, where it is 3x-13x faster
+//! than `bitset`, and `bitset` otherwise: general rows and objectives (which `xcc` does not
+//! read), and larger or multiplicity models such as Sudoku (324 items) and Star Battle, where
+//! `xcc`'s MRV engines are level with `bitset` or slower (royle_17clue whole process: 1.5x
+//! `bitset`'s CPU time).
 //! [`Backend::serving`] names the engine a model goes to, so records say `xcc` or `bitset`,
 //! never `auto`.
 //!
@@ -38,10 +40,10 @@ impl Auto {
         })
     }
 
-    /// Whether `model` goes to `xcc`: no objective, and its `sweep` engine takes the model
-    /// (see [`xcc::sweep_takes`]).
+    /// Whether `model` goes to `xcc`: no objective, and its `transposed` or `sweep` engine
+    /// takes the model (see [`xcc::transposed_takes`], [`xcc::sweep_takes`]).
     pub fn takes_xcc(model: &Model) -> bool {
-        model.objective().is_none() && xcc::sweep_takes(model)
+        model.objective().is_none() && (xcc::transposed_takes(model) || xcc::sweep_takes(model))
     }
 
     /// The engine serving `model`.

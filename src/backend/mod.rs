@@ -48,8 +48,8 @@ use crate::model::Model;
 
 pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
 pub use outcome::{
-    CountEnd, CountOutcome, CountReport, Found, Outcome, SearchCounter, SolveReport, Stats, Status,
-    Undecided, WITNESS_LIMIT,
+    CountEnd, CountOutcome, CountReport, Found, LpVerdict, Outcome, SearchCounter, SolveReport,
+    SpaceLevels, Stats, Status, Undecided, WITNESS_LIMIT,
 };
 pub use refusal::{RowLimit, RowRefusal};
 pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};
@@ -408,7 +408,7 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "xcc",
-        about: "exact cover with multiplicities on bit-parallel option sets: a sweep over 128-bit item masks for exact cover with <= 128 items, Knuth's Algorithms X/M with MRV otherwise (engine=auto|sweep|byte-counts|counts); unit-weight rows only; solves, counts, streams",
+        about: "exact cover with multiplicities on bit-parallel option sets: MRV on per-item live-option words for exact cover with <= 128 primary items of <= 64 options, a sweep over 128-bit item masks for other exact cover with <= 128 items, Knuth's Algorithms X/M with MRV otherwise (engine=auto|transposed|sweep|byte-counts|counts); unit-weight rows only; solves, counts, streams",
         make: |o| Ok(Box::new(xcc::Xcc::new(o)?)),
         params: &["engine"],
         uses_time_limit: true,

@@ -5,38 +5,236 @@
 
 use std::collections::BTreeMap;
 
+use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Solution;
 
 /// Search statistics, in one plain struct shared by all backends. Fields a backend does not
-/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`.
+/// track stay zero (and are left out of JSON); backend-specific figures go in `extra`, the
+/// figures reports read by name in typed fields ([`Stats::relaxation`]).
+///
+/// In JSON, [`Stats::relaxation`] is written into `extra` under its old keys (`lp_feasible`,
+/// `lp_integral`, `lp_fractional`) and read back from there, so records written before and
+/// after read alike; [`Stats::levels`] is its own object (`levels`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "StatsJson", into = "StatsJson")]
 pub struct Stats {
     /// Search nodes visited (partial placements tried).
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub nodes: u64,
     /// Nodes visited at each depth (the search profile).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nodes_per_depth: Vec<u64>,
     /// Values placed (by propagation or by choice).
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub steps: u64,
     /// Choices made at choice points.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub guesses: u64,
     /// Choices undone.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub backtracks: u64,
     /// Solutions met by the search.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub solutions: u64,
     /// Wall-clock seconds inside the backend.
-    #[serde(default)]
     pub seconds: f64,
+    /// What solving the LP relaxation alone found (`milp` with `relax=true`); `None` for
+    /// every other run. Reports draw the share of integral optima from it.
+    pub relaxation: Option<LpVerdict>,
+    /// The exact counts of a search-space table row (a table experiment's record); `None`
+    /// for every backend run.
+    pub levels: Option<SpaceLevels>,
     /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl Stats {
+    /// Every backend-specific figure by its key, the typed ones included under their record
+    /// keys (`lp_integral`, ...): what a report lists per backend. Cost: a copy of `extra`.
+    pub fn figures(&self) -> BTreeMap<String, serde_json::Value> {
+        let mut all = self.extra.clone();
+        if let Some(r) = &self.relaxation {
+            r.write_to(&mut all);
+        }
+        all
+    }
+}
+
+/// The verdict of an LP relaxation solved alone: whether it is feasible and whether its
+/// optimal vertex is integral (then it is a 0-1 solution, still to be verified).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LpVerdict {
+    /// The relaxation has a feasible point (false proves the 0-1 problem infeasible).
+    pub feasible: bool,
+    /// The optimal vertex found is integral.
+    pub integral: bool,
+    /// Fractional values at that vertex (0 when integral or infeasible); `None` in records
+    /// written before it was counted.
+    pub fractional: Option<usize>,
+}
+
+impl LpVerdict {
+    const FEASIBLE: &'static str = "lp_feasible";
+    const INTEGRAL: &'static str = "lp_integral";
+    const FRACTIONAL: &'static str = "lp_fractional";
+
+    /// Writes the verdict into `extra` under its record keys.
+    fn write_to(&self, extra: &mut BTreeMap<String, serde_json::Value>) {
+        extra.insert(Self::FEASIBLE.into(), self.feasible.into());
+        extra.insert(Self::INTEGRAL.into(), self.integral.into());
+        if let Some(f) = self.fractional {
+            extra.insert(Self::FRACTIONAL.into(), f.into());
+        }
+    }
+
+    /// Takes the verdict out of a record's `extra`, when its keys are there with their types
+    /// (`lp_fractional` may be absent; otherwise `extra` is left as it is).
+    fn take_from(extra: &mut BTreeMap<String, serde_json::Value>) -> Option<LpVerdict> {
+        let feasible = extra.get(Self::FEASIBLE)?.as_bool()?;
+        let integral = extra.get(Self::INTEGRAL)?.as_bool()?;
+        let fractional = match extra.get(Self::FRACTIONAL) {
+            None => None,
+            Some(v) => Some(usize::try_from(v.as_u64()?).ok()?),
+        };
+        for key in [Self::FEASIBLE, Self::INTEGRAL, Self::FRACTIONAL] {
+            extra.remove(key);
+        }
+        Some(LpVerdict {
+            feasible,
+            integral,
+            fractional,
+        })
+    }
+}
+
+/// The exact counts one row of a search-space table experiment computed: each level by its
+/// key (`every_cell`, `three_axes`, ...: the kind's table names them and reads them back), and
+/// the fixed points Burnside's lemma needs when the row's orbits are completed later (a
+/// sharded count). Written as decimal strings, so no digit is lost.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpaceLevels {
+    /// Each level's exact count, by its key.
+    #[serde(with = "decimal_map")]
+    pub counts: BTreeMap<String, BigUint>,
+    /// Placements fixed by each symmetry but the identity, when the row counted them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "decimal_list")]
+    pub fixed_points: Vec<BigUint>,
+}
+
+impl SpaceLevels {
+    /// The count of level `key`, if the row has it.
+    pub fn get(&self, key: &str) -> Option<&BigUint> {
+        self.counts.get(key)
+    }
+
+    /// Sets the count of level `key`.
+    pub fn set(&mut self, key: &str, count: impl Into<BigUint>) {
+        self.counts.insert(key.into(), count.into());
+    }
+}
+
+/// Exact big integers as JSON decimal strings (a JSON number would lose digits).
+mod decimal_map {
+    use std::collections::BTreeMap;
+
+    use num_bigint::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<String, BigUint>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter().map(|(k, v)| (k, v.to_string())))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<String, BigUint>, D::Error> {
+        let text = BTreeMap::<String, String>::deserialize(d)?;
+        text.into_iter()
+            .map(|(k, v)| match v.parse() {
+                Ok(n) => Ok((k, n)),
+                Err(_) => Err(serde::de::Error::custom(format!(
+                    "level {k}: '{v}' is not a whole number"
+                ))),
+            })
+            .collect()
+    }
+}
+
+/// A list of exact big integers as JSON decimal strings.
+mod decimal_list {
+    use num_bigint::BigUint;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(list: &[BigUint], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(list.iter().map(|v| v.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BigUint>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .into_iter()
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| serde::de::Error::custom(format!("'{v}' is not a whole number")))
+            })
+            .collect()
+    }
+}
+
+/// The JSON form of [`Stats`]: the typed fields folded into `extra`, but for the table
+/// levels, which have their own object (records made before it keep them in `extra`, where
+/// the table experiment reads them with its kind's keys).
+#[derive(Serialize, Deserialize)]
+struct StatsJson {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    nodes: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nodes_per_depth: Vec<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    steps: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    guesses: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    backtracks: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    solutions: u64,
+    #[serde(default)]
+    seconds: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    levels: Option<SpaceLevels>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl From<StatsJson> for Stats {
+    fn from(mut j: StatsJson) -> Stats {
+        Stats {
+            nodes: j.nodes,
+            nodes_per_depth: j.nodes_per_depth,
+            steps: j.steps,
+            guesses: j.guesses,
+            backtracks: j.backtracks,
+            solutions: j.solutions,
+            seconds: j.seconds,
+            relaxation: LpVerdict::take_from(&mut j.extra),
+            levels: j.levels,
+            extra: j.extra,
+        }
+    }
+}
+
+impl From<Stats> for StatsJson {
+    fn from(s: Stats) -> StatsJson {
+        let extra = s.figures();
+        StatsJson {
+            nodes: s.nodes,
+            nodes_per_depth: s.nodes_per_depth,
+            steps: s.steps,
+            guesses: s.guesses,
+            backtracks: s.backtracks,
+            solutions: s.solutions,
+            seconds: s.seconds,
+            levels: s.levels,
+            extra,
+        }
+    }
 }
 
 /// One of the search counters of [`Stats`]. What it counts differs between backends (a SAT

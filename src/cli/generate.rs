@@ -7,12 +7,14 @@
 
 use std::path::PathBuf;
 
+use std::sync::OnceLock;
+
 use clap::builder::{PossibleValue, PossibleValuesParser};
-use clap::Args;
+use clap::{Arg, ArgMatches, Args, Command};
 
 use zeroone::output::AtomicWriter;
-use zeroone::puzzle::generate::{GenerateError, Request};
-use zeroone::puzzle::kinds::{by_name, generator_for, generators, KINDS};
+use zeroone::puzzle::generate::{GenerateError, GeneratorOption, Request};
+use zeroone::puzzle::kinds::{by_name, generator_for, generator_options, generators, KINDS};
 
 use super::CliError;
 
@@ -40,21 +42,9 @@ pub struct GenerateArgs {
     /// Seed: the same seed gives the same boards on any machine.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Fresh placements tried per board before giving up (default 1000).
-    #[arg(long)]
-    max_attempts: Option<usize>,
-    /// Region moves tried per placement before starting over (default: 4 x width; Star Battle
-    /// 6 x width). Refused by kinds whose generator does not read it.
-    #[arg(long)]
-    max_repairs: Option<usize>,
-    /// Star Battle: stars per row, column and region (4k <= width; default 1). Refused by
-    /// kinds whose generator does not read it.
-    #[arg(long)]
-    stars: Option<usize>,
-    /// Killer Sudoku: the largest cage grown (2 to 9 cells; default 4). Refused by kinds
-    /// whose generator does not read it.
-    #[arg(long)]
-    max_cage: Option<usize>,
+    /// The generators' own options (`--max-attempts`, `--stars`, ...), from the registry.
+    #[command(flatten)]
+    options: GeneratorFlags,
     /// Write to this file (through a temporary file and a rename) instead of standard output.
     #[arg(long)]
     output: Option<PathBuf>,
@@ -63,19 +53,76 @@ pub struct GenerateArgs {
 impl GenerateArgs {
     /// What the generator is asked: width, count, seed and the further options given.
     fn request(&self) -> Request {
-        let given = [
-            ("max-attempts", self.max_attempts),
-            ("max-repairs", self.max_repairs),
-            ("stars", self.stars),
-            ("max-cage", self.max_cage),
-        ];
-        given.into_iter().fold(
+        (self.options.given.iter()).fold(
             Request::new(self.width, self.count, self.seed),
-            |request, (name, value)| match value {
-                Some(v) => request.with(name, v),
-                None => request,
-            },
+            |request, &(name, value)| request.with(name, value),
         )
+    }
+}
+
+/// The flags of the options the registered generators read ([`generator_options`]): each
+/// `--NAME N`, a whole number, with its generator's help; an option not every generator reads
+/// says that the others refuse it. The flags are the registry's, so a kind's generator adds
+/// its own without touching this file.
+#[derive(Debug, Default)]
+struct GeneratorFlags {
+    /// The options given, in the registry's order of options.
+    given: Vec<(&'static str, usize)>,
+}
+
+/// The generators' options with the help line and value name each flag shows, built once.
+fn flags() -> &'static [(GeneratorOption, String, &'static str)] {
+    static FLAGS: OnceLock<Vec<(GeneratorOption, String, &'static str)>> = OnceLock::new();
+    FLAGS.get_or_init(|| {
+        let all = generators(KINDS);
+        (generator_options(KINDS).into_iter())
+            .map(|o| {
+                let everyone = (all.iter()).all(|(_, g)| g.options().contains(&o));
+                let help = if everyone {
+                    o.help.to_string()
+                } else {
+                    format!(
+                        "{}. Refused by kinds whose generator does not read it",
+                        o.help
+                    )
+                };
+                // The value name clap's derive would give a field of this name (MAX_CAGE).
+                let value: &'static str = o.name.to_uppercase().replace('-', "_").leak();
+                (o, help, value)
+            })
+            .collect()
+    })
+}
+
+impl clap::FromArgMatches for GeneratorFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let given = (flags().iter())
+            .filter_map(|(o, _, _)| matches.get_one::<usize>(o.name).map(|&v| (o.name, v)))
+            .collect();
+        Ok(GeneratorFlags { given })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for GeneratorFlags {
+    fn augment_args(command: Command) -> Command {
+        flags().iter().fold(command, |command, (o, help, value)| {
+            command.arg(
+                Arg::new(o.name)
+                    .long(o.name)
+                    .value_name(*value)
+                    .value_parser(clap::value_parser!(usize))
+                    .help(help.as_str()),
+            )
+        })
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
     }
 }
 

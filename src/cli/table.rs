@@ -11,8 +11,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use zeroone::puzzle::kinds::hex::shards::{RowOrder, RowPlan, StreamedRows};
-use zeroone::puzzle::table::{Format, Method, SpaceTable, TableError, TableOptions, TableRequest};
+use zeroone::puzzle::table::{
+    Format, Method, ShardRequest, SpaceTable, TableError, TableOptions, TableRequest,
+};
 use zeroone::puzzle::KINDS;
 use zeroone::space::table;
 
@@ -117,48 +118,6 @@ fn parse_shard(text: &str) -> Result<(usize, usize), CliError> {
     Ok((k, n))
 }
 
-/// `--row-order`: top-down when absent.
-fn row_order(args: &TableArgs) -> Result<RowOrder, CliError> {
-    match args.row_order.as_deref() {
-        None => Ok(RowOrder::default()),
-        Some(name) => RowOrder::from_name(name).ok_or_else(|| {
-            CliError::BadInput(format!(
-                "--row-order '{name}': expected top-down, bottom-up or middle-first"
-            ))
-        }),
-    }
-}
-
-/// `--streamed-rows`: two when absent.
-fn streamed_rows(args: &TableArgs) -> Result<StreamedRows, CliError> {
-    match args.streamed_rows {
-        None => Ok(StreamedRows::default()),
-        Some(n) => StreamedRows::from_count(n)
-            .ok_or_else(|| CliError::BadInput(format!("--streamed-rows {n}: expected 2 or 3"))),
-    }
-}
-
-/// The shard counts `--estimate` tabulates.
-const ESTIMATED_PARTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
-
-/// `zeroone table hex --width W --shard k/K`: one shard of the three-axis count, as a table.
-fn hex_shard_table(
-    args: &TableArgs,
-    width: usize,
-    shard: &str,
-    memory_limit: Option<u64>,
-) -> Result<table::Table, CliError> {
-    let (part, parts) = parse_shard(shard)?;
-    let plan = RowPlan::new(row_order(args)?, streamed_rows(args)?);
-    let p = table::hex_three_axes_part(width, part, parts, plan, memory_limit).map_err(
-        |e| match e {
-            table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
-            other => CliError::Failed(other.to_string()),
-        },
-    )?;
-    Ok(table::hex_part_table(&p))
-}
-
 /// The largest width or size the command line takes: a guard against allocating for absurd
 /// values (the table itself refuses sizes it cannot count, with its own range).
 const MAX_SIZE: usize = 1000;
@@ -220,21 +179,9 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
                 .into(),
         ));
     }
-    if args.estimate {
-        let text = hex_estimate(&args, format)?;
+    if sharded {
+        let text = sharded_table(&args, &options, format)?;
         return emit(&args, &text);
-    }
-    if let Some(shard) = &args.shard {
-        let width = match (args.what.as_str(), args.width, &args.file) {
-            ("hex", Some(w), None) => w,
-            _ => {
-                return Err(CliError::BadInput(
-                    "--shard: only with `table hex --width N` (no board file)".into(),
-                ))
-            }
-        };
-        let t = hex_shard_table(&args, width, shard, options.memory_limit)?;
-        return emit(&args, &t.render(format));
     }
     let file = match (table_of(&args.what), &args.file) {
         (Some(_), file) => file.clone(),
@@ -255,38 +202,74 @@ pub fn run(args: TableArgs) -> Result<(), CliError> {
     emit(&args, &text)
 }
 
-/// `zeroone table hex --width W --estimate`: the estimated peak memory per shard for each
-/// streamed-rows choice and shard count, and the measured and extrapolated layer sizes.
-fn hex_estimate(args: &TableArgs, format: Format) -> Result<String, CliError> {
-    let width = match (args.what.as_str(), args.width, &args.file) {
-        ("hex", Some(w), None) => w,
-        _ => {
-            return Err(CliError::BadInput(
-                "--estimate: only with `table hex --width N` (no board file)".into(),
-            ))
-        }
+/// `--shard k/K` or `--estimate` (`table hex --width W`): one shard of the kind's split count,
+/// or the estimated memory per shard, through the kind's
+/// [`ShardedCount`](zeroone::puzzle::table::ShardedCount).
+fn sharded_table(
+    args: &TableArgs,
+    options: &TableOptions,
+    format: Format,
+) -> Result<String, CliError> {
+    let flag = if args.estimate {
+        "--estimate"
+    } else {
+        "--shard"
     };
-    let streamed = match args.streamed_rows {
-        None => StreamedRows::ALL.to_vec(),
-        Some(_) => vec![streamed_rows(args)?],
+    let found = table_of(&args.what).and_then(|t| Some((t.sharded()?, t.size_flags().0)));
+    let (count, size) = match (found, &args.file) {
+        (Some((count, one)), None) => match size_of(args, one) {
+            Some(size) => (count, size),
+            None => return Err(only_sharded(flag)),
+        },
+        _ => return Err(only_sharded(flag)),
     };
-    let order = row_order(args)?;
-    let [peaks, layers] = table::hex_memory_tables(
-        width,
-        order,
-        &streamed,
-        &ESTIMATED_PARTS,
-        args.estimate_states,
-    )
-    .map_err(|e| match e {
-        table::TableError::BadSize(s) | table::TableError::Memory(s) => CliError::BadInput(s),
+    let request = ShardRequest {
+        size,
+        shard: args.shard.as_deref().map(parse_shard).transpose()?,
+        row_order: args.row_order.as_deref(),
+        streamed_rows: args.streamed_rows,
+        estimate_states: args.estimate_states,
+        memory_limit: options.memory_limit,
+    };
+    let refused = |e: TableError| match e {
+        TableError::BadSize(s) | TableError::Memory(s) => CliError::BadInput(s),
         other => CliError::Failed(other.to_string()),
-    })?;
+    };
+    if !args.estimate {
+        return Ok(count.shard_table(&request).map_err(refused)?.render(format));
+    }
+    let tables = count.estimate_tables(&request).map_err(refused)?;
     Ok(match format {
-        Format::Markdown => format!("{}\n{}", peaks.render(format), layers.render(format)),
-        // One table a document: the peaks (the layers are in the Markdown form).
-        _ => peaks.render(format),
+        Format::Markdown => (tables.iter())
+            .map(|t| t.render(format))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        // One table a document: the first (the others are in the Markdown form).
+        _ => tables.first().map(|t| t.render(format)).unwrap_or_default(),
     })
+}
+
+/// The one-size flag `one` (`width`, `size`) as given.
+fn size_of(args: &TableArgs, one: &str) -> Option<usize> {
+    if one == "width" {
+        args.width
+    } else {
+        args.size
+    }
+}
+
+/// The refusal of `--shard` or `--estimate` where no kind's count splits: it names the kinds
+/// whose counts do, with their size flag (`table hex --width N`).
+fn only_sharded(flag: &str) -> CliError {
+    let mut kinds: Vec<String> = (zeroone::puzzle::kinds::tables(KINDS).into_iter())
+        .filter(|(_, t)| t.sharded().is_some())
+        .map(|(name, t)| format!("`table {name} --{} N`", t.size_flags().0))
+        .collect();
+    kinds.sort_unstable();
+    CliError::BadInput(format!(
+        "{flag}: only with {} (no board file)",
+        kinds.join(" or ")
+    ))
 }
 
 /// `--format`: md, csv or json.
@@ -368,10 +351,11 @@ fn request_of<'a>(
     options: &'a TableOptions,
 ) -> Result<TableRequest<'a>, CliError> {
     let (one, many) = table.size_flags();
-    let (size, sizes) = if one == "width" {
-        (args.width, &args.widths)
+    let size = size_of(args, one);
+    let sizes = if one == "width" {
+        &args.widths
     } else {
-        (args.size, &args.sizes)
+        &args.sizes
     };
     Ok(TableRequest {
         size,

@@ -1,8 +1,8 @@
 //! Backend-specific figures, named per backend: what `nodes`, `steps`, `guesses` and
 //! `backtracks` mean differs between backends (SAT calls, partial placements, choices), so the
 //! reports never pool them into one column. Each backend's counters get the name of what they
-//! count, and its `stats.extra` figures keep their own keys; a figure a backend does not
-//! measure is absent (an empty CSV cell), never 0.
+//! count, and its `stats.extra` figures (and the typed ones, by their record keys) keep their
+//! own keys; a figure a backend does not measure is absent (an empty CSV cell), never 0.
 
 use crate::backend::{Registry, SearchCounter, Status};
 use crate::harness::record::Record;
@@ -67,7 +67,7 @@ pub fn figures_of(record: &Record) -> Vec<(String, FigureValue)> {
         .into_iter()
         .map(|(c, label)| (label, FigureValue::Number(c.of(&record.stats) as f64)))
         .collect();
-    for (key, value) in &record.stats.extra {
+    for (key, value) in &record.stats.figures() {
         let v = match value {
             serde_json::Value::Number(n) => n.as_f64().map(FigureValue::Number),
             serde_json::Value::Bool(b) => Some(FigureValue::Flag(*b)),
@@ -128,7 +128,11 @@ mod tests {
         sat.stats.nodes = 3;
         let mut milp = Record::new("i", "milp", "milp", Task::Solve, 0);
         milp.status = Status::Solved;
-        milp.stats.extra.insert("lp_integral".into(), true.into());
+        milp.stats.relaxation = Some(crate::backend::LpVerdict {
+            feasible: true,
+            integral: true,
+            fractional: None,
+        });
         assert_eq!(
             figures_of(&sat),
             vec![("partial placements".to_string(), FigureValue::Number(3.0))]
@@ -136,10 +140,16 @@ mod tests {
         // milp has no search counter: no "nodes" 0 for it.
         assert_eq!(
             figures_of(&milp),
-            vec![(
-                "LP relaxation integral".to_string(),
-                FigureValue::Flag(true)
-            )]
+            vec![
+                (
+                    "LP relaxation feasible".to_string(),
+                    FigureValue::Flag(true)
+                ),
+                (
+                    "LP relaxation integral".to_string(),
+                    FigureValue::Flag(true)
+                )
+            ]
         );
         let mut killed = sat.clone();
         killed.status = Status::Timeout;

@@ -27,9 +27,7 @@ use crate::harness::source::load_instances;
 use crate::harness::store::records_path;
 use crate::harness::table_run::table_rows;
 use crate::harness::{write_atomically, HarnessError};
-use crate::puzzle::kinds::hex::shards::{
-    HexHalves, MemoryEstimate, RowOrder, RowPlan, StreamedRows,
-};
+use crate::puzzle::kinds::hex::shards::{HexHalves, MemoryEstimate};
 
 /// Fixed time added to every task's request: loading the instances, starting workers.
 const TIME_BASE: Duration = Duration::from_secs(600);
@@ -255,11 +253,9 @@ fn memory_request(
     if experiment.kind == ExperimentKind::Table {
         let spec = experiment.table.clone().unwrap_or_default();
         let parts = spec.hex_parts.unwrap_or(1).max(1);
-        let streamed = spec
-            .streamed_rows
-            .and_then(StreamedRows::from_count)
-            .unwrap_or_default();
-        let plan = RowPlan::new(RowOrder::TopDown, streamed);
+        // The row order and streamed rows the table will run with (a middle-first count holds
+        // other layers than a top-down one).
+        let plan = super::table_run::row_plan(experiment);
         let mut peak = 0u64;
         for &width in &spec.hex_widths {
             if let Some(halves) = HexHalves::new(width) {
@@ -592,6 +588,7 @@ mod tests {
     use super::*;
     use crate::harness::record::Record;
     use crate::harness::Task;
+    use crate::puzzle::kinds::hex::shards::RowPlan;
 
     const SOLVE: &str = "repetitions = 3\ntime_limit = 10\nmemory_limit = 2000\n\
         [[instances]]\ngenerate = \"queens-bare\"\nsizes = [1, 2, 3, 4, 5]\n\
@@ -787,6 +784,36 @@ mod tests {
         assert!(p.memory_mb as f64 >= MEMORY_BASE_MB as f64 + peak as f64 / 1048576.0);
         let unsplit = experiment(dir.path(), "kind = \"table\"\n[table]\nhex_widths = [11]\n");
         assert_eq!(default_shards(&unsplit), None);
+    }
+
+    #[test]
+    fn a_middle_first_table_is_sized_by_its_own_row_order() {
+        use crate::puzzle::kinds::hex::shards::{RowOrder, StreamedRows};
+        let dir = tempfile::tempdir().unwrap();
+        let halves = HexHalves::new(19).unwrap();
+        let peak = |order| {
+            let plan = RowPlan::new(order, StreamedRows::default());
+            MemoryEstimate::measure(&halves, plan, crate::space::table::GUARD_BUDGET)
+                .unwrap()
+                .peak_bytes(2)
+        };
+        let (top_down, middle) = (peak(RowOrder::TopDown), peak(RowOrder::MiddleFirst));
+        assert_ne!(
+            top_down, middle,
+            "the orders must hold different layers here"
+        );
+        let table = "kind = \"table\"\n[table]\nhex_widths = [19]\nhex_parts = 2\nrow_order = \"middle-first\"\n";
+        let exp = experiment(dir.path(), table);
+        let mut r = request(2, 1);
+        r.time = Some(Duration::from_secs(600));
+        let p = plan(&exp, dir.path(), Path::new("/z"), r).unwrap();
+        let mb = |peak: u64| (peak as f64 * MEMORY_MARGIN / (1u64 << 20) as f64).ceil() as u64;
+        assert_ne!(
+            mb(top_down),
+            mb(middle),
+            "{top_down} and {middle} bytes round alike"
+        );
+        assert_eq!(p.memory_mb, MEMORY_BASE_MB + mb(middle));
     }
 
     #[test]

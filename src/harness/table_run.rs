@@ -4,8 +4,8 @@
 //!
 //! Each row is one run: resumable and shardable like any experiment. A record's `count` is the
 //! fully constrained level (three axes for hex, no touching for Queens); every level is kept
-//! as an exact decimal string in `stats.extra`, so the reports are rebuilt from the records
-//! alone. The counts are computed by `zeroone::space::table` (dynamic programming, checked there
+//! exactly in [`Stats::levels`] (older records: decimal strings in `stats.extra`, still read),
+//! so the reports are rebuilt from the records alone. The counts are computed by `zeroone::space::table` (dynamic programming, checked there
 //! against the enumerator and, for orbits, Burnside's lemma); no solution is returned, so the
 //! records are not `verified`.
 
@@ -17,7 +17,7 @@ use std::time::Instant;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::backend::{Stats, Status};
+use crate::backend::{SpaceLevels, Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Task};
 use crate::harness::plan::{in_shard, RunOptions, RunSummary};
 use crate::harness::record::{read_records, Record};
@@ -93,7 +93,7 @@ pub fn table_rows(experiment: &Experiment) -> Vec<TableRow> {
 
 /// The rows of the sharded count: `row_order` and `streamed_rows` (checked when the
 /// experiment was loaded; absent: top-down, two).
-fn row_plan(experiment: &Experiment) -> RowPlan {
+pub(crate) fn row_plan(experiment: &Experiment) -> RowPlan {
     let table = experiment.table.as_ref();
     let order = table
         .and_then(|t| t.row_order.as_deref())
@@ -164,6 +164,7 @@ fn compute_part(
         TableRow::HexPart { width, part, parts },
         count,
         seconds,
+        None,
         extra,
     )
 }
@@ -171,27 +172,23 @@ fn compute_part(
 /// A hex width's other levels, with the 11 non-identity fixed-point counts for Burnside.
 fn compute_others(width: usize) -> Record {
     let start = Instant::now();
-    let mut extra = BTreeMap::new();
+    let mut levels = None;
     let result = hex_levels_but_three_axes(width, &TableOptions::default()).and_then(|l| {
         let fixed = hex_fixed_points_by_symmetry(width)?;
-        extra.insert("cells".into(), serde_json::Value::from(l.cells));
-        extra.insert("every_cell".into(), text(&l.every_cell));
-        extra.insert("choose_n".into(), text(&l.choose_n));
-        extra.insert("one_axis".into(), text(&l.one_axis));
-        extra.insert("two_axes".into(), text(&l.two_axes));
-        let fixed_text: Vec<serde_json::Value> = fixed
-            .iter()
-            .map(|f| serde_json::Value::String(f.to_string()))
-            .collect();
-        extra.insert("fixed_points".into(), fixed_text.into());
+        let mut recorded = l.to_space_levels();
+        recorded.counts.remove("three_axes");
+        recorded.fixed_points = fixed.into_iter().map(BigUint::from).collect();
+        levels = Some(recorded);
         Ok(l.two_axes)
     });
     let seconds = start.elapsed().as_secs_f64();
-    table_record(TableRow::HexOthers(width), result, seconds, extra)
-}
-
-fn text(x: &BigUint) -> serde_json::Value {
-    serde_json::Value::String(x.to_string())
+    table_record(
+        TableRow::HexOthers(width),
+        result,
+        seconds,
+        levels,
+        BTreeMap::new(),
+    )
 }
 
 fn compute(row: TableRow, cache: &mut SourceCache, plan: RowPlan) -> Record {
@@ -206,43 +203,29 @@ fn compute(row: TableRow, cache: &mut SourceCache, plan: RowPlan) -> Record {
         TableRow::Hex(_) | TableRow::Queens(_) => *cache = None,
     }
     let start = Instant::now();
-    let mut extra = BTreeMap::new();
+    let mut levels = None;
     let result = match row {
         TableRow::Hex(w) => hex_levels(w, &TableOptions::default()).map(|l| {
-            extra.insert("cells".into(), serde_json::Value::from(l.cells));
-            extra.insert("every_cell".into(), text(&l.every_cell));
-            extra.insert("choose_n".into(), text(&l.choose_n));
-            extra.insert("one_axis".into(), text(&l.one_axis));
-            extra.insert("two_axes".into(), text(&l.two_axes));
-            extra.insert("three_axes".into(), text(&l.three_axes));
-            if let Some(o) = &l.orbits {
-                extra.insert("orbits".into(), text(o));
-            }
+            levels = Some(l.to_space_levels());
             l.three_axes
         }),
         TableRow::Queens(n) => queens_levels(n, &TableOptions::default()).map(|l| {
-            extra.insert("every_cell".into(), text(&l.every_cell));
-            extra.insert("choose_n".into(), text(&l.choose_n));
-            extra.insert("one_per_row".into(), text(&l.one_per_row));
-            extra.insert("permutations".into(), text(&l.permutations));
-            extra.insert("no_touching".into(), text(&l.no_touching));
-            if let Some(o) = &l.orbits {
-                extra.insert("orbits".into(), text(o));
-            }
+            levels = Some(l.to_space_levels());
             l.no_touching
         }),
         TableRow::HexOthers(_) | TableRow::HexPart { .. } => unreachable!("returned above"),
     };
     let seconds = start.elapsed().as_secs_f64();
-    table_record(row, result, seconds, extra)
+    table_record(row, result, seconds, levels, BTreeMap::new())
 }
 
-/// The record of one table row: its count (or why it failed), time and levels, with the
-/// group (`hex`, `queens`) and size the report needs.
+/// The record of one table row: its count (or why it failed), time, levels and figures, with
+/// the group (`hex`, `queens`) and size the report needs.
 fn table_record(
     row: TableRow,
     result: Result<BigUint, TableError>,
     seconds: f64,
+    levels: Option<SpaceLevels>,
     extra: BTreeMap<String, serde_json::Value>,
 ) -> Record {
     let (status, count, reason) = match result {
@@ -263,6 +246,7 @@ fn table_record(
         reason,
         stats: Stats {
             seconds,
+            levels,
             extra,
             ..Stats::default()
         },
@@ -318,39 +302,40 @@ pub fn run_table(
     })
 }
 
-fn big(r: &Record, key: &str) -> Option<BigUint> {
-    r.stats
-        .extra
-        .get(key)
-        .and_then(|v| v.as_str())
-        .and_then(|s| BigUint::from_str(s).ok())
+/// The levels on a table record: [`Stats::levels`], or, in a record made before the levels
+/// had their own field, the counts it kept in `stats.extra` (every decimal string, `cells` as
+/// a number, and `fixed_points` as a list of decimal strings).
+fn levels_of(r: &Record) -> Option<SpaceLevels> {
+    if let Some(levels) = &r.stats.levels {
+        return Some(levels.clone());
+    }
+    let mut levels = SpaceLevels::default();
+    for (key, value) in &r.stats.extra {
+        let count = match value {
+            serde_json::Value::String(s) => BigUint::from_str(s).ok(),
+            serde_json::Value::Number(n) if key == "cells" => n.as_u64().map(BigUint::from),
+            serde_json::Value::Array(list) if key == "fixed_points" => {
+                levels.fixed_points = list
+                    .iter()
+                    .map(|x| x.as_str().and_then(|s| BigUint::from_str(s).ok()))
+                    .collect::<Option<_>>()?;
+                None
+            }
+            _ => None,
+        };
+        if let Some(c) = count {
+            levels.counts.insert(key.clone(), c);
+        }
+    }
+    Some(levels)
 }
 
 fn hex_from(r: &Record, width: usize) -> Option<HexLevels> {
-    Some(HexLevels {
-        width,
-        cells: r.stats.extra.get("cells")?.as_u64()?,
-        every_cell: big(r, "every_cell")?,
-        choose_n: big(r, "choose_n")?,
-        one_axis: big(r, "one_axis")?,
-        two_axes: big(r, "two_axes")?,
-        three_axes: big(r, "three_axes")?,
-        orbits: big(r, "orbits"),
-        board: None,
-    })
+    HexLevels::from_space_levels(width, &levels_of(r)?, false)
 }
 
 fn queens_from(r: &Record, size: usize) -> Option<QueensLevels> {
-    Some(QueensLevels {
-        size,
-        every_cell: big(r, "every_cell")?,
-        choose_n: big(r, "choose_n")?,
-        one_per_row: big(r, "one_per_row")?,
-        permutations: big(r, "permutations")?,
-        no_touching: big(r, "no_touching")?,
-        orbits: big(r, "orbits"),
-        board: None,
-    })
+    QueensLevels::from_space_levels(size, &levels_of(r)?)
 }
 
 fn log10(x: &BigUint) -> f64 {
@@ -415,35 +400,19 @@ fn levels_on_record(
 /// The levels of a sharded width: its other levels from `r`, the three-axis count as the sum
 /// of its shards, the orbits by Burnside's lemma from the recorded fixed points.
 fn sharded_hex_from(r: &Record, width: usize, three_axes: u128) -> Result<HexLevels, String> {
-    let fixed: Vec<u128> = r
-        .stats
-        .extra
-        .get("fixed_points")
-        .and_then(|v| v.as_array())
-        .map(|a| a.iter().filter_map(|x| x.as_str()?.parse().ok()).collect())
-        .unwrap_or_default();
+    let recorded = levels_of(r).unwrap_or_default();
+    let fixed: Vec<u128> = (recorded.fixed_points.iter())
+        .filter_map(|f| u128::try_from(f).ok())
+        .collect();
     if fixed.len() != 11 {
         return Err("the record lacks the 11 fixed-point counts".into());
     }
     let orbits = orbits_from_fixed_points(three_axes, &fixed).map_err(|e| e.to_string())?;
-    let mut levels = hex_from_parts(r, width).ok_or("the record lacks a level")?;
+    let mut levels =
+        HexLevels::from_space_levels(width, &recorded, true).ok_or("the record lacks a level")?;
     levels.three_axes = BigUint::from(three_axes);
     levels.orbits = Some(orbits);
     Ok(levels)
-}
-
-fn hex_from_parts(r: &Record, width: usize) -> Option<HexLevels> {
-    Some(HexLevels {
-        width,
-        cells: r.stats.extra.get("cells")?.as_u64()?,
-        every_cell: big(r, "every_cell")?,
-        choose_n: big(r, "choose_n")?,
-        one_axis: big(r, "one_axis")?,
-        two_axes: big(r, "two_axes")?,
-        three_axes: BigUint::default(),
-        orbits: None,
-        board: None,
-    })
 }
 
 /// The Markdown report of a table experiment. With `redact_times`, the provenance header and
@@ -727,4 +696,64 @@ pub fn write_table_reports(
         }
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_read_alike_from_the_typed_field_and_from_an_older_record() {
+        let new = compute(TableRow::Hex(5), &mut None, RowPlan::default());
+        let levels = new
+            .stats
+            .levels
+            .clone()
+            .expect("a table row records its levels");
+        assert_eq!(levels.get("three_axes"), Some(&BigUint::from(6u32)));
+        // Through JSON: the levels have their own object, as decimal strings.
+        let line = serde_json::to_string(&new).unwrap();
+        assert!(
+            line.contains(r#""levels":{"counts":{"cells":"19","#),
+            "{line}"
+        );
+        let back: Record = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.stats, new.stats);
+        // A record made before: the same counts as strings in `extra` (cells a number).
+        let mut old = new.clone();
+        old.stats.levels = None;
+        for (key, count) in &levels.counts {
+            let value = match key.as_str() {
+                "cells" => serde_json::Value::from(u64::try_from(count).unwrap()),
+                _ => serde_json::Value::from(count.to_string()),
+            };
+            old.stats.extra.insert(key.clone(), value);
+        }
+        let expected = hex_levels(5, &TableOptions::default()).unwrap();
+        assert_eq!(hex_from(&new, 5), Some(expected.clone()));
+        assert_eq!(hex_from(&old, 5), Some(expected));
+        // A sharded width's other levels with their fixed points, new and old alike.
+        let others = compute_others(5);
+        let fixed = others.stats.levels.clone().unwrap().fixed_points;
+        assert_eq!(fixed.len(), 11);
+        let mut old_others = others.clone();
+        old_others.stats.levels = None;
+        let text: Vec<serde_json::Value> = fixed.iter().map(|f| f.to_string().into()).collect();
+        old_others
+            .stats
+            .extra
+            .insert("fixed_points".into(), text.into());
+        let mut counts = others.stats.levels.clone().unwrap().counts;
+        counts.insert("cells".into(), BigUint::from(19u32));
+        for (key, count) in counts {
+            let value = match key.as_str() {
+                "cells" => serde_json::Value::from(19u64),
+                _ => count.to_string().into(),
+            };
+            old_others.stats.extra.insert(key, value);
+        }
+        let whole = hex_from(&new, 5).unwrap();
+        assert_eq!(sharded_hex_from(&others, 5, 6), Ok(whole.clone()));
+        assert_eq!(sharded_hex_from(&old_others, 5, 6), Ok(whole));
+    }
 }

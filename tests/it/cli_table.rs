@@ -231,4 +231,20 @@ fn three_streamed_rows_give_the_shards_of_two_and_the_estimate_shows_both() {
         assert!(out.is_empty(), "{all:?}: {out}");
         assert!(err.contains(expected), "{all:?}: {err}");
     }
+    // Only a kind whose table splits its count takes --shard or --estimate; the refusal names
+    // those kinds (from the registry) with their size flag.
+    for flag in [vec!["--shard", "1/2"], vec!["--estimate"]] {
+        let mut all = vec!["table", "queens", "--width", "5"];
+        all.extend(flag.iter().copied());
+        let (code, out, err) = zeroone(&all);
+        assert_eq!(code, 2, "{all:?}: {err}");
+        assert!(out.is_empty(), "{all:?}: {out}");
+        assert!(
+            err.contains(&format!(
+                "{}: only with `table hex --width N` (no board file)",
+                flag[0]
+            )),
+            "{all:?}: {err}"
+        );
+    }
 }

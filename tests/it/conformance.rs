@@ -442,8 +442,8 @@ fn xcc_engine(engine: &str) -> Box<dyn zeroone::backend::Backend> {
 #[test]
 fn every_xcc_engine_has_the_published_counts_and_names_itself() {
     use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
-    let all: &[&str] = &["sweep", "byte-counts", "counts"];
-    // Pentominoes' tables are too large for byte-counts.
+    let all: &[&str] = &["transposed", "sweep", "byte-counts", "counts"];
+    // Pentominoes' tables are too large for byte-counts, their items too long for transposed.
     for (model, count, engines) in [
         (n_queens(9), 352, all),
         (langford(8), 300, all),
@@ -457,7 +457,8 @@ fn every_xcc_engine_has_the_published_counts_and_names_itself() {
             assert_eq!(out.stats.extra["engine"], engine);
         }
     }
-    // A model past 128 items: the sweep refuses it, auto falls back to an MRV engine.
+    // A model past 128 items: the sweep refuses it (so does the transposed engine), auto falls
+    // back to an MRV engine.
     let big = n_queens(40);
     let out = count_verified(xcc_engine("sweep").as_mut(), &big, Some(1)).unwrap();
     assert_eq!(out.status, Status::Unsupported, "{:?}", out.reason);
@@ -473,7 +474,98 @@ fn every_xcc_engine_has_the_published_counts_and_names_itself() {
     assert_ne!(auto.stats.extra["engine"], "sweep");
     assert_eq!(auto.count, 8);
     let out = count_verified(xcc_engine("auto").as_mut(), &n_queens(9), None).unwrap();
+    assert_eq!(out.stats.extra["engine"], "transposed");
+    let out = count_verified(xcc_engine("auto").as_mut(), &pentominoes(3, 20), None).unwrap();
     assert_eq!(out.stats.extra["engine"], "sweep");
+    let out = count_verified(xcc_engine("transposed").as_mut(), &pentominoes(3, 20), None).unwrap();
+    assert_eq!(out.status, Status::Unsupported, "{:?}", out.reason);
+    assert!(out.reason.unwrap().contains("engine 'transposed'"));
+}
+
+/// A random exact-cover model over `n` variables: `rows` rows, each "exactly one" or "at most
+/// one" over a random subset, sometimes a `<= 0` row, sometimes a given; from a fixed linear
+/// congruential stream.
+fn random_exact_cover_model(n: usize, rows: usize, seed: u64) -> Model {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(7);
+    let mut next = move |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let mut b = ModelBuilder::new(format!("exact-cover-{seed}"), PuzzleKind::Generic);
+    let v: Vec<usize> = (0..n)
+        .map(|i| b.variable(format!("x{i}"), Coord::Free))
+        .collect();
+    let f = b.family("rows");
+    for _ in 0..rows {
+        let mut vars: Vec<usize> = v.iter().copied().filter(|_| next(4) == 0).collect();
+        if vars.is_empty() {
+            vars.push(v[next(n as u64) as usize]);
+        }
+        let sense = match next(9) {
+            0..=5 => Sense::ExactlyOne,
+            6 | 7 => Sense::AtMostOne,
+            _ if vars.len() == 1 => Sense::AtMost(0),
+            _ => Sense::AtMostOne,
+        };
+        b.row(f, vars, sense);
+    }
+    if next(3) == 0 {
+        b.given(v[next(n as u64) as usize]);
+    }
+    b.build()
+        .unwrap_or_else(|_| random_exact_cover_model(n, rows, seed.wrapping_add(1 << 40)))
+}
+
+#[test]
+fn every_exact_cover_engine_counts_random_exact_cover_like_brute_force() {
+    let mut solved = 0;
+    for seed in 0..80 {
+        let model = random_exact_cover_model(14, 7, seed);
+        let brute = count_with("brute", &model);
+        for engine in ["transposed", "sweep", "byte-counts", "counts"] {
+            let out = count_verified(xcc_engine(engine).as_mut(), &model, None).unwrap();
+            assert_eq!(out.status, Status::Solved, "{engine}: {:?}", out.reason);
+            assert_eq!(out.count, brute, "{engine} on {}", model.name());
+        }
+        solved += usize::from(brute > 0);
+    }
+    // Not all infeasible: the cross-check bites.
+    assert!(solved >= 20, "only {solved} of 80 models have solutions");
+}
+
+#[test]
+fn the_transposed_engine_agrees_with_bitset_under_givens_and_stops_at_a_limit() {
+    use zeroone::puzzle::generate::exact_cover::{langford, n_queens};
+    let model = n_queens(8);
+    // Every single queen as a given: the counts sum to 8 x 92 (each solution has 8 queens).
+    let mut total = 0;
+    for v in 0..64 {
+        let Ok(given) = model.with_givens(format!("given-{v}"), vec![v]) else {
+            continue;
+        };
+        let out = count_verified(xcc_engine("transposed").as_mut(), &given, None).unwrap();
+        assert_eq!(out.count, count_with("bitset", &given), "given {v}");
+        total += out.count;
+    }
+    assert_eq!(total, 8 * 92);
+    let out = count_verified(xcc_engine("transposed").as_mut(), &langford(8), Some(7)).unwrap();
+    assert_eq!((out.status, out.count), (Status::Limit, 7));
+    let mut seen = 0;
+    let mut xcc = xcc_engine("transposed");
+    let out = solutions_verified(xcc.as_mut(), &n_queens(6), None, &mut |_| seen += 1).unwrap();
+    assert_eq!((out.count, seen, out.exhaustive), (4, 4, true));
+    // 15-queens (2,279,184 solutions, about a second) under a 1 ms limit: the clock is read.
+    let mut options = BackendOptions {
+        time_limit: Some(std::time::Duration::from_millis(1)),
+        ..BackendOptions::default()
+    };
+    options.params.insert("engine".into(), "transposed".into());
+    let mut xcc = make_backend("xcc", &options).unwrap();
+    let out = count_verified(xcc.as_mut(), &n_queens(15), None).unwrap();
+    assert_eq!((out.status, out.exhaustive), (Status::Limit, false));
+    assert!(out.count < 2_279_184 && out.stats.extra["engine"] == "transposed");
 }
 
 #[test]

@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use zeroone::model::{Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense, Solution};
 use zeroone::puzzle::generate::{
-    below, board_rng, each_board, unique_by_line, Confirmer, GenerateError, Generator, OnBoard,
-    Request, RunEnd,
+    below, board_rng, each_board, unique_by_line, Confirmer, GenerateError, Generator,
+    GeneratorOption, OnBoard, Request, RunEnd, MAX_ATTEMPTS,
 };
 use zeroone::puzzle::kind::{Answer, Board, Kind, Reader};
 use zeroone::puzzle::kinds::{
-    by_name, by_name_in, generator_for, generators, table_for, tables, KINDS,
+    by_name, by_name_in, generator_for, generator_options, generators, table_for, tables, KINDS,
 };
 use zeroone::puzzle::parse::{Locator, ParseError, ParseErrorKind};
 use zeroone::puzzle::table::{
@@ -134,8 +134,8 @@ impl Kind for ToyKind {
 }
 
 impl Generator for ToyKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS]
     }
     fn widths(&self) -> &'static str {
         "2 or more"
@@ -227,6 +227,9 @@ fn a_toy_kind_in_the_list_is_found_and_generated_without_touching_src() {
     assert_eq!(found.noun(), "toy row");
     let names: Vec<&str> = generators(&kinds).iter().map(|(n, _)| *n).collect();
     assert_eq!(names, ["hex", "queens", "star", "killer", "toy"]);
+    // `generate`'s flags are the generators' options, each once: the toy's one is shared.
+    let flags: Vec<&str> = generator_options(&kinds).iter().map(|o| o.name).collect();
+    assert_eq!(flags, ["max-attempts", "max-repairs", "stars", "max-cage"]);
 
     // Dispatch: the toy's own boards, reproducible, each confirmed by two backends and read
     // back by the toy's reader to a board whose model has that one solution.
@@ -301,6 +304,8 @@ fn a_toy_kind_registers_its_search_space_table_with_its_one_line() {
     let table = table_for(&kinds, "toy").expect("found through the registry");
     assert_eq!(table.size_flags(), ("size", "sizes"));
     assert!(!table.reads_boards());
+    // No split count: `--shard` and `--estimate` refuse it, and name only the kinds that do.
+    assert!(table.sharded().is_none());
     let options = TableOptions::default();
     let request = TableRequest {
         size: None,

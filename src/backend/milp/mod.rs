@@ -50,8 +50,8 @@ use serde::Serialize;
 
 use crate::backend::presolve::{presolve, PresolveLevel, Presolved};
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, SolveReport,
-    Solver, Stats, Undecided, WITNESS_LIMIT,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, LpVerdict,
+    SolveReport, Solver, Stats, Undecided, WITNESS_LIMIT,
 };
 use crate::model::verify::Verifier;
 use crate::model::{Model, Reduction, Solution};
@@ -153,11 +153,11 @@ impl Milp {
         let found = match relaxation {
             None => Found::TimedOut,
             Some(r) => {
-                stats.extra.insert("lp_feasible".into(), r.feasible.into());
-                stats.extra.insert("lp_integral".into(), r.integral.into());
-                stats
-                    .extra
-                    .insert("lp_fractional".into(), r.fractional.into());
+                stats.relaxation = Some(LpVerdict {
+                    feasible: r.feasible,
+                    integral: r.integral,
+                    fractional: Some(r.fractional),
+                });
                 match (r.feasible, r.solution) {
                     (false, _) => Found::Infeasible,
                     (true, Some(s)) => Found::Solution(s),

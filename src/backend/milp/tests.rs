@@ -78,7 +78,17 @@ fn relaxation_reports_integrality() {
     assert_eq!(r.fractional, 3);
     let out = solve_verified(&mut milp(true), &tri).unwrap();
     assert_eq!(out.status, Status::Unknown);
-    assert_eq!(out.stats.extra["lp_integral"], false);
+    let relaxation = out
+        .stats
+        .relaxation
+        .expect("relax=true reports the relaxation");
+    assert!(relaxation.feasible && !relaxation.integral);
+    assert_eq!(relaxation.fractional, Some(3));
+    // Its record form keeps the keys older records have, and reads back the same.
+    let json = serde_json::to_value(&out.stats).unwrap();
+    assert_eq!(json["extra"]["lp_integral"], false);
+    assert_eq!(json["extra"]["lp_fractional"], 3);
+    assert_eq!(serde_json::from_value::<Stats>(json).unwrap(), out.stats);
     // The MILP proves the triangle has no 0-1 solution.
     let out = solve_verified(&mut milp(false), &tri).unwrap();
     assert_eq!(out.status, Status::Infeasible);

@@ -9,10 +9,12 @@
 //! covers.
 //!
 //! Engines (param `engine`, chosen from the model's shape by default and named in
-//! `extra.engine`): `sweep` (exact cover with at most 128 items: options as 128-bit item masks,
-//! branching on the first uncovered item of an order derived from the model's shape; see
-//! `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover; see `small`) and
-//! `counts` (MRV, every model; described below).
+//! `extra.engine`): `transposed` (exact cover with at most 128 primary items of at most 64
+//! options each: per item its live options as one word, MRV by popcount, a choice one AND-NOT
+//! per item; see `transposed`), `sweep` (exact cover with at most 128 items: options as
+//! 128-bit item masks, branching on the first uncovered item of an order derived from the
+//! model's shape; see `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover;
+//! see `small`) and `counts` (MRV, every model; described below).
 //!
 //! The live options are a bitset; each item keeps the count of its live options. Choosing an
 //! option fills items, and a full item's remaining options die word-parallel (one AND-NOT per
@@ -28,12 +30,14 @@
 //! search profile, guesses (branches past the first), backtracks, solutions, and
 //! `extra.updates` (count decrements, Knuth's "updates").
 //! Options: the time limit, and `engine` (see [`Engine`]; `auto` picks by the model's shape:
-//! `sweep`, then `byte-counts`, then `counts`, the first that takes the model).
+//! `transposed`, then `sweep`, then `byte-counts`, then `counts`, the first that takes the
+//! model).
 
 mod problem;
 mod search;
 mod small;
 mod sweep;
+mod transposed;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -47,6 +51,7 @@ use problem::Problem;
 use search::{Ending, Searcher};
 use small::{SmallProblem, SmallSearcher};
 use sweep::SweepProblem;
+use transposed::TransposedProblem;
 
 /// `Err(reason)` naming the first row of `model` that is not unit-weight: the rows `xcc` reads
 /// are exact-cover rows and unit-weight cardinality rows (`= k`, `<= k`, `>= k`). Costs one
@@ -82,12 +87,48 @@ pub fn sweep_takes(model: &Model) -> bool {
     rows.len() + slack <= sweep::MAX_ITEMS
 }
 
+/// Whether the `transposed` engine takes `model` (exact-cover rows only, at most 128 "exactly
+/// one" rows counting a slack row per variable in none, each with at most 64 variables, and
+/// kill tables within budget), judged from the rows alone: with [`sweep_takes`], what the
+/// default backend (`auto`) sends to `xcc`. Costs one scan of the rows and of the variables'
+/// rows.
+pub fn transposed_takes(model: &Model) -> bool {
+    let rows = model.constraints();
+    if model.first_general_row().is_some() {
+        return false;
+    }
+    let mut primary = 0usize;
+    for c in rows {
+        match c.sense.bounds() {
+            (1, Some(1)) if c.vars.len() <= transposed::MAX_ITEM_OPTIONS => primary += 1,
+            (0, hi) if hi.is_none_or(|hi| hi <= 1 || hi as usize >= c.vars.len()) => {}
+            _ => return false,
+        }
+    }
+    // As in `Problem::new`: a variable in no "exactly one" row and no `<= 0` row gets a slack
+    // item and a "leave it out" option.
+    let slack = (0..model.num_variables())
+        .filter(|&v| {
+            !model
+                .rows_of(v)
+                .iter()
+                .any(|&r| matches!(rows[r].sense.bounds(), (1, Some(1)) | (_, Some(0))))
+        })
+        .count();
+    let (items, options) = (primary + slack, model.num_variables() + slack);
+    items <= transposed::MAX_ITEMS
+        && options.saturating_mul(items).saturating_mul(8) <= transposed::MAX_TABLE_BYTES
+}
+
 /// The engines `xcc` has (param `engine`; `auto` picks from the model's shape).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// `sweep` where it takes the model, else `byte-counts`, else `counts`.
+    /// `transposed` where it takes the model, else `sweep`, else `byte-counts`, else `counts`.
     #[default]
     Auto,
+    /// MRV with per-item live-option words (exact cover with at most 128 primary items of at
+    /// most 64 options each; see `transposed`).
+    Transposed,
     /// First uncovered item of a fixed order, options as 128-bit item masks (exact cover with
     /// at most 128 binding items; see `sweep`).
     Sweep,
@@ -99,10 +140,11 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The engine called `name` (`auto`, `sweep`, `byte-counts`, `counts`).
+    /// The engine called `name` (`auto`, `transposed`, `sweep`, `byte-counts`, `counts`).
     fn parse(name: &str) -> Option<Engine> {
         Some(match name {
             "auto" => Engine::Auto,
+            "transposed" => Engine::Transposed,
             "sweep" => Engine::Sweep,
             "byte-counts" => Engine::ByteCounts,
             "counts" => Engine::Counts,
@@ -118,6 +160,7 @@ struct Prepared {
     problem: Problem,
     small: Option<SmallProblem>,
     sweep: Option<SweepProblem>,
+    transposed: Option<TransposedProblem>,
 }
 
 /// Whether the model's rows come in two or more families, so that the sweep can order the items
@@ -146,14 +189,14 @@ pub struct Xcc {
 
 impl Xcc {
     /// An `xcc` backend with the time limit of `options` and its param `engine` (`auto`,
-    /// `sweep`, `byte-counts`, `counts`; default `auto`).
+    /// `transposed`, `sweep`, `byte-counts`, `counts`; default `auto`).
     pub fn new(options: &BackendOptions) -> Result<Xcc, BackendError> {
         let name: String = options.param("xcc", "engine", "auto".into(), "a name")?;
         let engine = Engine::parse(&name).ok_or_else(|| BackendError::BadOption {
             backend: "xcc".into(),
             key: "engine".into(),
             value: name.clone(),
-            expected: "auto, sweep, byte-counts or counts".into(),
+            expected: "auto, transposed, sweep, byte-counts or counts".into(),
         })?;
         Ok(Xcc {
             time_limit: options.checked_time_limit("xcc")?,
@@ -171,10 +214,17 @@ impl Xcc {
         if !same {
             let problem = Problem::new(model);
             let wants = |e: Engine| self.engine == Engine::Auto || self.engine == e;
+            let transposed = wants(Engine::Transposed)
+                .then(|| TransposedProblem::of(&problem))
+                .flatten();
+            // Auto needs the other engines' forms only where the transposed one is missing.
+            let fallback = self.engine == Engine::Auto && transposed.is_none();
+            let wants = |e: Engine| self.engine == e || fallback;
             self.cache = Some(Prepared {
                 model: model.clone(),
-                sweep: (self.engine == Engine::Sweep
-                    || (self.engine == Engine::Auto && sweep_order_known(model)))
+                transposed,
+                sweep: (wants(Engine::Sweep)
+                    && (self.engine == Engine::Sweep || sweep_order_known(model)))
                 .then(|| SweepProblem::of(&problem, model))
                 .flatten(),
                 small: wants(Engine::ByteCounts)
@@ -199,6 +249,7 @@ impl Xcc {
             problem,
             small,
             sweep,
+            transposed,
             ..
         }) = &self.cache
         else {
@@ -215,36 +266,46 @@ impl Xcc {
             backend: "xcc".into(),
             reason: format!("engine '{name}' {why}"),
         };
-        let ending = match (engine, sweep, small) {
-            (Engine::Auto | Engine::Sweep, Some(sweep), _) => {
-                extra.insert("engine".into(), "sweep".into());
-                extra.insert("order".into(), sweep.order().into());
-                extra.insert("pattern_bits".into(), sweep.pattern_bits().into());
-                sweep::run(sweep, givens, limit, &mut stats, found)
-            }
-            (Engine::Sweep, None, _) => {
-                return Err(refused(
-                    "sweep",
-                    "takes exact cover with at most 128 items only",
-                ))
-            }
-            (Engine::Auto | Engine::ByteCounts, _, Some(small)) => {
-                extra.insert("engine".into(), "byte-counts".into());
-                let options = problem.num_options;
-                self.small
-                    .run(small, options, givens, limit, &mut stats, found)
-            }
-            (Engine::ByteCounts, _, None) => {
-                return Err(refused(
-                    "byte-counts",
-                    "takes exact cover with at most 128 items and small tables only",
-                ))
-            }
-            (Engine::Auto | Engine::Counts, _, _) => {
-                extra.insert("engine".into(), "counts".into());
-                self.searcher.run(problem, givens, limit, &mut stats, found)
-            }
-        };
+        let ending =
+            match (engine, sweep, small) {
+                (Engine::Auto | Engine::Transposed, _, _) if transposed.is_some() => {
+                    extra.insert("engine".into(), "transposed".into());
+                    let t = transposed.as_ref().expect("checked by the guard");
+                    transposed::run(t, givens, limit, &mut stats, found)
+                }
+                (Engine::Transposed, _, _) => return Err(refused(
+                    "transposed",
+                    "takes exact cover with at most 128 primary items of at most 64 options only",
+                )),
+                (Engine::Auto | Engine::Sweep, Some(sweep), _) => {
+                    extra.insert("engine".into(), "sweep".into());
+                    extra.insert("order".into(), sweep.order().into());
+                    extra.insert("pattern_bits".into(), sweep.pattern_bits().into());
+                    sweep::run(sweep, givens, limit, &mut stats, found)
+                }
+                (Engine::Sweep, None, _) => {
+                    return Err(refused(
+                        "sweep",
+                        "takes exact cover with at most 128 items only",
+                    ))
+                }
+                (Engine::Auto | Engine::ByteCounts, _, Some(small)) => {
+                    extra.insert("engine".into(), "byte-counts".into());
+                    let options = problem.num_options;
+                    self.small
+                        .run(small, options, givens, limit, &mut stats, found)
+                }
+                (Engine::ByteCounts, _, None) => {
+                    return Err(refused(
+                        "byte-counts",
+                        "takes exact cover with at most 128 items and small tables only",
+                    ))
+                }
+                (Engine::Auto | Engine::Counts, _, _) => {
+                    extra.insert("engine".into(), "counts".into());
+                    self.searcher.run(problem, givens, limit, &mut stats, found)
+                }
+            };
         Ok((ending, stats))
     }
 }

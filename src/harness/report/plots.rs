@@ -105,10 +105,7 @@ pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
             kind: FigureKind::Scatter(base.clone()),
         });
     }
-    if records
-        .iter()
-        .any(|r| r.stats.extra.contains_key("lp_integral"))
-    {
+    if records.iter().any(|r| r.stats.relaxation.is_some()) {
         out.push(Figure {
             file: format!("{name}.integral.svg"),
             caption: "Per source, the share of runs whose LP relaxation optimum was integral (then it is a verified solution), of the runs that report it.".into(),
@@ -194,7 +191,7 @@ pub fn draw_figure(
                     let flags: Vec<bool> = records
                         .iter()
                         .filter(|r| r.group_name() == g)
-                        .filter_map(|r| r.stats.extra.get("lp_integral").and_then(|v| v.as_bool()))
+                        .filter_map(|r| r.stats.relaxation.map(|lp| lp.integral))
                         .collect();
                     let integral = flags.iter().filter(|b| **b).count();
                     (g, integral, flags.len())

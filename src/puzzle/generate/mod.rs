@@ -147,13 +147,38 @@ impl Request {
     }
 }
 
+/// A setting a generator reads beyond width, count and seed: a whole number, given on the
+/// command line as `--NAME N` (`generate` builds its flags from the registered generators'
+/// options, so a kind adds one without touching the command).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeneratorOption {
+    /// The name, as the command line spells it without `--` (`max-cage`).
+    pub name: &'static str,
+    /// What it sets, for `zeroone generate --help` (one line, no final period).
+    pub help: &'static str,
+}
+
+/// `--max-attempts`: fresh placements tried per board before giving up ([`DEFAULT_ATTEMPTS`]).
+pub const MAX_ATTEMPTS: GeneratorOption = GeneratorOption {
+    name: "max-attempts",
+    help: "Fresh placements tried per board before giving up (default 1000)",
+};
+
+/// `--max-repairs`: region moves tried per placement before starting over (the generators
+/// that grow colour regions, [`regions`]).
+pub const MAX_REPAIRS: GeneratorOption = GeneratorOption {
+    name: "max-repairs",
+    help: "Region moves tried per placement before starting over (default: 4 x width; Star \
+           Battle 6 x width)",
+};
+
 /// A kind's generator as the `generate` command sees it (an optional ability of a kind:
 /// `Kind::generator`). It makes boards with exactly one solution, reproducibly from the seed,
 /// and hands each on as a block of the kind's file format.
 pub trait Generator: Sync {
-    /// The options it reads beyond width, count and seed, as the command line spells them
-    /// without `--` (`["max-attempts", "stars"]`); any other option given is refused.
-    fn options(&self) -> &'static [&'static str];
+    /// The options it reads beyond width, count and seed (`[MAX_ATTEMPTS, STARS]`); any other
+    /// option given is refused.
+    fn options(&self) -> &'static [GeneratorOption];
 
     /// The widths it accepts, in words, for help texts (`odd, 1 to 51`).
     fn widths(&self) -> &'static str;

@@ -10,7 +10,7 @@
 //! Costs: a linear scan of a handful of entries per look-up.
 
 use crate::model::PuzzleKind;
-use crate::puzzle::generate::{GenerateError, Generator, Request};
+use crate::puzzle::generate::{GenerateError, Generator, GeneratorOption, Request};
 use crate::puzzle::kind::Kind;
 use crate::puzzle::table::SpaceTable;
 
@@ -74,11 +74,11 @@ pub fn generator_for(
     let unread = request
         .options
         .iter()
-        .find(|(option, _)| !generator.options().contains(option));
+        .find(|(option, _)| !reads(generator, option));
     if let Some(&(option, _)) = unread {
         let readers: Vec<&str> = all
             .iter()
-            .filter(|(_, g)| g.options().contains(&option))
+            .filter(|(_, g)| reads(*g, option))
             .map(|(n, _)| *n)
             .collect();
         return Err(GenerateError::UnreadOption {
@@ -88,6 +88,25 @@ pub fn generator_for(
         });
     }
     Ok(generator)
+}
+
+/// Whether `generator` reads the option called `name`.
+fn reads(generator: &dyn Generator, name: &str) -> bool {
+    generator.options().iter().any(|o| o.name == name)
+}
+
+/// The options the generators among `kinds` read, each once, in the order the kinds and
+/// their generators list them: the flags of `zeroone generate`.
+pub fn generator_options(kinds: &[&'static dyn Kind]) -> Vec<GeneratorOption> {
+    let mut all: Vec<GeneratorOption> = Vec::new();
+    for (_, g) in generators(kinds) {
+        for o in g.options() {
+            if !all.iter().any(|known| known.name == o.name) {
+                all.push(*o);
+            }
+        }
+    }
+    all
 }
 
 /// The kinds among `kinds` that have a search-space table, each with it, in their order.

@@ -221,4 +221,43 @@ pub trait SpaceTable: Sync {
     ) -> Option<Result<Table, TableError>> {
         None
     }
+    /// The kind's count split into shards (`zeroone table KIND --width N --shard k/K` and
+    /// `--estimate`), when its hardest level needs more memory than one machine has (hex);
+    /// `None` by default.
+    fn sharded(&self) -> Option<&dyn ShardedCount> {
+        None
+    }
+}
+
+/// What `--shard k/K` or `--estimate` asks of a [`ShardedCount`]: the size, the shard, and the
+/// settings as the command line gave them (the kind parses them and names a bad one in its
+/// [`TableError::BadSize`] message, spelt as the flag).
+#[derive(Debug, Clone, Copy)]
+pub struct ShardRequest<'a> {
+    /// The board size (`--width`).
+    pub size: usize,
+    /// Shard `k` of `K` (1-based), for `--shard`.
+    pub shard: Option<(usize, usize)>,
+    /// `--row-order`, as given.
+    pub row_order: Option<&'a str>,
+    /// `--streamed-rows`, as given.
+    pub streamed_rows: Option<usize>,
+    /// `--estimate-states`: measure layers while they hold at most this many states.
+    pub estimate_states: usize,
+    /// Refuse a shard whose estimated peak memory is above this many bytes (`None`: the
+    /// memory the system has available).
+    pub memory_limit: Option<u64>,
+}
+
+/// A count split into shards: the optional ability of a [`SpaceTable`] behind `--shard` and
+/// `--estimate` (hex's three-axis count, `kinds/hex/shards/`). Cost: one shard's count, or
+/// the first layers' dynamic programme for an estimate.
+pub trait ShardedCount: Sync {
+    /// One shard's partial count (`request.shard`), as a table of what it counted and held;
+    /// refused with [`TableError::Memory`] when its estimated peak is above the limit.
+    fn shard_table(&self, request: &ShardRequest) -> Result<Table, TableError>;
+    /// The estimated peak memory per shard for the shard counts worth asking a cluster for,
+    /// and how it was estimated: the tables to print (Markdown shows all, other formats the
+    /// first).
+    fn estimate_tables(&self, request: &ShardRequest) -> Result<Vec<Table>, TableError>;
 }

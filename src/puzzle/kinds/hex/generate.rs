@@ -14,7 +14,8 @@ use super::{HexBoard, HexKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
 use crate::puzzle::generate::{
-    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
+    shuffle, GenerateError, GenerateOptions, Generated, Generator, GeneratorOption, OnBoard,
+    Request, RunEnd, MAX_ATTEMPTS, MAX_REPAIRS,
 };
 
 /// The hex board's shape as the planted-region generator needs it.
@@ -125,15 +126,13 @@ impl Shape for HexShape {
 /// Generates `options.count` hex boards of width `options.width`, each with exactly one
 /// solution (checked by the generator's counter and confirmed by two backends, all verified).
 /// All or nothing: the boards, or the error that stopped the run.
-pub fn generate_hex(
-    options: &GenerateOptions,
-) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
+pub fn generate_hex(options: &GenerateOptions) -> Result<Vec<Generated<HexBoard>>, GenerateError> {
     regions::generate_with(&HexShape::new(options.width)?, options)
 }
 
 impl Generator for HexKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-repairs"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_REPAIRS]
     }
 
     fn widths(&self) -> &'static str {
@@ -172,7 +171,10 @@ mod tests {
             let region: Vec<usize> = g.board.regions().unwrap().concat();
             let next = |c: usize| shape.neighbours[c].iter().copied();
             for r in 0..7 {
-                assert!(connected_without(&region, r, usize::MAX, next), "region {r}");
+                assert!(
+                    connected_without(&region, r, usize::MAX, next),
+                    "region {r}"
+                );
             }
         }
         let again = generate_hex(&GenerateOptions::new(7, 3, 11)).unwrap();

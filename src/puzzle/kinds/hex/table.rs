@@ -1,7 +1,7 @@
 //! The hex board's table: its levels ([`HexLevels`]), orbits by Burnside's lemma, the memory
 //! guard and sharded three-axis counts, and its tables.
 
-use crate::backend::memory;
+use crate::backend::{memory, SpaceLevels};
 use crate::model::Model;
 use crate::puzzle::kinds::hex::lines::hex_count;
 use crate::puzzle::kinds::hex::shards;
@@ -11,7 +11,7 @@ use crate::puzzle::kinds::hex::shards::{
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, one_or_many, orbit_stats, pow2, with_board_count, Cell,
-    Method, SpaceTable, Table, TableError, TableOptions, TableRequest,
+    Method, ShardRequest, ShardedCount, SpaceTable, Table, TableError, TableOptions, TableRequest,
 };
 use crate::puzzle::HexBoard;
 use crate::puzzle::Puzzle;
@@ -45,6 +45,10 @@ impl SpaceTable for HexTable {
         true
     }
 
+    fn sharded(&self) -> Option<&dyn ShardedCount> {
+        Some(self)
+    }
+
     fn board_table(
         &self,
         puzzle: &Puzzle,
@@ -61,6 +65,57 @@ impl SpaceTable for HexTable {
             |l, count| l.board = Some(count),
         );
         Some(levels.map(|l| hex_table(&l)))
+    }
+}
+
+/// The shard counts `--estimate` tabulates.
+const ESTIMATED_PARTS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/// `--row-order`: top-down when absent.
+fn row_order(request: &ShardRequest) -> Result<RowOrder, TableError> {
+    match request.row_order {
+        None => Ok(RowOrder::default()),
+        Some(name) => RowOrder::from_name(name).ok_or_else(|| {
+            TableError::BadSize(format!(
+                "--row-order '{name}': expected top-down, bottom-up or middle-first"
+            ))
+        }),
+    }
+}
+
+/// `--streamed-rows`: two when absent.
+fn streamed_rows(request: &ShardRequest) -> Result<StreamedRows, TableError> {
+    match request.streamed_rows {
+        None => Ok(StreamedRows::default()),
+        Some(n) => StreamedRows::from_count(n)
+            .ok_or_else(|| TableError::BadSize(format!("--streamed-rows {n}: expected 2 or 3"))),
+    }
+}
+
+/// The three-axis count in shards: `--shard k/K` counts the placements whose top half falls
+/// in class k, with the top half's `--row-order` and `--streamed-rows`; `--estimate` the
+/// peak memory per shard for K = 1, 2, 4, ..., 1024 and each streamed-rows choice.
+impl ShardedCount for HexTable {
+    fn shard_table(&self, request: &ShardRequest) -> Result<Table, TableError> {
+        let (part, parts) = request.shard.unwrap_or((1, 1));
+        let plan = RowPlan::new(row_order(request)?, streamed_rows(request)?);
+        let p = hex_three_axes_part(request.size, part, parts, plan, request.memory_limit)?;
+        Ok(hex_part_table(&p))
+    }
+
+    fn estimate_tables(&self, request: &ShardRequest) -> Result<Vec<Table>, TableError> {
+        let streamed = match request.streamed_rows {
+            None => StreamedRows::ALL.to_vec(),
+            Some(_) => vec![streamed_rows(request)?],
+        };
+        let tables = hex_memory_tables(
+            request.size,
+            row_order(request)?,
+            &streamed,
+            &ESTIMATED_PARTS,
+            request.estimate_states,
+        )?;
+        Ok(tables.into())
     }
 }
 
@@ -85,6 +140,51 @@ pub struct HexLevels {
     pub orbits: Option<BigUint>,
     /// A coloured board's solution count, when a board was given.
     pub board: Option<BigUint>,
+}
+
+impl HexLevels {
+    /// The levels as a table experiment records them, by key: `cells`, `every_cell`,
+    /// `choose_n`, `one_axis`, `two_axes`, `three_axes`, and `orbits` when counted (the
+    /// board's own count is not a table experiment's).
+    pub fn to_space_levels(&self) -> SpaceLevels {
+        let mut l = SpaceLevels::default();
+        l.set("cells", self.cells);
+        l.set("every_cell", self.every_cell.clone());
+        l.set("choose_n", self.choose_n.clone());
+        l.set("one_axis", self.one_axis.clone());
+        l.set("two_axes", self.two_axes.clone());
+        l.set("three_axes", self.three_axes.clone());
+        if let Some(o) = &self.orbits {
+            l.set("orbits", o.clone());
+        }
+        l
+    }
+
+    /// The levels of width `width` read back from [`HexLevels::to_space_levels`]'s keys;
+    /// `None` when one is missing (`three_axes` may be, with `without_three_axes`: it is 0
+    /// then, for the caller to fill in).
+    pub fn from_space_levels(
+        width: usize,
+        l: &SpaceLevels,
+        without_three_axes: bool,
+    ) -> Option<HexLevels> {
+        let three_axes = match l.get("three_axes") {
+            Some(c) => c.clone(),
+            None if without_three_axes => BigUint::zero(),
+            None => return None,
+        };
+        Some(HexLevels {
+            width,
+            cells: u64::try_from(l.get("cells")?).ok()?,
+            every_cell: l.get("every_cell")?.clone(),
+            choose_n: l.get("choose_n")?.clone(),
+            one_axis: l.get("one_axis")?.clone(),
+            two_axes: l.get("two_axes")?.clone(),
+            three_axes,
+            orbits: l.get("orbits").cloned(),
+            board: None,
+        })
+    }
 }
 
 /// Three-axis placements of width `width` up to the 12 symmetries by Burnside's lemma: the

@@ -3,8 +3,8 @@
 //! line of `SYMBOL=SUM` per cage. Cost: linear in the model.
 
 use super::cage_symbol;
-use crate::model::{Coord, Model, Solution};
 use crate::model::value_symbol as symbol;
+use crate::model::{Coord, Model, Solution};
 
 /// The drawing; `None` when the model has no `cage-sum` family or no cell-and-digit variables.
 pub fn draw(model: &Model, solution: Option<&Solution>) -> Option<String> {

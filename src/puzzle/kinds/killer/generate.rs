@@ -27,7 +27,7 @@ use crate::puzzle::generate::filled_grid::complete_grid;
 use crate::puzzle::generate::regions::square_neighbours as neighbours;
 use crate::puzzle::generate::{
     below, board_rng, collect_boards, each_board, shuffle, unique_by_line, Check, Confirmer,
-    GenerateError, Generator, OnBoard, Request, RunEnd,
+    GenerateError, Generator, GeneratorOption, OnBoard, Request, RunEnd, MAX_ATTEMPTS,
 };
 
 /// What to generate.
@@ -211,7 +211,11 @@ pub fn generate_each(
 ) -> Result<RunEnd, GenerateError> {
     check_options(o)?;
     let mut confirmer = Confirmer::default();
-    Ok(each_board(o.count, |i| one_board(o, i, &mut confirmer), each))
+    Ok(each_board(
+        o.count,
+        |i| one_board(o, i, &mut confirmer),
+        each,
+    ))
 }
 
 fn check_options(o: &KillerOptions) -> Result<(), GenerateError> {
@@ -250,9 +254,15 @@ pub fn block(o: &KillerOptions, g: &GeneratedKiller) -> String {
     out
 }
 
+/// `--max-cage C`: the largest cage grown.
+pub const MAX_CAGE: GeneratorOption = GeneratorOption {
+    name: "max-cage",
+    help: "Killer Sudoku: the largest cage grown (2 to 9 cells; default 4)",
+};
+
 impl Generator for KillerKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-cage"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_CAGE]
     }
 
     fn widths(&self) -> &'static str {

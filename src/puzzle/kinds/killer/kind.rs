@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use super::{grid_of, KillerBoard};
+use crate::model::value_symbol as symbol;
 use crate::model::{Model, ModelError, PuzzleKind, Solution};
 use crate::puzzle::kind::{Answer, Board, InputCaps, Kind, Reader};
 use crate::puzzle::parse::{Block, Locator, ParseError};
-use crate::model::value_symbol as symbol;
 use crate::puzzle::Puzzle;
 
 /// The Killer Sudoku kind (`.killer` files, models tagged `killer` with parameter
@@ -112,9 +112,12 @@ mod tests {
         let puzzles = load(&file).unwrap();
         let model = puzzles[0].to_model("k").unwrap();
         assert_eq!((model.kind().tag(), model.num_variables()), ("killer", 729));
-        let board = crate::puzzle::kinds::killer::file::read_str(&std::fs::read_to_string(&file).unwrap(), "k")
-            .unwrap()
-            .remove(0);
+        let board = crate::puzzle::kinds::killer::file::read_str(
+            &std::fs::read_to_string(&file).unwrap(),
+            "k",
+        )
+        .unwrap()
+        .remove(0);
         let own = crate::puzzle::kinds::killer::search::count(&board, Some(2));
         let answer = kind.answer(&model, Some(&board.solution_of(&own.solutions[0])));
         let Answer::Grid(Some(line)) = answer else {

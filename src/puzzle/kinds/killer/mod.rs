@@ -19,9 +19,9 @@ pub mod search;
 
 pub use kind::{KillerKind, KILLER};
 
+use crate::model::verify::Verifier;
 use crate::model::{Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
 use crate::puzzle::kind::Kind;
-use crate::model::verify::Verifier;
 
 /// The cage symbols files use, in the order cages are numbered: `A-Z`, `a-z`, `0-9`.
 pub const SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

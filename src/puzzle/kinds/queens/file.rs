@@ -3,11 +3,11 @@
 //! known solution, checked against the rules when read; an all-`.` grid has no regions.
 //! Costs: one pass over the block; the solution check builds the board's model once.
 
+use crate::model::verify::Verifier;
 use crate::model::Solution;
 use crate::puzzle::grid::{region_letter, regions_of};
 use crate::puzzle::parse::{is_blank, Block, Locator, ParseError, ParseErrorKind};
 use crate::puzzle::{Puzzle, QueensBoard};
-use crate::model::verify::Verifier;
 
 /// Reads block `p` of a `.queens` file as a grid, with its `# solution:` comment if any.
 pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle, ParseError> {

@@ -14,7 +14,8 @@ use super::{QueensBoard, QueensKind};
 use crate::model::Model;
 use crate::puzzle::generate::regions::{self, neighbour_lists, report_lines, Shape};
 use crate::puzzle::generate::{
-    shuffle, GenerateError, GenerateOptions, Generated, Generator, OnBoard, Request, RunEnd,
+    shuffle, GenerateError, GenerateOptions, Generated, Generator, GeneratorOption, OnBoard,
+    Request, RunEnd, MAX_ATTEMPTS, MAX_REPAIRS,
 };
 
 /// The Queens grid's shape as the planted-region generator needs it.
@@ -113,8 +114,8 @@ pub fn generate_queens(
 }
 
 impl Generator for QueensKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-repairs"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_REPAIRS]
     }
 
     fn widths(&self) -> &'static str {

@@ -1,6 +1,7 @@
 //! The square Queens board's table: its levels ([`QueensLevels`]) and tables.
 
 use crate::backend::dp::LineProblem;
+use crate::backend::SpaceLevels;
 use crate::model::Model;
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
@@ -91,6 +92,38 @@ pub struct QueensLevels {
     pub orbits: Option<BigUint>,
     /// A board's solution count with its regions, when a board was given.
     pub board: Option<BigUint>,
+}
+
+impl QueensLevels {
+    /// The levels as a table experiment records them, by key: `every_cell`, `choose_n`,
+    /// `one_per_row`, `permutations`, `no_touching`, and `orbits` when counted.
+    pub fn to_space_levels(&self) -> SpaceLevels {
+        let mut l = SpaceLevels::default();
+        l.set("every_cell", self.every_cell.clone());
+        l.set("choose_n", self.choose_n.clone());
+        l.set("one_per_row", self.one_per_row.clone());
+        l.set("permutations", self.permutations.clone());
+        l.set("no_touching", self.no_touching.clone());
+        if let Some(o) = &self.orbits {
+            l.set("orbits", o.clone());
+        }
+        l
+    }
+
+    /// The levels of size `size` read back from [`QueensLevels::to_space_levels`]'s keys;
+    /// `None` when one is missing.
+    pub fn from_space_levels(size: usize, l: &SpaceLevels) -> Option<QueensLevels> {
+        Some(QueensLevels {
+            size,
+            every_cell: l.get("every_cell")?.clone(),
+            choose_n: l.get("choose_n")?.clone(),
+            one_per_row: l.get("one_per_row")?.clone(),
+            permutations: l.get("permutations")?.clone(),
+            no_touching: l.get("no_touching")?.clone(),
+            orbits: l.get("orbits").cloned(),
+            board: None,
+        })
+    }
 }
 
 /// Computes the Queens levels of size `size` (1..=32).

@@ -30,7 +30,8 @@ use super::{StarBoard, StarKind};
 use crate::puzzle::generate::regions::{connected_without, square_neighbours as neighbours};
 use crate::puzzle::generate::{
     below, board_rng, collect_boards, each_board, fingerprint, shuffle, unique_by_line, Check,
-    Confirmer, GenerateError, Generator, OnBoard, Request, RunEnd,
+    Confirmer, GenerateError, Generator, GeneratorOption, OnBoard, Request, RunEnd, MAX_ATTEMPTS,
+    MAX_REPAIRS,
 };
 
 /// What to generate.
@@ -414,9 +415,15 @@ pub fn block(o: &StarOptions, g: &GeneratedStar) -> String {
     out
 }
 
+/// `--stars K`: stars per row, column and region.
+pub const STARS: GeneratorOption = GeneratorOption {
+    name: "stars",
+    help: "Star Battle: stars per row, column and region (4k <= width; default 1)",
+};
+
 impl Generator for StarKind {
-    fn options(&self) -> &'static [&'static str] {
-        &["max-attempts", "max-repairs", "stars"]
+    fn options(&self) -> &'static [GeneratorOption] {
+        &[MAX_ATTEMPTS, MAX_REPAIRS, STARS]
     }
 
     fn widths(&self) -> &'static str {
@@ -441,9 +448,9 @@ impl Generator for StarKind {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::file::read_str;
     use super::super::search::count;
+    use super::*;
     use rand::SeedableRng;
 
     #[test]

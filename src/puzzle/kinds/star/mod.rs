@@ -20,10 +20,12 @@ pub mod table;
 
 pub use kind::{StarKind, STAR};
 
-use crate::model::{BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution};
+use crate::model::verify::Verifier;
+use crate::model::{
+    BoardSymmetry, Coord, Model, ModelBuilder, ModelHints, PuzzleKind, Sense, Solution,
+};
 use crate::puzzle::kind::Kind;
 use crate::puzzle::QueensBoard;
-use crate::model::verify::Verifier;
 
 /// A Star Battle grid: side, stars per unit, optional regions, optional known solution.
 #[derive(Debug, Clone, PartialEq, Eq)]

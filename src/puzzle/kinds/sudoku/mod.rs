@@ -124,10 +124,7 @@ fn shape_of(box_size: usize) -> Model {
 fn empty_model(box_size: usize) -> Model {
     let n = box_size * box_size;
     let id = |r: usize, c: usize, d: usize| (r * n + c) * n + d;
-    let mut b = ModelBuilder::new(
-        "",
-        SUDOKU.puzzle_kind(&[("box_size", box_size)]),
-    );
+    let mut b = ModelBuilder::new("", SUDOKU.puzzle_kind(&[("box_size", box_size)]));
     b.hints(ModelHints {
         coordinate_family: Some("cell".into()),
         ..ModelHints::default()
