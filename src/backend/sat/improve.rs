@@ -13,8 +13,11 @@
 //! With `bound-fixing` (the default) the shared branch-and-bound bound
 //! ([`CostBound::fix_against`], its surrogate row weighted by an LP dual,
 //! [`crate::backend::surrogate`]) joins in. The search keeps a proved lower bound `lower`
-//! (first the bound at the root) and asks for a solution of value at most `t`, the middle of
-//! `lower` and the incumbent rounded up (bisection). Before each call the bound fixes the
+//! (first the bound at the root) and asks for a solution of value at most `t = lower + step - 1`,
+//! galloping up from the bound: `step` is 1 after each new incumbent and doubles after each
+//! call that proves nothing is at most `t`, capped at the middle of `lower` and the incumbent
+//! (bisection). Targets near the bound let it fix the most variables, which makes those calls
+//! cheap; a target near the incumbent fixes few and can take varisat seconds on a knapsack. Before each call the bound fixes the
 //! variables every solution of value at most `t` gives one value (reduced-cost fixing against
 //! `t + 1`, on top of the fixings kept against the incumbent); when it shows no such solution,
 //! `lower = t + 1` without a SAT call. Satisfiable: a better incumbent. Unsatisfiable:
@@ -89,6 +92,9 @@ impl Sat {
         let n = model.num_variables();
         let mut counters = Counters::default();
         let mut stage: Option<Stage> = None;
+        // The distance above `lower` of the next target (with fixing): 1 after a solution,
+        // doubled after each call that proves nothing is that low.
+        let mut step: i128 = 1;
         loop {
             if limits.reached() {
                 search.stopped = true;
@@ -99,10 +105,12 @@ impl Sat {
                 (Some((b, _)), _) if search.lower >= *b => break, // proved
                 (Some((b, _)), None) => (Some(*b - 1), vec![None; n]),
                 (Some((b, _)), Some(fixer)) => {
-                    let t = *b - 1 - (*b - 1 - search.lower) / 2;
+                    // Galloping up from the bound, at most to the middle (see the module docs).
+                    let t = search.lower + (step - 1).min((*b - 1 - search.lower) / 2);
                     match fixer.trial(t + 1) {
                         None => {
                             search.lower = t + 1; // the bound alone shows none is <= t
+                            step = step.saturating_mul(2);
                             continue;
                         }
                         Some(fixings) => (Some(t), fixings),
@@ -122,7 +130,10 @@ impl Sat {
                 // The fixings leave no solution of value at most the target (or none at all).
                 stage = None;
                 match target {
-                    Some(t) => search.lower = t + 1,
+                    Some(t) => {
+                        search.lower = t + 1;
+                        step = step.saturating_mul(2);
+                    }
                     None => break,
                 }
                 continue;
@@ -135,7 +146,10 @@ impl Sat {
                     break;
                 }
                 Query::None => match target {
-                    Some(t) => search.lower = t + 1,
+                    Some(t) => {
+                        search.lower = t + 1;
+                        step = step.saturating_mul(2);
+                    }
                     None => break, // no solution at all
                 },
                 Query::Found(mut value) => {
@@ -144,6 +158,7 @@ impl Sat {
                     }
                     let solution = Solution::from_bools(&value);
                     let v = min_form_value(objective, &solution);
+                    step = 1;
                     search.best = Some((v, solution));
                     // Every better solution obeys what the bound fixes against v (kept for
                     // every later call); the bound may also show that none exists.
