@@ -24,7 +24,7 @@
 //! `lower = t + 1`. The incumbent is optimal once `lower` reaches it.
 //!
 //! **Stages.** The fixings shrink the problem, so a call with many more fixed variables than
-//! the current solver knows gets a new solver (a [`Stage`]) over the model reduced by them
+//! the current solver knows gets a new solver (a `Stage`) over the model reduced by them
 //! ([`Model::reduce_fixed`]): rows lose their fixed variables (knapsack capacities drop by the
 //! weight fixed to 1), and the objective bound is encoded over the open terms only, the fixed
 //! ones a constant. A much smaller encoding, at the price of the learnt clauses. A stage built
@@ -33,7 +33,7 @@
 //! stage is built when the call's fixings exceed the stage's by [`REBUILD_FRACTION`] of the
 //! variables, or when the target is above what the stage holds for.
 //!
-//! Each new incumbent is first improved greedily ([`BoundFixer::fill`]). Stopped by the time
+//! Each new incumbent is first improved greedily (`BoundFixer::fill`). Stopped by the time
 //! limit or the stop flag: the incumbent with `lower` as its proved bound (`feasible`), or
 //! `timeout` without one. Cost: two bound evaluations per open variable per call and
 //! incumbent, one CNF encoding per stage. Refused (`unsupported`) beyond
@@ -56,7 +56,7 @@ pub const MAX_OBJECTIVE_TERMS: usize = 1 << 9;
 /// refused (`unsupported`) rather than allowed to exhaust memory.
 pub const MAX_OBJECTIVE_CLAUSES: usize = 2_000_000;
 
-/// A new [`Stage`] is built when a call fixes at least this fraction of the model's variables
+/// A new `Stage` is built when a call fixes at least this fraction of the model's variables
 /// (1 / this, and at least one) beyond what the current stage fixes.
 pub const REBUILD_FRACTION: usize = 16;
 
