@@ -428,7 +428,7 @@ impl BoundFixer {
     }
 }
 
-/// The search of [`Sat::improve`], reported: `optimal` when it finished with a solution,
+/// The search of `Sat::improve`, reported: `optimal` when it finished with a solution,
 /// `infeasible` without one, `feasible` (the incumbent, the proved bound) or `timeout` when a
 /// limit stopped it.
 impl Optimizer for Sat {
