@@ -235,7 +235,7 @@ mod tests {
             ),
             (
                 &["--backend", "sat", "--relax"],
-                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding, bound-fixing)",
+                "'sat' does not take option 'relax' (it takes: pairwise-up-to, pb-encoding, bound-fixing, time_limit)",
             ),
             (
                 &["--backend", "enum", "--relax"],
