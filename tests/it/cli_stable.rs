@@ -240,7 +240,7 @@ fn solve_all_refuses_limits_it_could_not_enforce() {
             "--all",
             "models/hex-5.hex",
             "--backend",
-            "sat",
+            "brute",
             "--time-limit",
             "1",
         ],
