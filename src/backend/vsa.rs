@@ -68,8 +68,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use rustfft::num_complex::Complex;
-use rustfft::{Fft, FftPlanner};
+use zeroone_fft::{Complex, Fft, Planner32, Planner64};
 
 use crate::backend::search::{Layout, LegalityEngine, RowGate, SearchBackend, VarSet};
 use crate::backend::{BackendError, BackendOptions, RowLimit, RowRefusal, Stats};
@@ -141,7 +140,7 @@ pub fn base_vector(code: Code, dim: usize, seed: u64) -> Vec<f64> {
             if dim % 2 == 0 && dim > 1 {
                 spec[dim / 2] = Complex::new(sign(&mut rng), 0.0);
             }
-            FftPlanner::new().plan_fft_inverse(dim).process(&mut spec);
+            Planner64::new().inverse(dim).process(&mut spec);
             spec.iter().map(|c| c.re / dim as f64).collect()
         }
     }
@@ -194,7 +193,7 @@ pub struct VsaEngine {
     dirty_list: Vec<u32>,
     work: Vec<Complex<f32>>,
     scratch: Vec<Complex<f32>>,
-    planner: FftPlanner<f32>,
+    planner: Planner32,
     ifft: Option<Arc<dyn Fft<f32>>>,
     gate: RowGate,
     /// True weighted sum per row, for the `misreads` diagnostic only.
@@ -260,7 +259,7 @@ impl VsaEngine {
             dirty_list: Vec::new(),
             work: Vec::new(),
             scratch: Vec::new(),
-            planner: FftPlanner::new(),
+            planner: Planner32::new(),
             ifft: None,
             gate: RowGate::default(),
             truth: Vec::new(),
@@ -282,8 +281,7 @@ impl VsaEngine {
         }
         let d = self.dim;
         let b = base_vector(self.code, d, self.seed);
-        let mut planner = FftPlanner::<f64>::new();
-        let fwd = planner.plan_fft_forward(d);
+        let fwd = Planner64::new().forward(d);
         let mut base_spec: Vec<Complex<f64>> = b.iter().map(|&x| Complex::new(x, 0.0)).collect();
         fwd.process(&mut base_spec);
         self.items.clear();
@@ -300,7 +298,7 @@ impl VsaEngine {
                     .map(|c| Complex::new(c.re as f32, c.im as f32)),
             );
         }
-        self.ifft = Some(self.planner.plan_fft_inverse(d));
+        self.ifft = Some(self.planner.inverse(d));
         self.items_key = Some(key);
     }
 
