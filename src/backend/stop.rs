@@ -20,6 +20,7 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::BackendError;
 
@@ -101,6 +102,43 @@ pub fn raised(flag: &Option<StopFlag>) -> bool {
     flag.as_ref().is_some_and(StopFlag::is_raised)
 }
 
+/// When a search must end early, polled from its inner loop: the run's deadline and the
+/// thread's stop flag, read at the first poll and then every `every` polls. Costs one decrement
+/// per poll, and a clock read plus two relaxed loads per read. Shared by the engines that poll
+/// per node (`xcc`'s `transposed` and `sweep`).
+#[derive(Debug)]
+pub struct Alarm {
+    until_read: u64,
+    every: u64,
+    deadline: Option<Instant>,
+    stop: Option<StopFlag>,
+}
+
+impl Alarm {
+    /// An alarm for a run that started at `start` with `time_limit` (none: the stop flag
+    /// alone), under the calling thread's stop flag, read every `every` polls (at least 1).
+    pub fn new(start: Instant, time_limit: Option<Duration>, every: u64) -> Self {
+        Alarm {
+            until_read: 1,
+            every: every.max(1),
+            deadline: time_limit.and_then(|t| start.checked_add(t)),
+            stop: current(),
+        }
+    }
+
+    /// Whether the run must end: true when this poll reads the clock and the flag and finds
+    /// the deadline passed or the flag raised (a stopped run ends as if its limit were reached).
+    #[inline]
+    pub fn rings(&mut self) -> bool {
+        self.until_read -= 1;
+        if self.until_read != 0 {
+            return false;
+        }
+        self.until_read = self.every;
+        self.deadline.is_some_and(|d| Instant::now() >= d) || raised(&self.stop)
+    }
+}
+
 /// `Err(BackendError::Stopped)` for `backend` when `flag` is set and raised: the check of a
 /// backend without a time limit, which has no other way to end early.
 pub fn check(flag: &Option<StopFlag>, backend: &str) -> Result<(), BackendError> {
@@ -134,6 +172,32 @@ mod tests {
         assert!(!older.is_raised());
         raise_all();
         assert!(older.is_raised() && !StopFlag::new().is_raised());
+    }
+
+    #[test]
+    fn an_alarm_reads_at_its_first_poll_then_every_nth_and_rings_for_deadline_or_flag() {
+        let start = Instant::now();
+        let mut quiet = Alarm::new(start, None, 3);
+        assert!((0..10).all(|_| !quiet.rings()));
+        let mut late = Alarm::new(start, Some(Duration::ZERO), 3);
+        assert!(late.rings(), "the first poll reads the clock");
+        assert_eq!(
+            (0..6).map(|_| late.rings()).collect::<Vec<_>>(),
+            [false, false, true, false, false, true]
+        );
+        let huge = Alarm::new(start, Some(Duration::MAX), 1);
+        assert!(
+            huge.deadline.is_none(),
+            "a limit past the clock's range is no deadline"
+        );
+        let flag = StopFlag::new();
+        with_stop_flag(&flag, || {
+            let mut alarm = Alarm::new(Instant::now(), None, 2);
+            assert!(!alarm.rings());
+            flag.raise();
+            assert!(!alarm.rings(), "read only every second poll");
+            assert!(alarm.rings());
+        });
     }
 
     /// Twenty free variables and rows every assignment satisfies: 2^20 solutions for brute

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use super::problem::Problem;
 use super::search::Ending;
+use crate::backend::stop::Alarm;
 use crate::backend::Stats;
 use crate::model::Model;
 
@@ -277,13 +278,10 @@ struct Sweep<'a> {
     guesses: u64,
     /// Nodes whose branches were all tried.
     backtracks: u64,
-    /// Nodes left until the clock is read next.
-    until_clock: u64,
     tests: u64,
-    deadline: Option<Instant>,
-    /// The stop flag of this thread (Ctrl-C in Python), read with the clock: a stopped run ends
-    /// as if its time limit were reached.
-    stop: Option<crate::backend::stop::StopFlag>,
+    /// The deadline and the thread's stop flag (Ctrl-C in Python), read every [`CLOCK_EVERY`]
+    /// nodes.
+    alarm: Alarm,
     ending: Ending,
     found: &'a mut dyn FnMut(&[u32]) -> bool,
 }
@@ -317,10 +315,8 @@ pub(crate) fn run(
         solutions: 0,
         guesses: 0,
         backtracks: 0,
-        until_clock: 1,
         tests: 0,
-        deadline: time_limit.and_then(|t| start.checked_add(t)),
-        stop: crate::backend::stop::current(),
+        alarm: Alarm::new(start, time_limit, CLOCK_EVERY),
         ending: Ending::Exhausted,
         found,
     };
@@ -353,15 +349,9 @@ impl Sweep<'_> {
             }
             return;
         }
-        self.until_clock -= 1;
-        if self.until_clock == 0 {
-            self.until_clock = CLOCK_EVERY;
-            if self.deadline.is_some_and(|d| Instant::now() >= d)
-                || crate::backend::stop::raised(&self.stop)
-            {
-                self.ending = Ending::TimedOut;
-                return;
-            }
+        if self.alarm.rings() {
+            self.ending = Ending::TimedOut;
+            return;
         }
         let k = free.trailing_zeros();
         let pattern = covered.checked_shr(k + 1).unwrap_or(0) as usize;

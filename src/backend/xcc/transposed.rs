@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use super::problem::Problem;
 use super::search::Ending;
+use crate::backend::stop::Alarm;
 use crate::backend::Stats;
 
 /// The most primary items this engine takes: one bit each in a `u128` open set.
@@ -181,12 +182,9 @@ struct Search<'a> {
     solutions: u64,
     guesses: u64,
     backtracks: u64,
-    /// Nodes left until the clock is read next.
-    until_clock: u64,
-    deadline: Option<Instant>,
-    /// The stop flag of this thread (Ctrl-C in Python), read with the clock: a stopped run ends
-    /// as if its time limit were reached.
-    stop: Option<crate::backend::stop::StopFlag>,
+    /// The deadline and the thread's stop flag (Ctrl-C in Python), read every [`CLOCK_EVERY`]
+    /// nodes.
+    alarm: Alarm,
     ending: Ending,
     found: &'a mut dyn FnMut(&[u32]) -> bool,
 }
@@ -231,9 +229,7 @@ pub(crate) fn run(
         solutions: 0,
         guesses: 0,
         backtracks: 0,
-        until_clock: 1,
-        deadline: time_limit.and_then(|t| start.checked_add(t)),
-        stop: crate::backend::stop::current(),
+        alarm: Alarm::new(start, time_limit, CLOCK_EVERY),
         ending: Ending::Exhausted,
         found,
     };
@@ -299,15 +295,9 @@ impl Search<'_> {
             self.solution(len);
             return;
         }
-        self.until_clock -= 1;
-        if self.until_clock == 0 {
-            self.until_clock = CLOCK_EVERY;
-            if self.deadline.is_some_and(|d| Instant::now() >= d)
-                || crate::backend::stop::raised(&self.stop)
-            {
-                self.ending = Ending::TimedOut;
-                return;
-            }
+        if self.alarm.rings() {
+            self.ending = Ending::TimedOut;
+            return;
         }
         let p = self.p;
         let n = p.items;
