@@ -79,6 +79,54 @@ pub(crate) enum Ending {
     TimedOut,
 }
 
+/// The counters of the recursive engines (`sweep`, `transposed`), kept during the search and
+/// written into [`Stats`] at its end. Costs three additions per node.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    /// Options tried at each depth below the givens (the search profile).
+    pub per_depth: Vec<u64>,
+    /// Solutions reported.
+    pub solutions: u64,
+    /// Branches past the first, summed over nodes.
+    pub guesses: u64,
+    /// Nodes whose branches were all tried (or that had none).
+    pub backtracks: u64,
+}
+
+impl Tally {
+    /// Zero counters for a search at most `depths` deep.
+    pub(crate) fn new(depths: usize) -> Self {
+        Tally {
+            per_depth: vec![0; depths],
+            solutions: 0,
+            guesses: 0,
+            backtracks: 0,
+        }
+    }
+
+    /// A node at `depth` that tried `taken` options, its search now `ending`.
+    #[inline]
+    pub(crate) fn node(&mut self, depth: usize, taken: u64, ending: Ending) {
+        self.per_depth[depth] += taken;
+        self.guesses += taken.saturating_sub(1);
+        self.backtracks += u64::from(ending == Ending::Exhausted);
+    }
+
+    /// Writes the counters into `stats`, the profile cut after its last non-zero depth, with
+    /// the seconds since `start`.
+    pub(crate) fn write(&self, stats: &mut Stats, start: Instant) {
+        let depth = (self.per_depth.iter())
+            .rposition(|&k| k > 0)
+            .map_or(0, |d| d + 1);
+        stats.nodes_per_depth = self.per_depth[..depth].to_vec();
+        stats.nodes = stats.nodes_per_depth.iter().sum();
+        stats.guesses = self.guesses;
+        stats.backtracks = self.backtracks;
+        stats.solutions = self.solutions;
+        stats.seconds = start.elapsed().as_secs_f64();
+    }
+}
+
 /// The search over one [`Problem`], reusing its frames from call to call.
 #[derive(Debug, Default)]
 pub(crate) struct Searcher {

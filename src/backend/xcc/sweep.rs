@@ -25,7 +25,7 @@
 use std::time::{Duration, Instant};
 
 use super::problem::Problem;
-use super::search::Ending;
+use super::search::{Ending, Tally};
 use crate::backend::stop::Alarm;
 use crate::backend::Stats;
 use crate::model::Model;
@@ -271,13 +271,7 @@ struct Sweep<'a> {
     p: &'a SweepProblem,
     /// The chosen options, givens first; `chosen[..len]` is the current path.
     chosen: Vec<u32>,
-    /// Options chosen at each depth below the givens (the search profile).
-    per_depth: Vec<u64>,
-    solutions: u64,
-    /// Branches past the first, summed over nodes.
-    guesses: u64,
-    /// Nodes whose branches were all tried.
-    backtracks: u64,
+    tally: Tally,
     tests: u64,
     /// The deadline and the thread's stop flag (Ctrl-C in Python), read every [`CLOCK_EVERY`]
     /// nodes.
@@ -311,28 +305,15 @@ pub(crate) fn run(
     let mut sweep = Sweep {
         p,
         chosen,
-        per_depth: vec![0; MAX_ITEMS + 1],
-        solutions: 0,
-        guesses: 0,
-        backtracks: 0,
+        tally: Tally::new(MAX_ITEMS + 1),
         tests: 0,
         alarm: Alarm::new(start, time_limit, CLOCK_EVERY),
         ending: Ending::Exhausted,
         found,
     };
     sweep.node(covered, base, 0);
-    let depth = sweep
-        .per_depth
-        .iter()
-        .rposition(|&n| n > 0)
-        .map_or(0, |d| d + 1);
-    stats.nodes_per_depth = sweep.per_depth[..depth].to_vec();
-    stats.nodes = stats.nodes_per_depth.iter().sum();
-    stats.guesses = sweep.guesses;
-    stats.backtracks = sweep.backtracks;
-    stats.solutions = sweep.solutions;
+    sweep.tally.write(stats, start);
     stats.extra.insert("tests".into(), sweep.tests.into());
-    stats.seconds = start.elapsed().as_secs_f64();
     sweep.ending
 }
 
@@ -343,7 +324,7 @@ impl Sweep<'_> {
         let p = self.p;
         let free = !covered & p.primary;
         if free == 0 {
-            self.solutions += 1;
+            self.tally.solutions += 1;
             if !(self.found)(&self.chosen[..len]) {
                 self.ending = Ending::Stopped;
             }
@@ -370,8 +351,6 @@ impl Sweep<'_> {
                 break;
             }
         }
-        self.per_depth[depth] += taken;
-        self.guesses += taken.saturating_sub(1);
-        self.backtracks += u64::from(self.ending == Ending::Exhausted);
+        self.tally.node(depth, taken, self.ending);
     }
 }

@@ -26,7 +26,7 @@
 use std::time::{Duration, Instant};
 
 use super::problem::Problem;
-use super::search::Ending;
+use super::search::{Ending, Tally};
 use crate::backend::stop::Alarm;
 use crate::backend::Stats;
 
@@ -177,11 +177,7 @@ struct Search<'a> {
     frames: Vec<u64>,
     /// The chosen options, givens first; `chosen[..len]` is the current path.
     chosen: Vec<u32>,
-    /// Options chosen at each depth below the givens (the search profile).
-    per_depth: Vec<u64>,
-    solutions: u64,
-    guesses: u64,
-    backtracks: u64,
+    tally: Tally,
     /// The deadline and the thread's stop flag (Ctrl-C in Python), read every [`CLOCK_EVERY`]
     /// nodes.
     alarm: Alarm,
@@ -225,26 +221,13 @@ pub(crate) fn run(
         p,
         frames,
         chosen,
-        per_depth: vec![0; n + 1],
-        solutions: 0,
-        guesses: 0,
-        backtracks: 0,
+        tally: Tally::new(n + 1),
         alarm: Alarm::new(start, time_limit, CLOCK_EVERY),
         ending: Ending::Exhausted,
         found,
     };
     search.descend(open, base);
-    let depth = search
-        .per_depth
-        .iter()
-        .rposition(|&k| k > 0)
-        .map_or(0, |d| d + 1);
-    stats.nodes_per_depth = search.per_depth[..depth].to_vec();
-    stats.nodes = stats.nodes_per_depth.iter().sum();
-    stats.guesses = search.guesses;
-    stats.backtracks = search.backtracks;
-    stats.solutions = search.solutions;
-    stats.seconds = start.elapsed().as_secs_f64();
+    search.tally.write(stats, start);
     search.ending
 }
 
@@ -303,7 +286,7 @@ impl Search<'_> {
         let n = p.items;
         let (item, count) = least(&self.frames[depth * n..(depth + 1) * n], open);
         if count == 0 {
-            self.backtracks += 1;
+            self.tally.backtracks += 1;
             return;
         }
         let mut live = self.frames[depth * n + item];
@@ -335,14 +318,12 @@ impl Search<'_> {
                 }
             }
         }
-        self.per_depth[depth] += taken;
-        self.guesses += taken.saturating_sub(1);
-        self.backtracks += u64::from(self.ending == Ending::Exhausted);
+        self.tally.node(depth, taken, self.ending);
     }
 
     /// Reports the solution `chosen[..len]`.
     fn solution(&mut self, len: usize) {
-        self.solutions += 1;
+        self.tally.solutions += 1;
         if !(self.found)(&self.chosen[..len]) {
             self.ending = Ending::Stopped;
         }
