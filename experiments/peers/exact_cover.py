@@ -22,6 +22,11 @@ Optional: nothing in zeroone's build or tests needs this script or miniexact.
     python3 -m venv .venv-peers && .venv-peers/bin/pip install -r experiments/peers/requirements.txt
     .venv-peers/bin/python experiments/peers/exact_cover.py --zeroone target/release/zeroone \
         --miniexact .venv-peers/bin/miniexact --repeat 3 --out reports/exact-cover.md
+
+`--whole-process FILE...` adds the Sudoku files solved whole by the default backend against
+the `sudoku` crate (`cargo build --release -p zeroone-benches --features peer --example
+sudoku_peer`); `--notes FILE` appends the report's reading (kept in
+`experiments/peers/exact-cover-notes.md`).
 """
 
 import argparse
@@ -141,11 +146,51 @@ def measure(args, label, path, scratch):
     return row
 
 
+def run_rusage(cmd):
+    """(wall seconds, CPU seconds, peak RSS in MB, stdout) of one process run to completion,
+    its resource use read by wait4 (so the peak RSS is this process's own); raises on a
+    non-zero exit."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        seconds = time.perf_counter() - start
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{cmd}: exit {p.returncode}: {err.read().decode()[:500]}")
+        out.seek(0)
+        text = out.read().decode()
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
+
+
+def sudoku_whole_process(args, path):
+    """The default backend (`zeroone solve FILE --json --jobs 1`) against the `sudoku` crate's
+    whole process on one Sudoku file, interleaved `--repeat` times; every zeroone line must be
+    solved and verified, and the serving engine is read from the records."""
+    runs = {"zeroone": [], "peer": []}
+    engines = set()
+    for _ in range(args.repeat):
+        wall, cpu, rss, out = run_rusage([args.zeroone, "solve", path, "--json", "--jobs", "1"])
+        records = [json.loads(l) for l in out.splitlines()]
+        if not records or any(r["status"] != "solved" or not r.get("verified") for r in records):
+            raise RuntimeError(f"zeroone on {path}: a puzzle not solved and verified")
+        engines |= {r["backend"] + "/" + str(r["stats"].get("extra", {}).get("engine", "-")) for r in records}
+        runs["zeroone"].append((wall, cpu, rss))
+        wall, cpu, rss, out = run_rusage([args.sudoku_peer, path])
+        runs["peer"].append((wall, cpu, rss))
+        if len(out.splitlines()) != len(records):
+            raise RuntimeError(f"the peer printed {len(out.splitlines())} lines for {len(records)} puzzles")
+        print(os.path.basename(path), {k: v[-1] for k, v in runs.items()}, flush=True)
+    med = {k: tuple(median([r[i] for r in v]) for i in range(3)) for k, v in runs.items()}
+    return {"file": path, "puzzles": len(records), "engines": sorted(engines), "median": med}
+
+
 def fmt(s):
     return f"{s:.3f}" if s == s else "-"
 
 
-def report(rows, args, command):
+def report(rows, whole, args, command):
     lines = [
         "# Exact cover: xcc, bitset and miniexact",
         "",
@@ -180,7 +225,33 @@ def report(rows, args, command):
             f"{cell('miniexact -c')} | {cell('miniexact -m')} | "
             f"{best_cpu / c['xcc']:.2f}x ({best_wall / t['xcc']:.2f}x) | {c['bitset'] / c['xcc']:.2f}x |"
         )
+    if args.whole_process:
+        lines += [
+            "",
+            "## Sudoku, whole process, against the `sudoku` crate",
+            "",
+            "`zeroone solve FILE --json --jobs 1` (the default backend, one JSON record per puzzle, "
+            "each solution verified) against `benches/sudoku_peer.rs` (the `sudoku` crate, a "
+            "JCZSolve port, printing one solution line per puzzle), each a whole process reading "
+            f"the same file; median of {args.repeat} interleaved runs; CPU = user + system, peak "
+            "RSS of the process itself (`wait4`).",
+            "",
+            "| file | puzzles | served by | zeroone wall / CPU | peak RSS | peer wall / CPU | zeroone/peer (CPU) |",
+            "|---|---:|---|---:|---:|---:|---:|",
+        ]
+        for w in whole:
+            if "error" in w:
+                lines.append(f"| {w['file']} | {w['error']} | | | | | |")
+                continue
+            (zw, zc, zr), (pw, pc, _) = w["median"]["zeroone"], w["median"]["peer"]
+            lines.append(
+                f"| {os.path.basename(w['file'])} | {w['puzzles']:,} | {', '.join(w['engines'])} | "
+                f"{fmt(zw)} / {fmt(zc)} | {zr:.1f} MB | {fmt(pw)} / {fmt(pc)} | {zc / pc:.2f}x |"
+            )
     lines += ["", "Command:", "", "    " + command, ""]
+    if args.notes:
+        with open(args.notes) as f:
+            lines += ["", f.read().rstrip(), ""]
     return "\n".join(lines)
 
 
@@ -197,6 +268,14 @@ def main():
     ap.add_argument("--skip-slow", action="store_true", help="leave out L(2,15)")
     ap.add_argument("--sudoku", help="a Sudoku file: its first --sudoku-count puzzles as one instance")
     ap.add_argument("--sudoku-count", type=int, default=100)
+    ap.add_argument(
+        "--whole-process",
+        nargs="*",
+        default=[],
+        help="Sudoku files to solve whole (default backend) against --sudoku-peer",
+    )
+    ap.add_argument("--sudoku-peer", default="target/release/examples/sudoku_peer")
+    ap.add_argument("--notes", help="a Markdown file appended to the report (its reading)")
     ap.add_argument("--out", help="write the Markdown report here")
     args = ap.parse_args()
     instances = [i for i in INSTANCES if not (args.skip_slow and i[2] == "slow")]
@@ -218,14 +297,22 @@ def main():
             except (RuntimeError, subprocess.CalledProcessError) as e:
                 print(f"{label}: {e}", file=sys.stderr)
                 rows.append({"label": label, "error": str(e)[:200]})
+    whole = []
+    for path in args.whole_process:
+        try:
+            whole.append(sudoku_whole_process(args, path))
+        except (RuntimeError, OSError) as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            whole.append({"file": path, "error": str(e)[:200]})
     command = " ".join(["experiments/peers/exact_cover.py"] + sys.argv[1:])
-    text = report(rows, args, command)
+    text = report(rows, whole, args, command)
     if args.out:
         with open(args.out + ".tmp", "w") as f:
             f.write(text)
         os.replace(args.out + ".tmp", args.out)
     print(text)
     bad = any("error" in r or len(set(r["counts"].values())) != 1 for r in rows)
+    bad |= any("error" in w for w in whole)
     sys.exit(1 if bad else 0)
 
 

@@ -1,17 +1,16 @@
 //! The default backend (`--backend auto`, what `solve` and `count` use without `--backend`):
 //! the fastest exact engine that reads the model, as measured in `reports/exact-cover.md`.
-//! That is `xcc` for exact cover with no objective where its `transposed` engine (at most 128
-//! primary items of at most 64 options each: Langford pairs, n-queens, bare hex boards) or its
-//! `sweep` engine (at most 128 items: pentominoes) takes the model, where it is 3x-13x faster
-//! than `bitset`, and `bitset` otherwise: general rows and objectives (which `xcc` does not
-//! read), and larger or multiplicity models such as Sudoku (324 items) and Star Battle, where
-//! `xcc`'s MRV engines are level with `bitset` or slower (royle_17clue whole process: 1.5x
-//! `bitset`'s CPU time).
+//! That is `xcc` for exact cover with no objective where its `transposed` engine (at most 512
+//! primary items of at most 64 options each: Langford pairs, n-queens, Sudoku, bare hex boards)
+//! or its `sweep` engine (at most 128 items: pentominoes) takes the model, where it is faster
+//! than `bitset` (see the report), and `bitset` otherwise: general rows and objectives (which
+//! `xcc` does not read), and multiplicity models such as Star Battle, where `xcc`'s MRV
+//! engines are level with `bitset` or slower.
 //! [`Backend::serving`] names the engine a model goes to, so records say `xcc` or `bitset`,
 //! never `auto`.
 //!
-//! Cost: one scan of the rows per call to choose (O(1) past 128 rows); then the chosen
-//! engine's. Both engines keep their per-model caches between calls. Options: none besides the
+//! Cost: one scan of the rows and the variables' rows per model shape to choose (a batch of
+//! puzzles of one shape is judged once); then the chosen engine's. Both engines keep their per-model caches between calls. Options: none besides the
 //! time limit (both read it).
 
 use std::ops::ControlFlow;
@@ -29,6 +28,9 @@ use crate::model::{Model, Solution};
 pub struct Auto {
     xcc: Xcc,
     bitset: BitsetBackend,
+    /// The last model routed and whether it went to `xcc`: a batch of puzzles of one shape
+    /// (which differ in their givens only) is judged once.
+    last: Option<(Model, bool)>,
 }
 
 impl Auto {
@@ -37,6 +39,7 @@ impl Auto {
         Ok(Auto {
             xcc: Xcc::new(options)?,
             bitset: BitsetBackend::new(options),
+            last: None,
         })
     }
 
@@ -46,9 +49,23 @@ impl Auto {
         model.objective().is_none() && (xcc::transposed_takes(model) || xcc::sweep_takes(model))
     }
 
+    /// The verdict of [`Auto::takes_xcc`] on the last model routed, when `model` shares its
+    /// shape (rows and variables) and has an objective alike.
+    fn known(&self, model: &Model) -> Option<bool> {
+        let (last, xcc) = self.last.as_ref()?;
+        let alike = last.shares_shape_with(model)
+            && last.objective().is_none() == model.objective().is_none();
+        alike.then_some(*xcc)
+    }
+
     /// The engine serving `model`.
     fn engine(&mut self, model: &Model) -> &mut dyn Backend {
-        if Auto::takes_xcc(model) {
+        let xcc = self.known(model).unwrap_or_else(|| {
+            let xcc = Auto::takes_xcc(model);
+            self.last = Some((model.clone(), xcc));
+            xcc
+        });
+        if xcc {
             &mut self.xcc
         } else {
             &mut self.bitset
@@ -110,7 +127,7 @@ impl Backend for Auto {
         "auto"
     }
     fn serving(&self, model: &Model) -> &'static str {
-        if Auto::takes_xcc(model) {
+        if self.known(model).unwrap_or_else(|| Auto::takes_xcc(model)) {
             self.xcc.name()
         } else {
             self.bitset.name()

@@ -262,11 +262,16 @@ fn a_byte_order_mark_at_the_start_of_an_experiment_is_whitespace() {
 
 #[test]
 fn the_default_backend_solves_every_kind_of_model() {
-    // auto: xcc for exact cover with at most 128 items, bitset otherwise (Sudoku: 324 items).
+    // auto: xcc for exact cover its transposed engine (at most 512 primary items of at most 64
+    // options: Sudoku's 324 items of 9) or sweep takes, bitset otherwise (Star Battle's `= 2`,
+    // Killer Sudoku's sums, 16x16 Sudoku's 1,024 items).
     for (file, engine) in [
         ("models/hex-9.hex", "xcc"),
         ("models/queens-capybaradoku.queens", "xcc"),
-        ("models/sudoku-9x9.sudoku", "bitset"),
+        ("models/sudoku-9x9.sudoku", "xcc"),
+        ("models/star-10x10-2.star", "bitset"),
+        ("models/sudoku-16x16.sudoku", "bitset"),
+        ("models/killer-9x9.killer", "bitset"),
         ("models/exact-cover.json", "xcc"),
         ("models/latin-3.toml", "xcc"),
     ] {

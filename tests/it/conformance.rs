@@ -569,6 +569,54 @@ fn the_transposed_engine_agrees_with_bitset_under_givens_and_stops_at_a_limit() 
 }
 
 #[test]
+fn the_transposed_engine_counts_sudoku_like_bitset_in_its_wide_form() {
+    // 9x9 Sudoku: 324 primary items of 9 options (16-bit lanes, the 8-word open set). A
+    // 17-clue puzzle is unique; without one of its clues it has several solutions.
+    let line = "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
+    let cells: Vec<Option<usize>> = line
+        .chars()
+        .map(|c| zeroone::puzzle::kinds::sudoku::digit_of(c, 9))
+        .collect();
+    let clues: Vec<usize> = (0..81).filter(|&i| cells[i].is_some()).collect();
+    let mut several = 0;
+    for drop in [None, Some(0), Some(5), Some(11), Some(16)] {
+        let mut cells = cells.clone();
+        if let Some(k) = drop {
+            cells[clues[k]] = None;
+        }
+        let model = Sudoku::from_cells(3, cells)
+            .unwrap()
+            .to_model("17-clue")
+            .unwrap();
+        let out = count_verified(xcc_engine("transposed").as_mut(), &model, None).unwrap();
+        assert_eq!(out.stats.extra["engine"], "transposed");
+        assert_eq!(
+            out.count,
+            count_with("bitset", &model),
+            "without clue {drop:?}"
+        );
+        assert_eq!(
+            out.count == 1,
+            drop.is_none(),
+            "without clue {drop:?}: {}",
+            out.count
+        );
+        several += usize::from(out.count > 1);
+    }
+    assert_eq!(several, 4);
+    let out = count_verified(
+        xcc_engine("auto").as_mut(),
+        &Sudoku::empty(2).to_model("4x4").unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        (out.count, &out.stats.extra["engine"]),
+        (288, &"transposed".into())
+    );
+}
+
+#[test]
 fn the_sweep_agrees_with_bitset_under_givens_and_stops_at_a_limit() {
     use zeroone::puzzle::generate::exact_cover::n_queens;
     let model = n_queens(8);

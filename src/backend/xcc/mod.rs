@@ -9,9 +9,9 @@
 //! covers.
 //!
 //! Engines (param `engine`, chosen from the model's shape by default and named in
-//! `extra.engine`): `transposed` (exact cover with at most 128 primary items of at most 64
-//! options each: per item its live options as one word, MRV by popcount, a choice one AND-NOT
-//! per item; see `transposed`), `sweep` (exact cover with at most 128 items: options as
+//! `extra.engine`): `transposed` (exact cover with at most 512 primary items of at most 64
+//! options each: per item its live options as one 16-, 32- or 64-bit lane, MRV by popcount, a
+//! choice one AND-NOT per item; see `transposed`), `sweep` (exact cover with at most 128 items: options as
 //! 128-bit item masks, branching on the first uncovered item of an order derived from the
 //! model's shape; see `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover;
 //! see `small`) and `counts` (MRV, every model; described below).
@@ -87,7 +87,7 @@ pub fn sweep_takes(model: &Model) -> bool {
     rows.len() + slack <= sweep::MAX_ITEMS
 }
 
-/// Whether the `transposed` engine takes `model` (exact-cover rows only, at most 128 "exactly
+/// Whether the `transposed` engine takes `model` (exact-cover rows only, at most 512 "exactly
 /// one" rows counting a slack row per variable in none, each with at most 64 variables, and
 /// kill tables within budget), judged from the rows alone: with [`sweep_takes`], what the
 /// default backend (`auto`) sends to `xcc`. Costs one scan of the rows and of the variables'
@@ -97,16 +97,19 @@ pub fn transposed_takes(model: &Model) -> bool {
     if model.first_general_row().is_some() {
         return false;
     }
-    let mut primary = 0usize;
+    let (mut primary, mut longest) = (0usize, 0usize);
     for c in rows {
         match c.sense.bounds() {
-            (1, Some(1)) if c.vars.len() <= transposed::MAX_ITEM_OPTIONS => primary += 1,
+            (1, Some(1)) => {
+                primary += 1;
+                longest = longest.max(c.vars.len());
+            }
             (0, hi) if hi.is_none_or(|hi| hi <= 1 || hi as usize >= c.vars.len()) => {}
             _ => return false,
         }
     }
     // As in `Problem::new`: a variable in no "exactly one" row and no `<= 0` row gets a slack
-    // item and a "leave it out" option.
+    // item (of two options) and a "leave it out" option.
     let slack = (0..model.num_variables())
         .filter(|&v| {
             !model
@@ -115,9 +118,10 @@ pub fn transposed_takes(model: &Model) -> bool {
                 .any(|&r| matches!(rows[r].sense.bounds(), (1, Some(1)) | (_, Some(0))))
         })
         .count();
-    let (items, options) = (primary + slack, model.num_variables() + slack);
-    items <= transposed::MAX_ITEMS
-        && options.saturating_mul(items).saturating_mul(8) <= transposed::MAX_TABLE_BYTES
+    if slack > 0 {
+        longest = longest.max(2);
+    }
+    transposed::fits(model.num_variables() + slack, primary + slack, longest)
 }
 
 /// The engines `xcc` has (param `engine`; `auto` picks from the model's shape).
@@ -126,7 +130,7 @@ pub enum Engine {
     /// `transposed` where it takes the model, else `sweep`, else `byte-counts`, else `counts`.
     #[default]
     Auto,
-    /// MRV with per-item live-option words (exact cover with at most 128 primary items of at
+    /// MRV with per-item live-option lanes (exact cover with at most 512 primary items of at
     /// most 64 options each; see `transposed`).
     Transposed,
     /// First uncovered item of a fixed order, options as 128-bit item masks (exact cover with
@@ -185,6 +189,7 @@ pub struct Xcc {
     cache: Option<Prepared>,
     searcher: Searcher,
     small: SmallSearcher,
+    scratch: transposed::Scratch,
 }
 
 impl Xcc {
@@ -271,11 +276,11 @@ impl Xcc {
                 (Engine::Auto | Engine::Transposed, _, _) if transposed.is_some() => {
                     extra.insert("engine".into(), "transposed".into());
                     let t = transposed.as_ref().expect("checked by the guard");
-                    transposed::run(t, givens, limit, &mut stats, found)
+                    transposed::run(t, &mut self.scratch, givens, limit, &mut stats, found)
                 }
                 (Engine::Transposed, _, _) => return Err(refused(
                     "transposed",
-                    "takes exact cover with at most 128 primary items of at most 64 options only",
+                    "takes exact cover with at most 512 primary items of at most 64 options only",
                 )),
                 (Engine::Auto | Engine::Sweep, Some(sweep), _) => {
                     extra.insert("engine".into(), "sweep".into());

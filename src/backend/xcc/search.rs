@@ -112,14 +112,18 @@ impl Tally {
         self.backtracks += u64::from(ending == Ending::Exhausted);
     }
 
-    /// Writes the counters into `stats`, the profile cut after its last non-zero depth, with
-    /// the seconds since `start`.
+    /// Writes the counters into `stats`, the profile cut after its last non-zero depth and
+    /// left out when it never branched (all ones: it says no more than `nodes`, and a batch of
+    /// easy Sudoku puzzles would print 64 ones a line), with the seconds since `start`.
     pub(crate) fn write(&self, stats: &mut Stats, start: Instant) {
         let depth = (self.per_depth.iter())
             .rposition(|&k| k > 0)
             .map_or(0, |d| d + 1);
-        stats.nodes_per_depth = self.per_depth[..depth].to_vec();
-        stats.nodes = stats.nodes_per_depth.iter().sum();
+        let profile = &self.per_depth[..depth];
+        stats.nodes = profile.iter().sum();
+        if profile.iter().any(|&k| k != 1) {
+            stats.nodes_per_depth = profile.to_vec();
+        }
         stats.guesses = self.guesses;
         stats.backtracks = self.backtracks;
         stats.solutions = self.solutions;
