@@ -25,7 +25,7 @@ Optional: nothing in zeroone's build or tests needs this script or miniexact.
 
 `--whole-process FILE...` adds the Sudoku files solved whole by the default backend against
 the `sudoku` crate (`cargo build --release -p zeroone-benches --features peer --example
-sudoku_peer`); `--notes FILE` appends the report's reading (kept in
+sudoku_peer`), timed by GNU time (`/usr/bin/time`: the peak RSS of each process alone); `--notes FILE` appends the report's reading (kept in
 `experiments/peers/exact-cover-notes.md`).
 """
 
@@ -147,21 +147,16 @@ def measure(args, label, path, scratch):
 
 
 def run_rusage(cmd):
-    """(wall seconds, CPU seconds, peak RSS in MB, stdout) of one process run to completion,
-    its resource use read by wait4 (so the peak RSS is this process's own); raises on a
-    non-zero exit."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, stdout=out, stderr=err)
-        _, status, usage = os.wait4(p.pid, 0)
-        seconds = time.perf_counter() - start
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode != 0:
-            err.seek(0)
-            raise RuntimeError(f"{cmd}: exit {p.returncode}: {err.read().decode()[:500]}")
-        out.seek(0)
-        text = out.read().decode()
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
+    """(wall seconds, CPU seconds, peak RSS in MB, stdout) of one process run to completion;
+    raises on a non-zero exit. Wall and CPU as in `run_timed` (CPU: user + system of this
+    script's children, here GNU time and the process); the peak RSS from GNU time
+    (`/usr/bin/time`, Debian package `time`), the measured process's alone (a child forked from
+    this script would count the script's pages until it execs)."""
+    with tempfile.NamedTemporaryFile(mode="r") as usage:
+        timed = ["/usr/bin/time", "-f", "%M", "-o", usage.name] + list(cmd)
+        (wall, cpu), out = run_timed(timed)
+        kb = int(usage.read().split()[-1])
+    return wall, cpu, kb / 1024, out
 
 
 def sudoku_whole_process(args, path):
@@ -233,8 +228,8 @@ def report(rows, whole, args, command):
             "`zeroone solve FILE --json --jobs 1` (the default backend, one JSON record per puzzle, "
             "each solution verified) against `benches/sudoku_peer.rs` (the `sudoku` crate, a "
             "JCZSolve port, printing one solution line per puzzle), each a whole process reading "
-            f"the same file; median of {args.repeat} interleaved runs; CPU = user + system, peak "
-            "RSS of the process itself (`wait4`).",
+            f"the same file; median of {args.repeat} interleaved runs; CPU = user + system; peak "
+            "RSS of the process alone, from GNU time (`/usr/bin/time -f %M`).",
             "",
             "| file | puzzles | served by | zeroone wall / CPU | peak RSS | peer wall / CPU | zeroone/peer (CPU) |",
             "|---|---:|---|---:|---:|---:|---:|",

@@ -22,7 +22,7 @@
 //! with at most [`MAX_ITEMS`] primary items, each with at most [`MAX_ITEM_OPTIONS`] options,
 //! and kill tables within [`MAX_TABLE_BYTES`]. Costs per node: one scan of the open items
 //! (popcount each), then per branch one AND-NOT per primary item. Memory: the kill tables,
-//! `options x primary items x lane bytes`, and one frame of `primary items` lanes per depth
+//! `options x primary items (rounded up to 16) x lane bytes` (Sudoku: 490 KB), and one frame of `primary items` lanes per depth
 //! reached, kept from run to run (a batch of puzzles allocates them once). Statistics: nodes,
 //! the search profile, guesses, backtracks, solutions.
 
@@ -65,10 +65,12 @@ pub(crate) fn lane_bytes(options: usize) -> Option<usize> {
 }
 
 /// Whether the kill tables of `options` options over `items` primary items of at most
-/// `longest` options each fit this engine's limits. Costs nothing.
+/// `longest` options each (rows of `items` lanes rounded up to a whole [`BLOCK`]) fit this
+/// engine's limits. Costs nothing.
 pub(crate) fn fits(options: usize, items: usize, longest: usize) -> bool {
+    let span = items.div_ceil(BLOCK) * BLOCK;
     lane_bytes(longest).is_some_and(|lane| {
-        items <= MAX_ITEMS && options.saturating_mul(items).saturating_mul(lane) <= MAX_TABLE_BYTES
+        items <= MAX_ITEMS && options.saturating_mul(span).saturating_mul(lane) <= MAX_TABLE_BYTES
     })
 }
 
@@ -325,36 +327,43 @@ impl<L: Lane, const W: usize> Tables<L, W> {
         let start = Instant::now();
         let (n, span) = (self.items, self.span);
         let frames = L::frames(scratch);
-        if frames.len() < span {
-            frames.resize(span, L::default());
-        }
-        let root = &mut frames[..span];
-        root.copy_from_slice(&self.root);
-        let mut open = [0u64; W];
-        (0..n).for_each(|j| open[j / 64] |= 1 << (j % 64));
-        let mut chosen = Vec::with_capacity(givens.len() + n + 1);
-        for &g in givens {
-            let live = self.place.get(g).copied().flatten().is_some_and(|(j, k)| {
-                let j = j as usize;
-                open[j / 64] >> (j % 64) & 1 == 1 && root[j].bits() >> k & 1 == 1
-            });
-            if !live {
-                return Ending::Exhausted;
-            }
-            let kill = &self.kill[g * span..(g + 1) * span];
-            for (w, &k) in root.iter_mut().zip(kill) {
-                *w = L::of(w.bits() & !k.bits());
-            }
-            open = without(open, &self.covers[g]);
-            chosen.push(g as u32);
-        }
-        // The root's masks from one more (empty) kill, the SIMD way, into frame 1 and back.
         if frames.len() < 2 * span {
             frames.resize(2 * span, L::default());
         }
-        let (root, next) = frames.split_at_mut(span);
-        let thin = L::kill_into(&mut next[..span], root, &self.blank);
-        root.copy_from_slice(&next[..span]);
+        let mut open = [0u64; W];
+        (0..n).for_each(|j| open[j / 64] |= 1 << (j % 64));
+        let mut chosen = Vec::with_capacity(givens.len() + n + 1);
+        // Each given is one kill from frame to frame (the empty kill when there is none, for
+        // the root's masks); the root tables start in the frame that leaves the last in 0.
+        let kills = givens.len().max(1);
+        let mut at = kills % 2;
+        frames[at * span..(at + 1) * span].copy_from_slice(&self.root);
+        let mut thin = Thin::default();
+        for step in 0..kills {
+            let kill = match givens.get(step) {
+                Some(&g) => {
+                    let state = &frames[at * span..(at + 1) * span];
+                    let live = self.place.get(g).copied().flatten().is_some_and(|(j, k)| {
+                        let j = j as usize;
+                        open[j / 64] >> (j % 64) & 1 == 1 && state[j].bits() >> k & 1 == 1
+                    });
+                    if !live {
+                        return Ending::Exhausted;
+                    }
+                    open = without(open, &self.covers[g]);
+                    chosen.push(g as u32);
+                    &self.kill[g * span..(g + 1) * span]
+                }
+                None => &self.blank[..],
+            };
+            let (first, second) = frames.split_at_mut(span);
+            let second = &mut second[..span];
+            thin = match at {
+                0 => L::kill_into(second, first, kill),
+                _ => L::kill_into(first, second, kill),
+            };
+            at = 1 - at;
+        }
         let base = chosen.len();
         chosen.resize(base + n + 1, 0);
         let mut search = Search {
