@@ -147,8 +147,8 @@ impl ShardedSweep for HexTable {
         cache: &mut ShardCache,
     ) -> Result<(BigUint, Figures), TableError> {
         let plan = row_plan(settings);
-        let halves =
-            HexHalves::new(width).ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
+        let halves = HexHalves::new(width)
+            .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
         let count_error = |e: BackendError| TableError::Count(e.to_string());
         let kept = cache.as_ref().and_then(|c| c.downcast_ref::<SourceCache>());
         let shared = matches!(kept, Some((w, p, _)) if *w == width && *p == plan);
