@@ -5,14 +5,15 @@
 //! This module plans and writes; it submits nothing (the CLI calls `sbatch`). [`plan`] works
 //! out the requests: memory and time default from the experiment's limits (memory limit per
 //! worker times the workers, time limit plus the worker's grace times the runs one worker
-//! does, with a margin), or the three-axis memory estimate for a table experiment's hex
-//! widths. [`write_scripts`] writes `NAME.slurm/array.sbatch` and `NAME.slurm/merge.sbatch`
+//! does, with a margin), or for a table experiment the memory estimate of its kinds' sharded
+//! counts (hex's three-axis count). [`write_scripts`] writes `NAME.slurm/array.sbatch` and `NAME.slurm/merge.sbatch`
 //! next to the records, each atomically. [`incomplete_shards`] reads each shard's record file
 //! and names the shards that still miss runs: what a second submission reruns. A table
-//! experiment with `hex_parts = K` runs as K tasks by default ([`default_shards`]).
+//! experiment that splits a count into K shards (`hex_parts = K`) runs as K tasks by default
+//! ([`default_shards`]).
 //!
 //! Cost: planning loads the experiment's instances once (and, for a table, measures the first
-//! layers of each hex width's count, about a second at width 25); checking the shards reads
+//! layers of each sharded size's count, about a second at hex width 25); checking the shards reads
 //! their record files.
 
 use std::collections::HashSet;
@@ -27,7 +28,6 @@ use crate::harness::source::load_instances;
 use crate::harness::store::records_path;
 use crate::harness::table_run::table_rows;
 use crate::harness::{write_atomically, HarnessError};
-use crate::puzzle::kinds::hex::shards::{HexHalves, MemoryEstimate};
 
 /// Fixed time added to every task's request: loading the instances, starting workers.
 const TIME_BASE: Duration = Duration::from_secs(600);
@@ -117,11 +117,13 @@ impl SlurmPlan {
     }
 }
 
-/// The tasks a table experiment with `hex_parts = K` (K > 1) runs as by default: K, one shard
-/// of each split width per task. `None` for other experiments (the user gives `--shards`).
+/// The tasks a table experiment that splits a count into K shards (`hex_parts = K`, K > 1)
+/// runs as by default: K (the most of its sweeps), one shard of each split size per task.
+/// `None` for other experiments (the user gives `--shards`).
 pub fn default_shards(experiment: &Experiment) -> Option<usize> {
-    let parts = experiment.table.as_ref()?.hex_parts?;
-    (experiment.kind == ExperimentKind::Table && parts > 1).then_some(parts)
+    let sweeps = &experiment.table.as_ref()?.sweeps;
+    let parts = sweeps.iter().filter_map(|s| s.split()).max()?;
+    (experiment.kind == ExperimentKind::Table).then_some(parts)
 }
 
 /// Plans the array for `experiment` with records in `reports_dir`, tasks running `zeroone`
@@ -203,6 +205,39 @@ pub fn plan(
     })
 }
 
+/// The memory of a table experiment's task: the largest estimated peak of one shard of its
+/// sharded counts (each sweep's sizes in its own number of shards, its own settings) with a
+/// margin, plus the base.
+fn table_memory(experiment: &Experiment) -> Result<(u64, String), HarnessError> {
+    let mut peak = 0u64;
+    let mut counted = Vec::new();
+    for sweep in experiment.table.iter().flat_map(|t| &t.sweeps) {
+        let Some(sharded) = sweep.table.sharded() else {
+            continue;
+        };
+        let parts = sweep.parts.unwrap_or(1).max(1);
+        counted.push(format!("{} counts in {parts} part(s)", sweep.table.group()));
+        for &size in &sweep.sizes {
+            let bytes = (sharded.peak_bytes(size, parts, &sweep.settings))
+                .map_err(|e| HarnessError::Source(e.to_string()))?;
+            peak = peak.max(bytes.unwrap_or(0));
+        }
+    }
+    let mb = (peak as f64 * MEMORY_MARGIN / (1u64 << 20) as f64).ceil() as u64;
+    let what = if counted.is_empty() {
+        "no sharded count".to_string()
+    } else {
+        counted.join(" and ")
+    };
+    Ok((
+        MEMORY_BASE_MB + mb,
+        format!(
+            "estimated peak of the {what}: {} MB x {MEMORY_MARGIN} + {MEMORY_BASE_MB} MB",
+            peak.div_ceil(1 << 20)
+        ),
+    ))
+}
+
 /// The time per task: as given, or the experiment's time limit plus grace for every run of
 /// the largest shard, those of one instance one after another, `cpus` instances at once.
 fn time_request(
@@ -242,7 +277,7 @@ fn time_request(
 }
 
 /// The memory per task: as given, the experiment's memory limit per worker times the workers
-/// plus the parent, or for a table the largest estimated peak of its hex widths with a margin.
+/// plus the parent, or for a table the largest estimated peak of its sharded counts with a margin.
 fn memory_request(
     experiment: &Experiment,
     request: &SlurmRequest,
@@ -251,28 +286,7 @@ fn memory_request(
         return Ok((mb, "given with --mem".into()));
     }
     if experiment.kind == ExperimentKind::Table {
-        let spec = experiment.table.clone().unwrap_or_default();
-        let parts = spec.hex_parts.unwrap_or(1).max(1);
-        // The row order and streamed rows the table will run with (a middle-first count holds
-        // other layers than a top-down one).
-        let plan = super::table_run::row_plan(experiment);
-        let mut peak = 0u64;
-        for &width in &spec.hex_widths {
-            if let Some(halves) = HexHalves::new(width) {
-                let estimate =
-                    MemoryEstimate::measure(&halves, plan, crate::space::table::GUARD_BUDGET)
-                        .map_err(|e| HarnessError::Source(format!("hex width {width}: {e}")))?;
-                peak = peak.max(estimate.peak_bytes(parts));
-            }
-        }
-        let mb = (peak as f64 * MEMORY_MARGIN / (1u64 << 20) as f64).ceil() as u64;
-        return Ok((
-            MEMORY_BASE_MB + mb,
-            format!(
-                "estimated peak of the hex counts in {parts} part(s): {} MB x {MEMORY_MARGIN} + {MEMORY_BASE_MB} MB",
-                peak.div_ceil(1 << 20)
-            ),
-        ));
+        return table_memory(experiment);
     }
     let limit = experiment
         .memory_limit
@@ -588,7 +602,7 @@ mod tests {
     use super::*;
     use crate::harness::record::Record;
     use crate::harness::Task;
-    use crate::puzzle::kinds::hex::shards::RowPlan;
+    use crate::puzzle::kinds::hex::shards::{HexHalves, MemoryEstimate, RowPlan};
 
     const SOLVE: &str = "repetitions = 3\ntime_limit = 10\nmemory_limit = 2000\n\
         [[instances]]\ngenerate = \"queens-bare\"\nsizes = [1, 2, 3, 4, 5]\n\

@@ -1,13 +1,16 @@
-//! The table experiment (`kind = "table"`): exact search-space sizes from [`crate::space::table`]
-//! for each hex width and Queens size, one record per board, then the tables (Markdown, CSV)
-//! and a log plot of the counts against the width.
+//! The table experiment (`kind = "table"`): exact search-space sizes from the kinds' swept
+//! tables ([`SweptTable`], reached through the kind registry), one record per size of each
+//! kind the `[table]` section lists sizes for (`hex_widths`, `queens_sizes`, ...), then the
+//! tables (Markdown, CSV per kind) and a log plot of the counts against the size.
 //!
 //! Each row is one run: resumable and shardable like any experiment. A record's `count` is the
-//! fully constrained level (three axes for hex, no touching for Queens); every level is kept
-//! exactly in [`Stats::levels`] (older records: decimal strings in `stats.extra`, still read),
-//! so the reports are rebuilt from the records alone. The counts are computed by `zeroone::space::table` (dynamic programming, checked there
-//! against the enumerator and, for orbits, Burnside's lemma); no solution is returned, so the
-//! records are not `verified`.
+//! kind's most constrained level (three axes for hex, no touching for Queens); every level is
+//! kept exactly in [`Stats::levels`] (older records: decimal strings in `stats.extra`, still
+//! read), so the reports are rebuilt from the records alone. A kind with a sharded count
+//! ([`ShardedSweep`], hex) may split each size into shards, one record each, summed by the
+//! report. The counts are the kinds' own (dynamic programming, checked in their tables'
+//! tests against the enumerator and, for orbits, Burnside's lemma); no solution is returned,
+//! so the records are not `verified`. This module names no kind.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,225 +21,151 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::backend::{SpaceLevels, Stats, Status};
-use crate::harness::experiment::{Experiment, Output, Task};
+use crate::harness::experiment::{Experiment, Output, Sweep, Task};
 use crate::harness::plan::{in_shard, RunOptions, RunSummary};
 use crate::harness::record::{read_records, Record};
 use crate::harness::report::Provenance;
 use crate::harness::store::{open_records, records_path};
 use crate::harness::{plot, write_atomically, HarnessError};
-use crate::puzzle::kinds::hex::shards::{
-    self, HexHalves, Layer, PartCount, RowOrder, RowPlan, StreamedRows,
-};
-use crate::space::table::{
-    hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
-    hex_widths_table, orbits_from_fixed_points, queens_levels, queens_sizes_table, Cell, Format,
-    HexLevels, QueensLevels, TableError, TableOptions, HEX_LEVELS, QUEENS_LEVELS,
+use crate::puzzle::table::{
+    gib_cell, level_legend, log10_of, Cell, Figures, Format, ShardCache, ShardedSweep, SweptTable,
+    TableError,
 };
 
-/// One row of a table experiment: a hex width or a Queens size, or, when the experiment
-/// splits the hex counts (`hex_parts`), one shard of a width's three-axis count and the
-/// width's other levels.
+/// Which part of a size's levels a table row counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableRow {
-    /// Hex board of this width, every level.
-    Hex(usize),
-    /// Hex board of this width, every level but the three-axis count (and the orbits, which
-    /// need it): the closed forms, the two-axis count and the 11 fixed-point counts.
-    HexOthers(usize),
-    /// Shard `part` (1-based) of `parts` of the three-axis count of a hex width.
-    HexPart {
-        /// Board width.
-        width: usize,
+pub enum RowPart {
+    /// Every level.
+    Whole,
+    /// Every level but the sharded one (with what combining the shards needs).
+    Others,
+    /// Shard `part` (1-based) of `parts` of the sharded level.
+    Shard {
         /// Which shard.
         part: usize,
         /// How many shards.
         parts: usize,
     },
-    /// Queens board of this size.
-    Queens(usize),
+}
+
+/// One row of a table experiment: one size of one kind's sweep, or, when the experiment
+/// splits that kind's count (`hex_parts`), one shard of a size or the size's other levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableRow {
+    /// The sweep's index in the experiment's [`TableSpec`](crate::harness::experiment::TableSpec).
+    pub sweep: usize,
+    /// The sweep's record group (`hex`, `queens`).
+    pub group: &'static str,
+    /// The board size (hex width, Queens size).
+    pub size: usize,
+    /// What the row counts.
+    pub part: RowPart,
 }
 
 impl TableRow {
-    /// The record's instance id: `hex-{width}` (also for [`TableRow::HexOthers`]),
-    /// `hex-{width}-part-{k}-of-{K}` (k zero-padded to K's digits) or `queens-{size}`.
+    /// The record's instance id: `{group}-{size}` (also for [`RowPart::Others`]), or
+    /// `{group}-{size}-part-{k}-of-{K}` (k zero-padded to K's digits).
     pub fn id(self) -> String {
-        match self {
-            TableRow::Hex(w) | TableRow::HexOthers(w) => format!("hex-{w}"),
-            TableRow::HexPart { width, part, parts } => {
+        let (group, size) = (self.group, self.size);
+        match self.part {
+            RowPart::Whole | RowPart::Others => format!("{group}-{size}"),
+            RowPart::Shard { part, parts } => {
                 let digits = parts.to_string().len();
-                format!("hex-{width}-part-{part:0digits$}-of-{parts}")
+                format!("{group}-{size}-part-{part:0digits$}-of-{parts}")
             }
-            TableRow::Queens(n) => format!("queens-{n}"),
         }
     }
 }
 
-/// The rows of the experiment's `[table]`, hex first; a split width gives its shards, then
-/// its other levels.
+/// The sweeps of the experiment's `[table]`, in registry order (none for other experiments).
+fn sweeps(experiment: &Experiment) -> &[Sweep] {
+    experiment.table.as_ref().map_or(&[], |t| &t.sweeps)
+}
+
+/// The rows of the experiment's `[table]`, sweep by sweep in registry order; a split size
+/// gives its shards, then its other levels.
 pub fn table_rows(experiment: &Experiment) -> Vec<TableRow> {
-    let Some(t) = &experiment.table else {
-        return Vec::new();
-    };
-    let parts = t.hex_parts.unwrap_or(1);
     let mut rows = Vec::new();
-    for &width in &t.hex_widths {
-        if parts > 1 {
-            rows.extend((1..=parts).map(|part| TableRow::HexPart { width, part, parts }));
-            rows.push(TableRow::HexOthers(width));
-        } else {
-            rows.push(TableRow::Hex(width));
+    for (index, sweep) in sweeps(experiment).iter().enumerate() {
+        let row = |size, part| TableRow {
+            sweep: index,
+            group: sweep.table.group(),
+            size,
+            part,
+        };
+        for &size in &sweep.sizes {
+            if let Some(parts) = sweep.split() {
+                rows.extend((1..=parts).map(|part| row(size, RowPart::Shard { part, parts })));
+                rows.push(row(size, RowPart::Others));
+            } else {
+                rows.push(row(size, RowPart::Whole));
+            }
         }
     }
-    rows.extend(t.queens_sizes.iter().map(|&n| TableRow::Queens(n)));
     rows
 }
 
-/// The rows of the sharded count: `row_order` and `streamed_rows` (checked when the
-/// experiment was loaded; absent: top-down, two).
-pub(crate) fn row_plan(experiment: &Experiment) -> RowPlan {
-    let table = experiment.table.as_ref();
-    let order = table
-        .and_then(|t| t.row_order.as_deref())
-        .and_then(RowOrder::from_name)
-        .unwrap_or_default();
-    let streamed = table
-        .and_then(|t| t.streamed_rows)
-        .and_then(StreamedRows::from_count)
-        .unwrap_or_default();
-    RowPlan::new(order, streamed)
-}
-
-/// The source layer of the last shard run, kept for the next shard of the same width.
-type SourceCache = Option<(usize, RowPlan, (Layer, Vec<u64>, u64))>;
-
-/// One shard of a three-axis count: its exact partial count, the states it held, its times
-/// and its peak resident memory (reset before the shard where Linux allows it).
+/// One shard of a sharded count: its exact partial count, the kind's figures, its time and
+/// its peak resident memory (reset before the shard where Linux allows it).
 fn compute_part(
-    width: usize,
-    part: usize,
-    parts: usize,
-    plan: RowPlan,
-    cache: &mut SourceCache,
+    sharded: &dyn ShardedSweep,
+    sweep: &Sweep,
+    row: TableRow,
+    cache: &mut ShardCache,
 ) -> Record {
+    let RowPart::Shard { part, parts } = row.part else {
+        unreachable!("a shard row")
+    };
     let start = Instant::now();
     let reset = crate::backend::memory::reset_peak_rss();
-    let mut extra = BTreeMap::new();
-    let result = (|| {
-        let halves = HexHalves::new(width)
-            .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
-        let count_error = |e: crate::backend::BackendError| TableError::Count(e.to_string());
-        let shared = matches!(cache, Some((w, p, _)) if *w == width && *p == plan);
-        if !shared {
-            // A shard after the first reuses the source layer: it fitted, so no new guess.
-            hex_memory_guard(width, parts, plan, None)?;
-            *cache = None;
-            let source = shards::source_layer(&halves, plan).map_err(count_error)?;
-            *cache = Some((width, plan, source));
-        }
-        let source = cache.as_ref().map(|c| &c.2);
-        let p = shards::count_part(&halves, part, parts, plan, source).map_err(count_error)?;
-        extra.insert("source_shared".into(), serde_json::Value::from(shared));
-        Ok::<PartCount, TableError>(p)
-    })();
+    let result = sharded.count_part(row.size, part, parts, &sweep.settings, cache);
     let seconds = start.elapsed().as_secs_f64();
-    let count = match result {
-        Ok(p) => {
-            extra.insert("width".into(), p.width.into());
-            extra.insert("part".into(), p.part.into());
-            extra.insert("parts".into(), p.parts.into());
-            extra.insert("row_order".into(), p.plan.order.name().into());
-            extra.insert("streamed_rows".into(), p.plan.streamed.count().into());
-            extra.insert("source_seconds".into(), p.source_seconds.into());
-            extra.insert("source_states".into(), p.source_states.clone().into());
-            extra.insert("class_states".into(), p.class_states.into());
-            extra.insert("class_slots".into(), p.class_slots.into());
-            extra.insert("peak_state_bytes".into(), p.peak_state_bytes.into());
-            extra.insert("class_seconds".into(), p.class_seconds.into());
-            extra.insert("join_seconds".into(), p.join_seconds.into());
+    let (count, figures) = match result {
+        Ok((count, mut figures)) => {
             if let Some(rss) = crate::backend::memory::peak_rss().filter(|_| reset) {
-                extra.insert("peak_rss_bytes".into(), rss.into());
+                figures.insert("peak_rss_bytes".into(), rss.into());
             }
-            Ok(BigUint::from(p.count))
+            (Ok(count), figures)
         }
-        Err(e) => Err(e),
+        Err(e) => (Err(e), Figures::new()),
     };
-    table_record(
-        TableRow::HexPart { width, part, parts },
-        count,
-        seconds,
-        None,
-        extra,
-    )
+    table_record(row, count.map(|c| (c, None)), seconds, figures)
 }
 
-/// A hex width's other levels, with the 11 non-identity fixed-point counts for Burnside.
-fn compute_others(width: usize) -> Record {
-    let start = Instant::now();
-    let mut levels = None;
-    let result = hex_levels_but_three_axes(width, &TableOptions::default()).and_then(|l| {
-        let fixed = hex_fixed_points_by_symmetry(width)?;
-        let mut recorded = l.to_space_levels();
-        recorded.counts.remove("three_axes");
-        recorded.fixed_points = fixed.into_iter().map(BigUint::from).collect();
-        levels = Some(recorded);
-        Ok(l.two_axes)
-    });
-    let seconds = start.elapsed().as_secs_f64();
-    table_record(
-        TableRow::HexOthers(width),
-        result,
-        seconds,
-        levels,
-        BTreeMap::new(),
-    )
-}
-
-fn compute(row: TableRow, cache: &mut SourceCache, plan: RowPlan) -> Record {
-    match row {
-        TableRow::HexPart { width, part, parts } => {
-            return compute_part(width, part, parts, plan, cache)
-        }
-        TableRow::HexOthers(width) => {
-            *cache = None;
-            return compute_others(width);
-        }
-        TableRow::Hex(_) | TableRow::Queens(_) => *cache = None,
+/// The record of `row` of `experiment`, with the sharded count's `cache` kept for the next
+/// shard of the same size (emptied by any other row).
+fn compute(experiment: &Experiment, row: TableRow, cache: &mut ShardCache) -> Record {
+    let sweep = &sweeps(experiment)[row.sweep];
+    let sharded = sweep.table.sharded();
+    if let (RowPart::Shard { .. }, Some(sharded)) = (row.part, sharded) {
+        return compute_part(sharded, sweep, row, cache);
     }
+    *cache = None;
     let start = Instant::now();
-    let mut levels = None;
-    let result = match row {
-        TableRow::Hex(w) => hex_levels(w, &TableOptions::default()).map(|l| {
-            levels = Some(l.to_space_levels());
-            l.three_axes
-        }),
-        TableRow::Queens(n) => queens_levels(n, &TableOptions::default()).map(|l| {
-            levels = Some(l.to_space_levels());
-            l.no_touching
-        }),
-        TableRow::HexOthers(_) | TableRow::HexPart { .. } => unreachable!("returned above"),
+    let result = match (row.part, sharded) {
+        (RowPart::Others, Some(sharded)) => sharded.other_levels(row.size),
+        (RowPart::Whole, _) => sweep.table.size_levels(row.size),
+        _ => Err(TableError::BadSize(format!(
+            "{}: no sharded count",
+            row.id()
+        ))),
     };
     let seconds = start.elapsed().as_secs_f64();
-    table_record(row, result, seconds, levels, BTreeMap::new())
+    let result = result.map(|(count, levels)| (count, Some(levels)));
+    table_record(row, result, seconds, Figures::new())
 }
 
-/// The record of one table row: its count (or why it failed), time, levels and figures, with
-/// the group (`hex`, `queens`) and size the report needs.
+/// The record of one table row: its count and levels (or why it failed), time and figures,
+/// with the group and size the report needs.
 fn table_record(
     row: TableRow,
-    result: Result<BigUint, TableError>,
+    result: Result<(BigUint, Option<SpaceLevels>), TableError>,
     seconds: f64,
-    levels: Option<SpaceLevels>,
-    extra: BTreeMap<String, serde_json::Value>,
+    extra: Figures,
 ) -> Record {
-    let (status, count, reason) = match result {
-        Ok(c) => (Status::Solved, Some(c.to_string()), None),
-        Err(e) => (Status::Error, None, Some(e.to_string())),
-    };
-    let (group, size) = match row {
-        TableRow::Hex(w) | TableRow::HexOthers(w) | TableRow::HexPart { width: w, .. } => {
-            ("hex", w)
-        }
-        TableRow::Queens(n) => ("queens", n),
+    let (status, count, levels, reason) = match result {
+        Ok((c, levels)) => (Status::Solved, Some(c.to_string()), levels, None),
+        Err(e) => (Status::Error, None, None, Some(e.to_string())),
     };
     Record {
         status,
@@ -250,8 +179,8 @@ fn table_record(
             extra,
             ..Stats::default()
         },
-        group: Some(group.into()),
-        size: Some(size),
+        group: Some(row.group.into()),
+        size: Some(row.size),
         machine: Some(crate::harness::record::machine()),
         ..Record::new(&row.id(), "table", "table", Task::Count, 0)
     }
@@ -275,8 +204,7 @@ pub fn run_table(
         .filter(|r| !done.contains(&r.id()))
         .collect();
     let mut ran = 0;
-    let mut cache: SourceCache = None;
-    let plan = row_plan(experiment);
+    let mut cache: ShardCache = None;
     for row in &pending {
         if options.stop_after.is_some_and(|m| ran >= m) {
             break;
@@ -284,7 +212,7 @@ pub fn run_table(
         if options.progress {
             eprintln!("{}: {} ...", experiment.name, row.id());
         }
-        file.append(&compute(*row, &mut cache, plan))?;
+        file.append(&compute(experiment, *row, &mut cache))?;
         ran += 1;
     }
     let stopped = ran < pending.len();
@@ -330,89 +258,84 @@ fn levels_of(r: &Record) -> Option<SpaceLevels> {
     Some(levels)
 }
 
-fn hex_from(r: &Record, width: usize) -> Option<HexLevels> {
-    HexLevels::from_space_levels(width, &levels_of(r)?, false)
+/// The levels on record of one sweep: each size whose levels the kind reads back, in the
+/// experiment's row order.
+type SweepLevels = Vec<(usize, SpaceLevels)>;
+
+/// The sizes of a sharded sweep being read: the sum of the shards so far and how many are
+/// missing or failed.
+#[derive(Default)]
+struct ShardSum {
+    sum: BigUint,
+    missing: usize,
 }
 
-fn queens_from(r: &Record, size: usize) -> Option<QueensLevels> {
-    QueensLevels::from_space_levels(size, &levels_of(r)?)
-}
-
-fn log10(x: &BigUint) -> f64 {
-    crate::space::table::log10_of(x)
-}
-
-/// The levels on record, in the experiment's row order (rows without a good record are left
-/// out).
+/// The levels on record, sweep by sweep in the experiment's row order (rows without a good
+/// record are left out, each said in the returned problems).
 fn levels_on_record(
     experiment: &Experiment,
     records: &[Record],
-) -> (Vec<HexLevels>, Vec<QueensLevels>, Vec<String>) {
+) -> (Vec<SweepLevels>, Vec<String>) {
     let by_id: BTreeMap<&str, &Record> = records
         .iter()
         .filter(|r| r.backend == "table")
         .map(|r| (r.instance.as_str(), r))
         .collect();
-    let (mut hex, mut queens, mut problems) = (Vec::new(), Vec::new(), Vec::new());
-    // Shards of the width being read: (sum so far, shards missing or failed).
-    let mut shards = (0u128, 0usize);
+    let all = sweeps(experiment);
+    let mut levels: Vec<SweepLevels> = vec![Vec::new(); all.len()];
+    let mut problems = Vec::new();
+    let mut shards = ShardSum::default();
     for row in table_rows(experiment) {
         let id = row.id();
-        let Some(r) = by_id.get(id.as_str()) else {
-            problems.push(format!("{id}: not on record"));
-            if let TableRow::HexPart { .. } = row {
-                shards.1 += 1;
+        let table = all[row.sweep].table;
+        let good = match by_id.get(id.as_str()) {
+            None => Err("not on record".to_string()),
+            Some(r) if r.status != Status::Solved => {
+                Err(r.reason.as_deref().unwrap_or("failed").to_string())
             }
-            continue;
+            Some(r) => Ok(*r),
         };
-        if r.status != Status::Solved {
-            problems.push(format!("{id}: {}", r.reason.as_deref().unwrap_or("failed")));
-            if let TableRow::HexPart { .. } = row {
-                shards.1 += 1;
+        let r = match good {
+            Ok(r) => r,
+            Err(why) => {
+                problems.push(format!("{id}: {why}"));
+                if let RowPart::Shard { .. } = row.part {
+                    shards.missing += 1;
+                }
+                continue;
             }
-            continue;
-        }
-        match row {
-            TableRow::Hex(w) => hex.extend(hex_from(r, w)),
-            TableRow::HexPart { .. } => {
-                match r.count.as_deref().and_then(|c| c.parse::<u128>().ok()) {
-                    Some(c) => shards.0 = shards.0.saturating_add(c),
-                    None => shards.1 += 1,
+        };
+        let found = &mut levels[row.sweep];
+        match row.part {
+            RowPart::Whole => found.extend(
+                levels_of(r)
+                    .filter(|l| table.level_counts(row.size, l).is_some())
+                    .map(|l| (row.size, l)),
+            ),
+            RowPart::Shard { .. } => {
+                match r.count.as_deref().and_then(|c| BigUint::from_str(c).ok()) {
+                    Some(c) => shards.sum += c,
+                    None => shards.missing += 1,
                 }
             }
-            TableRow::HexOthers(w) => {
-                let (sum, missing) = std::mem::take(&mut shards);
+            RowPart::Others => {
+                let ShardSum { sum, missing } = std::mem::take(&mut shards);
                 if missing > 0 {
-                    problems.push(format!("hex-{w}: {missing} shard(s) missing"));
+                    problems.push(format!("{id}: {missing} shard(s) missing"));
                     continue;
                 }
-                match sharded_hex_from(r, w, sum) {
-                    Ok(levels) => hex.push(levels),
-                    Err(why) => problems.push(format!("hex-{w}: {why}")),
+                let recorded = levels_of(r).unwrap_or_default();
+                let combined = (table.sharded())
+                    .ok_or_else(|| "no sharded count".to_string())
+                    .and_then(|s| s.combine(row.size, &recorded, &sum));
+                match combined {
+                    Ok(l) => found.push((row.size, l)),
+                    Err(why) => problems.push(format!("{id}: {why}")),
                 }
             }
-            TableRow::Queens(n) => queens.extend(queens_from(r, n)),
         }
     }
-    (hex, queens, problems)
-}
-
-/// The levels of a sharded width: its other levels from `r`, the three-axis count as the sum
-/// of its shards, the orbits by Burnside's lemma from the recorded fixed points.
-fn sharded_hex_from(r: &Record, width: usize, three_axes: u128) -> Result<HexLevels, String> {
-    let recorded = levels_of(r).unwrap_or_default();
-    let fixed: Vec<u128> = (recorded.fixed_points.iter())
-        .filter_map(|f| u128::try_from(f).ok())
-        .collect();
-    if fixed.len() != 11 {
-        return Err("the record lacks the 11 fixed-point counts".into());
-    }
-    let orbits = orbits_from_fixed_points(three_axes, &fixed).map_err(|e| e.to_string())?;
-    let mut levels =
-        HexLevels::from_space_levels(width, &recorded, true).ok_or("the record lacks a level")?;
-    levels.three_axes = BigUint::from(three_axes);
-    levels.orbits = Some(orbits);
-    Ok(levels)
+    (levels, problems)
 }
 
 /// The Markdown report of a table experiment. With `redact_times`, the provenance header and
@@ -423,12 +346,7 @@ pub fn render_table_markdown(
     provenance: &Provenance,
     redact_times: bool,
 ) -> String {
-    let (hex, queens, problems) = levels_on_record(experiment, records);
-    let marked = experiment
-        .table
-        .as_ref()
-        .map(|t| t.mark_hex_widths.clone())
-        .unwrap_or_default();
+    let (levels, problems) = levels_on_record(experiment, records);
     let mut md = format!("# Experiment `{}`\n\n", experiment.name);
     if !experiment.description.is_empty() {
         md += &format!("{}\n\n", experiment.description.trim());
@@ -467,32 +385,14 @@ pub fn render_table_markdown(
            enumerator in the table's tests), orbits by canonical forms checked by Burnside's lemma. \
            Counts longer than 24 digits are shown by their closed form (`2^271`); the CSV files hold every digit \
            and a `log10` column beside each count column.\n\n";
-    if !hex.is_empty() {
-        let mut t = hex_widths_table(&hex);
-        for row in &mut t.rows {
-            if let Some(Cell::Int(w)) = row.first() {
-                if marked.contains(&(*w as usize)) {
-                    row[0] = Cell::Text(format!("**{w}** (marked)"));
-                }
-            }
+    for (index, (sweep, recorded)) in sweeps(experiment).iter().zip(&levels).enumerate() {
+        md += &sweep_markdown(sweep, recorded);
+        if let Some(sharded) = sweep.table.sharded() {
+            let parts: Vec<TableRow> = (rows.iter().copied())
+                .filter(|r| r.sweep == index && matches!(r.part, RowPart::Shard { .. }))
+                .collect();
+            md += &shards_markdown(sharded, &parts, &solved, redact_times);
         }
-        md += "Levels (each column, left to right, adds a rule to the one before it):\n\n";
-        md += &crate::space::table::level_legend(&crate::space::table::HEX_LEVELS);
-        md += "\n";
-        md += &t.render(Format::Markdown);
-        if !marked.is_empty() {
-            md += "\nRows in bold are the widths the experiment file marks (`mark_hex_widths`; \
-                   `search-space.toml` marks width 9, the row the seed write-up tabulates, to compare number for number).\n";
-        }
-        md += "\n";
-    }
-    md += &shards_markdown(&rows, &solved, redact_times);
-    if !queens.is_empty() {
-        md += "Queens levels:\n\n";
-        md += &crate::space::table::level_legend(&crate::space::table::QUEENS_LEVELS);
-        md += "\n";
-        md += &queens_sizes_table(&queens).render(Format::Markdown);
-        md += "\n";
     }
     if !problems.is_empty() {
         md += "## Missing or failed rows\n\n";
@@ -503,47 +403,73 @@ pub fn render_table_markdown(
     md
 }
 
-/// The shards of the sharded widths: each one's partial count, time and memory.
-fn shards_markdown(rows: &[TableRow], solved: &BTreeMap<&str, &Record>, redact: bool) -> String {
-    let parts: Vec<TableRow> = rows
-        .iter()
-        .copied()
-        .filter(|r| matches!(r, TableRow::HexPart { .. }))
-        .collect();
+/// One sweep's part of the report: its level legend and its table of the sizes on record,
+/// the marked sizes in bold; nothing when no size is on record.
+fn sweep_markdown(sweep: &Sweep, recorded: &SweepLevels) -> String {
+    if recorded.is_empty() {
+        return String::new();
+    }
+    let mut t = sweep.table.sizes_table(recorded);
+    for row in &mut t.rows {
+        if let Some(Cell::Int(w)) = row.first() {
+            if sweep.marks.contains(&(*w as usize)) {
+                row[0] = Cell::Text(format!("**{w}** (marked)"));
+            }
+        }
+    }
+    let mut md = sweep.table.legend_heading().to_string();
+    md += &level_legend(sweep.table.levels());
+    md += "\n";
+    md += &t.render(Format::Markdown);
+    if let Some(marks) = sweep.table.marks().filter(|_| !sweep.marks.is_empty()) {
+        md += marks.note;
+    }
+    md + "\n"
+}
+
+/// The shards of a sweep's split sizes (`parts`): each one's partial count, time, memory and
+/// the kind's own figures.
+fn shards_markdown(
+    sharded: &dyn ShardedSweep,
+    parts: &[TableRow],
+    solved: &BTreeMap<&str, &Record>,
+    redact: bool,
+) -> String {
     if parts.is_empty() {
         return String::new();
     }
-    let extra = |r: &Record, key: &str| r.stats.extra.get(key).cloned();
-    let gib = |v: Option<serde_json::Value>| {
-        v.and_then(|v| v.as_u64()).map_or("—".into(), |b| {
-            format!("{:.2}", b as f64 / (1u64 << 30) as f64)
-        })
-    };
-    let mut md = String::from(
-        "### Shards of the three-axis counts\n\nEach shard counts the placements whose top half \
-         lies in its class (see `src/backend/hex_shards.rs`); a width's count is their sum.\n\n\
-         | shard | placements | seconds | peak RSS (GiB) | peak state arrays (GiB) | class states | source shared |\n\
-         |---|---|---|---|---|---|---|\n",
+    let columns = sharded.columns();
+    let headers: Vec<&str> = ["shard", columns.count, "seconds", "peak RSS (GiB)"]
+        .into_iter()
+        .chain(columns.columns.iter().map(|(h, _)| *h))
+        .collect();
+    let mut md = columns.heading.to_string();
+    md += &format!(
+        "| {} |\n|{}\n",
+        headers.join(" | "),
+        "---|".repeat(headers.len())
     );
     let (mut seconds, mut done) = (0.0, 0);
-    for row in &parts {
+    for row in parts {
         let id = row.id();
         let Some(r) = solved.get(id.as_str()) else {
-            md += &format!("| {id} | not on record | | | | | |\n");
+            md += &format!(
+                "| {id} | not on record |{}\n",
+                " |".repeat(headers.len() - 2)
+            );
             continue;
         };
         done += 1;
         seconds += r.seconds;
         let timed = |s: String| if redact { "~".to_string() } else { s };
-        md += &format!(
-            "| {id} | {} | {} | {} | {} | {} | {} |\n",
-            r.count.as_deref().unwrap_or("—"),
+        let mut cells = vec![
+            id.clone(),
+            r.count.clone().unwrap_or_else(|| "—".into()),
             timed(format!("{:.1}", r.seconds)),
-            timed(gib(extra(r, "peak_rss_bytes"))),
-            gib(extra(r, "peak_state_bytes")),
-            extra(r, "class_states").map_or("—".into(), |v| v.to_string()),
-            extra(r, "source_shared").map_or("—".into(), |v| v.to_string()),
-        );
+            timed(gib_cell(r.stats.extra.get("peak_rss_bytes"))),
+        ];
+        cells.extend(columns.columns.iter().map(|(_, cell)| cell(&r.stats.extra)));
+        md += &format!("| {} |\n", cells.join(" | "));
     }
     md += &format!(
         "\n{done} of {} shards on record, {} s in all.\n\n",
@@ -557,10 +483,10 @@ fn shards_markdown(rows: &[TableRow], solved: &BTreeMap<&str, &Record>, redact: 
     md
 }
 
-/// The curves of the search-space plot: every level of every hex width and Queens size on
-/// record, as `(size, log10 count)`, named as the tables name them; zero counts have no
-/// logarithm and are left out, each said in the returned notes.
-fn size_curves(hex: &[HexLevels], queens: &[QueensLevels]) -> (Vec<plot::Curve>, Vec<String>) {
+/// The curves of the search-space plot: every level of every size on record, sweep by
+/// sweep, as `(size, log10 count)`, named `{group}: {level}`; zero counts have no logarithm
+/// and are left out, each said in the returned notes.
+fn size_curves(experiment: &Experiment, levels: &[SweepLevels]) -> (Vec<plot::Curve>, Vec<String>) {
     let mut curves = Vec::new();
     let mut notes = Vec::new();
     let mut add = |name: String, points: Vec<(usize, Option<&BigUint>)>| {
@@ -577,49 +503,47 @@ fn size_curves(hex: &[HexLevels], queens: &[QueensLevels]) -> (Vec<plot::Curve>,
         }
         let pts: Vec<(usize, f64)> = points
             .into_iter()
-            .filter_map(|(x, c)| c.filter(|c| !c.is_zero()).map(|c| (x, log10(c))))
+            .filter_map(|(x, c)| c.filter(|c| !c.is_zero()).map(|c| (x, log10_of(c))))
             .collect();
         if !pts.is_empty() {
             curves.push((name, pts));
         }
     };
-    if !hex.is_empty() {
-        let levels: [fn(&HexLevels) -> Option<&BigUint>; 6] = [
-            |l| Some(&l.every_cell),
-            |l| Some(&l.choose_n),
-            |l| Some(&l.one_axis),
-            |l| Some(&l.two_axes),
-            |l| Some(&l.three_axes),
-            |l| l.orbits.as_ref(),
-        ];
-        for ((name, _), get) in HEX_LEVELS.iter().zip(levels) {
-            add(
-                format!("hex: {name}"),
-                hex.iter().map(|l| (l.width, get(l))).collect(),
-            );
+    for (sweep, recorded) in sweeps(experiment).iter().zip(levels) {
+        let table = sweep.table;
+        let counts: Vec<(usize, Vec<Option<BigUint>>)> = (recorded.iter())
+            .filter_map(|(size, l)| table.level_counts(*size, l).map(|c| (*size, c)))
+            .collect();
+        if counts.is_empty() {
+            continue;
         }
-    }
-    if !queens.is_empty() {
-        let levels: [fn(&QueensLevels) -> Option<&BigUint>; 6] = [
-            |l| Some(&l.every_cell),
-            |l| Some(&l.choose_n),
-            |l| Some(&l.one_per_row),
-            |l| Some(&l.permutations),
-            |l| Some(&l.no_touching),
-            |l| l.orbits.as_ref(),
-        ];
-        for ((name, _), get) in QUEENS_LEVELS.iter().zip(levels) {
-            add(
-                format!("queens: {name}"),
-                queens.iter().map(|l| (l.size, get(l))).collect(),
-            );
+        for (i, (name, _)) in table.levels().iter().enumerate() {
+            let points = (counts.iter())
+                .map(|(size, c)| (*size, c.get(i).and_then(Option::as_ref)))
+                .collect();
+            add(format!("{}: {name}", table.group()), points);
         }
     }
     (curves, notes)
 }
 
-/// Reads the table experiment's records and writes its reports: `NAME.md`, `NAME.hex.csv`,
-/// `NAME.queens.csv` and `NAME.size.svg` (as `outputs` asks).
+/// The marked sizes of the plot: `(curve, size, label)` for each size a sweep marks.
+fn marked_points(experiment: &Experiment) -> Vec<(String, usize, String)> {
+    let mut marked = Vec::new();
+    for sweep in sweeps(experiment) {
+        let table: &dyn SweptTable = sweep.table;
+        let Some(marks) = table.marks() else {
+            continue;
+        };
+        let curve = format!("{}: {}", table.group(), table.levels()[marks.level].0);
+        marked.extend((sweep.marks.iter()).map(|&w| (curve.clone(), w, (marks.label)(w))));
+    }
+    marked
+}
+
+/// Reads the table experiment's records and writes its reports: `NAME.md`, one
+/// `NAME.{group}.csv` per sweep with sizes on record (`NAME.hex.csv`, `NAME.queens.csv`) and
+/// `NAME.size.svg` (as `outputs` asks).
 pub fn write_table_reports(
     experiment: &Experiment,
     dir: &Path,
@@ -628,7 +552,7 @@ pub fn write_table_reports(
     let path = records_path(dir, experiment, None);
     let (records, _) = read_records(&path, false)?;
     let provenance = Provenance::of(&records, command);
-    let (hex, queens, _) = levels_on_record(experiment, &records);
+    let (levels, _) = levels_on_record(experiment, &records);
     let mut written = Vec::new();
     let put =
         |written: &mut Vec<PathBuf>, file: PathBuf, contents: String| -> Result<(), HarnessError> {
@@ -644,46 +568,26 @@ pub fn write_table_reports(
                 render_table_markdown(experiment, &records, &provenance, false),
             )?,
             Output::Csv => {
-                if !hex.is_empty() {
-                    put(
-                        &mut written,
-                        dir.join(format!("{}.hex.csv", experiment.name)),
-                        hex_widths_table(&hex).render(Format::Csv),
-                    )?;
-                }
-                if !queens.is_empty() {
-                    put(
-                        &mut written,
-                        dir.join(format!("{}.queens.csv", experiment.name)),
-                        queens_sizes_table(&queens).render(Format::Csv),
-                    )?;
+                for (sweep, recorded) in sweeps(experiment).iter().zip(&levels) {
+                    if !recorded.is_empty() {
+                        let group = sweep.table.group();
+                        put(
+                            &mut written,
+                            dir.join(format!("{}.{group}.csv", experiment.name)),
+                            sweep.table.sizes_table(recorded).render(Format::Csv),
+                        )?;
+                    }
                 }
             }
             Output::SizePlot => {
                 let file = dir.join(format!("{}.size.svg", experiment.name));
-                let (curves, notes) = size_curves(&hex, &queens);
-                let marked: Vec<(String, usize, String)> = experiment
-                    .table
-                    .as_ref()
-                    .map(|t| {
-                        t.mark_hex_widths
-                            .iter()
-                            .map(|&w| {
-                                (
-                                    format!("hex: {}", HEX_LEVELS[4].0),
-                                    w,
-                                    format!("width {w} (the seed's row)"),
-                                )
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let (curves, notes) = size_curves(experiment, &levels);
                 let svg = plot::size_curve(
                     &experiment.title.clone().unwrap_or_else(|| {
                         "Search-space size of each modelling level against board size".into()
                     }),
                     &curves,
-                    &marked,
+                    &marked_points(experiment),
                     &notes,
                 )
                 .map_err(|message| HarnessError::Plot {
@@ -701,10 +605,29 @@ pub fn write_table_reports(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::kinds::hex::table::{hex_levels, HexLevels};
+    use crate::puzzle::table::TableOptions;
+
+    fn experiment(table: &str) -> Experiment {
+        let text = format!("kind = \"table\"\n[table]\n{table}");
+        Experiment::from_text(Path::new("t.toml"), &text).unwrap()
+    }
+
+    fn hex_from(r: &Record, width: usize) -> Option<HexLevels> {
+        HexLevels::from_space_levels(width, &levels_of(r)?, false)
+    }
+
+    /// The sharded sweep's combination of a record of the other levels with the shards' sum.
+    fn combined(exp: &Experiment, others: &Record, sum: u32) -> Option<HexLevels> {
+        let sharded = sweeps(exp)[0].table.sharded()?;
+        let l = (sharded.combine(5, &levels_of(others)?, &BigUint::from(sum))).ok()?;
+        HexLevels::from_space_levels(5, &l, false)
+    }
 
     #[test]
     fn levels_read_alike_from_the_typed_field_and_from_an_older_record() {
-        let new = compute(TableRow::Hex(5), &mut None, RowPlan::default());
+        let whole = experiment("hex_widths = [5]\n");
+        let new = compute(&whole, table_rows(&whole)[0], &mut None);
         let levels = new
             .stats
             .levels
@@ -733,7 +656,14 @@ mod tests {
         assert_eq!(hex_from(&new, 5), Some(expected.clone()));
         assert_eq!(hex_from(&old, 5), Some(expected));
         // A sharded width's other levels with their fixed points, new and old alike.
-        let others = compute_others(5);
+        let split = experiment("hex_widths = [5]\nhex_parts = 2\n");
+        let rows = table_rows(&split);
+        assert_eq!(rows[2].part, RowPart::Others);
+        assert_eq!(
+            (rows[0].id(), rows[2].id()),
+            ("hex-5-part-1-of-2".into(), "hex-5".into())
+        );
+        let others = compute(&split, rows[2], &mut None);
         let fixed = others.stats.levels.clone().unwrap().fixed_points;
         assert_eq!(fixed.len(), 11);
         let mut old_others = others.clone();
@@ -752,8 +682,8 @@ mod tests {
             };
             old_others.stats.extra.insert(key, value);
         }
-        let whole = hex_from(&new, 5).unwrap();
-        assert_eq!(sharded_hex_from(&others, 5, 6), Ok(whole.clone()));
-        assert_eq!(sharded_hex_from(&old_others, 5, 6), Ok(whole));
+        let whole_levels = hex_from(&new, 5).unwrap();
+        assert_eq!(combined(&split, &others, 6), Some(whole_levels.clone()));
+        assert_eq!(combined(&split, &old_others, 6), Some(whole_levels));
     }
 }

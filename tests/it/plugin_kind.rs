@@ -4,10 +4,19 @@
 //! built from the shared machinery (seeded draws, the confirming backends, the `# unique by:`
 //! line), so the test also checks that a new kind needs nothing else.
 //!
+//! Its search-space table is swept by a table experiment under its own `[table]` key
+//! (`toy_widths`), run and reported by the harness with no kind named there.
+//!
 //! The toy: a row of `width` cells of which all but one are walls (`x`); one piece goes in the
 //! open cell (`o`). Its model: one "exactly one" row over the cells and an `= 0` row per wall.
 
 use std::sync::Arc;
+
+use num_bigint::BigUint;
+use zeroone::backend::{Registry, SpaceLevels, Status};
+use zeroone::harness::record::read_records;
+use zeroone::harness::table_run::table_rows;
+use zeroone::harness::{run_experiment, Experiment, RunOptions};
 
 use zeroone::model::{Coord, Model, ModelBuilder, ModelError, PuzzleKind, Sense, Solution};
 use zeroone::puzzle::generate::{
@@ -20,7 +29,7 @@ use zeroone::puzzle::kinds::{
 };
 use zeroone::puzzle::parse::{Locator, ParseError, ParseErrorKind};
 use zeroone::puzzle::table::{
-    Cell, Format, SpaceTable, Table, TableError, TableOptions, TableRequest,
+    Cell, Format, SpaceTable, SweptTable, Table, TableError, TableOptions, TableRequest,
 };
 use zeroone::puzzle::Puzzle;
 
@@ -171,8 +180,22 @@ impl Generator for ToyKind {
 }
 
 /// The toy's search-space table, built on the shared machinery: every cell 0/1 (`2^w`), then
-/// one piece in a row of `w` cells (`w` placements), for `--size W` or `--sizes A-B`.
+/// one piece in a row of `w` cells (`w` placements), for `--size W` or `--sizes A-B`, and
+/// swept by a table experiment under `toy_widths`.
 struct ToyTable;
+
+/// The toy's table of widths: width, `2^w`, `w`.
+fn toy_widths_table(widths: &[usize]) -> Table {
+    let rows = widths
+        .iter()
+        .map(|&w| vec![Cell::Int(w as u64), Cell::Int(1 << w), Cell::Int(w as u64)])
+        .collect();
+    Table {
+        title: "Toy rows".into(),
+        header: vec!["width".into(), "every cell 0/1".into(), "one piece".into()],
+        rows,
+    }
+}
 
 impl SpaceTable for ToyTable {
     fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
@@ -181,15 +204,48 @@ impl SpaceTable for ToyTable {
             (None, Some(ws)) => ws.clone(),
             _ => return Err(TableError::BadSize("table toy: give --size N".into())),
         };
-        let rows = widths
-            .iter()
-            .map(|&w| vec![Cell::Int(w as u64), Cell::Int(1 << w), Cell::Int(w as u64)])
-            .collect();
-        Ok(Table {
-            title: "Toy rows".into(),
-            header: vec!["width".into(), "every cell 0/1".into(), "one piece".into()],
-            rows,
-        })
+        Ok(toy_widths_table(&widths))
+    }
+
+    fn swept(&self) -> Option<&dyn SweptTable> {
+        Some(self)
+    }
+}
+
+impl SweptTable for ToyTable {
+    fn group(&self) -> &'static str {
+        "toy"
+    }
+    fn sizes_key(&self) -> &'static str {
+        "toy_widths"
+    }
+    fn levels(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("every cell 0/1", "each cell 0 or 1: 2^w."),
+            ("one piece", "exactly one piece in the row: w."),
+        ]
+    }
+    fn legend_heading(&self) -> &'static str {
+        "Toy levels:\n\n"
+    }
+    fn size_levels(&self, w: usize) -> Result<(BigUint, SpaceLevels), TableError> {
+        if !(1..=62).contains(&w) {
+            return Err(TableError::BadSize(format!(
+                "toy width {w}: expected 1 to 62"
+            )));
+        }
+        let mut levels = SpaceLevels::default();
+        levels.set("every_cell", 1u64 << w);
+        levels.set("one_piece", w as u64);
+        Ok((BigUint::from(w), levels))
+    }
+    fn level_counts(&self, _w: usize, recorded: &SpaceLevels) -> Option<Vec<Option<BigUint>>> {
+        let every = recorded.get("every_cell")?.clone();
+        Some(vec![Some(every), Some(recorded.get("one_piece")?.clone())])
+    }
+    fn sizes_table(&self, recorded: &[(usize, SpaceLevels)]) -> Table {
+        let widths: Vec<usize> = recorded.iter().map(|(w, _)| *w).collect();
+        toy_widths_table(&widths)
     }
 }
 
@@ -328,4 +384,56 @@ fn a_toy_kind_registers_its_search_space_table_with_its_one_line() {
         table.family_table(&none),
         Err(TableError::BadSize(_))
     ));
+}
+
+#[test]
+fn a_toy_kind_with_a_swept_table_runs_in_a_table_experiment_under_its_own_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("toys.toml");
+    let text = "kind = \"table\"\n[table]\ntoy_widths = [2, 3, 0, 5]\nqueens_sizes = [4]\n";
+    std::fs::write(&path, text).unwrap();
+    // The shipped registry has no table claiming the key: refused, located, the keys listed.
+    let refused = Experiment::load(&path).unwrap_err().to_string();
+    assert!(
+        refused.contains(":3:1: table: unknown key `toy_widths`, expected one of `hex_widths`"),
+        "{refused}"
+    );
+    let kinds = extended();
+    let exp = Experiment::load_in(&path, &Registry::builtin(), &kinds).unwrap();
+    let ids: Vec<String> = table_rows(&exp).iter().map(|r| r.id()).collect();
+    assert_eq!(ids, ["queens-4", "toy-2", "toy-3", "toy-0", "toy-5"]);
+
+    let summary = run_experiment(&exp, &RunOptions::new(dir.path().join("reports"))).unwrap();
+    assert_eq!((summary.ran, summary.stopped), (5, false));
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    let toy5 = records.iter().find(|r| r.instance == "toy-5").unwrap();
+    assert_eq!(toy5.count.as_deref(), Some("5"));
+    assert_eq!((toy5.group.as_deref(), toy5.size), (Some("toy"), Some(5)));
+    let levels = toy5.stats.levels.as_ref().unwrap();
+    assert_eq!(levels.get("every_cell"), Some(&BigUint::from(32u32)));
+    let toy0 = records.iter().find(|r| r.instance == "toy-0").unwrap();
+    assert_eq!(toy0.status, Status::Error, "the toy's own range");
+    // Queens keeps its own record and report alongside (OEIS A002464: 2 at n = 4).
+    let queens = records.iter().find(|r| r.instance == "queens-4").unwrap();
+    assert_eq!(queens.count.as_deref(), Some("2"));
+
+    let reports = dir.path().join("reports");
+    let csv = std::fs::read_to_string(reports.join("toys.toy.csv")).unwrap();
+    assert_eq!(
+        csv,
+        "width,every cell 0/1,one piece,notes\n2,4,2,\n3,8,3,\n5,32,5,\n"
+    );
+    assert!(reports.join("toys.queens.csv").is_file());
+    let md = std::fs::read_to_string(reports.join("toys.md")).unwrap();
+    for part in [
+        "Toy levels:\n\n- **every cell 0/1**: each cell 0 or 1: 2^w.\n- **one piece**: exactly one piece in the row: w.\n",
+        "| 5 | 32 | 5 |",
+        "Queens levels:",
+        "- toy-0: toy width 0: expected 1 to 62",
+        "- rows on record: 4 of 5;",
+    ] {
+        assert!(md.contains(part), "{part}: {md}");
+    }
+    let svg = std::fs::read_to_string(reports.join("toys.size.svg")).unwrap();
+    assert!(svg.contains("toy: one piece"), "the toy's curves are named");
 }

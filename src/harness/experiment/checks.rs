@@ -10,7 +10,9 @@ use toml::Spanned;
 use crate::backend::{BackendError, BackendOptions, Registry, MAX_TIME_LIMIT};
 use crate::harness::source::{BuiltinFamily, Filter, Origin, Source};
 use crate::harness::HarnessError;
-use crate::puzzle::kinds::hex::shards::StreamedRows;
+use crate::puzzle::kind::Kind;
+use crate::puzzle::kinds::{tables, KINDS};
+use crate::puzzle::table::{Setting, Settings};
 
 use super::schema::*;
 use super::*;
@@ -42,6 +44,28 @@ impl Experiment {
         text: &str,
         registry: &Registry,
     ) -> Result<Experiment, HarnessError> {
+        Experiment::from_text_in(path, text, registry, KINDS)
+    }
+
+    /// [`Experiment::load_with`] with the puzzle kinds of `kinds` (the registry's, or the
+    /// registry extended by a program's own): a `[table]` section's keys are those their
+    /// swept tables claim.
+    pub fn load_in(
+        path: &Path,
+        registry: &Registry,
+        kinds: &[&'static dyn Kind],
+    ) -> Result<Experiment, HarnessError> {
+        let bytes = read_capped(path)?;
+        Experiment::from_text_in(path, &decode(path, &bytes)?, registry, kinds)
+    }
+
+    /// [`Experiment::from_text`] with the backends of `registry` and the kinds of `kinds`.
+    pub fn from_text_in(
+        path: &Path,
+        text: &str,
+        registry: &Registry,
+        kinds: &[&'static dyn Kind],
+    ) -> Result<Experiment, HarnessError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let at = Locator { path, text };
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
@@ -68,7 +92,7 @@ impl Experiment {
         let backends = backends_of(&raw, limits.time_limit, registry, &at)?;
         let peers = peers_of(&raw.peers, &backends, &at)?;
         let baseline = baseline_of(raw.baseline.as_ref(), &backends, &peers, &at)?;
-        check_kind(&raw, &sources, &backends, &at)?;
+        let table = check_kind(&raw, &sources, &backends, kinds, &at)?;
         let outputs: BTreeSet<Output> = match raw.outputs {
             Some(o) => o.into_iter().collect(),
             None => match raw.kind {
@@ -91,7 +115,7 @@ impl Experiment {
             sources,
             backends,
             outputs,
-            table: raw.table,
+            table,
             peers,
         })
     }
@@ -579,19 +603,20 @@ pub(super) fn baseline_of(
     Ok(Some(b.get_ref().clone()))
 }
 
-/// What the experiment's kind needs: a checked `[table]` section for `table`, else instances
-/// and backends (and no `[table]`).
+/// What the experiment's kind needs: a `[table]` section whose keys the swept tables of
+/// `kinds` claim, checked, for `table`; else instances and backends (and no `[table]`).
 pub(super) fn check_kind(
     raw: &RawExperiment,
     sources: &[Source],
     backends: &[BackendConfig],
+    kinds: &[&'static dyn Kind],
     at: &Locator<'_>,
-) -> Result<(), HarnessError> {
+) -> Result<Option<TableSpec>, HarnessError> {
     if raw.kind == ExperimentKind::Table {
         let Some(table) = &raw.table else {
             return Err(at.key("table", "kind = \"table\" needs a [table] section"));
         };
-        return check_table(table, at);
+        return table_of(table, kinds, at).map(Some);
     }
     if raw.table.is_some() {
         return Err(at.key("table", "a [table] section needs kind = \"table\""));
@@ -602,45 +627,148 @@ pub(super) fn check_kind(
     if backends.is_empty() {
         return Err(at.key("backends", "expected at least one [[backends]] entry"));
     }
-    Ok(())
+    Ok(None)
 }
 
-/// A `[table]` section: sizes in range, something to count, shards and row order valid.
-fn check_table(table: &TableSpec, at: &Locator<'_>) -> Result<(), HarnessError> {
-    for (key, list) in [
-        ("table.hex_widths", &table.hex_widths),
-        ("table.queens_sizes", &table.queens_sizes),
-        ("table.mark_hex_widths", &table.mark_hex_widths),
-    ] {
-        if let Some(bad) = list.iter().find(|&&n| n > MAX_TABLE_SIZE) {
-            return Err(at.key(
-                key,
-                format!("{bad}: expected sizes from 0 to {MAX_TABLE_SIZE}"),
-            ));
+/// A `[table]` key and its value, as the file gives them (spans for messages).
+type RawEntry<'a> = (&'a Spanned<String>, &'a Spanned<toml::Value>);
+
+/// The `[table]` section: every key claimed by one kind's swept table (sizes, marks, shards,
+/// settings), sizes in range, something to count, shards and settings valid.
+fn table_of(
+    raw: &BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    kinds: &[&'static dyn Kind],
+    at: &Locator<'_>,
+) -> Result<TableSpec, HarnessError> {
+    let swept: Vec<_> = (tables(kinds).into_iter())
+        .filter_map(|(kind, t)| t.swept().map(|s| (kind, s)))
+        .collect();
+    let claims = |s: &dyn SweptTable| -> Vec<&'static str> {
+        let mut keys = vec![s.sizes_key()];
+        keys.extend(s.marks().map(|m| m.key));
+        if let Some(sh) = s.sharded() {
+            keys.push(sh.parts_key());
+            keys.extend(sh.setting_keys());
         }
-    }
-    if table.hex_widths.is_empty() && table.queens_sizes.is_empty() {
-        return Err(at.key(
-            "table",
-            "expected `hex_widths` or `queens_sizes` (non-empty lists)",
+        keys
+    };
+    let known: Vec<&str> = swept.iter().flat_map(|(_, s)| claims(*s)).collect();
+    if let Some((key, _)) = raw
+        .iter()
+        .find(|(k, _)| !known.contains(&k.get_ref().as_str()))
+    {
+        let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+        let hint = crate::suggest::did_you_mean(key.get_ref(), known.iter().copied());
+        return Err(at.at(
+            key.span(),
+            format!(
+                "table: unknown key `{}`, expected one of {}{hint}",
+                key.get_ref(),
+                list.join(", ")
+            ),
         ));
     }
-    if table.hex_parts.is_some_and(|k| !(1..=65536).contains(&k)) {
-        return Err(at.key("table", "`hex_parts`: expected 1 to 65536 shards"));
-    }
-    if table
-        .streamed_rows
-        .is_some_and(|s| StreamedRows::from_count(s).is_none())
-    {
-        return Err(at.key("table", "`streamed_rows`: expected 2 or 3"));
-    }
-    if let Some(order) = &table.row_order {
-        if !["top-down", "bottom-up", "middle-first"].contains(&order.as_str()) {
-            return Err(at.key(
-                "table",
-                format!("`row_order` '{order}': expected top-down, bottom-up or middle-first"),
-            ));
+    let mut sweeps = Vec::new();
+    for (kind, table) in swept {
+        let mine: Vec<RawEntry> = (raw.iter())
+            .filter(|(k, _)| claims(table).contains(&k.get_ref().as_str()))
+            .collect();
+        if !mine.is_empty() {
+            sweeps.push(sweep_of(kind, table, &mine, at)?);
         }
     }
-    Ok(())
+    if sweeps.iter().all(|s| s.sizes.is_empty()) {
+        let keys: Vec<String> = known_sizes(kinds);
+        return Err(at.key(
+            "table",
+            format!("expected {} (non-empty lists)", in_words_or(&keys)),
+        ));
+    }
+    Ok(TableSpec { sweeps })
+}
+
+/// The sizes keys of the swept tables of `kinds`, quoted.
+fn known_sizes(kinds: &[&'static dyn Kind]) -> Vec<String> {
+    (tables(kinds).into_iter())
+        .filter_map(|(_, t)| t.swept().map(|s| format!("`{}`", s.sizes_key())))
+        .collect()
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn in_words_or(words: &[String]) -> String {
+    match words {
+        [] => "nothing".into(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// One kind's sweep from its keys of `[table]`.
+fn sweep_of(
+    kind: &'static str,
+    table: &'static dyn SweptTable,
+    entries: &[RawEntry],
+    at: &Locator<'_>,
+) -> Result<Sweep, HarnessError> {
+    let mut sweep = Sweep {
+        kind,
+        table,
+        sizes: Vec::new(),
+        marks: Vec::new(),
+        parts: None,
+        settings: Settings::new(),
+    };
+    let sharded = table.sharded();
+    for &(key, value) in entries {
+        let name = key.get_ref().as_str();
+        if name == table.sizes_key() {
+            sweep.sizes = sizes_of(name, value, at)?;
+        } else if table.marks().is_some_and(|m| m.key == name) {
+            sweep.marks = sizes_of(name, value, at)?;
+        } else if sharded.is_some_and(|s| s.parts_key() == name) {
+            match value.get_ref().as_integer() {
+                Some(k @ 1..=65536) => sweep.parts = Some(k as usize),
+                _ => {
+                    let message = format!("`{name}`: expected 1 to 65536 shards");
+                    return Err(at.at(value.span(), format!("table: {message}")));
+                }
+            }
+        } else {
+            let setting = match value.get_ref() {
+                toml::Value::Integer(n) => Setting::Number(*n),
+                toml::Value::String(t) => Setting::Text(t.clone()),
+                _ => {
+                    let message = format!("`{name}`: expected a number or a text");
+                    return Err(at.at(value.span(), format!("table: {message}")));
+                }
+            };
+            sweep.settings.insert(name.to_string(), setting);
+        }
+    }
+    if let Some(s) = sharded {
+        s.check_settings(&sweep.settings)
+            .map_err(|message| at.key("table", message))?;
+    }
+    Ok(sweep)
+}
+
+/// A list of sizes (`hex_widths = [1, 3]`), each from 0 to [`MAX_TABLE_SIZE`].
+fn sizes_of(
+    key: &str,
+    value: &Spanned<toml::Value>,
+    at: &Locator<'_>,
+) -> Result<Vec<usize>, HarnessError> {
+    let bad = |message: String| at.at(value.span(), format!("table.{key}: {message}"));
+    let Some(list) = value.get_ref().as_array() else {
+        return Err(bad("expected a list of sizes".into()));
+    };
+    list.iter()
+        .map(|v| match v.as_integer() {
+            Some(n) if (0..=MAX_TABLE_SIZE as i64).contains(&n) => Ok(n as usize),
+            Some(n) => Err(bad(format!(
+                "{n}: expected sizes from 0 to {MAX_TABLE_SIZE}"
+            ))),
+            None => Err(bad(format!("{v}: expected a size"))),
+        })
+        .collect()
 }

@@ -51,6 +51,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend::{make_backend, BackendOptions};
 use crate::harness::source::Source;
 use crate::harness::HarnessError;
+use crate::puzzle::table::{Settings, SweptTable};
 
 mod checks;
 mod schema;
@@ -121,32 +122,71 @@ pub struct BackendConfig {
     pub task: Task,
 }
 
-/// The search-space table experiment: exact counts of placements against board size.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The search-space table experiment: exact counts of placements against board size, one
+/// sweep per kind whose table the `[table]` section names by its own keys (`hex_widths`,
+/// `queens_sizes`, ...), in the order of the kind registry.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TableSpec {
-    /// Hex board widths to count.
-    #[serde(default)]
-    pub hex_widths: Vec<usize>,
-    /// Queens board sizes to count.
-    #[serde(default)]
-    pub queens_sizes: Vec<usize>,
-    /// Hex widths whose rows are marked in the report (the seed's width-9 row).
-    #[serde(default)]
-    pub mark_hex_widths: Vec<usize>,
-    /// Split each hex width's three-axis count into this many shards, one record each
-    /// (`hex-W-part-k-of-K`), next to one record of the other levels (`hex-W`); the report
-    /// sums the shards. Absent or 1: one record per width.
-    #[serde(default)]
-    pub hex_parts: Option<usize>,
-    /// Row order of the sharded count: `top-down` (the default), `bottom-up` or
-    /// `middle-first` (different intermediate layers, for a cross-check).
-    #[serde(default)]
-    pub row_order: Option<String>,
-    /// How many top rows the sharded count streams: 2 (the default, faster) or 3 (a source
-    /// layer 3-4 times smaller, for widths whose shards would not fit otherwise; slower).
-    #[serde(default)]
-    pub streamed_rows: Option<usize>,
+    /// The kinds' sweeps, in registry order.
+    pub sweeps: Vec<Sweep>,
+}
+
+/// One kind's table in a table experiment: the sizes listed under its key, the sizes to
+/// mark, and, for a table with a sharded count, the shards per size and their settings.
+#[derive(Clone)]
+pub struct Sweep {
+    /// The kind's name in the registry.
+    pub kind: &'static str,
+    /// The kind's table, as it is swept.
+    pub table: &'static dyn SweptTable,
+    /// Sizes to count (`hex_widths = [...]`), one record each (or one per shard and one of
+    /// the other levels).
+    pub sizes: Vec<usize>,
+    /// Sizes whose rows the report marks (`mark_hex_widths`, for a kind that marks).
+    pub marks: Vec<usize>,
+    /// Split each size's sharded count into this many shards (`hex_parts`; a kind with a
+    /// [`ShardedSweep`](crate::puzzle::table::ShardedSweep)); absent or 1: one record per size.
+    pub parts: Option<usize>,
+    /// The sharded count's settings by key (`row_order`, `streamed_rows`), checked by the kind.
+    pub settings: Settings,
+}
+
+impl Sweep {
+    /// The number of shards per size when the count is split (more than one), else `None`.
+    pub fn split(&self) -> Option<usize> {
+        self.parts
+            .filter(|&k| k > 1 && self.table.sharded().is_some())
+    }
+}
+
+impl std::fmt::Debug for Sweep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sweep")
+            .field("kind", &self.kind)
+            .field("sizes", &self.sizes)
+            .field("marks", &self.marks)
+            .field("parts", &self.parts)
+            .field("settings", &self.settings)
+            .finish()
+    }
+}
+
+impl PartialEq for Sweep {
+    fn eq(&self, other: &Sweep) -> bool {
+        (
+            self.kind,
+            &self.sizes,
+            &self.marks,
+            self.parts,
+            &self.settings,
+        ) == (
+            other.kind,
+            &other.sizes,
+            &other.marks,
+            other.parts,
+            &other.settings,
+        )
+    }
 }
 
 /// A loaded and checked experiment.

@@ -33,7 +33,8 @@ pub(super) struct RawExperiment {
     pub(super) instances: Vec<Spanned<RawSource>>,
     #[serde(default)]
     pub(super) backends: Vec<Spanned<RawBackend>>,
-    pub(super) table: Option<TableSpec>,
+    /// `[table]`: each key is one a kind's swept table claims (see `checks::table_of`).
+    pub(super) table: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
     #[serde(default)]
     pub(super) peers: Vec<Spanned<String>>,
 }

@@ -16,12 +16,17 @@ use crate::puzzle::Puzzle;
 
 mod format;
 mod orbits;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use format::{group_digits, log10_of, Cell, Format, Table};
 pub use orbits::orbit_stats;
 pub(crate) use orbits::{checked_orbits, enum_count};
+pub use sweep::{
+    gib_cell, Figures, Setting, Settings, ShardCache, ShardColumn, ShardColumns, ShardedSweep,
+    SweepMarks, SweptTable,
+};
 
 /// Errors of the table layer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -225,6 +230,11 @@ pub trait SpaceTable: Sync {
     /// `--estimate`), when its hardest level needs more memory than one machine has (hex);
     /// `None` by default.
     fn sharded(&self) -> Option<&dyn ShardedCount> {
+        None
+    }
+    /// The table as a table experiment (`kind = "table"`) sweeps it, under its own `[table]`
+    /// key; `None` (the default) when the kind's table is not swept.
+    fn swept(&self) -> Option<&dyn SweptTable> {
         None
     }
 }

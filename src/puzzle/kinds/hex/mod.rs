@@ -16,6 +16,7 @@ pub mod generate;
 pub mod kind;
 pub mod lines;
 pub mod shards;
+mod sweep;
 pub mod table;
 
 pub use kind::{HexKind, HEX};

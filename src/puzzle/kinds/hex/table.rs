@@ -11,7 +11,8 @@ use crate::puzzle::kinds::hex::shards::{
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, one_or_many, orbit_stats, pow2, with_board_count, Cell,
-    Method, ShardRequest, ShardedCount, SpaceTable, Table, TableError, TableOptions, TableRequest,
+    Method, ShardRequest, ShardedCount, SpaceTable, SweptTable, Table, TableError, TableOptions,
+    TableRequest,
 };
 use crate::puzzle::HexBoard;
 use crate::puzzle::Puzzle;
@@ -46,6 +47,10 @@ impl SpaceTable for HexTable {
     }
 
     fn sharded(&self) -> Option<&dyn ShardedCount> {
+        Some(self)
+    }
+
+    fn swept(&self) -> Option<&dyn SweptTable> {
         Some(self)
     }
 

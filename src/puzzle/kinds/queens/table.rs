@@ -6,7 +6,8 @@ use crate::model::Model;
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, factorial, one_or_many, orbit_stats, pow2,
-    with_board_count, Cell, Method, SpaceTable, Table, TableError, TableOptions, TableRequest,
+    with_board_count, Cell, Method, SpaceTable, SweptTable, Table, TableError, TableOptions,
+    TableRequest,
 };
 use crate::puzzle::Puzzle;
 use crate::puzzle::QueensBoard;
@@ -48,6 +49,54 @@ impl SpaceTable for QueensTable {
             |l, count| l.board = Some(count),
         );
         Some(levels.map(|l| queens_table(&l)))
+    }
+
+    fn swept(&self) -> Option<&dyn SweptTable> {
+        Some(self)
+    }
+}
+
+/// The Queens table as a table experiment sweeps it: `[table] queens_sizes = [...]`, one
+/// record `queens-{n}` per size whose count is the no-touching level.
+impl SweptTable for QueensTable {
+    fn group(&self) -> &'static str {
+        "queens"
+    }
+
+    fn sizes_key(&self) -> &'static str {
+        "queens_sizes"
+    }
+
+    fn levels(&self) -> &'static [(&'static str, &'static str)] {
+        &QUEENS_LEVELS
+    }
+
+    fn legend_heading(&self) -> &'static str {
+        "Queens levels:\n\n"
+    }
+
+    fn size_levels(&self, size: usize) -> Result<(BigUint, SpaceLevels), TableError> {
+        let l = queens_levels(size, &TableOptions::default())?;
+        Ok((l.no_touching.clone(), l.to_space_levels()))
+    }
+
+    fn level_counts(&self, size: usize, recorded: &SpaceLevels) -> Option<Vec<Option<BigUint>>> {
+        let l = QueensLevels::from_space_levels(size, recorded)?;
+        Some(vec![
+            Some(l.every_cell),
+            Some(l.choose_n),
+            Some(l.one_per_row),
+            Some(l.permutations),
+            Some(l.no_touching),
+            l.orbits,
+        ])
+    }
+
+    fn sizes_table(&self, recorded: &[(usize, SpaceLevels)]) -> Table {
+        let all: Vec<QueensLevels> = (recorded.iter())
+            .filter_map(|(n, l)| QueensLevels::from_space_levels(*n, l))
+            .collect();
+        queens_sizes_table(&all)
     }
 }
 
