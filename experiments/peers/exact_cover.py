@@ -147,16 +147,24 @@ def measure(args, label, path, scratch):
 
 
 def run_rusage(cmd):
-    """(wall seconds, CPU seconds, peak RSS in MB, stdout) of one process run to completion;
-    raises on a non-zero exit. Wall and CPU as in `run_timed` (CPU: user + system of this
-    script's children, here GNU time and the process); the peak RSS from GNU time
+    """(wall seconds, CPU seconds, peak RSS in MB, stdout) of one process run to completion,
+    its output written to a file (as `zeroone solve FILE > out.jsonl` would: a pipe to this
+    script costs the writer more); raises on a non-zero exit. CPU: user + system of this
+    script's children (GNU time and the process); the peak RSS from GNU time
     (`/usr/bin/time`, Debian package `time`), the measured process's alone (a child forked from
     this script would count the script's pages until it execs)."""
-    with tempfile.NamedTemporaryFile(mode="r") as usage:
+    with tempfile.NamedTemporaryFile(mode="r") as usage, tempfile.TemporaryFile("w+") as out:
         timed = ["/usr/bin/time", "-f", "%M", "-o", usage.name] + list(cmd)
-        (wall, cpu), out = run_timed(timed)
+        cpu = cpu_of_children()
+        start = time.perf_counter()
+        p = subprocess.run(timed, stdout=out, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - start
+        cpu = cpu_of_children() - cpu
+        if p.returncode != 0:
+            raise RuntimeError(f"{cmd}: exit {p.returncode}: {p.stderr.strip()[:500]}")
         kb = int(usage.read().split()[-1])
-    return wall, cpu, kb / 1024, out
+        out.seek(0)
+        return wall, cpu, kb / 1024, out.read()
 
 
 def sudoku_whole_process(args, path):
@@ -167,18 +175,22 @@ def sudoku_whole_process(args, path):
     engines = set()
     for _ in range(args.repeat):
         wall, cpu, rss, out = run_rusage([args.zeroone, "solve", path, "--json", "--jobs", "1"])
-        records = [json.loads(l) for l in out.splitlines()]
-        if not records or any(r["status"] != "solved" or not r.get("verified") for r in records):
-            raise RuntimeError(f"zeroone on {path}: a puzzle not solved and verified")
-        engines |= {r["backend"] + "/" + str(r["stats"].get("extra", {}).get("engine", "-")) for r in records}
+        puzzles = 0
+        for line in out.splitlines():
+            r = json.loads(line)
+            if r["status"] != "solved" or not r.get("verified"):
+                raise RuntimeError(f"zeroone on {path}: puzzle {puzzles} not solved and verified")
+            engines.add(r["backend"] + "/" + str(r["stats"].get("extra", {}).get("engine", "-")))
+            puzzles += 1
+        del out
         runs["zeroone"].append((wall, cpu, rss))
         wall, cpu, rss, out = run_rusage([args.sudoku_peer, path])
         runs["peer"].append((wall, cpu, rss))
-        if len(out.splitlines()) != len(records):
-            raise RuntimeError(f"the peer printed {len(out.splitlines())} lines for {len(records)} puzzles")
+        if puzzles == 0 or len(out.splitlines()) != puzzles:
+            raise RuntimeError(f"the peer printed {len(out.splitlines())} lines for {puzzles} puzzles")
         print(os.path.basename(path), {k: v[-1] for k, v in runs.items()}, flush=True)
     med = {k: tuple(median([r[i] for r in v]) for i in range(3)) for k, v in runs.items()}
-    return {"file": path, "puzzles": len(records), "engines": sorted(engines), "median": med}
+    return {"file": path, "puzzles": puzzles, "engines": sorted(engines), "median": med}
 
 
 def fmt(s):
@@ -225,8 +237,8 @@ def report(rows, whole, args, command):
             "",
             "## Sudoku, whole process, against the `sudoku` crate",
             "",
-            "`zeroone solve FILE --json --jobs 1` (the default backend, one JSON record per puzzle, "
-            "each solution verified) against `benches/sudoku_peer.rs` (the `sudoku` crate, a "
+            "`zeroone solve FILE --json --jobs 1 > FILE.jsonl` (the default backend, one JSON record "
+            "per puzzle, each solution verified) against `benches/sudoku_peer.rs` (the `sudoku` crate, a "
             "JCZSolve port, printing one solution line per puzzle), each a whole process reading "
             f"the same file; median of {args.repeat} interleaved runs; CPU = user + system; peak "
             "RSS of the process alone, from GNU time (`/usr/bin/time -f %M`).",
