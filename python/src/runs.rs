@@ -122,6 +122,10 @@ fn run<R: Send + 'static>(
     let flag = StopFlag::new();
     let result = {
         let _sigint = crate::sigint::guard();
+        // A Ctrl-C that came before the guard reached Python's handler alone: raise it now, or
+        // the run below (which checks only its flag) would go on to its end. One that comes
+        // from here on raises the flag.
+        py.check_signals()?;
         py.allow_threads(|| with_stop_flag(&flag, work))
     };
     if flag.is_raised() {
