@@ -11,6 +11,16 @@ import pytest
 import zeroone
 
 
+@pytest.fixture(autouse=True)
+def python_handles_sigint():
+    """Python's own Ctrl-C handler, as in an interactive session: a process started in the
+    background by a non-interactive shell inherits SIGINT ignored, and these tests would then
+    wait for a count that never ends."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def bare_hex(tmp_path, width):
     """The bare hex board of this width (every cell free): far too many solutions to count
     in a test's time."""
