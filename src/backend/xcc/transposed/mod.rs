@@ -6,13 +6,16 @@
 //!
 //! Choosing option `o` kills every option sharing an item with it (primary or secondary): per
 //! primary item `j`, the options of `j` that conflict with `o` are one precomputed lane
-//! (`kill[o][j]`), so a choice is one AND-NOT per primary item (the compiler makes it SIMD:
-//! Sudoku's 324 items are 648 bytes of 16-bit lanes), whatever the number of options killed,
-//! and the items `o` covers leave the open set (one bit per item, in 2 words up to 128 items,
-//! else 8). A branch writes its state into the next frame, so backtracking costs nothing.
+//! (`kill[o][j]`), so a choice is one AND-NOT per primary item (16 lanes at a time with SSE2,
+//! see `lanes`: Sudoku's 324 items are 672 bytes of 16-bit lanes with padding), whatever the
+//! number of options killed, and the items `o` covers leave the open set (one bit per item, in
+//! 2 words up to 128 items, else 8). The same pass marks the items it leaves with no option and
+//! with at most one. A branch writes its state into the next frame, so backtracking costs
+//! nothing.
 //!
-//! Branching: MRV over the open primary items (the first met with at most one live option
-//! ends the scan). Ties go to the item with the highest degree (the sum over its options of the
+//! Branching: a node with an open item of no option is a dead end; else the first open item
+//! with one option is taken (a forced choice, no scan); else MRV over the open primary items.
+//! Ties go to the item with the highest degree (the sum over its options of the
 //! options each conflicts with: the textbook tie-break of MRV, which on n-queens puts the
 //! middle rows and columns first, Knuth's "organ-pipe" order, and takes 14-queens from 10.4
 //! to 6.2 million nodes), then to the model's order. When one primary item is left open,
@@ -20,11 +23,12 @@
 //!
 //! Takes exact cover (primary and secondary items; items with `hi = 0` ban their options)
 //! with at most [`MAX_ITEMS`] primary items, each with at most [`MAX_ITEM_OPTIONS`] options,
-//! and kill tables within [`MAX_TABLE_BYTES`]. Costs per node: one scan of the open items
-//! (popcount each), then per branch one AND-NOT per primary item. Memory: the kill tables,
-//! `options x primary items (rounded up to 16) x lane bytes` (Sudoku: 490 KB), and one frame of `primary items` lanes per depth
-//! reached, kept from run to run (a batch of puzzles allocates them once). Statistics: nodes,
-//! the search profile, guesses, backtracks, solutions.
+//! and kill tables within [`MAX_TABLE_BYTES`]. Costs per node: a look at the masks (a scan of
+//! the open items, popcount each, only when no item is forced), then per branch one AND-NOT
+//! per primary item. Memory: the kill tables, `options x primary items (rounded up to 16) x
+//! lane bytes` (Sudoku: 490 KB), and one frame of as many lanes per depth reached, kept from
+//! run to run (a batch of puzzles allocates them once). Statistics: nodes, the search profile,
+//! guesses, backtracks, solutions.
 
 mod lanes;
 
