@@ -170,21 +170,7 @@ mod tests {
     #[test]
     fn counts_two_ones_per_row_and_column_and_weighted_rows() {
         // A001499: 90 matrices of size 4 x 4 with two ones in every row and column.
-        let n = 4;
-        let mut b = ModelBuilder::new("a001499-4", PuzzleKind::Generic);
-        let x: Vec<Vec<usize>> = (0..n)
-            .map(|r| {
-                (0..n)
-                    .map(|c| b.variable(format!("r{r}c{c}"), Coord::Free))
-                    .collect()
-            })
-            .collect();
-        let (rows, cols) = (b.family("row"), b.family("col"));
-        for (i, line) in x.iter().enumerate() {
-            b.row(rows, line.clone(), Sense::Exactly(2));
-            b.row(cols, x.iter().map(|r| r[i]).collect(), Sense::Exactly(2));
-        }
-        let m = b.build().unwrap();
+        let m = crate::backend::fixtures::line_sums(4, Sense::Exactly(2), Sense::Exactly(2));
         let mut brute = make_backend("brute", &BackendOptions::default()).unwrap();
         let out = count_verified(brute.as_mut(), &m, None).unwrap();
         assert_eq!((out.count, out.exhaustive, out.verified), (90, true, true));

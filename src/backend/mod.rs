@@ -18,6 +18,8 @@ pub mod branch_bound;
 pub mod brute;
 pub mod dp;
 pub mod enumerate;
+#[cfg(test)]
+mod fixtures;
 pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;

@@ -785,25 +785,8 @@ mod tests {
         // With columns "= 1" instead the totals differ (2n != n): inconsistent.
         for (col_rhs, consistent) in [(2, true), (1, false)] {
             let n = 4;
-            let mut b = ModelBuilder::new("two", PuzzleKind::Generic);
-            let x: Vec<Vec<VarId>> = (0..n)
-                .map(|r| {
-                    (0..n)
-                        .map(|c| b.variable(format!("r{r}c{c}"), Coord::Free))
-                        .collect()
-                })
-                .collect();
-            let rows = b.family("row");
-            let cols = b.family("col");
-            for (i, line) in x.iter().enumerate() {
-                b.row(rows, line.clone(), Sense::Exactly(2));
-                b.row(
-                    cols,
-                    x.iter().map(|r| r[i]).collect(),
-                    Sense::Exactly(col_rhs),
-                );
-            }
-            let m = b.build().unwrap();
+            let m =
+                crate::backend::fixtures::line_sums(n, Sense::Exactly(2), Sense::Exactly(col_rhs));
             let r = analyse(&m);
             assert_eq!(
                 (r.equations, r.rank, r.nullity),

@@ -141,21 +141,7 @@ fn non_binary_values_are_an_error() {
 
 /// OEIS A001499: n x n 0-1 matrices with two ones in every row and column.
 fn two_per_line(n: usize) -> Model {
-    let mut b = ModelBuilder::new(format!("a001499-{n}"), PuzzleKind::Generic);
-    let x: Vec<Vec<usize>> = (0..n)
-        .map(|r| {
-            (0..n)
-                .map(|c| b.variable(format!("r{r}c{c}"), Coord::Free))
-                .collect()
-        })
-        .collect();
-    let rows = b.family("row");
-    let cols = b.family("col");
-    for (i, line) in x.iter().enumerate() {
-        b.row(rows, line.clone(), Sense::Exactly(2));
-        b.row(cols, x.iter().map(|r| r[i]).collect(), Sense::Exactly(2));
-    }
-    b.build().unwrap()
+    crate::backend::fixtures::line_sums(n, Sense::Exactly(2), Sense::Exactly(2))
 }
 
 #[test]

@@ -40,12 +40,7 @@ fn model(n: usize, rows: &[RowSpec]) -> Model {
 
 /// `n x n` 0-1 matrices whose every row and column sum is `sense`.
 fn matrices(n: usize, sense: Sense) -> Model {
-    let mut rows = Vec::new();
-    for i in 0..n {
-        rows.push(("row", (0..n).map(|j| i * n + j).collect(), None, sense));
-        rows.push(("column", (0..n).map(|j| j * n + i).collect(), None, sense));
-    }
-    model(n * n, &rows)
+    crate::backend::fixtures::line_sums(n, sense, sense)
 }
 
 fn backends() -> Vec<Box<dyn Backend>> {
