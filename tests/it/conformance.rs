@@ -571,7 +571,9 @@ fn the_transposed_engine_agrees_with_bitset_under_givens_and_stops_at_a_limit() 
 #[test]
 fn the_transposed_engine_counts_sudoku_like_bitset_in_its_wide_form() {
     // 9x9 Sudoku: 324 primary items of 9 options (16-bit lanes, the 8-word open set). A
-    // 17-clue puzzle is unique; without one of its clues it has several solutions.
+    // 17-clue puzzle is unique; without one of its clues it has several solutions: 1,225,
+    // 329, 3,556 and 7,309 for the clues dropped here (the others leave 9,282 to 518,474,
+    // which cost an unoptimised test build seconds each and check nothing more).
     let line = "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
     let cells: Vec<Option<usize>> = line
         .chars()
@@ -579,7 +581,7 @@ fn the_transposed_engine_counts_sudoku_like_bitset_in_its_wide_form() {
         .collect();
     let clues: Vec<usize> = (0..81).filter(|&i| cells[i].is_some()).collect();
     let mut several = 0;
-    for drop in [None, Some(0), Some(5), Some(11), Some(16)] {
+    for drop in [None, Some(1), Some(2), Some(13), Some(16)] {
         let mut cells = cells.clone();
         if let Some(k) = drop {
             cells[clues[k]] = None;

@@ -135,7 +135,7 @@ fn a_dp_count_past_its_memory_limit_is_memout_and_the_rest_completes() {
         dir.path(),
         "memout",
         r#"kind = "count"
-memory_limit = 1000
+memory_limit = 500
 time_limit = 120
 [[instances]]
 generate = "hex"
@@ -150,10 +150,10 @@ name = "dp"
     let big = runs[&key("hex-25", "dp")];
     assert_eq!(big.status, Status::Memout, "{big:?}");
     assert!(
-        big.reason.as_deref().unwrap().contains("limit 1000 MB"),
+        big.reason.as_deref().unwrap().contains("limit 500 MB"),
         "{big:?}"
     );
-    assert_eq!(big.options.memory_limit, Some(1000));
+    assert_eq!(big.options.memory_limit, Some(500));
     let small = runs[&key("hex-5", "dp")];
     assert_eq!(small.status, Status::Solved, "{small:?}");
     assert!(small.count.is_some());
