@@ -98,7 +98,7 @@ fn row_plan(settings: &Settings) -> RowPlan {
 /// whether the source layer came from the shard before.
 const SHARD_COLUMNS: ShardColumns = ShardColumns {
     heading: "### Shards of the three-axis counts\n\nEach shard counts the placements whose top half \
-              lies in its class (see `src/backend/hex_shards.rs`); a width's count is their sum.\n\n",
+              lies in its class (see `src/puzzle/kinds/hex/shards/`); a width's count is their sum.\n\n",
     count: "placements",
     columns: &[
         ("peak state arrays (GiB)", |f| gib_cell(f.get("peak_state_bytes"))),
