@@ -437,3 +437,101 @@ fn a_toy_kind_with_a_swept_table_runs_in_a_table_experiment_under_its_own_key() 
     let svg = std::fs::read_to_string(reports.join("toys.size.svg")).unwrap();
     assert!(svg.contains("toy: one piece"), "the toy's curves are named");
 }
+
+/// A second toy kind whose table claims Queens' `[table]` key, as a registry mistake would:
+/// the key would be swept by two tables, so an experiment that uses it is refused.
+#[derive(Debug)]
+struct ClashKind;
+
+static CLASH: ClashKind = ClashKind;
+
+impl Kind for ClashKind {
+    fn name(&self) -> &'static str {
+        "clash"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["clash"]
+    }
+    fn noun(&self) -> &'static str {
+        TOY.noun()
+    }
+    fn reader(&self) -> Reader {
+        TOY.reader()
+    }
+    fn title(&self, kind: &PuzzleKind) -> String {
+        TOY.title(kind)
+    }
+    fn description(&self, kind: &PuzzleKind) -> String {
+        TOY.description(kind)
+    }
+    fn draw(&self, model: &Model, solution: Option<&Solution>) -> Option<String> {
+        TOY.draw(model, solution)
+    }
+    fn answer(&self, model: &Model, solution: Option<&Solution>) -> Answer {
+        TOY.answer(model, solution)
+    }
+    fn table(&self) -> Option<&dyn SpaceTable> {
+        Some(&ClashTable)
+    }
+}
+
+/// The toy's table under Queens' key.
+struct ClashTable;
+
+impl SpaceTable for ClashTable {
+    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
+        ToyTable.family_table(request)
+    }
+    fn swept(&self) -> Option<&dyn SweptTable> {
+        Some(self)
+    }
+}
+
+impl SweptTable for ClashTable {
+    fn group(&self) -> &'static str {
+        "clash"
+    }
+    fn sizes_key(&self) -> &'static str {
+        "queens_sizes"
+    }
+    fn levels(&self) -> &'static [(&'static str, &'static str)] {
+        ToyTable.levels()
+    }
+    fn legend_heading(&self) -> &'static str {
+        ToyTable.legend_heading()
+    }
+    fn size_levels(&self, w: usize) -> Result<(BigUint, SpaceLevels), TableError> {
+        ToyTable.size_levels(w)
+    }
+    fn level_counts(&self, w: usize, recorded: &SpaceLevels) -> Option<Vec<Option<BigUint>>> {
+        ToyTable.level_counts(w, recorded)
+    }
+    fn sizes_table(&self, recorded: &[(usize, SpaceLevels)]) -> Table {
+        ToyTable.sizes_table(recorded)
+    }
+}
+
+#[test]
+fn a_table_key_two_kinds_claim_is_refused_where_the_experiment_uses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let kinds: Vec<&'static dyn Kind> =
+        KINDS.iter().copied().chain([&CLASH as &dyn Kind]).collect();
+    let path = dir.path().join("clash.toml");
+    std::fs::write(
+        &path,
+        "kind = \"table\"\n[table]\nhex_widths = [5]\nqueens_sizes = [4]\n",
+    )
+    .unwrap();
+    let refused = Experiment::load_in(&path, &Registry::builtin(), &kinds)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains(":4:1: table: key `queens_sizes` is claimed by the tables of two kinds, `queens` and `clash`"),
+        "{refused}"
+    );
+    // A file that does not use the key is not ambiguous.
+    std::fs::write(&path, "kind = \"table\"\n[table]\nhex_widths = [5]\n").unwrap();
+    let exp = Experiment::load_in(&path, &Registry::builtin(), &kinds).unwrap();
+    let ids: Vec<String> = table_rows(&exp).iter().map(|r| r.id()).collect();
+    assert_eq!(ids, ["hex-5"]);
+}

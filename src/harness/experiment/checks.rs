@@ -652,6 +652,24 @@ fn table_of(
         }
         keys
     };
+    // A key two kinds' tables claim would be swept twice: refused where the file uses it.
+    let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
+    for (kind, table) in &swept {
+        for key in claims(*table) {
+            let Some(first) = owner.insert(key, kind) else {
+                continue;
+            };
+            if let Some((used, _)) = raw.iter().find(|(k, _)| k.get_ref() == key) {
+                return Err(at.at(
+                    used.span(),
+                    format!(
+                        "table: key `{key}` is claimed by the tables of two kinds, `{first}` and \
+                         `{kind}`; a key belongs to one kind"
+                    ),
+                ));
+            }
+        }
+    }
     let known: Vec<&str> = swept.iter().flat_map(|(_, s)| claims(*s)).collect();
     if let Some((key, _)) = raw
         .iter()
