@@ -33,10 +33,22 @@ use zeroone::puzzle::table::{
 };
 use zeroone::puzzle::Puzzle;
 
+/// The toy kind: its name (also its file extension) and its search-space table.
 #[derive(Debug)]
-struct ToyKind;
+struct ToyKind {
+    name: &'static str,
+    extensions: &'static [&'static str],
+    table: ToyTable,
+}
 
-static TOY: ToyKind = ToyKind;
+static TOY: ToyKind = ToyKind {
+    name: "toy",
+    extensions: &["toy"],
+    table: ToyTable {
+        group: "toy",
+        sizes_key: "toy_widths",
+    },
+};
 
 /// A toy board: its width and its open cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,10 +123,10 @@ fn read_line(
 
 impl Kind for ToyKind {
     fn name(&self) -> &'static str {
-        "toy"
+        self.name
     }
     fn extensions(&self) -> &'static [&'static str] {
-        &["toy"]
+        self.extensions
     }
     fn noun(&self) -> &'static str {
         "toy row"
@@ -135,7 +147,7 @@ impl Kind for ToyKind {
         Answer::Placements(solution.map(|s| s.ones.iter().map(|&c| [0, c]).collect()))
     }
     fn table(&self) -> Option<&dyn SpaceTable> {
-        Some(&ToyTable)
+        Some(&self.table)
     }
     fn generator(&self) -> Option<&dyn Generator> {
         Some(self)
@@ -182,7 +194,11 @@ impl Generator for ToyKind {
 /// The toy's search-space table, built on the shared machinery: every cell 0/1 (`2^w`), then
 /// one piece in a row of `w` cells (`w` placements), for `--size W` or `--sizes A-B`, and
 /// swept by a table experiment under `toy_widths`.
-struct ToyTable;
+#[derive(Debug)]
+struct ToyTable {
+    group: &'static str,
+    sizes_key: &'static str,
+}
 
 /// The toy's table of widths: width, `2^w`, `w`.
 fn toy_widths_table(widths: &[usize]) -> Table {
@@ -214,10 +230,10 @@ impl SpaceTable for ToyTable {
 
 impl SweptTable for ToyTable {
     fn group(&self) -> &'static str {
-        "toy"
+        self.group
     }
     fn sizes_key(&self) -> &'static str {
-        "toy_widths"
+        self.sizes_key
     }
     fn levels(&self) -> &'static [(&'static str, &'static str)] {
         &[
@@ -440,76 +456,14 @@ fn a_toy_kind_with_a_swept_table_runs_in_a_table_experiment_under_its_own_key() 
 
 /// A second toy kind whose table claims Queens' `[table]` key, as a registry mistake would:
 /// the key would be swept by two tables, so an experiment that uses it is refused.
-#[derive(Debug)]
-struct ClashKind;
-
-static CLASH: ClashKind = ClashKind;
-
-impl Kind for ClashKind {
-    fn name(&self) -> &'static str {
-        "clash"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["clash"]
-    }
-    fn noun(&self) -> &'static str {
-        TOY.noun()
-    }
-    fn reader(&self) -> Reader {
-        TOY.reader()
-    }
-    fn title(&self, kind: &PuzzleKind) -> String {
-        TOY.title(kind)
-    }
-    fn description(&self, kind: &PuzzleKind) -> String {
-        TOY.description(kind)
-    }
-    fn draw(&self, model: &Model, solution: Option<&Solution>) -> Option<String> {
-        TOY.draw(model, solution)
-    }
-    fn answer(&self, model: &Model, solution: Option<&Solution>) -> Answer {
-        TOY.answer(model, solution)
-    }
-    fn table(&self) -> Option<&dyn SpaceTable> {
-        Some(&ClashTable)
-    }
-}
-
-/// The toy's table under Queens' key.
-struct ClashTable;
-
-impl SpaceTable for ClashTable {
-    fn family_table(&self, request: &TableRequest) -> Result<Table, TableError> {
-        ToyTable.family_table(request)
-    }
-    fn swept(&self) -> Option<&dyn SweptTable> {
-        Some(self)
-    }
-}
-
-impl SweptTable for ClashTable {
-    fn group(&self) -> &'static str {
-        "clash"
-    }
-    fn sizes_key(&self) -> &'static str {
-        "queens_sizes"
-    }
-    fn levels(&self) -> &'static [(&'static str, &'static str)] {
-        ToyTable.levels()
-    }
-    fn legend_heading(&self) -> &'static str {
-        ToyTable.legend_heading()
-    }
-    fn size_levels(&self, w: usize) -> Result<(BigUint, SpaceLevels), TableError> {
-        ToyTable.size_levels(w)
-    }
-    fn level_counts(&self, w: usize, recorded: &SpaceLevels) -> Option<Vec<Option<BigUint>>> {
-        ToyTable.level_counts(w, recorded)
-    }
-    fn sizes_table(&self, recorded: &[(usize, SpaceLevels)]) -> Table {
-        ToyTable.sizes_table(recorded)
-    }
-}
+static CLASH: ToyKind = ToyKind {
+    name: "clash",
+    extensions: &["clash"],
+    table: ToyTable {
+        group: "clash",
+        sizes_key: "queens_sizes",
+    },
+};
 
 #[test]
 fn a_table_key_two_kinds_claim_is_refused_where_the_experiment_uses_it() {

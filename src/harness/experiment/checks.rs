@@ -652,10 +652,13 @@ fn table_of(
         }
         keys
     };
-    // A key two kinds' tables claim would be swept twice: refused where the file uses it.
+    // Every claimed key, in the tables' order. A key two kinds' tables claim would be swept
+    // twice: refused where the file uses it.
+    let mut known: Vec<&str> = Vec::new();
     let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
     for (kind, table) in &swept {
         for key in claims(*table) {
+            known.push(key);
             let Some(first) = owner.insert(key, kind) else {
                 continue;
             };
@@ -670,7 +673,6 @@ fn table_of(
             }
         }
     }
-    let known: Vec<&str> = swept.iter().flat_map(|(_, s)| claims(*s)).collect();
     if let Some((key, _)) = raw
         .iter()
         .find(|(k, _)| !known.contains(&k.get_ref().as_str()))
