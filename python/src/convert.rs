@@ -1,7 +1,7 @@
 //! The library's errors as Python exceptions, and its statistics as Python dicts.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -19,7 +19,7 @@ create_exception!(
     zeroone,
     ModelError,
     PyValueError,
-    "A model that cannot be built: an unknown label, an empty row, a bad weight or right-hand side, clashing givens."
+    "A model that cannot be built, or an edit that would make one (refused at the call, leaving the model as it was): an unknown label, an empty row, a bad weight or right-hand side, clashing givens."
 );
 create_exception!(
     zeroone,
@@ -33,6 +33,49 @@ create_exception!(
     PyRuntimeError,
     "A backend failed while handing over solutions (one was rejected by the verifier)."
 );
+
+/// A whole number as Python gave it: its value when it fits an `i64`, else its decimal text
+/// (out of range either way, but named in the error). Any `int`-like object
+/// (`numpy.int64`, ...) is read; anything else (a float, a string) raises `TypeError`.
+pub enum Whole {
+    /// The value.
+    Fits(i64),
+    /// A value beyond `i64`, as Python prints it.
+    Huge(String),
+}
+
+impl<'py> FromPyObject<'py> for Whole {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<i64>() {
+            Ok(v) => Ok(Whole::Fits(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(ob.py()) => {
+                Ok(Whole::Huge(ob.str()?.to_string()))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Whole {
+    /// The value as an unsigned 64-bit number, or `what = VALUE: expected ...` as an
+    /// `OptionError` (for `limit` and `seed`).
+    pub fn unsigned(&self, what: &str) -> PyResult<u64> {
+        let text = match self {
+            Whole::Fits(v) => match u64::try_from(*v) {
+                Ok(v) => return Ok(v),
+                Err(_) => v.to_string(),
+            },
+            Whole::Huge(text) if !text.starts_with('-') => match text.parse::<u64>() {
+                Ok(v) => return Ok(v),
+                Err(_) => text.clone(),
+            },
+            Whole::Huge(text) => text.clone(),
+        };
+        Err(OptionError::new_err(format!(
+            "{what} = {text}: expected a whole number from 0 to 2^64 - 1"
+        )))
+    }
+}
 
 /// `e` as a `ParseError` carrying its location.
 pub fn parse_error(py: Python<'_>, e: &ZParseError) -> PyErr {

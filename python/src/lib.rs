@@ -10,6 +10,7 @@
 use pyo3::prelude::*;
 
 mod convert;
+mod draft;
 mod model;
 mod runs;
 mod sigint;

@@ -1,62 +1,58 @@
 //! `zeroone.Model`: a model read from a file, or built family by family from Python.
 //!
-//! A model being built is kept as the library's JSON model ([`JsonModel`], the schema of
+//! A model being built is kept as a [`Draft`] (the library's JSON model, the schema of
 //! `zeroone export --format json`) and turned into a [`Model`] by the library's own JSON
-//! reader when it is first used, so every check and message is the library's. A model read
-//! from a file is kept as the [`Model`] itself (nothing is converted to solve it).
+//! reader when it is first used. Every edit is checked at the call ([`crate::draft`]): a
+//! refused edit raises `ModelError` and leaves the model as it was. A model read from a file
+//! is kept as the [`Model`] itself (nothing is converted to solve it).
+//!
+//! Threads: the Python class is `frozen` (PyO3 never lends it out mutably, so no call can
+//! meet `Already borrowed`); its state sits behind a mutex held only for an edit or a
+//! look-up, never while a backend runs (a run takes a copy of the built model, which shares
+//! its rows by reference). So any number of threads may solve, count and stream one model at
+//! once, and an edit made meanwhile applies to the runs started after it. Every Python
+//! argument is converted before the mutex is taken and no Python code runs while it is held,
+//! so it cannot deadlock with the GIL.
 
-use std::collections::HashSet;
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
 
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-use zeroone::export::json::{JsonFamily, JsonModel, JsonObjective, JsonRhs, JsonVariable};
+use zeroone::export::json::JsonModel;
 use zeroone::export::Names;
-use zeroone::model::{parse_sense, Model};
+use zeroone::model::Model;
 use zeroone::puzzle::parse::generic::parse_json;
 
-use crate::convert::{parse_error, ModelError};
+use crate::convert::{parse_error, ModelError, Whole};
+use crate::draft::{Draft, FamilyArgs, Rhs};
 
-/// A right-hand side as Python gives it: one number for every row, or one per row.
-#[derive(FromPyObject)]
-pub enum Rhs {
-    /// `rhs=2`.
-    Shared(u64),
-    /// `rhs=[1, 2, 1]`.
-    PerRow(Vec<u64>),
+/// The Python `Model`.
+#[pyclass(module = "zeroone", name = "Model", frozen)]
+pub struct PyModel {
+    state: Mutex<State>,
 }
 
-/// The Python `Model`. At least one of `built` and `draft` is present; editing drops `built`.
-#[pyclass(module = "zeroone", name = "Model")]
-pub struct PyModel {
+/// At least one of `built` and `draft` is present; an edit drops `built` (built again from
+/// the draft when next used).
+struct State {
     built: Option<Model>,
     draft: Option<Draft>,
 }
 
-/// A model being built: the JSON model and its labels (for checking rows as they are added).
-struct Draft {
-    json: JsonModel,
-    labels: HashSet<String>,
-}
-
-impl PyModel {
-    /// A Python model holding `model` as it is.
-    pub fn from_model(model: Model) -> PyModel {
-        PyModel {
-            built: Some(model),
-            draft: None,
-        }
-    }
-
-    /// The library's model, built from the draft (and kept) when needed.
-    pub fn model(&mut self) -> PyResult<Model> {
+impl State {
+    /// The library's model, built from the draft (and kept) when needed. Costs a clone of the
+    /// built model (its rows are shared), or one read of the draft's JSON.
+    fn model(&mut self) -> PyResult<Model> {
         if let Some(m) = &self.built {
             return Ok(m.clone());
         }
-        let draft = self
-            .draft
-            .as_ref()
-            .expect("a model has a draft or is built");
+        let Some(draft) = &self.draft else {
+            return Err(ModelError::new_err(
+                "the model has neither rows nor a draft",
+            ));
+        };
         let text =
             serde_json::to_string(&draft.json).map_err(|e| ModelError::new_err(e.to_string()))?;
         let model = parse_json(&text, &draft.json.name).map_err(|e| {
@@ -67,9 +63,59 @@ impl PyModel {
         Ok(model)
     }
 
+    /// The draft, made from the built model on the first edit. The built model is kept: the
+    /// caller drops it once its edit is made.
+    fn draft(&mut self) -> PyResult<&mut Draft> {
+        if self.draft.is_none() {
+            let Some(model) = &self.built else {
+                return Err(ModelError::new_err(
+                    "the model has neither rows nor a draft",
+                ));
+            };
+            let json =
+                JsonModel::from_model(model).map_err(|e| ModelError::new_err(e.to_string()))?;
+            self.draft = Some(Draft::from_json(json));
+        }
+        match &mut self.draft {
+            Some(draft) => Ok(draft),
+            None => Err(ModelError::new_err("the model has no draft")),
+        }
+    }
+
+    /// Runs `edit` on the draft; once it succeeds, the built model is dropped.
+    fn edit(&mut self, edit: impl FnOnce(&mut Draft) -> PyResult<()>) -> PyResult<()> {
+        edit(self.draft()?)?;
+        self.built = None;
+        Ok(())
+    }
+}
+
+impl PyModel {
+    /// A Python model holding `model` as it is.
+    pub fn from_model(model: Model) -> PyModel {
+        PyModel::with_state(Some(model), None)
+    }
+
+    fn with_state(built: Option<Model>, draft: Option<Draft>) -> PyModel {
+        PyModel {
+            state: Mutex::new(State { built, draft }),
+        }
+    }
+
+    /// The state, locked. A panic while it was held (none is known) left it as the last edit
+    /// did, so a poisoned lock is taken over.
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The library's model (see [`State::model`]).
+    pub fn model(&self) -> PyResult<Model> {
+        self.state().model()
+    }
+
     /// `(data, indices, indptr, shape)` of the rows x variables matrix in CSR form.
     #[allow(clippy::type_complexity)]
-    fn csr(&mut self) -> PyResult<(Vec<u64>, Vec<usize>, Vec<usize>, (usize, usize))> {
+    fn csr(&self) -> PyResult<(Vec<u64>, Vec<usize>, Vec<usize>, (usize, usize))> {
         let model = self.model()?;
         let rows = model.constraints();
         let mut data = Vec::with_capacity(model.nonzeros());
@@ -85,34 +131,6 @@ impl PyModel {
         }
         Ok((data, indices, indptr, (rows.len(), model.num_variables())))
     }
-
-    /// The draft to edit (made from the built model on the first edit); the built model is
-    /// dropped, to be built again from the edited draft.
-    fn draft_mut(&mut self) -> PyResult<&mut Draft> {
-        if self.draft.is_none() {
-            let model = self
-                .built
-                .as_ref()
-                .expect("a model has a draft or is built");
-            let json =
-                JsonModel::from_model(model).map_err(|e| ModelError::new_err(e.to_string()))?;
-            let labels = json
-                .variables
-                .iter()
-                .map(|v| label_of(v).to_string())
-                .collect();
-            self.draft = Some(Draft { json, labels });
-        }
-        self.built = None;
-        Ok(self.draft.as_mut().expect("made above"))
-    }
-}
-
-fn label_of(v: &JsonVariable) -> &str {
-    match v {
-        JsonVariable::Label(l) => l,
-        JsonVariable::Placed { label, .. } => label,
-    }
 }
 
 #[pymethods]
@@ -120,120 +138,77 @@ impl PyModel {
     /// `Model(name)`: an empty model; add variables, then families of rows.
     #[new]
     fn new(name: String) -> PyModel {
-        PyModel {
-            built: None,
-            draft: Some(Draft {
-                json: JsonModel {
-                    name,
-                    variables: Vec::new(),
-                    families: Vec::new(),
-                    givens: Vec::new(),
-                    objective: None,
-                },
-                labels: HashSet::new(),
-            }),
-        }
+        PyModel::with_state(None, Some(Draft::new(name)))
     }
 
     /// The model's name.
     #[getter]
     fn name(&self) -> String {
-        match (&self.built, &self.draft) {
+        let state = self.state();
+        match (&state.built, &state.draft) {
             (Some(m), _) => m.name().to_string(),
             (None, Some(d)) => d.json.name.clone(),
             (None, None) => String::new(),
         }
     }
 
-    /// Adds 0-1 variables with these labels (unique), in order.
-    fn add_variables(&mut self, labels: Vec<String>) -> PyResult<()> {
-        let draft = self.draft_mut()?;
-        for label in labels {
-            if !draft.labels.insert(label.clone()) {
-                return Err(ModelError::new_err(format!(
-                    "two variables are labelled '{label}'"
-                )));
-            }
-            draft.json.variables.push(JsonVariable::Label(label));
-        }
-        Ok(())
+    /// Adds 0-1 variables with these labels (unique, no control characters), in order: all of
+    /// them, or none (`ModelError`).
+    fn add_variables(&self, labels: Vec<String>) -> PyResult<()> {
+        self.state().edit(|d| d.add_variables(labels))
     }
 
     /// Adds a family of rows, each a list of variable labels, all with `sense` and `rhs`
     /// (one number, or one per row), optionally weighted (`weights` in the shape of `rows`).
-    #[pyo3(signature = (name, sense, rows, rhs=Rhs::Shared(1), weights=None))]
+    /// Checked whole at the call: a bad family raises `ModelError` and is not added.
+    #[pyo3(signature = (name, sense, rows, rhs=Rhs::Shared(Whole::Fits(1)), weights=None))]
     fn add_family(
-        &mut self,
+        &self,
         name: String,
-        sense: &str,
+        sense: String,
         rows: Vec<Vec<String>>,
         rhs: Rhs,
-        weights: Option<Vec<Vec<u64>>>,
+        weights: Option<Vec<Vec<Whole>>>,
     ) -> PyResult<()> {
-        let draft = self.draft_mut()?;
-        let ks: Vec<u64> = match &rhs {
-            Rhs::Shared(k) => vec![*k],
-            Rhs::PerRow(ks) => ks.clone(),
-        };
-        for k in ks {
-            parse_sense(sense, Some(k))
-                .map_err(|e| ModelError::new_err(format!("family '{name}': {e}")))?;
-        }
-        for (i, row) in rows.iter().enumerate() {
-            if let Some(bad) = row.iter().find(|l| !draft.labels.contains(*l)) {
-                return Err(ModelError::new_err(format!(
-                    "family '{name}': row {i} names '{bad}', which is not a variable of the model"
-                )));
-            }
-        }
-        draft.json.families.push(JsonFamily {
+        let family = FamilyArgs {
             name,
-            sense: sense.to_string(),
-            rhs: match rhs {
-                Rhs::Shared(1) => None,
-                Rhs::Shared(k) => Some(JsonRhs::Shared(k)),
-                Rhs::PerRow(ks) => Some(JsonRhs::PerRow(ks)),
-            },
+            sense,
             rows,
+            rhs,
             weights,
-        });
-        Ok(())
+        };
+        self.state().edit(|d| d.add_family(family))
     }
 
-    /// Sets the objective: `sense` is `"minimize"` or `"maximize"`, `costs` maps variable labels
-    /// to integer costs (a variable not named costs 0). Checked when the model is built.
-    fn set_objective(
-        &mut self,
-        sense: String,
-        costs: std::collections::BTreeMap<String, i64>,
-    ) -> PyResult<()> {
-        let draft = self.draft_mut()?;
-        if let Some(bad) = costs.keys().find(|l| !draft.labels.contains(*l)) {
-            return Err(ModelError::new_err(format!(
-                "objective: '{bad}' is not a variable of the model"
-            )));
-        }
-        draft.json.objective = Some(JsonObjective { sense, costs });
-        Ok(())
+    /// Sets the objective: `sense` is `"minimize"` or `"maximize"` (any case; also
+    /// `minimise`, `maximise`, `min`, `max`), `costs` maps variable labels to integer costs
+    /// from -2^53 to 2^53 (a variable not named costs 0). Checked at the call (`ModelError`).
+    fn set_objective(&self, sense: String, costs: BTreeMap<String, Whole>) -> PyResult<()> {
+        self.state().edit(|d| d.set_objective(&sense, costs))
     }
 
-    /// Fixes these variables to 1 (givens).
-    fn add_givens(&mut self, labels: Vec<String>) -> PyResult<()> {
-        let draft = self.draft_mut()?;
-        if let Some(bad) = labels.iter().find(|l| !draft.labels.contains(*l)) {
-            return Err(ModelError::new_err(format!(
-                "given '{bad}' is not a variable of the model"
-            )));
+    /// Fixes these variables to 1 (givens). Givens that clash (two in an exact-cover row, or
+    /// summing past a row's bound) raise `ModelError` and none of them is added. Costs one
+    /// build of the model when it is not built yet (kept for the next solve).
+    fn add_givens(&self, labels: Vec<String>) -> PyResult<()> {
+        let mut state = self.state();
+        let model = state.model()?;
+        let draft = state.draft()?;
+        let mut ids = model.givens().to_vec();
+        for label in &labels {
+            ids.push(draft.id(label, || "given".to_string())?);
         }
+        let with_givens = model
+            .with_givens(model.name(), ids)
+            .map_err(|e| ModelError::new_err(e.to_string()))?;
         draft.json.givens.extend(labels);
+        state.built = Some(with_givens);
         Ok(())
     }
 
     /// The model in the JSON schema `zeroone export --format json` writes and every command
     /// reads.
-    // `&mut self`: the model is built from the draft (and kept) on first use.
-    #[allow(clippy::wrong_self_convention)]
-    fn to_json(&mut self) -> PyResult<String> {
+    fn to_json(&self) -> PyResult<String> {
         let model = self.model()?;
         zeroone::export::json::to_json(&model).map_err(|e| ModelError::new_err(e.to_string()))
     }
@@ -255,7 +230,7 @@ impl PyModel {
     /// The constraint matrix as a `scipy.sparse.csr_matrix`: one row per model row (in
     /// `row_labels()` order), one column per variable (`variable_labels()` order), the weights
     /// as values.
-    fn matrix<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn matrix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let (data, indices, indptr, shape) = self.csr()?;
         py.import("scipy.sparse")?
             .getattr("csr_matrix")?
@@ -264,7 +239,7 @@ impl PyModel {
 
     /// Each row's sense and right-hand side, as `(relation, rhs)` with relation `=`, `<=` or
     /// `>=`.
-    fn row_senses(&mut self) -> PyResult<Vec<(String, u64)>> {
+    fn row_senses(&self) -> PyResult<Vec<(String, u64)>> {
         let model = self.model()?;
         Ok(model
             .row_senses()
@@ -274,12 +249,12 @@ impl PyModel {
     }
 
     /// One label per row, in matrix order: `family_index` (the LP and MPS exports' names).
-    fn row_labels(&mut self) -> PyResult<Vec<String>> {
+    fn row_labels(&self) -> PyResult<Vec<String>> {
         Ok(Names::of(&self.model()?).rows)
     }
 
     /// One label per variable, in matrix (column) order.
-    fn variable_labels(&mut self) -> PyResult<Vec<String>> {
+    fn variable_labels(&self) -> PyResult<Vec<String>> {
         let model = self.model()?;
         Ok((0..model.num_variables())
             .map(|v| model.label(v).into_owned())
@@ -287,7 +262,7 @@ impl PyModel {
     }
 
     /// The family names, in order.
-    fn families(&mut self) -> PyResult<Vec<String>> {
+    fn families(&self) -> PyResult<Vec<String>> {
         Ok(self
             .model()?
             .families()
@@ -297,7 +272,7 @@ impl PyModel {
     }
 
     /// The labels of the givens (variables fixed to 1).
-    fn givens(&mut self) -> PyResult<Vec<String>> {
+    fn givens(&self) -> PyResult<Vec<String>> {
         let model = self.model()?;
         Ok(model
             .givens()
@@ -308,17 +283,17 @@ impl PyModel {
 
     /// Number of variables.
     #[getter]
-    fn num_variables(&mut self) -> PyResult<usize> {
+    fn num_variables(&self) -> PyResult<usize> {
         Ok(self.model()?.num_variables())
     }
 
     /// Number of rows.
     #[getter]
-    fn num_rows(&mut self) -> PyResult<usize> {
+    fn num_rows(&self) -> PyResult<usize> {
         Ok(self.model()?.constraints().len())
     }
 
-    fn __repr__(&mut self) -> String {
+    fn __repr__(&self) -> String {
         match self.model() {
             Ok(m) => format!(
                 "Model('{}', {} variables, {} rows, {} families)",

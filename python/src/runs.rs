@@ -29,7 +29,7 @@ use zeroone::backend::{
 };
 use zeroone::model::{Model, Solution};
 
-use crate::convert::{option_error, stats_to_py, BackendError, OptionError};
+use crate::convert::{option_error, stats_to_py, BackendError, OptionError, Whole};
 use crate::model::PyModel;
 
 /// How often the waiting thread checks for Ctrl-C.
@@ -42,14 +42,15 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 fn options(
     name: &str,
     time_limit: Option<f64>,
-    seed: Option<u64>,
+    seed: Option<Whole>,
     params: BTreeMap<String, String>,
 ) -> PyResult<BackendOptions> {
+    let seed = seed.map(|s| s.unsigned("seed")).transpose()?;
     let time_limit = match time_limit {
         None => None,
         Some(t) => Some(time_limit_from_seconds(t).ok_or_else(|| {
             OptionError::new_err(format!(
-                "time_limit = {t}: expected a number of seconds from 0 to {}",
+                "time_limit = {t}: expected a number of seconds above 0 and at most {}",
                 MAX_TIME_LIMIT.as_secs()
             ))
         })?),
@@ -194,10 +195,10 @@ fn ones(model: &Model, solution: &Solution) -> (Vec<String>, Vec<usize>) {
 #[pyo3(signature = (model, backend="bitset", time_limit=None, seed=None, params=BTreeMap::new()))]
 pub fn solve(
     py: Python<'_>,
-    model: &mut PyModel,
+    model: &PyModel,
     backend: &str,
     time_limit: Option<f64>,
-    seed: Option<u64>,
+    seed: Option<Whole>,
     params: BTreeMap<String, String>,
 ) -> PyResult<SolveResult> {
     let model = model.model()?;
@@ -326,13 +327,14 @@ impl SolveResult {
 #[pyo3(signature = (model, backend="bitset", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
 pub fn count(
     py: Python<'_>,
-    model: &mut PyModel,
+    model: &PyModel,
     backend: &str,
-    limit: Option<u64>,
+    limit: Option<Whole>,
     time_limit: Option<f64>,
-    seed: Option<u64>,
+    seed: Option<Whole>,
     params: BTreeMap<String, String>,
 ) -> PyResult<PyObject> {
+    let limit = limit.map(|l| l.unsigned("limit")).transpose()?;
     let model = model.model()?;
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = take_backend(backend, &options)?;
@@ -417,13 +419,14 @@ impl SolutionIter {
 #[pyfunction]
 #[pyo3(signature = (model, backend="bitset", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
 pub fn solutions(
-    model: &mut PyModel,
+    model: &PyModel,
     backend: &str,
-    limit: Option<u64>,
+    limit: Option<Whole>,
     time_limit: Option<f64>,
-    seed: Option<u64>,
+    seed: Option<Whole>,
     params: BTreeMap<String, String>,
 ) -> PyResult<SolutionIter> {
+    let limit = limit.map(|l| l.unsigned("limit")).transpose()?;
     let model = model.model()?;
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = make_backend(backend, &options).map_err(|e| option_error(&e))?;

@@ -25,7 +25,8 @@ class ParseError(ValueError):
     """0-based index of the puzzle in the file, when the error is inside one."""
 
 class ModelError(ValueError):
-    """A model that cannot be built (unknown label, empty row, bad weight or rhs, ...)."""
+    """A model that cannot be built, or an edit that would make one (unknown label, empty row,
+    bad weight or rhs, ...): raised at the call, which then leaves the model as it was."""
 
 class OptionError(ValueError):
     """An unknown backend, an option the backend does not read or a bad value (refused,
@@ -35,7 +36,11 @@ class BackendError(RuntimeError):
     """A backend failed while streaming solutions (one was rejected by the verifier)."""
 
 class Model:
-    """A 0-1 model: variables, families of rows ``sum w_i x_i (=, <=, >=) k``, givens."""
+    """A 0-1 model: variables, families of rows ``sum w_i x_i (=, <=, >=) k``, givens.
+
+    Every edit is checked at the call: a bad one raises ``ModelError`` and changes nothing.
+    One model may be solved, counted and streamed from several threads at once; an edit made
+    meanwhile applies to the runs started after it."""
 
     def __init__(self, name: str) -> None:
         """An empty model called ``name``."""
@@ -46,7 +51,8 @@ class Model:
     @property
     def num_rows(self) -> int: ...
     def add_variables(self, labels: Sequence[str]) -> None:
-        """Adds variables with these (unique) labels, in order."""
+        """Adds variables with these labels (unique, no control characters), in order: all of
+        them or, on ``ModelError``, none."""
     def add_family(
         self,
         name: str,
@@ -56,12 +62,19 @@ class Model:
         weights: Optional[Sequence[Sequence[int]]] = None,
     ) -> None:
         """Adds a family of rows (lists of labels). ``sense``: ``"exactly-one"``,
-        ``"at-most-one"``, ``"exactly"``, ``"at-most"`` or ``"at-least"``; ``rhs`` one ``k``
-        for every row or one per row; ``weights`` positive ints in the shape of ``rows``."""
+        ``"at-most-one"``, ``"exactly"``, ``"at-most"`` or ``"at-least"``, in any case;
+        ``rhs`` one ``k`` (0 to 2**53) for every row or one per row; ``weights`` positive ints
+        in the shape of ``rows``, each row's total at most 2**53. Raises ``ModelError`` (and
+        adds nothing) for a name in use, an empty row, a label unknown or twice in a row, a
+        zero weight, a number out of range, lists not in the shape of ``rows``, or a row the
+        givens already overfill."""
     def add_givens(self, labels: Sequence[str]) -> None:
-        """Fixes these variables to 1."""
+        """Fixes these variables to 1; givens that clash (two in an exact-cover row, or
+        summing past a row's bound) raise ``ModelError`` and none is added."""
     def set_objective(self, sense: str, costs: Dict[str, int]) -> None:
-        """``sense`` ``"minimize"`` or ``"maximize"``; integer ``costs`` by label (others 0)."""
+        """``sense`` ``"minimize"`` or ``"maximize"`` in any case (also ``"minimise"``,
+        ``"maximise"``, ``"min"``, ``"max"``); integer ``costs`` from -2**53 to 2**53 by label
+        (others 0). A bad sense, label or cost raises ``ModelError``."""
     def to_json(self) -> str:
         """The model in the JSON schema every zeroone command reads."""
     @classmethod

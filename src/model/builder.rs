@@ -219,9 +219,8 @@ impl ModelBuilder {
 
     /// Appends a unit-weight row to `family`. Variables are sorted; `= 1` / `<= 1` become
     /// [`Sense::ExactlyOne`] / [`Sense::AtMostOne`]; checks happen in [`ModelBuilder::build`].
-    pub fn row(&mut self, family: FamilyId, mut vars: Vec<VarId>, sense: Sense) -> RowId {
-        vars.sort_unstable();
-        self.push_row(family, vars, None, sense.normalized(true))
+    pub fn row(&mut self, family: FamilyId, vars: Vec<VarId>, sense: Sense) -> RowId {
+        self.push_new(family, vars, None, sense)
     }
 
     /// Appends a weighted row `sum weights[i] * vars[i] (sense)` to `family`. The pairs are
@@ -235,18 +234,23 @@ impl ModelBuilder {
         weights: Vec<u64>,
         sense: Sense,
     ) -> RowId {
-        if weights.len() != vars.len() {
-            // Kept as given; build() reports the mismatch.
-            return self.push_row(family, vars, Some(weights), sense);
-        }
-        let mut pairs: Vec<(VarId, u64)> = vars.into_iter().zip(weights).collect();
-        pairs.sort_unstable();
-        let unit = pairs.iter().all(|&(_, w)| w == 1);
-        let (vars, weights): (Vec<VarId>, Vec<u64>) = pairs.into_iter().unzip();
-        let weights = (!unit).then_some(weights);
-        self.push_row(family, vars, weights, sense.normalized(unit))
+        self.push_new(family, vars, Some(weights), sense)
     }
 
+    /// Appends the row [`Constraint::new`] makes of these terms to `family`.
+    fn push_new(
+        &mut self,
+        family: FamilyId,
+        vars: Vec<VarId>,
+        weights: Option<Vec<u64>>,
+        sense: Sense,
+    ) -> RowId {
+        let index = self.families[family].rows.len();
+        let c = Constraint::new(family, index, vars, weights, sense);
+        self.push_row(family, c.vars, c.weights, c.sense)
+    }
+
+    /// Appends a row to `family` as given (sorted and normalized already).
     pub(super) fn push_row(
         &mut self,
         family: FamilyId,
@@ -280,50 +284,6 @@ impl ModelBuilder {
         }
     }
 
-    /// Refuses weights that are zero, too large or not one per variable, and a right-hand side
-    /// or total weight above [`MAX_COEFFICIENT`].
-    pub(super) fn check_coefficients(&self, c: &Constraint) -> Result<(), ModelError> {
-        let family = || self.families[c.family].name.clone();
-        let too_large = |what, value| ModelError::CoefficientTooLarge {
-            family: family(),
-            index: c.index,
-            what,
-            value,
-        };
-        if c.sense.rhs() > MAX_COEFFICIENT {
-            return Err(too_large("right-hand side", c.sense.rhs()));
-        }
-        let Some(weights) = &c.weights else {
-            return Ok(());
-        };
-        if weights.len() != c.vars.len() {
-            return Err(ModelError::WeightCount {
-                family: family(),
-                index: c.index,
-                vars: c.vars.len(),
-                weights: weights.len(),
-            });
-        }
-        let mut total = 0u64;
-        for (&v, &w) in c.vars.iter().zip(weights) {
-            if w == 0 {
-                return Err(ModelError::ZeroWeight {
-                    family: family(),
-                    index: c.index,
-                    label: self.label(v),
-                });
-            }
-            if w > MAX_COEFFICIENT {
-                return Err(too_large("weight", w));
-            }
-            total = total.saturating_add(w);
-        }
-        if total > MAX_COEFFICIENT {
-            return Err(too_large("total weight", total));
-        }
-        Ok(())
-    }
-
     /// Checks every row and given and returns the model. Costs one pass over the nonzeros
     /// plus one hash per stored label and family name.
     pub fn build(mut self) -> Result<Model, ModelError> {
@@ -344,29 +304,7 @@ impl ModelBuilder {
             }
         }
         for c in &self.constraints {
-            let family = || self.families[c.family].name.clone();
-            if c.vars.is_empty() {
-                return Err(ModelError::EmptyRow {
-                    family: family(),
-                    index: c.index,
-                });
-            }
-            if let Some(&var) = c.vars.iter().find(|&&v| v >= n) {
-                return Err(ModelError::UnknownVariable {
-                    family: family(),
-                    index: c.index,
-                    var,
-                    variables: n,
-                });
-            }
-            if let Some(w) = c.vars.windows(2).find(|w| w[0] == w[1]) {
-                return Err(ModelError::DuplicateInRow {
-                    family: family(),
-                    index: c.index,
-                    label: self.label(w[0]),
-                });
-            }
-            self.check_coefficients(c)?;
+            c.check(&self.families[c.family].name, n, &|v| self.label(v))?;
         }
         let objective = match self.objective {
             Some((sense, terms)) => Some(Arc::new(Objective::new(sense, n, terms)?)),
@@ -411,4 +349,126 @@ pub(super) fn derived_tail(
         tail.push(d);
     }
     Ok(tail)
+}
+
+impl Constraint {
+    /// Row `index` of family `family`: `sum weights[i] * vars[i] (sense)` (`weights` `None`:
+    /// all 1), as the builder stores it: the pairs sorted by variable, an all-ones weight list
+    /// dropped, and `= 1` / `<= 1` on unit weights made [`Sense::ExactlyOne`] /
+    /// [`Sense::AtMostOne`]. Weights not one per variable are kept as given. Not checked: see
+    /// [`Constraint::check`]. Cost: one sort of the row.
+    pub fn new(
+        family: FamilyId,
+        index: usize,
+        mut vars: Vec<VarId>,
+        weights: Option<Vec<u64>>,
+        sense: Sense,
+    ) -> Constraint {
+        let (vars, weights, sense) = match weights {
+            None => {
+                vars.sort_unstable();
+                (vars, None, sense.normalized(true))
+            }
+            // Kept as given; check() reports the mismatch.
+            Some(weights) if weights.len() != vars.len() => (vars, Some(weights), sense),
+            Some(weights) => {
+                let mut pairs: Vec<(VarId, u64)> = vars.into_iter().zip(weights).collect();
+                pairs.sort_unstable();
+                let unit = pairs.iter().all(|&(_, w)| w == 1);
+                let (vars, weights): (Vec<VarId>, Vec<u64>) = pairs.into_iter().unzip();
+                (vars, (!unit).then_some(weights), sense.normalized(unit))
+            }
+        };
+        Constraint {
+            family,
+            index,
+            vars,
+            weights,
+            sense,
+        }
+    }
+
+    /// What a model requires of a row made by [`Constraint::new`], checked by
+    /// [`ModelBuilder::build`] and by anything that takes rows one at a time (the Python
+    /// `Model.add_family` refuses a bad family at the call with these errors): at least one
+    /// variable, each below `variables` and listed once, weights one per variable, each from 1
+    /// to [`MAX_COEFFICIENT`], their total and the right-hand side at most [`MAX_COEFFICIENT`].
+    /// `family` is the family's name and `label` names a variable, for the error. Cost: one
+    /// pass over the row.
+    pub fn check(
+        &self,
+        family: &str,
+        variables: usize,
+        label: &dyn Fn(VarId) -> String,
+    ) -> Result<(), ModelError> {
+        let index = self.index;
+        if self.vars.is_empty() {
+            let family = family.to_string();
+            return Err(ModelError::EmptyRow { family, index });
+        }
+        if let Some(&var) = self.vars.iter().find(|&&v| v >= variables) {
+            return Err(ModelError::UnknownVariable {
+                family: family.to_string(),
+                index,
+                var,
+                variables,
+            });
+        }
+        if let Some(w) = self.vars.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ModelError::DuplicateInRow {
+                family: family.to_string(),
+                index,
+                label: label(w[0]),
+            });
+        }
+        self.check_coefficients(family, label)
+    }
+
+    /// Refuses weights that are zero, too large or not one per variable, and a right-hand side
+    /// or total weight above [`MAX_COEFFICIENT`].
+    fn check_coefficients(
+        &self,
+        family: &str,
+        label: &dyn Fn(VarId) -> String,
+    ) -> Result<(), ModelError> {
+        let index = self.index;
+        let too_large = |what, value| ModelError::CoefficientTooLarge {
+            family: family.to_string(),
+            index,
+            what,
+            value,
+        };
+        if self.sense.rhs() > MAX_COEFFICIENT {
+            return Err(too_large("right-hand side", self.sense.rhs()));
+        }
+        let Some(weights) = &self.weights else {
+            return Ok(());
+        };
+        if weights.len() != self.vars.len() {
+            return Err(ModelError::WeightCount {
+                family: family.to_string(),
+                index,
+                vars: self.vars.len(),
+                weights: weights.len(),
+            });
+        }
+        let mut total = 0u64;
+        for (&v, &w) in self.vars.iter().zip(weights) {
+            if w == 0 {
+                return Err(ModelError::ZeroWeight {
+                    family: family.to_string(),
+                    index,
+                    label: label(v),
+                });
+            }
+            if w > MAX_COEFFICIENT {
+                return Err(too_large("weight", w));
+            }
+            total = total.saturating_add(w);
+        }
+        if total > MAX_COEFFICIENT {
+            return Err(too_large("total weight", total));
+        }
+        Ok(())
+    }
 }

@@ -37,9 +37,11 @@ impl ObjectiveSense {
         }
     }
 
-    /// Reads `minimize` / `maximize` (also `min` / `max`); `None` for anything else.
+    /// Reads `minimize` / `maximize` (also `minimise` / `maximise`, `min` / `max`), in any
+    /// case; `None` for anything else. The one place that decides the objective's spellings,
+    /// for every entry point (JSON/TOML models, the Python `Model.set_objective`).
     pub fn parse(text: &str) -> Option<ObjectiveSense> {
-        match text {
+        match text.to_ascii_lowercase().as_str() {
             "minimize" | "minimise" | "min" => Some(ObjectiveSense::Minimize),
             "maximize" | "maximise" | "max" => Some(ObjectiveSense::Maximize),
             _ => None,

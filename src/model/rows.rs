@@ -289,12 +289,16 @@ impl TryFrom<ConstraintRepr> for Constraint {
     }
 }
 
-/// The sense named `name` (as [`Sense::name`] writes it) with right-hand side `rhs` (default
-/// 1). `exactly-one` and `at-most-one` accept no `rhs` other than 1.
-/// The error says what was expected (`a sense ...`, `right-hand side 1 ...`).
+/// The sense named `name` with right-hand side `rhs` (default 1): the one place that decides
+/// which spellings a row's sense may take, for every entry point (JSON/TOML models, the
+/// Python `Model.add_family`, serialized models). The names are those [`Sense::name`] writes,
+/// in any case (`exactly-one`, `Exactly-One` and `EXACTLY-ONE` are one sense); symbols such as
+/// `>=` are refused with a hint. `exactly-one` and `at-most-one` accept no `rhs` other than 1.
+/// The error says what was expected (`a sense ...`, `right-hand side 1 ...`). Cost: one
+/// lower-casing of `name`.
 pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
     let k = rhs.unwrap_or(1);
-    match name {
+    match name.to_ascii_lowercase().as_str() {
         "exactly-one" | "at-most-one" if k != 1 => Err(format!(
             "right-hand side 1 for sense '{name}' (write \"exactly\" or \"at-most\" with \"rhs\" for {k})"
         )),
@@ -303,16 +307,16 @@ pub fn parse_sense(name: &str, rhs: Option<u64>) -> Result<Sense, String> {
         "exactly" => Ok(Sense::Exactly(k)),
         "at-most" => Ok(Sense::AtMost(k)),
         "at-least" => Ok(Sense::AtLeast(k)),
-        other => Err(format!(
+        _ => Err(format!(
             "a sense: exactly-one, at-most-one, exactly, at-most or at-least{}",
-            sense_hint(other)
+            sense_hint(name)
         )),
     }
 }
 
-/// Whether `name` is one of the sense names [`parse_sense`] reads.
+/// Whether `name` is one of the sense names [`parse_sense`] reads (in any case).
 pub fn is_sense_name(name: &str) -> bool {
-    SENSE_NAMES.contains(&name)
+    SENSE_NAMES.iter().any(|s| s.eq_ignore_ascii_case(name))
 }
 
 /// The sense names of the JSON/TOML model, as [`parse_sense`] reads them.

@@ -274,3 +274,65 @@ fn a_general_model_round_trips_through_serde() {
     let bad = text.replacen(r#""sense":"exactly""#, r#""sense":"roughly""#, 1);
     assert!(serde_json::from_str::<Model>(&bad).is_err());
 }
+
+#[test]
+fn a_row_checked_alone_gets_the_error_the_builder_gives_and_a_good_one_builds() {
+    use crate::model::Constraint;
+    // (variables of the row, weights, sense), over a model of 3 variables.
+    let rows: Vec<(Vec<VarId>, Option<Vec<u64>>, Sense)> = vec![
+        (vec![], None, Sense::AtMostOne),
+        (vec![0, 5], None, Sense::ExactlyOne),
+        (vec![2, 0, 2], None, Sense::AtMost(2)),
+        (vec![1, 0], Some(vec![1, 0]), Sense::Exactly(1)),
+        (vec![1, 0], Some(vec![3]), Sense::Exactly(1)),
+        (
+            vec![0, 1],
+            Some(vec![MAX_COEFFICIENT + 1, 1]),
+            Sense::AtMost(1),
+        ),
+        (vec![0, 1], Some(vec![MAX_COEFFICIENT, 1]), Sense::AtMost(1)),
+        (vec![0, 1], None, Sense::AtLeast(MAX_COEFFICIENT + 1)),
+        (vec![2, 0], Some(vec![1, 1]), Sense::Exactly(1)),
+        (vec![2, 1], Some(vec![3, 2]), Sense::AtMost(4)),
+    ];
+    for (vars, weights, sense) in rows {
+        let mut b = ModelBuilder::new("m", PuzzleKind::Generic);
+        for l in ["a", "b", "c"] {
+            b.variable(l, Coord::Free);
+        }
+        let f = b.family("f");
+        b.family("g");
+        let row = Constraint::new(f, 0, vars.clone(), weights.clone(), sense);
+        match weights {
+            Some(w) => b.weighted_row(f, vars, w, sense),
+            None => b.row(f, vars, sense),
+        };
+        let label = |v: VarId| ["a", "b", "c"].get(v).map_or("?", |l| l).to_string();
+        let built = b.build();
+        assert_eq!(&row, built.as_ref().map_or(&row, |m| &m.constraints()[0]));
+        assert_eq!(row.check("f", 3, &label), built.map(|_| ()), "{row:?}");
+    }
+}
+
+#[test]
+fn sense_names_are_read_in_any_case() {
+    use crate::model::{is_sense_name, parse_sense, ObjectiveSense};
+    assert_eq!(parse_sense("Exactly-One", None), Ok(Sense::ExactlyOne));
+    assert_eq!(parse_sense("AT-MOST", Some(3)), Ok(Sense::AtMost(3)));
+    assert_eq!(parse_sense("at-LEAST", Some(2)), Ok(Sense::AtLeast(2)));
+    assert!(is_sense_name("AT-MOST-ONE") && !is_sense_name("at most one"));
+    let refused = parse_sense(">=", Some(2)).unwrap_err();
+    assert!(refused.contains("write \"at-least\""), "{refused}");
+    let two = parse_sense("EXACTLY-ONE", Some(2)).unwrap_err();
+    assert!(two.contains("'EXACTLY-ONE'"), "{two}");
+    for (text, sense) in [
+        ("MAXIMIZE", ObjectiveSense::Maximize),
+        ("Max", ObjectiveSense::Maximize),
+        ("maximise", ObjectiveSense::Maximize),
+        ("Minimize", ObjectiveSense::Minimize),
+        ("MIN", ObjectiveSense::Minimize),
+    ] {
+        assert_eq!(ObjectiveSense::parse(text), Some(sense), "{text}");
+    }
+    assert_eq!(ObjectiveSense::parse("most"), None);
+}
