@@ -27,6 +27,7 @@ mod plugin_kind;
 mod plugins;
 mod slurm;
 mod snapshots_model;
+mod solve_all;
 mod star_killer;
 mod streaming;
 mod table_snapshots;

@@ -475,6 +475,11 @@ fn the_command_line_solves_shows_exports_and_counts_optima() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    let (closing, lines) = lines.split_last().unwrap();
+    assert_eq!(
+        (closing["status"].as_str(), closing["solutions"].as_u64()),
+        (Some("optimal"), Some(2))
+    );
     assert_eq!(lines.len(), 2);
     assert!(lines
         .iter()
