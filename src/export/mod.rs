@@ -72,7 +72,8 @@ pub enum ExportError {
         /// [`cnf::encoding_estimate`] of the row.
         estimate: u128,
     },
-    /// The format cannot carry the model's objective (DIMACS CNF is satisfaction only).
+    /// The format cannot carry the model's objective (DIMACS CNF and XCC are satisfaction
+    /// only, and XCC has no comment to carry it in).
     #[error("the {format} export cannot carry the model's objective ({sense}); use lp, mps, opb or json, or drop the objective")]
     ObjectiveUnsupported {
         /// The format's name.
