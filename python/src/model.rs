@@ -188,7 +188,7 @@ impl PyModel {
         }
         draft.json.families.push(JsonFamily {
             name,
-            sense: sense.to_string(),
+            sense: sense.into(),
             rhs: match rhs {
                 Rhs::Shared(1) => None,
                 Rhs::Shared(k) => Some(JsonRhs::Shared(k)),

@@ -34,14 +34,6 @@ pub enum ExportError {
     /// `--format NAME` names no format.
     #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json, xcc)")]
     UnknownFormat(String),
-    /// A family mixes relations (`=` with `<=`, ...), which the JSON schema cannot say.
-    #[error(
-        "family '{family}' mixes rows of different relations (=, <=, >=); the JSON model gives one sense per family"
-    )]
-    MixedSenses {
-        /// The family.
-        family: String,
-    },
     /// The format cannot express some row of the model.
     #[error("the {format} export cannot write this model: {reason}")]
     UnsupportedRows {
