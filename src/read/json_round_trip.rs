@@ -85,6 +85,13 @@ proptest! {
             let model = read_str(format, &text, "t")
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
             assert_json_round_trip(&model, &text)?;
+            // The exporters keep an objective, all zero or not, and add none (issue 35, item 8).
+            // (OPB has only `min:`, so a maximum comes back as the minimum of the negation.)
+            let sense = |m: &Model| {
+                m.objective()
+                    .map(|o| o.is_maximize() && format != Format::Opb)
+            };
+            prop_assert_eq!(sense(&model), sense(&first), "{}\n{}", opb, text);
         }
     }
 }
