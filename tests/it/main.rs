@@ -20,6 +20,7 @@ mod hardening;
 mod harness;
 mod isolation;
 mod layers;
+mod memout_rss;
 mod milp_levels;
 mod models;
 mod optimisation;
