@@ -146,10 +146,16 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
         match stream {
             Some(s) => s,
             // No proved optimum: say why, as a plain solve would.
+            // No proved optimum: say why, as a plain solve would; in JSON as the closing line
+            // (no optimal solution printed; complete only when there is none to print).
             None => {
-                let line = outcome_line(args, index, model, name, &best);
+                let infeasible = best.status == Status::Infeasible;
+                let line = match args.json {
+                    true => closing_json(args, index, model, name, &best, 0, infeasible),
+                    false => outcome_line(args, index, model, name, &best),
+                };
                 let mut tally = Tally::of(best.status, best.stats.seconds);
-                tally.incomplete = !tally.failed && best.status != Status::Infeasible;
+                tally.incomplete = !tally.failed && !infeasible;
                 return Ok((line, tally));
             }
         }
@@ -246,16 +252,7 @@ fn closing_line(
 ) -> String {
     let complete = matches!(end, StreamEnd::Complete);
     if args.json {
-        let mut record = SolveRecord::new(index, model, name, closing);
-        if args.stable {
-            record = record.stable();
-        }
-        let line = ClosingRecord {
-            record: &record,
-            solutions: stream.count,
-            complete,
-        };
-        return format!("{}\n", serde_json::to_string(&line).unwrap_or_default());
+        return closing_json(args, index, model, name, closing, stream.count, complete);
     }
     if stream.count == 0 || stream.status == Status::Error {
         return outcome_line(args, index, model, name, closing);
@@ -273,6 +270,31 @@ fn closing_line(
         model.name(),
         stream.count
     )
+}
+
+/// The closing JSON line: the puzzle's record with `"solutions"` and `"complete"`.
+fn closing_json(
+    args: &SolveArgs,
+    index: usize,
+    model: &Model,
+    name: &str,
+    closing: &Outcome,
+    solutions: u128,
+    complete: bool,
+) -> String {
+    let mut record = SolveRecord::new(index, model, name, closing);
+    if args.stable {
+        record = record.stable();
+    }
+    if args.ids {
+        record = record.with_ids(closing.solution.as_ref());
+    }
+    let line = ClosingRecord {
+        record: &record,
+        solutions,
+        complete,
+    };
+    format!("{}\n", serde_json::to_string(&line).unwrap_or_default())
 }
 
 /// The closing JSON line of `solve --all`: the puzzle's record and how many solutions it got.

@@ -152,3 +152,32 @@ fn a_whole_list_closes_complete_with_the_count_that_count_gives() {
         );
     }
 }
+
+#[test]
+fn a_model_with_an_objective_and_no_solution_closes_complete_with_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("none.json");
+    let model = r#"{"variables": ["a", "b"],
+        "families": [{"name": "both", "sense": "exactly", "rhs": 2, "rows": [["a", "b"]]},
+                     {"name": "one", "sense": "at-most-one", "rows": [["a", "b"]]}],
+        "objective": {"sense": "minimize", "costs": {"a": 1}}}"#;
+    std::fs::write(&path, model).unwrap();
+    let out = run(&[
+        "solve",
+        path.to_str().unwrap(),
+        "--all",
+        "--json",
+        "--stable",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let all = lines(&out);
+    assert_eq!(all.len(), 1);
+    assert_eq!(
+        (
+            all[0]["status"].as_str(),
+            all[0]["solutions"].as_u64(),
+            all[0]["complete"].as_bool()
+        ),
+        (Some("infeasible"), Some(0), Some(true))
+    );
+}
