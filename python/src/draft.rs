@@ -207,7 +207,7 @@ impl Draft {
         self.family_names.insert(name.clone());
         self.json.families.push(JsonFamily {
             name,
-            sense: canonical.to_string(),
+            sense: canonical.into(),
             rhs: match (rhs, ks.as_slice()) {
                 (Rhs::Shared(_), [1]) => None,
                 (Rhs::Shared(_), &[k]) => Some(JsonRhs::Shared(k)),

@@ -50,6 +50,10 @@ pub struct StreamOutcome {
     /// Whether every solution was handed over (the space was exhausted by an exact backend and
     /// no limit stopped it).
     pub exhaustive: bool,
+    /// How the backend's enumeration ended (a limit, the time limit, its own reason); `None`
+    /// when the backend failed or a solution was rejected. Tells a stream cut short by the
+    /// caller's limit from one cut by the time limit (`solve --all` reports the difference).
+    pub end: Option<CountEnd>,
     /// Why the status is `unknown` or `error`.
     pub reason: Option<String>,
     /// The backend's statistics.

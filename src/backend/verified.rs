@@ -391,6 +391,7 @@ pub(crate) fn solutions_verified_where(
         status,
         count,
         exhaustive: false,
+        end: None,
         reason: Some(reason),
         stats,
     };
@@ -422,6 +423,7 @@ pub(crate) fn solutions_verified_where(
         status,
         count,
         exhaustive: report.end.is_complete(),
+        end: Some(report.end),
         reason,
         stats,
     })

@@ -21,7 +21,9 @@
 //! result, transport included), `cpu_seconds` (user + system time of the worker during the
 //! job, from `getrusage`) and `peak_rss_mb` (the worker's peak resident set during the job:
 //! `/proc/self/clear_refs` resets it before each job where Linux allows, else the worker's
-//! lifetime peak). For a killed worker they come from `wait4`'s resource usage.
+//! lifetime peak). For a killed worker they come from `wait4`'s resource usage, whose peak
+//! counts the parent's resident set at fork (before exec): it is capped at the memory limit
+//! when one is set, and may overstate the worker's own peak when none is.
 //!
 //! - **stop requests**: a pool given a [`StopFlag`] ([`WorkerPool::with_stop`]) checks it every
 //!   [`STOP_POLL`] while a job runs and kills the worker once it is raised (the caller, who
@@ -673,7 +675,11 @@ impl Worker {
     fn charge(&self, r: &mut RunResult, exit: &Exit, wall: f64) {
         r.wall_seconds = wall;
         r.cpu_seconds = (exit.cpu_seconds - self.cpu_so_far).max(0.0);
-        r.peak_rss_mb = exit.peak_rss_mb;
+        // wait4's figure is the process's lifetime peak, which counts the parent's resident set
+        // copied at fork, before exec: capped at the memory limit, which bounds the worker's own
+        // resident set (issue 35, item 7: 961 MB on memout runs of a 500 MB limit).
+        r.peak_rss_mb =
+            (self.limits.memory_mb).map_or(exit.peak_rss_mb, |mb| exit.peak_rss_mb.min(mb as f64));
         r.stats.seconds = wall;
     }
 

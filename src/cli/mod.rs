@@ -21,7 +21,8 @@ use clap::{Parser, Subcommand};
 
 use thiserror::Error;
 
-/// Errors that end a command. Bad input (files, options) exits 2; a failed run exits 1.
+/// Errors that end a command. Bad input (files, options) exits 2; a failed run exits 1; an
+/// incomplete `solve --all` exits 3.
 #[derive(Debug, Error)]
 pub enum CliError {
     /// The input was malformed or an option was wrong: exit status 2.
@@ -30,6 +31,10 @@ pub enum CliError {
     /// The command ran but could not finish (I/O while writing, a backend refusing): exit 1.
     #[error("{0}")]
     Failed(String),
+    /// `solve --all` printed some solutions but stopped before the last (the time limit, the
+    /// backend giving up; not `--limit`): exit 3, so a script cannot take a cut list for all.
+    #[error("{0}")]
+    Incomplete(String),
     /// Standard output was closed by its reader (`zeroone solve … | head`): the command stops,
     /// quietly and with status 0, since nobody reads the rest.
     #[error("standard output closed")]
@@ -42,6 +47,7 @@ impl CliError {
         match self {
             CliError::BadInput(_) => 2,
             CliError::Failed(_) => 1,
+            CliError::Incomplete(_) => 3,
             CliError::StdoutClosed => 0,
         }
     }

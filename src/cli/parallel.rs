@@ -33,6 +33,9 @@ pub struct Tally {
     pub answered: bool,
     /// The backend's time for it, seconds.
     pub seconds: f64,
+    /// `solve --all` stopped before every solution was printed, for a reason other than the
+    /// user's `--limit` (the time limit, the backend giving up): the command exits 3.
+    pub incomplete: bool,
 }
 
 impl Tally {
@@ -42,6 +45,7 @@ impl Tally {
             failed: status.is_failure(),
             answered: status.is_answer(),
             seconds,
+            incomplete: false,
         }
     }
 }
@@ -121,6 +125,12 @@ pub fn print_each_puzzle(
     if failures > 0 {
         return Err(CliError::Failed(format!(
             "{failures} of {total} puzzle(s) failed (error, crash or unsupported)"
+        )));
+    }
+    let cut = tallies.iter().filter(|t| t.incomplete).count();
+    if cut > 0 {
+        return Err(CliError::Incomplete(format!(
+            "{cut} of {total} puzzle(s) stopped before every solution was printed (see the closing line of each)"
         )));
     }
     Ok(())

@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use zeroone::backend::{optimal_solutions_verified, solutions_verified, Backend, Outcome, Status};
+use zeroone::backend::{
+    optimal_solutions_verified, solutions_verified, Backend, CountEnd, Outcome, Status,
+    StreamOutcome,
+};
 use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, Solution};
 use zeroone::puzzle::parse::Format;
@@ -37,7 +40,10 @@ pub struct SolveArgs {
     #[arg(long)]
     pub ids: bool,
     /// Print every solution (each verified), one per line, instead of the first. On a model
-    /// with an objective: every optimal solution (the optimum is proved first).
+    /// with an objective: every optimal solution (the optimum is proved first). Each puzzle
+    /// ends with a closing line (JSON: its status with "solutions", how many were printed, and
+    /// "complete"). Exit status 3 when the time limit (or the backend) stopped it before the
+    /// last solution; reaching --limit is status "limit" and exits 0.
     #[arg(long)]
     pub all: bool,
     /// With `--all`: stop after this many solutions per puzzle (at least 1).
@@ -140,39 +146,166 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
         match stream {
             Some(s) => s,
             // No proved optimum: say why, as a plain solve would.
+            // No proved optimum: say why, as a plain solve would; in JSON as the closing line
+            // (no optimal solution printed; complete only when there is none to print).
             None => {
-                let line = outcome_line(args, index, model, name, &best);
-                return Ok((line, Tally::of(best.status, best.stats.seconds)));
+                let infeasible = best.status == Status::Infeasible;
+                let line = match args.json {
+                    true => closing_json(args, index, model, name, &best, 0, infeasible),
+                    false => outcome_line(args, index, model, name, &best),
+                };
+                let mut tally = Tally::of(best.status, best.stats.seconds);
+                tally.incomplete = !tally.failed && !infeasible;
+                return Ok((line, tally));
             }
         }
     } else {
         solutions_verified(backend, model, args.limit, &mut each)
             .map_err(|e| CliError::BadInput(e.to_string()))?
     };
-    if stream.count == 0 || stream.status == Status::Error {
-        let closing = Outcome {
+    let end = StreamEnd::of(&stream, args.limit);
+    let closing = match stream.count == 0 || stream.status == Status::Error {
+        true => Outcome {
             status: stream.status,
             reason: stream.reason.clone(),
             ..Outcome::empty(stream.stats.clone())
-        };
-        text.push_str(&outcome_line(args, index, model, name, &closing));
-    } else if !args.json {
-        let how = if stream.exhaustive {
-            "all of them"
-        } else {
-            "stopped early"
-        };
-        let optimal = match model.objective() {
-            Some(_) => " optimal",
-            None => "",
-        };
-        text.push_str(&format!(
-            "puzzle {index} ({}): {}{optimal} solution(s) by {name}, each verified ({how})\n",
-            model.name(),
-            stream.count
-        ));
+        },
+        false => Outcome {
+            status: end.status(model),
+            reason: end.reason(),
+            ..Outcome::empty(stream.stats.clone())
+        },
+    };
+    text.push_str(&closing_line(
+        args, index, model, name, &closing, &stream, &end,
+    ));
+    let mut tally = Tally::of(stream.status, stream.stats.seconds);
+    tally.incomplete = end.cut_short() && !tally.failed;
+    Ok((text, tally))
+}
+
+/// How a `--all` stream ended, as its closing line says it.
+enum StreamEnd {
+    /// Every solution was printed.
+    Complete,
+    /// `--limit N` was reached: what the user asked for.
+    AtLimit(u64),
+    /// The time limit stopped it.
+    TimedOut,
+    /// The backend stopped (or failed) for a reason of its own.
+    Other,
+}
+
+impl StreamEnd {
+    fn of(stream: &StreamOutcome, limit: Option<u64>) -> StreamEnd {
+        match &stream.end {
+            _ if stream.exhaustive => StreamEnd::Complete,
+            Some(CountEnd::TimedOut) => StreamEnd::TimedOut,
+            Some(CountEnd::AtLimit) => match limit {
+                Some(n) if u128::from(n) == stream.count => StreamEnd::AtLimit(n),
+                _ => StreamEnd::Other,
+            },
+            _ => StreamEnd::Other,
+        }
     }
-    Ok((text, Tally::of(stream.status, stream.stats.seconds)))
+
+    /// Whether some solutions may be missing for a reason other than the user's `--limit`
+    /// (the command then exits 3).
+    fn cut_short(&self) -> bool {
+        matches!(self, StreamEnd::TimedOut | StreamEnd::Other)
+    }
+
+    /// The status of the closing line of a stream that handed over solutions.
+    fn status(&self, model: &Model) -> Status {
+        match (self, model.objective()) {
+            (StreamEnd::Complete, Some(_)) => Status::Optimal,
+            (StreamEnd::Complete, None) => Status::Solved,
+            (StreamEnd::AtLimit(_) | StreamEnd::TimedOut, _) => Status::Limit,
+            (StreamEnd::Other, _) => Status::Unknown,
+        }
+    }
+
+    /// Why the stream stopped before the end, as the closing line says it.
+    fn reason(&self) -> Option<String> {
+        match self {
+            StreamEnd::Complete => None,
+            StreamEnd::AtLimit(n) => Some(format!("stopped at --limit {n}")),
+            StreamEnd::TimedOut => {
+                Some("stopped by the time limit: more solutions may exist".into())
+            }
+            StreamEnd::Other => Some("the backend stopped early: more solutions may exist".into()),
+        }
+    }
+}
+
+/// The last line of a puzzle's `--all` output: in JSON, the status with `"solutions"` (how
+/// many were printed) and `"complete"` (whether that is all of them); in text, a sentence
+/// saying the same, or the outcome line when there was no solution.
+fn closing_line(
+    args: &SolveArgs,
+    index: usize,
+    model: &Model,
+    name: &str,
+    closing: &Outcome,
+    stream: &StreamOutcome,
+    end: &StreamEnd,
+) -> String {
+    let complete = matches!(end, StreamEnd::Complete);
+    if args.json {
+        return closing_json(args, index, model, name, closing, stream.count, complete);
+    }
+    if stream.count == 0 || stream.status == Status::Error {
+        return outcome_line(args, index, model, name, closing);
+    }
+    let how = match end.reason() {
+        None => "all of them".to_string(),
+        Some(why) => why,
+    };
+    let optimal = match model.objective() {
+        Some(_) => " optimal",
+        None => "",
+    };
+    format!(
+        "puzzle {index} ({}): {}{optimal} solution(s) by {name}, each verified ({how})\n",
+        model.name(),
+        stream.count
+    )
+}
+
+/// The closing JSON line: the puzzle's record with `"solutions"` and `"complete"`.
+fn closing_json(
+    args: &SolveArgs,
+    index: usize,
+    model: &Model,
+    name: &str,
+    closing: &Outcome,
+    solutions: u128,
+    complete: bool,
+) -> String {
+    let mut record = SolveRecord::new(index, model, name, closing);
+    if args.stable {
+        record = record.stable();
+    }
+    if args.ids {
+        record = record.with_ids(closing.solution.as_ref());
+    }
+    let line = ClosingRecord {
+        record: &record,
+        solutions,
+        complete,
+    };
+    format!("{}\n", serde_json::to_string(&line).unwrap_or_default())
+}
+
+/// The closing JSON line of `solve --all`: the puzzle's record and how many solutions it got.
+#[derive(serde::Serialize)]
+struct ClosingRecord<'a> {
+    #[serde(flatten)]
+    record: &'a SolveRecord,
+    /// Solutions printed before this line.
+    solutions: u128,
+    /// Whether they are all the solutions (of the optimum, with an objective).
+    complete: bool,
 }
 
 /// One solution of `--all`, already verified, as a JSON line or a drawing.

@@ -12,7 +12,8 @@
 //! A variable without puzzle geometry is just its label; one with a cell is a table with
 //! `label`, `row`, `col` (and `value` for a cell holding a value). Rows and givens name
 //! variables by label; `sense` (`exactly-one`, `at-most-one`, `exactly`, `at-most` or `at-least`)
-//! holds for the whole family, with `rhs` (one number, or one per row; absent: 1) and `weights`
+//! holds for the whole family (or is a list with one per row, for a family that mixes
+//! relations, as models read from OPB, LP and MPS have), with `rhs` (one number, or one per row; absent: 1) and `weights`
 //! (the shape of `rows`; absent: all 1) for the general rows. The
 //! puzzle kind is not part of the schema: a model read back is [`crate::model::PuzzleKind::Generic`]
 //! with everything else equal. Costs one pass over the nonzeros.
@@ -20,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::ExportError;
-use crate::model::{Coord, Model, Relation, Sense};
+use crate::model::{Coord, Model, Sense};
 
 /// One variable of the JSON model: a bare label, or a label with coordinates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,9 +48,9 @@ pub enum JsonVariable {
 pub struct JsonFamily {
     /// Family name.
     pub name: String,
-    /// The sense of every row of the family, by name (`exactly-one`, `at-most-one`, `exactly`,
-    /// `at-most`, `at-least`).
-    pub sense: String,
+    /// The sense of the family's rows, by name (`exactly-one`, `at-most-one`, `exactly`,
+    /// `at-most`, `at-least`): one for every row, or one per row.
+    pub sense: JsonSense,
     /// The right-hand side `k` for the general senses (absent: 1): one number for every row,
     /// or one per row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -59,6 +60,23 @@ pub struct JsonFamily {
     /// The weights of each row, in the shape of `rows`; absent when every weight is 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights: Option<Vec<Vec<u64>>>,
+}
+
+/// The sense of a family's rows: one name for all (every family zeroone's puzzles build), or
+/// one per row (a family that mixes relations, as OPB, LP and MPS files give).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum JsonSense {
+    /// Every row has this sense.
+    Shared(String),
+    /// Row `i` has sense `[i]`.
+    PerRow(Vec<String>),
+}
+
+impl From<&str> for JsonSense {
+    fn from(name: &str) -> JsonSense {
+        JsonSense::Shared(name.to_string())
+    }
 }
 
 /// The right-hand side of a family's rows: one `k` for all, or one per row.
@@ -98,49 +116,13 @@ pub struct JsonObjective {
 }
 
 impl JsonModel {
-    /// The JSON form of `model`. Fails only when a family mixes senses.
+    /// The JSON form of `model`: every model has one (a family that mixes relations gets one
+    /// sense per row). The `Result` is kept for callers; it is always `Ok`.
     pub fn from_model(model: &Model) -> Result<JsonModel, ExportError> {
         let labels: Vec<_> = (0..model.num_variables()).map(|v| model.label(v)).collect();
         let mut families = Vec::new();
         for (id, f) in model.families().iter().enumerate() {
-            let mut rows = Vec::new();
-            let mut relation: Option<Relation> = None;
-            let mut rhs = Vec::new();
-            for c in model.family_rows(id) {
-                if relation.is_some_and(|r| r != c.sense.relation()) {
-                    return Err(ExportError::MixedSenses {
-                        family: f.name.clone(),
-                    });
-                }
-                relation = Some(c.sense.relation());
-                rhs.push(c.sense.rhs());
-                rows.push(c.vars.iter().map(|&v| labels[v].to_string()).collect());
-            }
-            // All exact-cover rows keep their own name; a family with any general row is
-            // written with the general name of its relation and its right-hand sides.
-            let unit = model.family_rows(id).all(|c| c.is_unit());
-            let sense = match (unit, model.family_rows(id).next()) {
-                (true, Some(c)) => c.sense,
-                (_, None) => Sense::ExactlyOne,
-                (false, Some(c)) => Sense::new(c.sense.relation(), c.sense.rhs()),
-            };
-            let weighted = model.family_rows(id).any(|c| c.weights.is_some());
-            let shared = rhs.windows(2).all(|w| w[0] == w[1]);
-            families.push(JsonFamily {
-                name: f.name.clone(),
-                sense: sense.name().to_string(),
-                rhs: match (unit, shared) {
-                    (true, _) => None,
-                    (false, true) => Some(JsonRhs::Shared(sense.rhs())),
-                    (false, false) => Some(JsonRhs::PerRow(rhs)),
-                },
-                rows,
-                weights: weighted.then(|| {
-                    (model.family_rows(id))
-                        .map(|c| c.terms().map(|(_, w)| w).collect())
-                        .collect()
-                }),
-            });
+            families.push(family(model, id, &f.name, &labels));
         }
         Ok(JsonModel {
             name: model.name().to_string(),
@@ -178,8 +160,53 @@ impl JsonModel {
     }
 }
 
+/// Family `id` in the JSON schema. A family of exact-cover rows keeps each row's own name; a
+/// family with any general row is written with the general name of its relation and its
+/// right-hand sides. A family whose rows differ in relation (models read from OPB, LP, MPS put
+/// every row in one family) gets one sense per row; the others keep one `sense`, as before.
+fn family(
+    model: &Model,
+    id: usize,
+    name: &str,
+    labels: &[std::borrow::Cow<'_, str>],
+) -> JsonFamily {
+    let rows: Vec<Vec<String>> = (model.family_rows(id))
+        .map(|c| c.vars.iter().map(|&v| labels[v].to_string()).collect())
+        .collect();
+    let rhs: Vec<u64> = model.family_rows(id).map(|c| c.sense.rhs()).collect();
+    let unit = model.family_rows(id).all(|c| c.is_unit());
+    let row_sense = |c: &crate::model::Constraint| match unit {
+        true => c.sense,
+        false => Sense::new(c.sense.relation(), c.sense.rhs()),
+    };
+    let names: Vec<&'static str> = model.family_rows(id).map(|c| row_sense(c).name()).collect();
+    let sense = match names.first() {
+        None => JsonSense::Shared(Sense::ExactlyOne.name().to_string()),
+        Some(first) if names.iter().all(|n| n == first) => JsonSense::Shared(first.to_string()),
+        Some(_) => JsonSense::PerRow(names.iter().map(|n| n.to_string()).collect()),
+    };
+    let weighted = model.family_rows(id).any(|c| c.weights.is_some());
+    let shared = rhs.windows(2).all(|w| w[0] == w[1]);
+    JsonFamily {
+        name: name.to_string(),
+        sense,
+        rhs: match (unit, shared, rhs.first()) {
+            (true, _, _) => None,
+            (false, true, Some(&k)) => Some(JsonRhs::Shared(k)),
+            (false, true, None) => Some(JsonRhs::Shared(1)),
+            (false, false, _) => Some(JsonRhs::PerRow(rhs)),
+        },
+        rows,
+        weights: weighted.then(|| {
+            (model.family_rows(id))
+                .map(|c| c.terms().map(|(_, w)| w).collect())
+                .collect()
+        }),
+    }
+}
+
 /// The model as pretty-printed JSON (one variable per line is not attempted; serde's pretty
-/// form). Fails only when a family mixes senses.
+/// form). Fails only if serde_json does.
 pub fn to_json(model: &Model) -> Result<String, ExportError> {
     let mut text = serde_json::to_string_pretty(&JsonModel::from_model(model)?)?;
     text.push('\n');
@@ -219,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn a_family_mixing_senses_is_refused() {
+    fn a_family_mixing_relations_gets_one_sense_per_row_and_reads_back() {
         use crate::model::{ModelBuilder, PuzzleKind};
         let mut b = ModelBuilder::new("mixed", PuzzleKind::Generic);
         let x = b.variable("x", Coord::Free);
@@ -227,8 +254,24 @@ mod tests {
         let f = b.family("both");
         b.row(f, vec![x, y], Sense::ExactlyOne);
         b.row(f, vec![x], Sense::AtMostOne);
+        let g = b.family("general");
+        b.weighted_row(g, vec![x, y], vec![2, 3], Sense::AtLeast(2));
+        b.row(g, vec![x, y], Sense::Exactly(1));
+        b.row(g, vec![y], Sense::AtMost(0));
         let m = b.build().unwrap();
-        let err = to_json(&m).unwrap_err();
-        assert!(matches!(err, ExportError::MixedSenses { ref family } if family == "both"));
+        let text = to_json(&m).unwrap();
+        let j = JsonModel::from_model(&m).unwrap();
+        assert_eq!(
+            j.families[0].sense,
+            JsonSense::PerRow(vec!["exactly-one".into(), "at-most-one".into()])
+        );
+        assert_eq!(
+            j.families[1].sense,
+            JsonSense::PerRow(vec!["at-least".into(), "exactly".into(), "at-most".into()])
+        );
+        assert_eq!(j.families[1].rhs, Some(JsonRhs::PerRow(vec![2, 1, 0])));
+        let back = parse_json(&text, "mixed.json").unwrap();
+        assert_eq!(back.constraints(), m.constraints());
+        assert_eq!(back.families(), m.families());
     }
 }

@@ -1,5 +1,5 @@
-//! CPLEX LP: `Minimize` or `Maximize` the model's objective (a feasibility problem, objective
-//! `0`, for a model without one), one named row per model row, every variable in the `Binary`
+//! CPLEX LP: `Minimize` or `Maximize` the model's objective (an empty `obj:`, a feasibility
+//! problem, for a model without one; `0 x` for an objective whose costs are all 0), one named row per model row, every variable in the `Binary`
 //! section. Read by CPLEX, Gurobi, HiGHS, CBC, SCIP and GLPK (`--lp`).
 //!
 //! Layout: `\` comment lines (model, families, a table variable -> label -> coordinate), then
@@ -14,8 +14,8 @@ use crate::model::Model;
 /// Terms per line before a row wraps.
 const TERMS_PER_LINE: usize = 8;
 
-/// The `Minimize` / `Maximize` section: the objective's nonzero terms (wrapped like rows), or
-/// `0 x` for a model without an objective.
+/// The `Minimize` / `Maximize` section: the objective's nonzero terms (wrapped like rows), `0 x`
+/// for an objective whose costs are all 0, nothing for a model without an objective.
 fn objective_lines(model: &Model, names: &Names, out: &mut String) {
     let objective = model.objective();
     let maximize = objective.is_some_and(|o| o.is_maximize());
@@ -25,7 +25,9 @@ fn objective_lines(model: &Model, names: &Names, out: &mut String) {
         "Minimize\n obj:"
     });
     let terms: Vec<(usize, i64)> = objective.map(|o| o.terms().collect()).unwrap_or_default();
-    if terms.is_empty() {
+    // An objective whose costs are all 0 names a variable with cost 0, so that it reads back
+    // as an objective; a model without one gets an empty objective (a feasibility problem).
+    if terms.is_empty() && objective.is_some() {
         if let Some(first) = names.variables.first() {
             let _ = write!(out, " 0 {first}");
         }

@@ -34,14 +34,6 @@ pub enum ExportError {
     /// `--format NAME` names no format.
     #[error("unknown export format '{0}' (known: lp, mps, opb, cnf, json, xcc)")]
     UnknownFormat(String),
-    /// A family mixes relations (`=` with `<=`, ...), which the JSON schema cannot say.
-    #[error(
-        "family '{family}' mixes rows of different relations (=, <=, >=); the JSON model gives one sense per family"
-    )]
-    MixedSenses {
-        /// The family.
-        family: String,
-    },
     /// The format cannot express some row of the model.
     #[error("the {format} export cannot write this model: {reason}")]
     UnsupportedRows {
@@ -72,7 +64,8 @@ pub enum ExportError {
         /// [`cnf::encoding_estimate`] of the row.
         estimate: u128,
     },
-    /// The format cannot carry the model's objective (DIMACS CNF is satisfaction only).
+    /// The format cannot carry the model's objective (DIMACS CNF and XCC are satisfaction
+    /// only, and XCC has no comment to carry it in).
     #[error("the {format} export cannot carry the model's objective ({sense}); use lp, mps, opb or json, or drop the objective")]
     ObjectiveUnsupported {
         /// The format's name.

@@ -23,8 +23,16 @@ use super::{ExportError, Names};
 use crate::model::{Model, Sense};
 
 /// The model in DLX format (see the module docs), or [`ExportError::UnsupportedRows`] naming
-/// the first weighted row.
+/// the first weighted row ([`ExportError::ObjectiveUnsupported`] for a model with an objective).
 pub fn to_xcc(model: &Model) -> Result<String, ExportError> {
+    // Exact cover has no objective, and the format no comment to carry one in: refuse rather
+    // than drop it.
+    if let Some(o) = model.objective() {
+        return Err(ExportError::ObjectiveUnsupported {
+            format: "xcc",
+            sense: o.sense(),
+        });
+    }
     if let Some(c) = model.constraints().iter().find(|c| c.weights.is_some()) {
         return Err(ExportError::UnsupportedRows {
             format: "xcc",

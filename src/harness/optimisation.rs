@@ -83,6 +83,19 @@ fn differing_optima(records: &[Record]) -> Vec<String> {
         .collect()
 }
 
+/// The instances whose model has an objective: some run of it records the objective's sense,
+/// a value, or an `optimal` or `feasible` status (records written before `sense` was kept).
+fn optimising_instances(records: &[Record]) -> BTreeSet<&str> {
+    (records.iter())
+        .filter(|r| {
+            r.sense.is_some()
+                || r.objective.is_some()
+                || matches!(r.status, Status::Optimal | Status::Feasible)
+        })
+        .map(|r| r.instance.as_str())
+        .collect()
+}
+
 /// Whether any record carries an objective value (the experiment optimises).
 pub fn has_objectives(records: &[Record]) -> bool {
     records.iter().any(|r| r.objective.is_some())
@@ -99,20 +112,30 @@ pub fn optimisation_section(
         return String::new();
     }
     let mut md = String::from("\n## Optimisation\n\n");
-    let instances: BTreeSet<&str> = records.iter().map(|r| r.instance.as_str()).collect();
+    let all: BTreeSet<&str> = records.iter().map(|r| r.instance.as_str()).collect();
+    // Only the instances with an objective: in an experiment that mixes them with plain
+    // models, a `solved` run proves no optimum (issue 35, item 7: the sentence said 18 while
+    // the column said 24).
+    let optimising = optimising_instances(records);
+    let records: Vec<Record> = (records.iter())
+        .filter(|r| optimising.contains(r.instance.as_str()))
+        .cloned()
+        .collect();
+    let records = records.as_slice();
+    let proved = |r: &&Record| matches!(r.status, Status::Optimal | Status::Infeasible);
     let proved_by_any: BTreeSet<&str> = (records.iter())
-        .filter(|r| r.status == Status::Optimal)
+        .filter(proved)
         .map(|r| r.instance.as_str())
         .collect();
+    let others = match all.len() - optimising.len() {
+        0 => String::new(),
+        n => format!(" ({n} more without an objective are left out here)"),
+    };
     let _ = writeln!(
         md,
-        "{} instances; an optimum (or infeasibility) was proved for {} of them by at least one backend or peer.\n",
-        instances.len(),
+        "{} instances{others}; an optimum (or infeasibility) was proved for {} of them by at least one backend or peer.\n",
+        optimising.len(),
         proved_by_any.len()
-            + instances
-                .iter()
-                .filter(|i| !proved_by_any.contains(*i) && records.iter().any(|r| r.instance == **i && r.status == Status::Infeasible))
-                .count()
     );
     let time_limit = crate::harness::record::time_limit_on_record(records);
     md.push_str("| backend | runs | optimal | feasible | infeasible | proved (instances) | median s to prove | PAR-2 on optimal |\n");
@@ -124,7 +147,7 @@ pub fn optimisation_section(
         }
         let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
         let mut per_instance: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-        for r in mine.iter().filter(|r| r.status.is_answer()) {
+        for r in mine.iter().filter(|r| proved(r)) {
             per_instance.entry(&r.instance).or_default().push(r.seconds);
         }
         let times: Vec<f64> = per_instance.values().filter_map(|v| median(v)).collect();
@@ -275,6 +298,60 @@ mod tests {
                 "b: highs found the verified value 7, better than the optimum 5 enum proved"
                     .to_string(),
             ]
+        );
+    }
+
+    #[test]
+    fn statuses_and_optimisation_figures_agree_on_a_mixed_experiment() {
+        // Issue 35, item 7: `feasible` was counted as `solved`, and the optimisation section's
+        // column counted plain `solved` runs as proofs beside a sentence that did not.
+        use crate::harness::report::{render_markdown, Provenance};
+        use crate::model::ObjectiveSense::Minimize;
+        let exp = Experiment::from_text(
+            std::path::Path::new("e.toml"),
+            "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"brute\"\nlabel = \"a\"\n[[backends]]\nname = \"brute\"\nlabel = \"b\"\n",
+        )
+        .unwrap();
+        let scored = |inst: &str, backend: &str, status, value| Record {
+            sense: Some(Minimize),
+            verified: true,
+            ..run(inst, backend, status, Some(value))
+        };
+        let plain = |inst: &str, backend: &str, status| run(inst, backend, status, None);
+        let records = [
+            scored("x", "a", Status::Optimal, 5),
+            scored("y", "a", Status::Feasible, 7),
+            plain("p", "a", Status::Solved),
+            plain("q", "a", Status::Solved),
+            scored("x", "b", Status::Feasible, 6),
+            scored("y", "b", Status::Optimal, 7),
+            plain("p", "b", Status::Solved),
+            plain("q", "b", Status::Timeout),
+        ];
+        let md = render_markdown(&exp, &records, 8, &Provenance::of(&[], "test"), true);
+        let table = "| backend | runs | solved | optimal | feasible | infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified |";
+        assert!(md.contains(table), "{md}");
+        assert!(
+            md.contains("| `a` (brute) | 4 | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `b` (brute) | 4 | 1 | 1 | 1 | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 0 |"),
+            "{md}"
+        );
+        assert!(md.contains("2 instances (2 more without an objective are left out here); an optimum (or infeasibility) was proved for 2 of them"), "{md}");
+        // Each backend proved one optimum: its runs, statuses and proved instances agree.
+        assert!(md.contains("| `a` | 2 | 1 | 1 | 0 | 1 |"), "{md}");
+        assert!(md.contains("| `b` | 2 | 1 | 1 | 0 | 1 |"), "{md}");
+        // A report without objectives keeps its columns.
+        let plain_only = [
+            plain("p", "a", Status::Solved),
+            plain("p", "b", Status::Solved),
+        ];
+        let md = render_markdown(&exp, &plain_only, 2, &Provenance::of(&[], "test"), true);
+        assert!(
+            md.contains("| backend | runs | solved | infeasible |"),
+            "{md}"
         );
     }
 }

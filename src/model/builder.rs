@@ -96,6 +96,41 @@ impl ModelBuilder {
         v
     }
 
+    /// Relabels a complement whose label `~x` another variable also has (an LP or MPS file may
+    /// name a variable `~y` and negate `y`): the complement becomes `~x#2` (or the first free
+    /// `#k`), so both keep their meaning. Costs one hash per stored label, only when some
+    /// complement exists.
+    fn unclash_complement_labels(&mut self) {
+        let Some(labels) = &mut self.labels else {
+            return;
+        };
+        if self.complements.is_empty() {
+            return;
+        }
+        let mut ids: Vec<VarId> = self.complements.values().copied().collect();
+        ids.sort_unstable();
+        let complement: std::collections::HashSet<VarId> = ids.iter().copied().collect();
+        let own: std::collections::HashSet<Box<str>> = (labels.iter().enumerate())
+            .filter(|(v, _)| !complement.contains(v))
+            .map(|(_, l)| l.clone())
+            .collect();
+        if ids.iter().all(|&c| !own.contains(&labels[c])) {
+            return;
+        }
+        let mut taken: std::collections::HashSet<Box<str>> = labels.iter().cloned().collect();
+        for c in ids {
+            if !own.contains(&labels[c]) {
+                continue;
+            }
+            let fresh = (2..)
+                .map(|k| format!("{}#{k}", labels[c]).into_boxed_str())
+                .find(|l| !taken.contains(l))
+                .expect("some label is free");
+            taken.insert(fresh.clone());
+            labels[c] = fresh;
+        }
+    }
+
     /// Writes the complement rows and numbers the derived variables after all others, so the
     /// file's own variables keep ids `0..own`. Costs one pass over the nonzeros when a
     /// derived variable sits among the others, nothing otherwise.
@@ -287,6 +322,7 @@ impl ModelBuilder {
     /// Checks every row and given and returns the model. Costs one pass over the nonzeros
     /// plus one hash per stored label and family name.
     pub fn build(mut self) -> Result<Model, ModelError> {
+        self.unclash_complement_labels();
         self.settle_derived();
         let n = self.variables.len();
         if let Some(labels) = &self.labels {

@@ -28,7 +28,8 @@
 //! error naming the variable or row.
 //!
 //! A row named `NAME_K` (K a number, as zeroone's export names rows) goes to the family
-//! `NAME`; other rows to the family `row`. An objective with no nonzero cost is no objective.
+//! `NAME`; other rows to the family `row`. An empty objective is no objective (a feasibility
+//! problem); one that names variables is kept even when every cost is 0, as JSON and OPB keep it.
 //!
 //! Costs: one pass; one row's terms held at a time; one hash look-up per variable name.
 
@@ -468,8 +469,8 @@ impl Reader {
                 quoted(&t.text()),
             ));
         }
-        if terms.iter().all(|&(_, c)| c == 0) {
-            return Ok(()); // no objective: a feasibility problem
+        if terms.is_empty() {
+            return Ok(()); // an empty objective: a feasibility problem
         }
         let at = tokens.first().map_or((1, 1), |t| (t.0, t.1));
         self.sink.objective(sense, &terms, at)
@@ -676,5 +677,55 @@ pub(crate) fn family_of(name: &str) -> String {
             family.to_string()
         }
         _ => "row".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{read_str, Format};
+    use crate::model::verify::Verifier;
+    use crate::model::Solution;
+
+    #[test]
+    fn a_variable_named_like_a_complement_keeps_its_meaning() {
+        // `~y` is a variable of the file; `-y` makes the complement of y, which must not take
+        // its label (issue 35, item 8: refused as "two variables are labelled '~y'").
+        let text =
+            "Minimize\n obj: y + ~y\nSubject To\n c: x - y + ~y >= 0\nBinary\n x y ~y\nEnd\n";
+        let m = read_str(Format::Lp, text, "t").unwrap();
+        assert_eq!(m.own_variables(), 3);
+        let labels: Vec<String> = (0..m.num_variables())
+            .map(|v| m.label(v).into_owned())
+            .collect();
+        assert_eq!(labels, ["y", "~y", "x", "~y#2"]);
+        // Brute force over y, ~y, x (the complement follows y): x - y + ~y >= 0 fails only at
+        // x = 0, y = 1, ~y = 0.
+        let v = Verifier::new(&m);
+        let mut feasible = 0;
+        for bits in 0..8usize {
+            let mut ones: Vec<usize> = (0..3).filter(|i| bits >> i & 1 == 1).collect();
+            if bits & 1 == 0 {
+                ones.push(3);
+            }
+            if v.accepts(&Solution::new(ones)) {
+                feasible += 1;
+            }
+        }
+        assert_eq!(feasible, 7);
+    }
+
+    #[test]
+    fn an_objective_naming_variables_is_kept_even_at_cost_zero() {
+        // Issue 35, item 8: an all-zero objective was dropped (status solved, `count --optimal`
+        // refused), while JSON and OPB keep theirs. An empty one is a feasibility problem.
+        let zero = "Maximize\n obj: 0 x + 0 y\nSubject To\n c: x + y >= 1\nBinary\n x y\nEnd\n";
+        let m = read_str(Format::Lp, zero, "t").unwrap();
+        let o = m.objective().expect("the objective is kept");
+        assert!(o.is_maximize() && o.terms().next().is_none());
+        let empty = "Minimize\n obj:\nSubject To\n c: x + y >= 1\nBinary\n x y\nEnd\n";
+        assert!(read_str(Format::Lp, empty, "t")
+            .unwrap()
+            .objective()
+            .is_none());
     }
 }

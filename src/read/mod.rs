@@ -331,4 +331,6 @@ pub(crate) fn quoted(text: &str) -> String {
 }
 
 #[cfg(test)]
+mod json_round_trip;
+#[cfg(test)]
 pub(crate) mod tests;

@@ -21,8 +21,8 @@
 //! ENDATA
 //! ```
 //!
-//! `*` lines are comments. Rows are `N` (the first is the objective; further free rows are
-//! ignored), `E`, `L`, `G`; `OBJSENSE MAX` (on one line or two) maximises. A column is binary
+//! `*` lines are comments. Rows are `N` (the first is the objective, kept when some column
+//! has an entry in it, even 0; further free rows are ignored), `E`, `L`, `G`; `OBJSENSE MAX` (on one line or two) maximises. A column is binary
 //! when bounded `BV`, or integer (between `MARKER` `INTORG` and `INTEND`) with `UP 1` (or `UI
 //! 1`); `LO 0` / `LI 0` may be given. Anything else (a continuous or general-integer column,
 //! another bound, a nonzero `RANGES` entry, a constant on the objective row, a fractional or
@@ -332,14 +332,17 @@ impl Reader {
     fn bound(&mut self, words: &[(usize, &str)], number: usize) -> Result<(), ReadError> {
         let (column, kind) = words[0];
         let kind = kind.to_ascii_uppercase();
-        let takes_value = !matches!(kind.as_str(), "BV" | "FR" | "MI" | "PL");
-        // The bound-set name may be left out in free MPS.
+        let no_value = matches!(kind.as_str(), "BV" | "FR" | "MI" | "PL");
+        // The bound-set name may be left out in free MPS; a bound that takes no value may
+        // still carry one (`BV bnd x 1`, as some writers put it): it is read and ignored.
         let fields = words.len() - 1;
-        let named = if takes_value {
-            fields == 3
-        } else {
-            fields == 2
+        let named = match (no_value, fields) {
+            (_, 3) => true,
+            // `BV bnd x` or `BV x 1`: the second word is the column when the first names one.
+            (true, 2) => self.sink.lookup(words[1].1).is_none(),
+            _ => false,
         };
+        let takes_value = !no_value || fields == if named { 3 } else { 2 };
         let col_index = if named { 2 } else { 1 };
         let Some(&(col_col, col)) = words.get(col_index) else {
             return Err(ReadError::at(
@@ -431,10 +434,49 @@ impl Reader {
             self.sink
                 .row(family, &row.terms, relation, row.rhs, &label, row.at)?;
         }
-        if self.objective_terms.iter().any(|&(_, c)| c != 0) {
+        // An objective row that names a column is an objective, even when every cost is 0
+        // (as JSON and OPB keep one); with no entry it is a feasibility problem.
+        if !self.objective_terms.is_empty() {
             let terms = std::mem::take(&mut self.objective_terms);
             self.sink.objective(self.sense, &terms, objective_at)?;
         }
         self.sink.finish((last.max(1), 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{read_str, Format};
+
+    const HEAD: &str =
+        "NAME t\nROWS\n N obj\n G c\nCOLUMNS\n x c 1\n y c 1\nRHS\n rhs c 1\nBOUNDS\n";
+
+    #[test]
+    fn a_binary_bound_may_carry_a_value_with_or_without_a_set_name() {
+        // Issue 35, item 8: `BV bnd x 1` took `bnd` for the column ("expected a column named
+        // in COLUMNS, found 'bnd'").
+        for bounds in [
+            " BV bnd x 1\n BV bnd y\n",
+            " BV x 1\n BV y\n",
+            " BV bnd x\n BV y 1\n",
+        ] {
+            let m = read_str(Format::Mps, &format!("{HEAD}{bounds}ENDATA\n"), "t").unwrap();
+            assert_eq!(m.own_variables(), 2, "{bounds}");
+        }
+        let e = read_str(Format::Mps, &format!("{HEAD} BV bnd z 1\nENDATA\n"), "t").unwrap_err();
+        assert!(e.to_string().contains("'z'"), "{e}");
+        assert_eq!((e.line, e.column), (11, 9), "{e}");
+    }
+
+    #[test]
+    fn an_objective_row_with_entries_is_kept_even_at_cost_zero() {
+        let zero = "NAME t\nROWS\n N obj\n G c\nCOLUMNS\n x obj 0 c 1\n y c 1\nRHS\n rhs c 1\nBOUNDS\n BV bnd x\n BV bnd y\nENDATA\n";
+        let m = read_str(Format::Mps, zero, "t").unwrap();
+        assert!(m.objective().is_some_and(|o| o.terms().next().is_none()));
+        let none = format!("{HEAD} BV bnd x\n BV bnd y\nENDATA\n");
+        assert!(read_str(Format::Mps, &none, "t")
+            .unwrap()
+            .objective()
+            .is_none());
     }
 }

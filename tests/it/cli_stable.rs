@@ -147,6 +147,12 @@ fn solve_all_prints_every_verified_solution_once() {
         "--backend",
         "bitset",
     ]));
+    // The last line closes the list: status, how many, whether that is all.
+    let (closing, all) = all.split_last().unwrap();
+    assert_eq!(
+        (closing["solutions"].as_u64(), closing["complete"].as_bool()),
+        (Some(count), Some(true))
+    );
     assert_eq!(all.len() as u64, count);
     let mut placements: Vec<String> = all.iter().map(|l| l["placements"].to_string()).collect();
     placements.sort();
@@ -170,7 +176,8 @@ fn solve_all_prints_every_verified_solution_once() {
         "--backend",
         "enum",
     ]));
-    assert_eq!(limited.len(), 1);
+    assert_eq!(limited.len(), 2, "one solution and the closing line");
+    assert_eq!(limited[1]["status"], "limit");
 }
 
 #[test]
@@ -183,7 +190,11 @@ fn generic_answers_use_labels_unless_ids_are_asked_for() {
         "--backend",
         "sat",
     ]));
-    assert_eq!(all.len(), 1, "the shipped Latin square has one completion");
+    assert_eq!(
+        all.len(),
+        2,
+        "the shipped Latin square has one completion, then the closing line"
+    );
     let ones: Vec<&str> = all[0]["ones"]
         .as_array()
         .unwrap()

@@ -460,6 +460,27 @@ fn the_command_line_solves_shows_exports_and_counts_optima() {
     let cnf = zeroone(&["export", &file, "--format", "cnf"]);
     assert_eq!(cnf.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&cnf.stderr).contains("cannot carry the model's objective"));
+    // XCC has no objective and no comment miniexact accepts: refused like CNF, nothing written
+    // (issue 35, item 6: it once dropped the objective silently).
+    let pick = r#"{"variables": ["a", "b"], "families": [{"name": "one", "sense": "exactly-one", "rows": [["a", "b"]]}],
+ "objective": {"sense": "minimize", "costs": {"a": 1}}}"#;
+    let unit = write(&dir, "pick.json", pick);
+    let out = dir.path().join("pick.xcc");
+    let xcc = zeroone(&[
+        "export",
+        &unit,
+        "--format",
+        "xcc",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(xcc.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&xcc.stderr);
+    assert!(
+        stderr.contains("xcc export cannot carry the model's objective"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "no partial output file");
     // With d costing 2, a + b and c + d both reach 7: two optimal solutions, listed and counted.
     let tie = KNAPSACK.replace(r#""d": 1"#, r#""d": 2"#);
     let file = write(&dir, "tie.json", &tie);
@@ -475,6 +496,11 @@ fn the_command_line_solves_shows_exports_and_counts_optima() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    let (closing, lines) = lines.split_last().unwrap();
+    assert_eq!(
+        (closing["status"].as_str(), closing["solutions"].as_u64()),
+        (Some("optimal"), Some(2))
+    );
     assert_eq!(lines.len(), 2);
     assert!(lines
         .iter()

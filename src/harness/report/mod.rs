@@ -45,8 +45,13 @@ pub struct BackendSummary {
     pub name: String,
     /// Runs on record.
     pub runs: usize,
-    /// Runs per verified status.
+    /// Runs that ended `solved` (a verified solution of a model without an objective, or a
+    /// complete count).
     pub solved: usize,
+    /// Runs that ended `optimal` (a verified solution proved optimal).
+    pub optimal: usize,
+    /// Runs that ended `feasible` (a verified solution, not proved optimal).
+    pub feasible: usize,
     /// Runs that proved infeasibility.
     pub infeasible: usize,
     /// Runs a sound backend could not decide.
@@ -143,9 +148,10 @@ fn summary_of(
         .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
     BackendSummary {
         runs: mine.len(),
-        // A verified solution: `solved`, or on a model with an objective `optimal` or
-        // `feasible` (the optimisation section tells those apart).
-        solved: mine.iter().filter(|r| r.status.has_solution()).count(),
+        // Each status apart: a `feasible` run is no `solved` one (issue 35, item 7).
+        solved: count(Status::Solved),
+        optimal: count(Status::Optimal),
+        feasible: count(Status::Feasible),
         infeasible: count(Status::Infeasible),
         unknown: count(Status::Unknown),
         limit: count(Status::Limit),
@@ -228,8 +234,24 @@ fn ratio_text(r: f64) -> String {
 /// The status table (deterministic: statuses and verification only) and its note.
 fn status_table(experiment: &Experiment, records: &[Record]) -> String {
     let mut md = String::from("\n## Statuses per backend\n\n");
-    md.push_str("| backend | runs | solved | infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified |\n");
-    md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    // `optimal` and `feasible` get columns of their own when some run has them; the table of
+    // an experiment without objectives keeps its columns.
+    let optimising =
+        (records.iter()).any(|r| matches!(r.status, Status::Optimal | Status::Feasible));
+    let extra = if optimising {
+        " optimal | feasible |"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        md,
+        "| backend | runs | solved |{extra} infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified |"
+    );
+    let _ = writeln!(
+        md,
+        "|---|---:|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        if optimising { "---:|---:|" } else { "" }
+    );
     for s in &summarise(experiment, records) {
         let verified = if s.unwitnessed_counts > 0 {
             format!(
@@ -239,9 +261,13 @@ fn status_table(experiment: &Experiment, records: &[Record]) -> String {
         } else {
             s.verified.to_string()
         };
+        let extra = match optimising {
+            true => format!(" {} | {} |", s.optimal, s.feasible),
+            false => String::new(),
+        };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {verified} |",
+            "| {} | {} | {} |{extra} {} | {} | {} | {} | {} | {} | {} | {} | {verified} |",
             label_cell(&s.label, &s.name),
             s.runs,
             s.solved,
@@ -261,6 +287,11 @@ fn status_table(experiment: &Experiment, records: &[Record]) -> String {
          `unsupported` when the backend refused the model. A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
          so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\".\n",
     );
+    if optimising {
+        md.push_str(
+            "\nOn a model with an objective a run with a verified solution is `optimal` when the backend also proved no better one exists, `feasible` when a limit stopped it first; neither is counted as `solved`.\n",
+        );
+    }
     md
 }
 

@@ -19,7 +19,8 @@
 //!
 //! A variable is a label or a table with `label` and optional coordinates `row`, `col` (and
 //! `value`, for a cell holding a value). `sense` is `exactly-one`, `at-most-one` (the `k = 1`,
-//! unit-weight rows), `exactly`, `at-most` or `at-least`; `rhs` (default 1) is `k`, a whole number
+//! unit-weight rows), `exactly`, `at-most` or `at-least` (or a list with one per row, for a
+//! family that mixes them); `rhs` (default 1) is `k`, a whole number
 //! from 0 to 2^53, either one for every row or a list with one per row; `weights` (optional) has
 //! the shape of `rows` and holds positive whole numbers (default 1), a row's total at most 2^53.
 //! `givens` (optional) lists variables fixed to 1. `objective` (optional) is
@@ -196,7 +197,7 @@ impl<'de> Visitor<'de> for VariableVisitor<'de> {
 #[serde(deny_unknown_fields)]
 struct FamilySpec {
     name: Located<String>,
-    sense: Located<String>,
+    sense: SenseSpec,
     #[serde(default)]
     rhs: Option<RhsSpec>,
     rows: Vec<Located<Vec<Located<String>>>>,
@@ -206,6 +207,46 @@ struct FamilySpec {
 
 /// One row's weights, each located.
 type WeightRow = Located<Vec<Located<i64>>>;
+
+/// A family's `sense`: one name for every row, or a list with one per row.
+#[derive(Debug)]
+enum SenseSpec {
+    Shared(Located<String>),
+    PerRow(Located<Vec<Located<String>>>),
+}
+
+impl<'de> Deserialize<'de> for SenseSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SenseVisitor)
+    }
+}
+
+struct SenseVisitor;
+
+impl<'de> Visitor<'de> for SenseVisitor {
+    type Value = SenseSpec;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a sense: a name, or a list with one per row")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<SenseSpec, E> {
+        Located::deserialize(de::value::StrDeserializer::<E>::new(v)).map(SenseSpec::Shared)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<SenseSpec, A::Error> {
+        let mut values = Vec::new();
+        while let Some(v) = seq.next_element::<Located<String>>()? {
+            values.push(v);
+        }
+        Located::deserialize(de::value::UnitDeserializer::<A::Error>::new()).map(|l: Located<()>| {
+            SenseSpec::PerRow(Located {
+                value: values,
+                seq: l.seq,
+            })
+        })
+    }
+}
 
 /// A family's `rhs`: one number for every row, or a list with one per row.
 #[derive(Debug)]
@@ -560,21 +601,37 @@ fn row_terms(fam: &FamilySpec) -> Result<(Vec<Sense>, Option<Vec<Vec<u64>>>), Pr
             .map(|k| coefficient("right-hand side", 0, k).map(Some))
             .collect::<Result<_, _>>()?,
     };
-    let senses = (rhs.iter())
-        .map(|&k| parse_sense(&fam.sense.value, k).map_err(|m| (m, k)))
-        .collect::<Result<Vec<Sense>, (String, Option<u64>)>>()
-        .map_err(|(message, k)| {
+    let names: Vec<&Located<String>> = match &fam.sense {
+        SenseSpec::Shared(name) => vec![name; n],
+        SenseSpec::PerRow(list) if list.value.len() != n => {
+            let (seq, needle) = match list.value.last() {
+                Some(last) => (last.seq, Some((format!("\"{}\"", last.value), 1))),
+                None => (list.seq, None),
+            };
+            return Err(bad_value(
+                seq,
+                format!("one sense per row ({n})"),
+                format!("{} senses", list.value.len()),
+                needle,
+            ));
+        }
+        SenseSpec::PerRow(list) => list.value.iter().collect(),
+    };
+    let senses = (names.iter().zip(&rhs))
+        .map(|(name, &k)| parse_sense(&name.value, k).map_err(|m| (m, k, *name)))
+        .collect::<Result<Vec<Sense>, (String, Option<u64>, &Located<String>)>>()
+        .map_err(|(message, k, name)| {
             let found = match k {
-                Some(k) if crate::model::is_sense_name(&fam.sense.value) => {
-                    format!("'{}' with rhs {k}", fam.sense.value)
+                Some(k) if crate::model::is_sense_name(&name.value) => {
+                    format!("'{}' with rhs {k}", name.value)
                 }
-                _ => format!("'{}'", fam.sense.value),
+                _ => format!("'{}'", name.value),
             };
             bad_value(
-                fam.sense.seq,
+                name.seq,
                 message,
                 found,
-                Some((format!("\"{}\"", fam.sense.value), 1)),
+                Some((format!("\"{}\"", name.value), 1)),
             )
         })?;
     let Some(weights) = &fam.weights else {

@@ -758,7 +758,22 @@ fn bad_value(e: &ParseError) -> &str {
 #[test]
 fn bad_general_rows_are_located_errors() {
     // (replace this, with that, then the marker line and needle the error must point at)
-    let cases: [(&str, &str, &str, &str, &str); 7] = [
+    let cases: [(&str, &str, &str, &str, &str); 9] = [
+        // One sense per row (a family mixing relations): each is checked where it stands.
+        (
+            r#""sense": "at-most", "rhs": [4, 1]"#,
+            r#""sense": ["at-most", "at-leest"], "rhs": [4, 1]"#,
+            "cage",
+            "\"at-leest\"",
+            "exactly-one, at-most-one",
+        ),
+        (
+            r#""sense": "at-most", "rhs": [4, 1]"#,
+            r#""sense": ["at-most", "exactly", "at-least"], "rhs": [4, 1]"#,
+            "cage",
+            "\"at-least\"",
+            "one sense per row (2)",
+        ),
         (
             r#"[[1, 3, 2], [1, 1]]"#,
             r#"[[1, 0, 2], [1, 1]]"#,

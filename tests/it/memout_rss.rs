@@ -1,0 +1,37 @@
+//! The peak resident set on record for a worker killed at its memory limit is the worker's, not
+//! its parent's (issue 35, item 7: `peak_rss_mb` 961 on `memout` records of a 500 MB limit).
+//! `wait4` reports the lifetime peak of the process, which counts the pages it shared with its
+//! parent between fork and exec; the figure is capped at the limit, which bounds the worker's
+//! resident set after exec.
+
+use std::path::PathBuf;
+
+use zeroone::backend::Status;
+use zeroone::harness::record::read_records;
+use zeroone::harness::{run_experiment, Experiment, RunOptions};
+
+#[test]
+fn a_memout_records_no_peak_above_its_memory_limit_whatever_the_parent_holds() {
+    // The parent holds 700 MB (touched, so resident) while it forks the worker.
+    let ballast: Vec<u8> = vec![1; 700 << 20];
+    let held = ballast
+        .iter()
+        .step_by(4096)
+        .map(|&b| b as usize)
+        .sum::<usize>();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("memout-rss.toml");
+    let text = "kind = \"count\"\nmemory_limit = 500\ntime_limit = 120\n[[instances]]\ngenerate = \"hex\"\nsizes = [25]\n[[backends]]\nname = \"dp\"\n";
+    std::fs::write(&path, text).unwrap();
+    let exp = Experiment::load(&path).unwrap();
+    let mut options = RunOptions::new(dir.path().join("reports"));
+    options.jobs = Some(1);
+    options.worker_exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_zeroone")));
+    let summary = run_experiment(&exp, &options).unwrap();
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].status, Status::Memout, "{:?}", records[0]);
+    let peak = records[0].peak_rss_mb.expect("a peak on record");
+    assert!(peak <= 500.0, "peak {peak} MB on a 500 MB limit");
+    assert!(held > 0);
+}
