@@ -1,7 +1,7 @@
 //! The depth-first walk over a [`Plan`]: coordinate lines, other "exactly one" rows, then
 //! free variables, handing each solution to a [`Sink`].
 
-use super::plan::{contains, disjoint, has, union, Bits, Plan};
+use super::plan::{contains, disjoint, has, union, without, Bits, Plan};
 use super::Order;
 use crate::backend::Stats;
 use crate::model::VarId;
@@ -338,27 +338,72 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         ControlFlow::Continue(())
     }
 
-    /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`.
-    pub(super) fn free(&mut self, used: Bits<K>, i: usize) -> ControlFlow<()> {
+    /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`: for
+    /// each, first in (when its rows are free and its weights fit), then out. A loop with the
+    /// placed free variables as its stack, so the depth of the call stack does not grow with
+    /// the number of free variables (a recursion per variable overflowed it at 20,000). A
+    /// placed variable's rows were free, so taking its mask back out of `used` restores the
+    /// rows as they were.
+    pub(super) fn free(&mut self, mut used: Bits<K>, mut i: usize) -> ControlFlow<()> {
+        let plan = self.plan;
+        // The free-list positions placed here, innermost last.
+        let mut placed: Vec<usize> = Vec::new();
+        loop {
+            if let Some(next) = self.free_node(&mut used, i, &mut placed) {
+                if next.is_break() {
+                    while let Some(j) = placed.pop() {
+                        self.chosen.pop();
+                        self.leave(plan.free[j]);
+                    }
+                    return ControlFlow::Break(());
+                }
+                i += 1;
+                continue;
+            }
+            // The node is done: back to the latest variable placed in, now left out.
+            let Some(j) = placed.pop() else {
+                return ControlFlow::Continue(());
+            };
+            let v = plan.free[j];
+            self.chosen.pop();
+            self.leave(v);
+            used = without(&used, &plan.mask[v]);
+            i = j + 1;
+        }
+    }
+
+    /// One node of [`Search::free`] at position `i`: `None` when it is done (pruned, or a
+    /// leaf), otherwise the way on to position `i + 1`, with variable `i` placed in (pushed on
+    /// `placed`, its rows added to `used`) when it can be. `Some(Break)` stops the search.
+    fn free_node(
+        &mut self,
+        used: &mut Bits<K>,
+        i: usize,
+        placed: &mut Vec<usize>,
+    ) -> Option<ControlFlow<()>> {
         let plan = self.plan;
         if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, plan.order.len() + 1 + i) {
-            return ControlFlow::Continue(());
+            return None;
         }
-        if S::PRUNES && !self.admitted(&used, i) {
-            return ControlFlow::Continue(());
+        if S::PRUNES && !self.admitted(used, i) {
+            return None;
         }
         if i == plan.free.len() {
-            return if contains(&used, &plan.all_exact) {
-                self.found()
-            } else {
-                ControlFlow::Continue(())
-            };
+            if contains(used, &plan.all_exact) {
+                return self.found().is_break().then_some(ControlFlow::Break(()));
+            }
+            return None;
         }
         let v = plan.free[i];
         let m = &plan.mask[v];
-        if disjoint(&used, m) {
-            self.descend(v, |s| s.free(union(&used, m), i + 1))?;
+        if disjoint(used, m) && self.enter(v) {
+            self.chosen.push(v);
+            placed.push(i);
+            *used = union(used, m);
+            if self.visit().is_break() {
+                return Some(ControlFlow::Break(()));
+            }
         }
-        self.free(used, i + 1)
+        Some(ControlFlow::Continue(()))
     }
 }

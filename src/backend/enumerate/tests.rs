@@ -319,3 +319,37 @@ fn a_row_past_reach_is_pruned_before_its_lines_are_walked() {
     assert_eq!(count, 0);
     assert!(summary.stats.nodes < 200, "{} nodes", summary.stats.nodes);
 }
+
+#[test]
+fn free_variables_are_walked_without_recursing_once_per_variable() {
+    // 20,000 variables in no "exactly one" row (one `>= 1` row over the first): the free
+    // phase once recursed per variable and overflowed the stack (issue 35). Run on a thread
+    // with a small stack, so a walk whose depth follows the variables fails here too.
+    use crate::model::{Coord, ModelBuilder};
+    let n = 20_000;
+    let mut b = ModelBuilder::new("free", PuzzleKind::Generic);
+    for i in 0..n {
+        b.variable(format!("x{i}"), Coord::Free);
+    }
+    let f = b.family("clause");
+    b.row(f, vec![0, 1], Sense::AtLeast(1));
+    let m = b.build().unwrap();
+    let found = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let e = Enumerator::new(&m, &EnumSettings::default()).unwrap();
+            let (first, _) = e.first();
+            let first = first.expect("a solution");
+            crate::model::verify::Verifier::new(&m)
+                .check(&first)
+                .unwrap();
+            // Counting walks every subset: stop after a few thousand.
+            let (count, witnesses, _) = e.count(Some(5_000));
+            (count, witnesses.len())
+        })
+        .unwrap()
+        .join()
+        .expect("the walk must not overflow its stack");
+    assert_eq!(found.0, 5_000);
+    assert!(found.1 > 0);
+}
