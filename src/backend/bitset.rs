@@ -56,6 +56,11 @@ impl LegalityEngine for BitsetEngine {
         true
     }
 
+    /// A placement clears (and its undo restores) words of the placed variable's rows only.
+    fn local(&self) -> bool {
+        true
+    }
+
     /// Every row kind: the engine keeps exact weighted row sums, and the search keeps the
     /// lower bounds.
     fn rows_supported(&self, _model: &crate::model::Model) -> Result<(), RowRefusal> {
