@@ -90,6 +90,7 @@ impl LinearSink {
                 "more",
             ));
         }
+        super::budget::check(n, self.nonzeros, at)?;
         self.variables = n;
         for k in 1..=n {
             self.builder.variable(format!("x{k}"), Coord::Free);
@@ -152,6 +153,7 @@ impl LinearSink {
 
     fn count_variable(&mut self, at: (usize, usize)) -> Result<(), ReadError> {
         self.variables += 1;
+        super::budget::check(self.variables, self.nonzeros, at)?;
         if self.variables > MAX_VARIABLES {
             return Err(ReadError::at(
                 at.0,
@@ -190,6 +192,7 @@ impl LinearSink {
 
     fn count_nonzeros(&mut self, k: usize, at: (usize, usize)) -> Result<(), ReadError> {
         self.nonzeros += k;
+        super::budget::check(self.variables, self.nonzeros, at)?;
         if self.nonzeros > MAX_NONZEROS {
             return Err(ReadError::at(
                 at.0,

@@ -476,3 +476,24 @@ fn numbered_variables_are_found_by_number_and_other_names_by_name() {
     let twice = read_str(Format::Opb, "* #variable= 3 #variable= 4\n", "t").unwrap_err();
     assert_eq!((twice.line, twice.column), (1, 27), "{twice}");
 }
+
+#[test]
+fn a_memory_budget_refuses_a_header_at_its_line_and_holds_only_on_its_thread() {
+    let text = "c big\np cnf 100000 1\n1 0\n";
+    let e = with_memory_budget(Some(1 << 20), || read_str(Format::Cnf, text, "t")).unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+    assert!(e.to_string().contains("100000 variables"), "{e}");
+    // Rows count too: 20,000 two-literal rows of a named-variable OPB pass 1 MB.
+    let mut opb = String::new();
+    for i in 0..20_000 {
+        opb.push_str(&format!("+1 a{i} +1 b{i} >= 1 ;\n"));
+    }
+    let e = with_memory_budget(Some(1 << 20), || read_str(Format::Opb, &opb, "t")).unwrap_err();
+    assert!(e.line > 1 && e.line < 20_000, "{e}");
+    // Without a budget (and after one) both read.
+    assert_eq!(
+        read_str(Format::Cnf, text, "t").unwrap().num_variables(),
+        100_000
+    );
+    assert!(read_str(Format::Opb, &opb, "t").is_ok());
+}
