@@ -261,10 +261,12 @@ pub fn run_experiment(
     if experiment.kind == ExperimentKind::Table {
         return crate::harness::table_run::run_table(experiment, options);
     }
-    let all = load_instances(&experiment.sources)?;
+    let memory_limit = options.memory_limit.or(experiment.memory_limit);
+    // The models go to workers under the limit: this process reads them within it too.
+    let budget = memory_limit.map(|mb| mb.saturating_mul(1 << 20));
+    let all = crate::read::with_memory_budget(budget, || load_instances(&experiment.sources))?;
     let total = all.len();
     let instances = crate::harness::plan::in_shard(all, options.shard);
-    let memory_limit = options.memory_limit.or(experiment.memory_limit);
     refuse_unenforced_limits(experiment, &options.registry, memory_limit)?;
     let (path, file, done) = open_records(experiment, options)?;
     check_settings(experiment, &path, &done, memory_limit)?;

@@ -12,8 +12,9 @@
 //! `0`, over as many lines as they like. A clause is an "at least one" row of the family
 //! `clause` over its literals; a negative literal is the complement `~xk` (see
 //! [`crate::model::Derived`]). A repeated literal counts once; the empty clause makes the
-//! model infeasible. A literal past `V`, a clause count other than `C`, or a `%` line (the end
-//! marker of some benchmark files) followed by more clauses are located errors.
+//! model infeasible. A literal past `V`, a clause count other than `C` (more is refused at
+//! the first clause too many, fewer at the end), or a `%` line (the end marker of some
+//! benchmark files) followed by more clauses are located errors.
 //!
 //! Costs: one pass; one clause held at a time; the model grows by one row per clause.
 
@@ -146,9 +147,7 @@ impl Reader {
                 quoted(extra),
             ));
         }
-        for k in 1..=vars {
-            self.sink.var(&format!("x{k}"), (number, 1))?;
-        }
+        self.sink.declare_numbered(vars, (number, 1))?;
         self.header = Some((vars, clauses, number));
         Ok(())
     }
@@ -156,6 +155,13 @@ impl Reader {
     fn end_clause(&mut self, line: usize, column: usize) -> Result<(), ReadError> {
         self.clauses += 1;
         let at = self.clause_start.take().unwrap_or((line, column));
+        if let Some((_, declared, header_line)) = self.header.filter(|h| self.clauses > h.1) {
+            // Refused at the first clause too many, not after reading the rest.
+            let expected =
+                format!("{declared} clauses, as the header on line {header_line} declares");
+            let found = format!("clause {} here", self.clauses);
+            return Err(ReadError::at(at.0, at.1, expected, found));
+        }
         self.clause.sort_unstable();
         self.clause.dedup();
         let row = format!("clause {} (line {})", self.clauses, at.0);

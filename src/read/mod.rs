@@ -21,8 +21,10 @@ pub mod mps;
 pub mod opb;
 pub mod xcc;
 
+mod budget;
 mod sink;
 
+pub use budget::{with_memory_budget, BYTES_PER_NONZERO, BYTES_PER_VARIABLE};
 pub use sink::{LinearSink, Lit};
 
 use std::fmt;

@@ -146,6 +146,10 @@ impl Reader {
             for pair in words.windows(2) {
                 if pair[0].1 == "#variable=" {
                     let (col, n) = pair[1];
+                    if self.declared.is_some() {
+                        let expected = "one '#variable=' count on the header line";
+                        return Err(ReadError::at(line, col + 1, expected, "a second one"));
+                    }
                     let count = n
                         .parse::<usize>()
                         .ok()
@@ -158,9 +162,7 @@ impl Reader {
                                 quoted(n),
                             )
                         })?;
-                    for k in 1..=count {
-                        self.sink.var(&format!("x{k}"), (line, col + 1))?;
-                    }
+                    self.sink.declare_numbered(count, (line, col + 1))?;
                     self.declared = Some(count);
                 }
             }

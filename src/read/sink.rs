@@ -57,6 +57,9 @@ pub struct LinearSink {
     variables: usize,
     /// The auxiliary variable of the `infeasible` family, once a row can never hold.
     infeasible: bool,
+    /// `N` of [`LinearSink::declare_numbered`]: `x1..xN` are variables `0..N`, kept out of
+    /// `names`.
+    numbered: usize,
 }
 
 impl LinearSink {
@@ -69,7 +72,41 @@ impl LinearSink {
             nonzeros: 0,
             variables: 0,
             infeasible: false,
+            numbered: 0,
         }
+    }
+
+    /// Declares `x1..xN` as variables `0..N` (a CNF or OPB header), with no entry in the name
+    /// table: `xK` (written without leading zeros) for `K` in `1..=N` is then found by its
+    /// number. Must come before any other variable. Cost per variable: its label and its
+    /// place in the model, no hashing. `at` locates the error past [`MAX_VARIABLES`].
+    pub fn declare_numbered(&mut self, n: usize, at: (usize, usize)) -> Result<(), ReadError> {
+        debug_assert_eq!(self.variables, 0, "numbered variables come first");
+        if n > MAX_VARIABLES {
+            return Err(ReadError::at(
+                at.0,
+                at.1,
+                format!("at most {MAX_VARIABLES} variables (complements included)"),
+                "more",
+            ));
+        }
+        super::budget::check(n, self.nonzeros, at)?;
+        self.variables = n;
+        for k in 1..=n {
+            self.builder.variable(format!("x{k}"), Coord::Free);
+        }
+        self.numbered = n;
+        Ok(())
+    }
+
+    /// The variable `name` is among those of [`LinearSink::declare_numbered`], if it is.
+    fn numbered(&self, name: &str) -> Option<VarId> {
+        let digits = name.strip_prefix('x')?;
+        if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let k: usize = digits.parse().ok()?;
+        (1..=self.numbered).contains(&k).then(|| k - 1)
     }
 
     /// Number of variables so far (complements included).
@@ -84,13 +121,14 @@ impl LinearSink {
 
     /// The variable called `name`, if declared.
     pub fn lookup(&self, name: &str) -> Option<VarId> {
-        self.names.get(name).copied()
+        self.numbered(name)
+            .or_else(|| self.names.get(name).copied())
     }
 
     /// The variable called `name`, declared now if new; `(line, column)` locate the error when
     /// the model already has [`MAX_VARIABLES`] or the name holds a control character.
     pub fn var(&mut self, name: &str, at: (usize, usize)) -> Result<VarId, ReadError> {
-        if let Some(&v) = self.names.get(name) {
+        if let Some(v) = self.lookup(name) {
             return Ok(v);
         }
         if name.chars().any(char::is_control) {
@@ -115,6 +153,7 @@ impl LinearSink {
 
     fn count_variable(&mut self, at: (usize, usize)) -> Result<(), ReadError> {
         self.variables += 1;
+        super::budget::check(self.variables, self.nonzeros, at)?;
         if self.variables > MAX_VARIABLES {
             return Err(ReadError::at(
                 at.0,
@@ -153,6 +192,7 @@ impl LinearSink {
 
     fn count_nonzeros(&mut self, k: usize, at: (usize, usize)) -> Result<(), ReadError> {
         self.nonzeros += k;
+        super::budget::check(self.variables, self.nonzeros, at)?;
         if self.nonzeros > MAX_NONZEROS {
             return Err(ReadError::at(
                 at.0,

@@ -420,3 +420,80 @@ fn integers_are_read_exactly() {
         assert_eq!(exact_integer(bad), Err(NumberError::NotANumber), "{bad}");
     }
 }
+
+// ---- Headers that declare more or less than the body holds ----
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// A `p cnf` header declaring `declared` clauses over a body of `written` one-line
+    /// clauses: read when they agree; refused at the first clause too many (not after
+    /// reading the rest: a 436 KB gzip declaring 1 clause and holding 16.6 M grew to 2.3 GB
+    /// before its error, issue 35), or at the end when clauses are missing.
+    #[test]
+    fn cnf_clause_counts_are_refused_where_the_header_is_contradicted(
+        declared in 0usize..40,
+        written in 0usize..40,
+        huge in prop::bool::ANY,
+    ) {
+        // Sometimes a huge declared count over the same small body.
+        let declared = if huge { super::MAX_NONZEROS - declared } else { declared };
+        let mut text = format!("c test\np cnf 3 {declared}\n");
+        for i in 0..written {
+            text.push_str(&format!("{} -{} 0\n", i % 3 + 1, (i + 1) % 3 + 1));
+        }
+        let read = read_str(Format::Cnf, &text, "t");
+        if written == declared {
+            let m = read.unwrap();
+            let clauses = m.families().iter().find(|f| f.name == "clause");
+            prop_assert_eq!(clauses.map_or(0, |f| f.rows.len()), written);
+        } else if written > declared {
+            let e = read.unwrap_err();
+            // Clause `declared + 1` starts on line `declared + 3`, column 1.
+            prop_assert_eq!((e.line, e.column), (declared + 3, 1), "{}", e);
+            prop_assert!(e.to_string().contains("as the header on line 2 declares"), "{}", e);
+        } else {
+            let e = read.unwrap_err();
+            prop_assert_eq!(e.line, written + 2, "{}", e);
+        }
+    }
+}
+
+#[test]
+fn numbered_variables_are_found_by_number_and_other_names_by_name() {
+    // `x1..xN` of a header are found without a name table; `x01` or `x1a` are other names.
+    let m = read_str(
+        Format::Opb,
+        "* #variable= 3 #constraint= 2\n+1 x3 +1 x01 >= 1 ;\n+1 x1 +1 x1a >= 2 ;\n",
+        "t",
+    )
+    .unwrap();
+    assert_eq!(m.num_variables(), 5);
+    let labels: Vec<String> = (0..5).map(|v| m.label(v).into_owned()).collect();
+    assert_eq!(labels, ["x1", "x2", "x3", "x01", "x1a"]);
+    assert_eq!(m.constraints()[0].vars, vec![2, 3]);
+    assert_eq!(m.constraints()[1].vars, vec![0, 4]);
+    let twice = read_str(Format::Opb, "* #variable= 3 #variable= 4\n", "t").unwrap_err();
+    assert_eq!((twice.line, twice.column), (1, 27), "{twice}");
+}
+
+#[test]
+fn a_memory_budget_refuses_a_header_at_its_line_and_holds_only_on_its_thread() {
+    let text = "c big\np cnf 100000 1\n1 0\n";
+    let e = with_memory_budget(Some(1 << 20), || read_str(Format::Cnf, text, "t")).unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+    assert!(e.to_string().contains("100000 variables"), "{e}");
+    // Rows count too: 20,000 two-literal rows of a named-variable OPB pass 1 MB.
+    let mut opb = String::new();
+    for i in 0..20_000 {
+        opb.push_str(&format!("+1 a{i} +1 b{i} >= 1 ;\n"));
+    }
+    let e = with_memory_budget(Some(1 << 20), || read_str(Format::Opb, &opb, "t")).unwrap_err();
+    assert!(e.line > 1 && e.line < 20_000, "{e}");
+    // Without a budget (and after one) both read.
+    assert_eq!(
+        read_str(Format::Cnf, text, "t").unwrap().num_variables(),
+        100_000
+    );
+    assert!(read_str(Format::Opb, &opb, "t").is_ok());
+}

@@ -25,6 +25,16 @@ pub(super) fn union<const K: usize>(a: &Bits<K>, b: &Bits<K>) -> Bits<K> {
     out
 }
 
+/// `a` without the bits of `b`.
+#[inline(always)]
+pub(super) fn without<const K: usize>(a: &Bits<K>, b: &Bits<K>) -> Bits<K> {
+    let mut out = *a;
+    for i in 0..K {
+        out[i] &= !b[i];
+    }
+    out
+}
+
 #[inline(always)]
 pub(super) fn has<const K: usize>(a: &Bits<K>, bit: usize) -> bool {
     a[bit / 64] >> (bit % 64) & 1 == 1

@@ -1,7 +1,7 @@
 //! The depth-first walk over a [`Plan`]: coordinate lines, other "exactly one" rows, then
 //! free variables, handing each solution to a [`Sink`].
 
-use super::plan::{contains, disjoint, has, union, Bits, Plan};
+use super::plan::{contains, disjoint, has, union, without, Bits, Plan};
 use super::Order;
 use crate::backend::Stats;
 use crate::model::VarId;
@@ -52,6 +52,25 @@ pub(super) struct Prefix<const K: usize> {
     pub(super) used: Bits<K>,
     pub(super) chosen: Vec<VarId>,
     pub(super) pos: usize,
+}
+
+/// What a node of the branching phase leads to.
+enum Node {
+    /// Nothing more below it (pruned, a leaf, counted at once, or the free phase done); a
+    /// break stops the search.
+    Done(ControlFlow<()>),
+    /// Branch on the variables of row `row`; in fixed order the children sit at `pos + 1`.
+    Branch { row: usize, pos: usize },
+}
+
+/// One branching node on the walk's stack: its used rows, the row it branches on, the next
+/// of that row's variables to try, and the one placed now (if any).
+struct Level<const K: usize> {
+    used: Bits<K>,
+    row: usize,
+    pos: usize,
+    next: usize,
+    placed: Option<VarId>,
 }
 
 /// One running search.
@@ -130,27 +149,6 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         }
     }
 
-    /// Places `v` (already checked against the bits) and runs `next` below it.
-    #[inline(always)]
-    pub(super) fn descend(
-        &mut self,
-        v: VarId,
-        next: impl FnOnce(&mut Self) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        if !self.enter(v) {
-            return ControlFlow::Continue(());
-        }
-        self.chosen.push(v);
-        let flow = if self.visit().is_continue() {
-            next(self)
-        } else {
-            ControlFlow::Break(())
-        };
-        self.chosen.pop();
-        self.leave(v);
-        flow
-    }
-
     /// Sets the running sums to those of `chosen` (a prefix handed to a parallel task).
     pub(super) fn replay(&mut self, chosen: &[VarId]) {
         for &v in chosen {
@@ -227,35 +225,96 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         false
     }
 
+    /// Walks the tree below the node `used` (at branching position `pos` in fixed order).
+    /// A loop over an explicit stack of [`Level`]s, one per variable placed on a branching
+    /// row, so the call stack stays flat however many rows are branched on (a recursion per
+    /// row overflowed it at 4,000 rows).
     pub(super) fn start(&mut self, used: Bits<K>, pos: usize) -> ControlFlow<()> {
-        match self.order {
-            Order::Fixed => self.fixed(used, pos),
-            Order::Mrv => self.mrv(used),
+        let plan = self.plan;
+        let mut levels: Vec<Level<K>> = Vec::new();
+        let mut node = Some((used, pos));
+        loop {
+            if let Some((used, pos)) = node.take() {
+                let step = match self.order {
+                    Order::Fixed => self.fixed_node(&used, pos),
+                    Order::Mrv => self.mrv_node(&used),
+                };
+                match step {
+                    Node::Done(flow) if flow.is_break() => return self.unwind(&mut levels),
+                    Node::Done(_) => {}
+                    Node::Branch { row, pos } => levels.push(Level {
+                        used,
+                        row,
+                        pos,
+                        next: 0,
+                        placed: None,
+                    }),
+                }
+            }
+            let Some(level) = levels.last_mut() else {
+                return ControlFlow::Continue(());
+            };
+            if let Some(v) = level.placed.take() {
+                self.chosen.pop();
+                self.leave(v);
+            }
+            let row = &plan.row_vars[level.row];
+            let mut child = None;
+            while let Some(&v) = row.get(level.next) {
+                level.next += 1;
+                let m = &plan.mask[v];
+                if disjoint(&level.used, m) && self.enter(v) {
+                    child = Some((v, union(&level.used, m)));
+                    break;
+                }
+            }
+            let Some((v, used)) = child else {
+                levels.pop();
+                continue;
+            };
+            level.placed = Some(v);
+            self.chosen.push(v);
+            if self.visit().is_break() {
+                return self.unwind(&mut levels);
+            }
+            node = Some((used, level.pos + 1));
         }
     }
 
-    /// Branches on `plan.order[pos..]`; every row of `order[..pos]` is used.
-    pub(super) fn fixed(&mut self, used: Bits<K>, mut pos: usize) -> ControlFlow<()> {
+    /// Takes every variable the walk placed back out (a stop).
+    fn unwind(&mut self, levels: &mut Vec<Level<K>>) -> ControlFlow<()> {
+        while let Some(level) = levels.pop() {
+            if let Some(v) = level.placed {
+                self.chosen.pop();
+                self.leave(v);
+            }
+        }
+        ControlFlow::Break(())
+    }
+
+    /// A node in fixed order: every row of `order[..pos]` is used; branches on the next
+    /// unused row of `plan.order`, or ends (pruned, counted at once, or the free phase).
+    fn fixed_node(&mut self, used: &Bits<K>, mut pos: usize) -> Node {
         let plan = self.plan;
-        while pos < plan.order.len() && has(&used, plan.order[pos]) {
+        let done = Node::Done(ControlFlow::Continue(()));
+        while pos < plan.order.len() && has(used, plan.order[pos]) {
             pos += 1;
         }
-        if !contains(&used, &plan.need[pos]) {
-            return ControlFlow::Continue(());
+        if !contains(used, &plan.need[pos]) {
+            return done;
         }
         if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, pos) {
-            return ControlFlow::Continue(());
+            return done;
         }
-        if S::PRUNES && !self.admitted(&used, 0) {
-            return ControlFlow::Continue(());
+        if S::PRUNES && !self.admitted(used, 0) {
+            return done;
         }
-        if self.split_here(&used, pos) {
-            return ControlFlow::Continue(());
+        if self.split_here(used, pos) {
+            return done;
         }
         if pos == plan.order.len() {
-            return self.free(used, 0);
+            return Node::Done(self.free(*used, 0));
         }
-        let row = &plan.row_vars[plan.order[pos]];
         // The last branching row with nothing after it: count the leaves without visiting them.
         // Past `plan.settled` every variable is blocked, so a placement there either completes a
         // solution or dead-ends.
@@ -265,59 +324,45 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             && plan.sums.is_empty()
         {
             let mut leaves = 0u64;
-            for &v in row {
+            for &v in &plan.row_vars[plan.order[pos]] {
                 let m = &plan.mask[v];
-                if disjoint(&used, m) && contains(&union(&used, m), &plan.all_exact) {
+                if disjoint(used, m) && contains(&union(used, m), &plan.all_exact) {
                     leaves += 1;
                 }
             }
             self.stats.nodes += leaves;
             self.stats.nodes_per_depth[self.chosen.len() + 1] += leaves;
             self.solutions += leaves as u128;
-            return ControlFlow::Continue(());
+            return done;
         }
-        for &v in row {
-            let m = &plan.mask[v];
-            if !disjoint(&used, m) {
-                continue;
-            }
-            if plan.sums.is_empty() {
-                // The exact-cover path, kept free of the running sums.
-                self.chosen.push(v);
-                let flow = if self.visit().is_continue() {
-                    self.fixed(union(&used, m), pos + 1)
-                } else {
-                    ControlFlow::Break(())
-                };
-                self.chosen.pop();
-                flow?;
-            } else {
-                self.descend(v, |s| s.fixed(union(&used, m), pos + 1))?;
-            }
+        Node::Branch {
+            row: plan.order[pos],
+            pos,
         }
-        ControlFlow::Continue(())
     }
 
-    /// Branches on the open "exactly one" row with the fewest available variables.
-    pub(super) fn mrv(&mut self, used: Bits<K>) -> ControlFlow<()> {
+    /// A node in MRV order: branches on the open "exactly one" row with the fewest available
+    /// variables, or ends (a row with none, or the free phase).
+    fn mrv_node(&mut self, used: &Bits<K>) -> Node {
         let plan = self.plan;
-        if self.split_here(&used, 0) {
-            return ControlFlow::Continue(());
+        let done = Node::Done(ControlFlow::Continue(()));
+        if self.split_here(used, 0) {
+            return done;
         }
-        if S::PRUNES && !self.admitted(&used, 0) {
-            return ControlFlow::Continue(());
+        if S::PRUNES && !self.admitted(used, 0) {
+            return done;
         }
         let mut best: Option<(usize, usize)> = None;
         for &r in &plan.order {
-            if has(&used, r) {
+            if has(used, r) {
                 continue;
             }
             let options = plan.row_vars[r]
                 .iter()
-                .filter(|&&v| disjoint(&used, &plan.mask[v]))
+                .filter(|&&v| disjoint(used, &plan.mask[v]))
                 .count();
             if options == 0 {
-                return ControlFlow::Continue(());
+                return done;
             }
             if best.is_none_or(|(_, b)| options < b) {
                 best = Some((r, options));
@@ -326,39 +371,78 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
                 }
             }
         }
-        let Some((r, _)) = best else {
-            return self.free(used, 0);
-        };
-        for &v in &plan.row_vars[r] {
-            let m = &plan.mask[v];
-            if disjoint(&used, m) {
-                self.descend(v, |s| s.mrv(union(&used, m)))?;
-            }
+        match best {
+            Some((row, _)) => Node::Branch { row, pos: 0 },
+            None => Node::Done(self.free(*used, 0)),
         }
-        ControlFlow::Continue(())
     }
 
-    /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`.
-    pub(super) fn free(&mut self, used: Bits<K>, i: usize) -> ControlFlow<()> {
+    /// Chooses the variables in no "exactly one" row in or out, from `plan.free[i..]`: for
+    /// each, first in (when its rows are free and its weights fit), then out. A loop with the
+    /// placed free variables as its stack, so the depth of the call stack does not grow with
+    /// the number of free variables (a recursion per variable overflowed it at 20,000). A
+    /// placed variable's rows were free, so taking its mask back out of `used` restores the
+    /// rows as they were.
+    pub(super) fn free(&mut self, mut used: Bits<K>, mut i: usize) -> ControlFlow<()> {
+        let plan = self.plan;
+        // The free-list positions placed here, innermost last.
+        let mut placed: Vec<usize> = Vec::new();
+        loop {
+            if let Some(next) = self.free_node(&mut used, i, &mut placed) {
+                if next.is_break() {
+                    while let Some(j) = placed.pop() {
+                        self.chosen.pop();
+                        self.leave(plan.free[j]);
+                    }
+                    return ControlFlow::Break(());
+                }
+                i += 1;
+                continue;
+            }
+            // The node is done: back to the latest variable placed in, now left out.
+            let Some(j) = placed.pop() else {
+                return ControlFlow::Continue(());
+            };
+            let v = plan.free[j];
+            self.chosen.pop();
+            self.leave(v);
+            used = without(&used, &plan.mask[v]);
+            i = j + 1;
+        }
+    }
+
+    /// One node of [`Search::free`] at position `i`: `None` when it is done (pruned, or a
+    /// leaf), otherwise the way on to position `i + 1`, with variable `i` placed in (pushed on
+    /// `placed`, its rows added to `used`) when it can be. `Some(Break)` stops the search.
+    fn free_node(
+        &mut self,
+        used: &mut Bits<K>,
+        i: usize,
+        placed: &mut Vec<usize>,
+    ) -> Option<ControlFlow<()>> {
         let plan = self.plan;
         if !plan.sums.is_empty() && !plan.sums.reachable(&self.sums, plan.order.len() + 1 + i) {
-            return ControlFlow::Continue(());
+            return None;
         }
-        if S::PRUNES && !self.admitted(&used, i) {
-            return ControlFlow::Continue(());
+        if S::PRUNES && !self.admitted(used, i) {
+            return None;
         }
         if i == plan.free.len() {
-            return if contains(&used, &plan.all_exact) {
-                self.found()
-            } else {
-                ControlFlow::Continue(())
-            };
+            if contains(used, &plan.all_exact) {
+                return self.found().is_break().then_some(ControlFlow::Break(()));
+            }
+            return None;
         }
         let v = plan.free[i];
         let m = &plan.mask[v];
-        if disjoint(&used, m) {
-            self.descend(v, |s| s.free(union(&used, m), i + 1))?;
+        if disjoint(used, m) && self.enter(v) {
+            self.chosen.push(v);
+            placed.push(i);
+            *used = union(used, m);
+            if self.visit().is_break() {
+                return Some(ControlFlow::Break(()));
+            }
         }
-        self.free(used, i + 1)
+        Some(ControlFlow::Continue(()))
     }
 }

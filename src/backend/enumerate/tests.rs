@@ -319,3 +319,78 @@ fn a_row_past_reach_is_pruned_before_its_lines_are_walked() {
     assert_eq!(count, 0);
     assert!(summary.stats.nodes < 200, "{} nodes", summary.stats.nodes);
 }
+
+#[test]
+fn free_variables_are_walked_without_recursing_once_per_variable() {
+    // 20,000 variables in no "exactly one" row (one `>= 1` row over the first): the free
+    // phase once recursed per variable and overflowed the stack (issue 35). Run on a thread
+    // with a small stack, so a walk whose depth follows the variables fails here too.
+    use crate::model::{Coord, ModelBuilder};
+    let n = 20_000;
+    let mut b = ModelBuilder::new("free", PuzzleKind::Generic);
+    for i in 0..n {
+        b.variable(format!("x{i}"), Coord::Free);
+    }
+    let f = b.family("clause");
+    b.row(f, vec![0, 1], Sense::AtLeast(1));
+    let m = b.build().unwrap();
+    let found = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let e = Enumerator::new(&m, &EnumSettings::default()).unwrap();
+            let (first, _) = e.first();
+            let first = first.expect("a solution");
+            crate::model::verify::Verifier::new(&m)
+                .check(&first)
+                .unwrap();
+            // Counting walks every subset: stop after a few thousand.
+            let (count, witnesses, _) = e.count(Some(5_000));
+            (count, witnesses.len())
+        })
+        .unwrap()
+        .join()
+        .expect("the walk must not overflow its stack");
+    assert_eq!(found.0, 5_000);
+    assert!(found.1 > 0);
+}
+
+#[test]
+fn thousands_of_branching_rows_are_walked_without_recursing_once_per_row() {
+    // Disjoint "exactly one" pairs: the branching phase once recursed per row and overflowed
+    // the stack at 4,000 rows (issue 35). Both orders (MRV scans every row per node, so on
+    // fewer rows), on a thread with a small stack.
+    use crate::model::{Coord, ModelBuilder};
+    let model = |pairs: usize| {
+        let mut b = ModelBuilder::new("pairs", PuzzleKind::Generic);
+        for i in 0..2 * pairs {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let f = b.family("pair");
+        for i in 0..pairs {
+            b.row(f, vec![2 * i, 2 * i + 1], Sense::ExactlyOne);
+        }
+        b.build().unwrap()
+    };
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            for (order, pairs) in [(Order::Fixed, 4_000), (Order::Mrv, 1_000)] {
+                let m = model(pairs);
+                let settings = EnumSettings {
+                    order,
+                    ..EnumSettings::default()
+                };
+                let e = Enumerator::new(&m, &settings).unwrap();
+                let first = e.first().0.expect("a solution");
+                crate::model::verify::Verifier::new(&m)
+                    .check(&first)
+                    .unwrap();
+                let (count, witnesses, _) = e.count(Some(100));
+                assert_eq!(count, 100);
+                assert!(witnesses.len() > 1);
+            }
+        })
+        .unwrap()
+        .join()
+        .expect("the walk must not overflow its stack");
+}

@@ -24,7 +24,15 @@ impl State<'_> {
         let layout = self.layout;
         let mut best = usize::MAX;
         let mut best_count = u32::MAX;
-        for r in 0..rows {
+        // Rows below `scan_from` are closed; so are those the scan passes before the first
+        // open one, which moves the start on.
+        let mut first_open = true;
+        for r in self.scan_from.get().min(rows)..rows {
+            if first_open && self.count[r] >= CLOSED {
+                self.scan_from.set(r + 1);
+                continue;
+            }
+            first_open = false;
             // Closed rows carry CLOSED, so they never win.
             if self.count[r] < best_count {
                 best = r;

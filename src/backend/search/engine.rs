@@ -22,6 +22,12 @@ pub trait LegalityEngine {
     fn unplace(&mut self, layout: &Layout, var: usize);
     /// The legal variables given the current placements (placed variables are never legal).
     fn legal(&mut self, layout: &Layout) -> &VarSet;
+    /// Whether placing or taking back a variable changes the legality of the variables of its
+    /// own rows only (then the search reads back only those words of the legal set after a
+    /// step, instead of all `variables / 64`). False unless the engine promises it.
+    fn local(&self) -> bool {
+        false
+    }
     /// Adds engine-specific figures (FFT batches, ...) to `stats.extra`.
     fn report(&self, _stats: &mut Stats) {}
     /// `Err` naming the first row of `model` the engine cannot read exactly, and why. Every

@@ -59,6 +59,35 @@ impl VarSet {
         }
     }
 
+    /// [`VarSet::remove_words`] that logs each word it changes, as `(index, old value)`, in
+    /// `log` (for [`VarSet::restore`]). Cost: the row's words; the log grows by those it
+    /// changes.
+    #[inline]
+    pub fn remove_words_logged(&mut self, masks: &[(u32, u64)], log: &mut Vec<(u32, u64)>) {
+        for &(w, m) in masks {
+            let old = self.words[w as usize];
+            if old & m != 0 {
+                log.push((w, old));
+                self.words[w as usize] = old & !m;
+            }
+        }
+    }
+
+    /// [`VarSet::remove`] that logs the word it changes in `log`, as
+    /// [`VarSet::remove_words_logged`] does.
+    #[inline]
+    pub fn remove_logged(&mut self, v: usize, log: &mut Vec<(u32, u64)>) {
+        self.remove_words_logged(&[((v >> 6) as u32, 1 << (v & 63))], log);
+    }
+
+    /// Undoes logged removals: puts back the old value of every word of `log`, latest first.
+    #[inline]
+    pub fn restore(&mut self, log: &[(u32, u64)]) {
+        for &(w, old) in log.iter().rev() {
+            self.words[w as usize] = old;
+        }
+    }
+
     /// A set holding every id below `n`.
     pub fn full(n: usize) -> Self {
         let mut s = VarSet::new(n);

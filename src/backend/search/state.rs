@@ -100,6 +100,17 @@ pub(super) struct State<'l> {
     /// When optimising: the slack rows in the order to branch on them, after every open model
     /// row (see [`State::choose_row_optimizing`]).
     pub(super) slack_order: Option<Vec<u32>>,
+    /// Whether the engine changes legality only within the rows of the variable it places
+    /// ([`LegalityEngine::local`]): then [`State::sync`] reads only the words in `dirty`.
+    pub(super) local: bool,
+    /// Words of the legal set that may have changed since the last [`State::sync`] (rows of
+    /// the variables placed or taken back, words of exclusions); `None` for every word.
+    pub(super) dirty: Option<Vec<u32>>,
+    /// Every row below it is closed (its count at least [`CLOSED`]), so the choice of a row
+    /// starts its scan there ([`State::choose_row_among`]); lowered when a row reopens.
+    pub(super) scan_from: std::cell::Cell<usize>,
+    /// Scratch for [`State::sync`]: the words it reads.
+    pub(super) sync_words: Vec<u32>,
     pub(super) stats: Stats,
 }
 
@@ -128,13 +139,50 @@ impl<'l> State<'l> {
             parts: Vec::new(),
             costs: None,
             slack_order: None,
+            local: false,
+            dirty: None,
+            scan_from: std::cell::Cell::new(0),
+            sync_words: Vec::new(),
             stats: Stats::default(),
+        }
+    }
+
+    /// Notes that the legal words of `v`'s rows may change (see [`State::dirty`]).
+    #[inline]
+    fn touch_rows_of(&mut self, v: usize) {
+        if let Some(dirty) = &mut self.dirty {
+            for &r in self.layout.rows_of(v) {
+                dirty.extend(self.layout.row_words(r as usize).iter().map(|&(w, _)| w));
+            }
+            dirty.push((v >> 6) as u32);
+        }
+    }
+
+    /// Notes that row `r` is open again, for the scan of [`State::choose_row_among`].
+    #[inline]
+    fn reopened(&self, r: usize) {
+        if r < self.scan_from.get() {
+            self.scan_from.set(r);
+        }
+    }
+
+    /// The words [`State::sync`] must read: those in `dirty` (then emptied), or every word.
+    fn words_to_sync(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+        match &mut self.dirty {
+            Some(dirty) => std::mem::swap(dirty, out),
+            None => out.extend(0..self.legal.words.len() as u32),
+        }
+        if self.local {
+            self.dirty.get_or_insert_with(Vec::new);
         }
     }
 
     /// Places the givens and queues every row the first propagation must look at.
     pub(super) fn start(&mut self, engine: &mut dyn LegalityEngine) {
         let layout = self.layout;
+        self.local = engine.local();
+        self.dirty = None;
         for &g in &layout.givens {
             self.place(engine, g);
         }
@@ -196,23 +244,31 @@ impl<'l> State<'l> {
         }
     }
 
-    /// Brings the cached legal set and per-row legal counts up to date with the engine.
+    /// Brings the cached legal set and per-row legal counts up to date with the engine: every
+    /// word, or with a local engine only the words touched since the last call (so a step
+    /// costs its rows, not `variables / 64`).
     pub(super) fn sync(&mut self, engine: &mut dyn LegalityEngine) {
+        let mut words = std::mem::take(&mut self.sync_words);
+        self.words_to_sync(&mut words);
         if self.layout.general {
-            return self.sync_general(engine);
+            self.sync_general(engine, &words);
+        } else {
+            self.sync_exact(engine, &words);
         }
+        self.sync_words = words;
+    }
+
+    /// [`State::sync`] for models without general rows, over the words `words`.
+    fn sync_exact(&mut self, engine: &mut dyn LegalityEngine, words: &[u32]) {
         let layout = self.layout;
         let fresh = engine.legal(layout);
         // Disjoint borrows of the fields, so the hot loop keeps them in registers instead of
         // reloading them after every queue push.
         let count = self.count.as_mut_slice();
         let queue = &mut self.queue;
-        for (w, (&new, old)) in fresh
-            .words
-            .iter()
-            .zip(self.legal.words.iter_mut())
-            .enumerate()
-        {
+        for &w in words {
+            let w = w as usize;
+            let (new, old) = (fresh.words[w], &mut self.legal.words[w]);
             let mut changed = new ^ *old;
             if changed == 0 {
                 continue;
@@ -242,11 +298,11 @@ impl<'l> State<'l> {
     /// [`State::sync`] for models with general rows: the legal set is the engine's minus the
     /// excluded variables, and general rows also track the weight still placeable; a demand
     /// row is queued whenever that weight drops.
-    pub(super) fn sync_general(&mut self, engine: &mut dyn LegalityEngine) {
+    fn sync_general(&mut self, engine: &mut dyn LegalityEngine, words: &[u32]) {
         let layout = self.layout;
         let fresh = engine.legal(layout);
-        // Disjoint borrows, as in `sync`. `avail` is kept for every tracked row (only general
-        // rows read it), which saves a branch per (variable, row).
+        // Disjoint borrows, as in `sync_exact`. `avail` is kept for every tracked row (only
+        // general rows read it), which saves a branch per (variable, row).
         let State {
             legal,
             excluded,
@@ -256,9 +312,10 @@ impl<'l> State<'l> {
             queue,
             ..
         } = self;
-        let words = fresh.words.iter().zip(&excluded.words);
-        for (w, ((&engine_word, &out), old)) in words.zip(legal.words.iter_mut()).enumerate() {
-            let new = engine_word & !out;
+        for &w in words {
+            let w = w as usize;
+            let new = fresh.words[w] & !excluded.words[w];
+            let old = &mut legal.words[w];
             let mut changed = new ^ *old;
             if changed == 0 {
                 continue;
@@ -294,6 +351,7 @@ impl<'l> State<'l> {
 
     pub(super) fn place(&mut self, engine: &mut dyn LegalityEngine, v: usize) {
         engine.place(self.layout, v);
+        self.touch_rows_of(v);
         self.placed.push(v as u32);
         if self.layout.general {
             return self.mark_general(v, true);
@@ -313,6 +371,7 @@ impl<'l> State<'l> {
         while self.placed.len() > len {
             let v = self.placed.pop().unwrap() as usize;
             engine.unplace(layout, v);
+            self.touch_rows_of(v);
             if layout.general {
                 self.mark_general(v, false);
                 continue;
@@ -323,6 +382,7 @@ impl<'l> State<'l> {
                 if layout.exactly_one[r] && self.filled[r] == 0 {
                     self.open += 1;
                     self.count[r] -= CLOSED;
+                    self.reopened(r);
                 }
             }
         }
@@ -346,6 +406,7 @@ impl<'l> State<'l> {
                     if self.filled[r] == 0 {
                         self.open += 1;
                         self.count[r] -= CLOSED;
+                        self.reopened(r);
                     }
                 }
                 continue;
@@ -392,6 +453,9 @@ impl<'l> State<'l> {
     pub(super) fn exclude(&mut self, v: usize) {
         self.excluded.insert(v);
         self.excluded_trail.push(v as u32);
+        if let Some(dirty) = &mut self.dirty {
+            dirty.push((v >> 6) as u32);
+        }
     }
 
     /// Lets back the variables excluded after the trail had length `len`.
@@ -399,6 +463,9 @@ impl<'l> State<'l> {
         while self.excluded_trail.len() > len {
             let v = self.excluded_trail.pop().unwrap();
             self.excluded.remove(v as usize);
+            if let Some(dirty) = &mut self.dirty {
+                dirty.push(v >> 6);
+            }
         }
     }
 }
