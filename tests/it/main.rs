@@ -31,3 +31,4 @@ mod star_killer;
 mod streaming;
 mod table_snapshots;
 mod vsa_search;
+mod xcc_semantics;
