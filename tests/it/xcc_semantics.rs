@@ -204,3 +204,50 @@ fn the_random_files_hold_options_with_no_primary_item_and_solutions() {
     }
     assert!(orphans >= 60 && solvable >= 30, "{orphans} {solvable}");
 }
+
+/// The engine and item order `xcc` (default engine) picks for `model`, from a count stopped
+/// at its first solution.
+fn engine_and_order(model: &Model) -> (String, String) {
+    let mut xcc = make_backend("xcc", &BackendOptions::default()).unwrap();
+    let out = count_verified(xcc.as_mut(), model, Some(1)).unwrap();
+    assert_eq!((out.status, out.count), (Status::Limit, 1), "{:?}", out.reason);
+    let extra = &out.stats.extra;
+    let text = |k: &str| extra.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+    (text("engine"), text("order"))
+}
+
+#[test]
+fn every_spelling_of_a_pentomino_problem_gets_the_same_engine_and_order() {
+    // Issue 35, item 9: pentominoes 6x10 as an `.xcc` file (one list of items, the pieces
+    // first) went to the MRV engine (7-10 s), as JSON with families to the sweep (2.4 s), and
+    // the sweep forced on the `.xcc` file followed the file's order (past 300 s). The sweep's
+    // order now comes from the items and options alone.
+    use zeroone::export::{render, Format as Out};
+    use zeroone::puzzle::generate::exact_cover::pentominoes;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read_xcc = |path: &str| {
+        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        read_str(Format::Xcc, &text, path).unwrap()
+    };
+    let json = std::fs::read_to_string(format!("{root}/experiments/exact-cover/pentominoes-6x10.json"))
+        .unwrap();
+    let parsed = zeroone::puzzle::parse::parse_str(&json, zeroone::puzzle::parse::Format::Json, "j")
+        .unwrap();
+    let from_json = parsed[0].to_model("json").unwrap();
+    let file = read_xcc("data/xcc/pentominoes-6x10.xcc");
+    let exported = read_str(Format::Xcc, &render(&from_json, Out::Xcc).unwrap(), "e").unwrap();
+    let expected = (
+        "sweep".to_string(),
+        "space 60 (transposed, width 10), labels 12".to_string(),
+    );
+    for (spelling, model) in [("json", &from_json), ("xcc file", &file), ("exported", &exported)] {
+        assert_eq!(engine_and_order(model), expected, "{spelling}");
+    }
+    let generated = pentominoes(3, 20);
+    let file = read_xcc("data/xcc/pentominoes-3x20.xcc");
+    let exported = read_str(Format::Xcc, &render(&generated, Out::Xcc).unwrap(), "e").unwrap();
+    let (first, second) = (engine_and_order(&generated), engine_and_order(&file));
+    assert_eq!(first, second);
+    assert_eq!(first, engine_and_order(&exported));
+    assert_eq!(first.0, "sweep");
+}

@@ -13,7 +13,8 @@
 //! options each: per item its live options as one 16-, 32- or 64-bit lane, MRV by popcount, a
 //! choice one AND-NOT per item; see `transposed`), `sweep` (exact cover with at most 128 items: options as
 //! 128-bit item masks, branching on the first uncovered item of an order derived from the
-//! model's shape; see `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover;
+//! items' structure, space before labels; `auto` takes it only when it finds such a structure;
+//! see `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover;
 //! see `small`) and `counts` (MRV, every model; described below).
 //!
 //! The live options are a bitset; each item keeps the count of its live options. Choosing an
@@ -167,18 +168,6 @@ struct Prepared {
     transposed: Option<TransposedProblem>,
 }
 
-/// Whether the model's rows come in two or more families, so that the sweep can order the items
-/// from the model's shape (space-filling families before label families). A model read from a
-/// file that puts every primary item in one family (an `.xcc` file: pieces before cells) gives
-/// the sweep the file's order, which can be catastrophic (pentominoes 6x10 with the pieces
-/// first: no solution in 15 s, against milliseconds for MRV), so `auto` keeps MRV there.
-/// Costs one pass over the rows.
-fn sweep_order_known(model: &Model) -> bool {
-    let mut families = model.constraints().iter().map(|c| c.family);
-    let first = families.next();
-    families.any(|f| Some(f) != first)
-}
-
 /// The `xcc` backend: solves, counts, streams every solution, honours a time limit.
 #[derive(Debug, Default)]
 pub struct Xcc {
@@ -228,10 +217,13 @@ impl Xcc {
             self.cache = Some(Prepared {
                 model: model.clone(),
                 transposed,
-                sweep: (wants(Engine::Sweep)
-                    && (self.engine == Engine::Sweep || sweep_order_known(model)))
-                .then(|| SweepProblem::of(&problem, model))
-                .flatten(),
+                // Auto sweeps only in an order derived from the items' structure (space
+                // before labels): the model's own order can be catastrophic (pentominoes 6x10
+                // with the pieces first: no solution in 15 s, against milliseconds for MRV).
+                sweep: wants(Engine::Sweep)
+                    .then(|| SweepProblem::of(&problem, model))
+                    .flatten()
+                    .filter(|s| self.engine == Engine::Sweep || s.structured()),
                 small: wants(Engine::ByteCounts)
                     .then(|| SmallProblem::of(&problem))
                     .flatten(),
