@@ -7,9 +7,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use zeroone::backend::{
-    count_verified, make_backend, solutions_verified, BackendOptions, Status,
-};
+use zeroone::backend::{count_verified, make_backend, solutions_verified, BackendOptions, Status};
 use zeroone::model::Model;
 use zeroone::read::{read_str, Format};
 
@@ -143,7 +141,12 @@ fn count_by(name: &str, engine: Option<&str>, model: &Model) -> u128 {
     }
     let mut backend = make_backend(name, &options).unwrap();
     let out = count_verified(backend.as_mut(), model, None).unwrap();
-    assert_eq!(out.status, Status::Solved, "{name} {engine:?}: {:?}", out.reason);
+    assert_eq!(
+        out.status,
+        Status::Solved,
+        "{name} {engine:?}: {:?}",
+        out.reason
+    );
     out.count
 }
 
@@ -210,9 +213,20 @@ fn the_random_files_hold_options_with_no_primary_item_and_solutions() {
 fn engine_and_order(model: &Model) -> (String, String) {
     let mut xcc = make_backend("xcc", &BackendOptions::default()).unwrap();
     let out = count_verified(xcc.as_mut(), model, Some(1)).unwrap();
-    assert_eq!((out.status, out.count), (Status::Limit, 1), "{:?}", out.reason);
+    assert_eq!(
+        (out.status, out.count),
+        (Status::Limit, 1),
+        "{:?}",
+        out.reason
+    );
     let extra = &out.stats.extra;
-    let text = |k: &str| extra.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+    let text = |k: &str| {
+        extra
+            .get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("-")
+            .to_string()
+    };
     (text("engine"), text("order"))
 }
 
@@ -229,10 +243,13 @@ fn every_spelling_of_a_pentomino_problem_gets_the_same_engine_and_order() {
         let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
         read_str(Format::Xcc, &text, path).unwrap()
     };
-    let json = std::fs::read_to_string(format!("{root}/experiments/exact-cover/pentominoes-6x10.json"))
-        .unwrap();
-    let parsed = zeroone::puzzle::parse::parse_str(&json, zeroone::puzzle::parse::Format::Json, "j")
-        .unwrap();
+    let json = std::fs::read_to_string(format!(
+        "{root}/experiments/exact-cover/pentominoes-6x10.json"
+    ))
+    .unwrap();
+    let parsed =
+        zeroone::puzzle::parse::parse_str(&json, zeroone::puzzle::parse::Format::Json, "j")
+            .unwrap();
     let from_json = parsed[0].to_model("json").unwrap();
     let file = read_xcc("data/xcc/pentominoes-6x10.xcc");
     let exported = read_str(Format::Xcc, &render(&from_json, Out::Xcc).unwrap(), "e").unwrap();
@@ -240,7 +257,11 @@ fn every_spelling_of_a_pentomino_problem_gets_the_same_engine_and_order() {
         "sweep".to_string(),
         "space 60 (transposed, width 10), labels 12".to_string(),
     );
-    for (spelling, model) in [("json", &from_json), ("xcc file", &file), ("exported", &exported)] {
+    for (spelling, model) in [
+        ("json", &from_json),
+        ("xcc file", &file),
+        ("exported", &exported),
+    ] {
         assert_eq!(engine_and_order(model), expected, "{spelling}");
     }
     let generated = pentominoes(3, 20);
