@@ -188,6 +188,10 @@ impl Reader {
             }
             used.push((item, colour));
         }
+        if !used.iter().any(|&(item, _)| self.items[item].primary) {
+            // Never chosen by Knuth's programs (see the module docs): left out.
+            return Ok(());
+        }
         self.nonzeros += used.len();
         if self.nonzeros > super::MAX_NONZEROS {
             let expected = format!(

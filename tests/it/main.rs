@@ -33,3 +33,4 @@ mod star_killer;
 mod streaming;
 mod table_snapshots;
 mod vsa_search;
+mod xcc_semantics;

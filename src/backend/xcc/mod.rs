@@ -13,7 +13,8 @@
 //! options each: per item its live options as one 16-, 32- or 64-bit lane, MRV by popcount, a
 //! choice one AND-NOT per item; see `transposed`), `sweep` (exact cover with at most 128 items: options as
 //! 128-bit item masks, branching on the first uncovered item of an order derived from the
-//! model's shape; see `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover;
+//! items' structure, space before labels; `auto` takes it only when it finds such a structure;
+//! see `sweep`), `byte-counts` (MRV with SIMD-packed counts, small exact cover;
 //! see `small`) and `counts` (MRV, every model; described below).
 //!
 //! The live options are a bitset; each item keeps the count of its live options. Choosing an
@@ -33,6 +34,7 @@
 //! `transposed`, then `sweep`, then `byte-counts`, then `counts`, the first that takes the
 //! model).
 
+mod free;
 mod problem;
 mod search;
 mod small;
@@ -42,11 +44,13 @@ mod transposed;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use crate::backend::memory::available_memory;
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, RowLimit,
     RowRefusal, SolutionStream, SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
 };
 use crate::model::{Model, Sense, Solution};
+use free::Completer;
 use problem::Problem;
 use search::{Ending, Searcher};
 use small::{SmallProblem, SmallSearcher};
@@ -76,12 +80,14 @@ pub fn sweep_takes(model: &Model) -> bool {
     if rows.len() > sweep::MAX_ITEMS || model.first_general_row().is_some() {
         return false;
     }
+    let free = problem::free_variables(model);
     let slack = (0..model.num_variables())
         .filter(|&v| {
-            !model
-                .rows_of(v)
-                .iter()
-                .any(|&r| rows[r].sense == Sense::ExactlyOne)
+            !free[v]
+                && !model
+                    .rows_of(v)
+                    .iter()
+                    .any(|&r| rows[r].sense == Sense::ExactlyOne)
         })
         .count();
     rows.len() + slack <= sweep::MAX_ITEMS
@@ -109,13 +115,15 @@ pub fn transposed_takes(model: &Model) -> bool {
         }
     }
     // As in `Problem::new`: a variable in no "exactly one" row and no `<= 0` row gets a slack
-    // item (of two options) and a "leave it out" option.
+    // item (of two options) and a "leave it out" option, unless no row constrains it.
+    let free = problem::free_variables(model);
     let slack = (0..model.num_variables())
         .filter(|&v| {
-            !model
-                .rows_of(v)
-                .iter()
-                .any(|&r| matches!(rows[r].sense.bounds(), (1, Some(1)) | (_, Some(0))))
+            !free[v]
+                && !model
+                    .rows_of(v)
+                    .iter()
+                    .any(|&r| matches!(rows[r].sense.bounds(), (1, Some(1)) | (_, Some(0))))
         })
         .count();
     if slack > 0 {
@@ -167,18 +175,6 @@ struct Prepared {
     transposed: Option<TransposedProblem>,
 }
 
-/// Whether the model's rows come in two or more families, so that the sweep can order the items
-/// from the model's shape (space-filling families before label families). A model read from a
-/// file that puts every primary item in one family (an `.xcc` file: pieces before cells) gives
-/// the sweep the file's order, which can be catastrophic (pentominoes 6x10 with the pieces
-/// first: no solution in 15 s, against milliseconds for MRV), so `auto` keeps MRV there.
-/// Costs one pass over the rows.
-fn sweep_order_known(model: &Model) -> bool {
-    let mut families = model.constraints().iter().map(|c| c.family);
-    let first = families.next();
-    families.any(|f| Some(f) != first)
-}
-
 /// The `xcc` backend: solves, counts, streams every solution, honours a time limit.
 #[derive(Debug, Default)]
 pub struct Xcc {
@@ -228,10 +224,13 @@ impl Xcc {
             self.cache = Some(Prepared {
                 model: model.clone(),
                 transposed,
-                sweep: (wants(Engine::Sweep)
-                    && (self.engine == Engine::Sweep || sweep_order_known(model)))
-                .then(|| SweepProblem::of(&problem, model))
-                .flatten(),
+                // Auto sweeps only in an order derived from the items' structure (space
+                // before labels): the model's own order can be catastrophic (pentominoes 6x10
+                // with the pieces first: no solution in 15 s, against milliseconds for MRV).
+                sweep: wants(Engine::Sweep)
+                    .then(|| SweepProblem::of(&problem, model))
+                    .flatten()
+                    .filter(|s| self.engine == Engine::Sweep || s.structured()),
                 small: wants(Engine::ByteCounts)
                     .then(|| SmallProblem::of(&problem))
                     .flatten(),
@@ -265,13 +264,15 @@ impl Xcc {
         let extra = &mut stats.extra;
         extra.insert("items".into(), problem.num_items().into());
         extra.insert("options".into(), problem.num_options.into());
-        let found = &mut |chosen: &[u32]| found(chosen, n);
-        let givens = model.givens();
+        let (mut completer, givens) =
+            Completer::new(&problem.free, model.givens(), Instant::now(), limit);
+        let givens = &givens[..];
+        let found = &mut |chosen: &[u32]| completer.each(chosen, &mut |c| found(c, n));
         let refused = |name: &str, why: &str| BackendError::TooLarge {
             backend: "xcc".into(),
             reason: format!("engine '{name}' {why}"),
         };
-        let ending =
+        let mut ending =
             match (engine, sweep, small) {
                 (Engine::Auto | Engine::Transposed, _, _) if transposed.is_some() => {
                     extra.insert("engine".into(), "transposed".into());
@@ -308,9 +309,18 @@ impl Xcc {
                 }
                 (Engine::Auto | Engine::Counts, _, _) => {
                     extra.insert("engine".into(), "counts".into());
+                    search::frames_fit(problem, available_memory)
+                        .map_err(|why| refused("counts", &why))?;
                     self.searcher.run(problem, givens, limit, &mut stats, found)
                 }
             };
+        if completer.timed_out() {
+            ending = Ending::TimedOut;
+        }
+        stats.solutions = completer.solutions();
+        if !problem.free.is_empty() {
+            stats.extra.insert("free".into(), problem.free.len().into());
+        }
         Ok((ending, stats))
     }
 }

@@ -51,6 +51,12 @@ pub(crate) struct Problem {
     pub item_masks: Vec<u64>,
     /// An item with `lo` above its length: no solution at all.
     pub impossible: bool,
+    /// The model variables no row constrains (each of their rows never binds: `lo = 0` and
+    /// `hi` at least its length, or no row at all), ascending. They get no slack item and no
+    /// engine chooses them; every solution of the others is completed in each of the
+    /// `2^free` ways (see `super::Xcc`), so a model of many unconstrained variables costs no
+    /// item, no frame and no depth per variable.
+    pub free: Vec<u32>,
     /// Plain exact cover: every item is primary (`1..=1`), secondary (`0..=1`), empty
     /// (`0..=0`) or never binding (`hi` at least its length). MRV is then the fewest live
     /// options, and the search needs no `need` or `room` per item.
@@ -68,7 +74,8 @@ impl Problem {
         let mut lo = Vec::with_capacity(rows.len());
         let mut hi = Vec::with_capacity(rows.len());
         let mut impossible = false;
-        let mut decided = vec![false; n];
+        let free = free_variables(model);
+        let mut decided: Vec<bool> = free.clone();
         for c in rows {
             let len = c.vars.len() as u64;
             let (low, high) = c.sense.bounds();
@@ -129,6 +136,7 @@ impl Problem {
             spans,
             item_masks,
             impossible,
+            free: (0..n).filter(|&v| free[v]).map(|v| v as u32).collect(),
             plain,
         }
     }
@@ -149,6 +157,24 @@ impl Problem {
     pub fn options_of(&self, i: usize) -> &[u32] {
         &self.item_options[self.item_start[i] as usize..self.item_start[i + 1] as usize]
     }
+}
+
+/// Whether a row of `len` variables with bounds `(low, high)` never binds: every 0-1 setting
+/// of its variables keeps it.
+pub(crate) fn never_binds((low, high): (u64, Option<u64>), len: usize) -> bool {
+    low == 0 && high.is_none_or(|h| h >= len as u64)
+}
+
+/// Per variable of `model`: whether no row constrains it (every row holding it never binds).
+/// Costs one pass over the rows.
+pub(crate) fn free_variables(model: &Model) -> Vec<bool> {
+    let mut free = vec![true; model.num_variables()];
+    for c in model.constraints() {
+        if !never_binds(c.sense.bounds(), c.vars.len()) {
+            c.vars.iter().for_each(|&v| free[v] = false);
+        }
+    }
+    free
 }
 
 /// Concatenates `lists` into one vector with offsets (`start[i]..start[i + 1]` is list `i`).

@@ -141,6 +141,35 @@ pub(crate) struct Searcher {
     updates: u64,
 }
 
+/// Frames up to this many bytes in all are taken without asking how much memory there is.
+const FRAMES_ALWAYS_FIT: u64 = 1 << 28;
+
+/// `Err(why)` when the search frames of `p` may need more than `limit()` bytes (`None`: no
+/// limit; not asked below [`FRAMES_ALWAYS_FIT`]). The search keeps one frame per depth (`options / 64` words, three counts per item,
+/// the open set), and a depth chooses an option that takes one from an open item's need, so
+/// the depth is at most the sum of the items' lower bounds: a model of many items that all
+/// need covering (thousands of slack items) would need frames quadratic in its size. Costs one
+/// pass over the items, and one query of the limit for large frames.
+pub(crate) fn frames_fit(p: &Problem, limit: impl FnOnce() -> Option<u64>) -> Result<(), String> {
+    let items = p.num_items() as u64;
+    let frame = 8 * p.words as u64 + 12 * items + 8 * items.div_ceil(64) + 128;
+    let needs: u64 = p.lo.iter().map(|&lo| u64::from(lo)).sum();
+    let depths = needs.min(p.num_options as u64) + 1;
+    let bytes = depths.saturating_mul(frame);
+    if bytes <= FRAMES_ALWAYS_FIT {
+        return Ok(());
+    }
+    match limit() {
+        Some(limit) if bytes > limit => Err(format!(
+            "would need up to {} for its search frames ({depths} levels of {frame} bytes), more \
+             than the {} of memory available",
+            crate::backend::memory::gib(bytes),
+            crate::backend::memory::gib(limit)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// How often (in nodes) the clock is read (first at the first node).
 const CLOCK_EVERY: u64 = 1024;
 

@@ -10,14 +10,16 @@
 //! solution holds exactly one option through `k`, and that option's first item is `k`. So every
 //! solution is met exactly once and counts are exact.
 //!
-//! The order is derived from the model's shape (see [`item_order`]): families whose options
-//! hold several of their items (the cells of a board, the positions of Langford pairs) come
-//! before families whose options hold one (the pieces, the values, the rows of n-queens), so
-//! the sweep fills space and the labels follow; within a family, the items keep the model's
-//! order or, when the family is a grid of some width, the transposed order, whichever keeps the
-//! options' items closer together (the sum over options of the distance between their first
-//! and last item): a 6x10 board is then filled along its short side. Slack items (see
-//! `problem`) come last.
+//! The order is derived from the items and options alone (see [`item_order`]), never from
+//! names or families, so every spelling of a model (JSON with families, an `.xcc` file with one
+//! list of items) is swept alike. Label classes (sets of items every option holds exactly one
+//! of: the pieces, the values of Langford pairs, the rows and columns of n-queens) are found
+//! greedily; the other items (the cells of a board, the positions of Langford pairs: "space")
+//! come before them, groups with more items per option first, so the sweep fills space and
+//! the labels follow. Within a group the items keep the model's order or, when the group is a
+//! grid of some width, the transposed order, whichever keeps the options' items closer together
+//! (the sum over options of the distance between their first and last item): a 6x10 board is
+//! then filled along its short side. Slack items (see `problem`) come last.
 //!
 //! Costs per node: one scan of the options starting at the branching item (16 bytes each).
 //! Memory: 24 bytes per option. Statistics: `extra.tests` counts the mask tests.
@@ -63,8 +65,10 @@ pub(crate) struct SweepProblem {
     mask_of: Vec<Option<u128>>,
     /// The bits of the primary items.
     primary: u128,
-    /// Which model-row family order was used, for the statistics.
+    /// How the order was derived, for the statistics.
     order: String,
+    /// Whether the items showed a structure to order by (see [`item_order`]).
+    structured: bool,
 }
 
 impl SweepProblem {
@@ -90,7 +94,7 @@ impl SweepProblem {
         if primary.len() + secondary.len() > MAX_ITEMS || p.impossible {
             return None;
         }
-        let (order, note) = item_order(p, model, &primary);
+        let (order, note, structured) = item_order(p, model.constraints().len(), &primary);
         let mut bit = vec![u32::MAX; p.num_items()];
         for (k, &i) in order.iter().chain(&secondary).enumerate() {
             bit[i] = k as u32;
@@ -161,6 +165,7 @@ impl SweepProblem {
             mask_of,
             primary: primary_bits,
             order: note,
+            structured,
         })
     }
 
@@ -169,63 +174,124 @@ impl SweepProblem {
         self.pattern_bits
     }
 
+    /// Whether the order came from a structure of the items (space and labels, or two label
+    /// classes or more); without one it is the model's order, which `auto` does not trust.
+    pub fn structured(&self) -> bool {
+        self.structured
+    }
+
     /// A short description of the item order (for `extra.order`).
     pub fn order(&self) -> &str {
         &self.order
     }
 }
 
-/// The primary items of `p` in the order the sweep branches on, and a note saying how it was
-/// derived (see the module docs). Costs a few passes over the nonzeros per candidate order.
-fn item_order(p: &Problem, model: &Model, primary: &[usize]) -> (Vec<usize>, String) {
-    let rows = model.constraints();
-    let families = model.families();
-    // Mean items of the family per option touching it, as (items, options) to stay exact.
-    let mut per_option = vec![(0u64, 0u64); families.len()];
-    let mut slack = Vec::new();
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); families.len()];
-    for &i in primary {
-        match rows.get(i) {
-            Some(c) => {
-                members[c.family].push(i);
-                per_option[c.family].0 += p.options_of(i).len() as u64;
-            }
-            None => slack.push(i),
-        }
-    }
+/// The primary items of `p` in the order the sweep branches on, a note saying how it was
+/// derived, and whether the items showed a structure (two groups or more; see the module docs).
+/// Items `>= model_rows` are slack items and go last. Costs, per group found, a few passes
+/// over the nonzeros for each item of one option; then [`family_order`] per group.
+fn item_order(p: &Problem, model_rows: usize, primary: &[usize]) -> (Vec<usize>, String, bool) {
+    let (own, slack): (Vec<usize>, Vec<usize>) = primary.iter().partition(|&&i| i < model_rows);
+    let (rest, labels) = label_classes(p, &own);
+    // Groups and their mean items per option touching them, as (items, options) to stay exact.
+    let mut groups: Vec<(Vec<usize>, (u64, u64), &str)> = Vec::new();
     let mut touching = vec![false; p.num_options];
-    for (f, list) in members.iter().enumerate() {
+    for (group, what) in std::iter::once((rest, "space"))
+        .chain(labels.into_iter().map(|l| (l, "labels")))
+        .filter(|(g, _)| !g.is_empty())
+    {
         touching.iter_mut().for_each(|t| *t = false);
-        for &i in list {
+        let mut held = 0u64;
+        for &i in &group {
+            held += p.options_of(i).len() as u64;
             p.options_of(i)
                 .iter()
                 .for_each(|&o| touching[o as usize] = true);
         }
-        per_option[f].1 = touching.iter().filter(|&&t| t).count() as u64;
+        let options = touching.iter().filter(|&&t| t).count() as u64;
+        groups.push((group, (held, options), what));
     }
-    let mut fams: Vec<usize> = (0..families.len())
-        .filter(|&f| !members[f].is_empty())
-        .collect();
-    // More items per option first: a / b > c / d as a * d > c * b.
-    fams.sort_by(|&a, &b| {
-        let ((x, y), (u, v)) = (per_option[a], per_option[b]);
-        (u * y).cmp(&(x * v))
-    });
+    // More items per option first: a / b > c / d as a * d > c * b (stable: space first).
+    groups.sort_by(|(_, (x, y), _), (_, (u, v), _)| (u * y).cmp(&(x * v)));
+    let structured = groups.len() >= 2;
     let mut order = Vec::with_capacity(primary.len());
     let mut notes = Vec::new();
-    for &f in &fams {
-        let (list, width) = family_order(p, &members[f]);
+    for (group, _, what) in &groups {
+        let (list, width) = family_order(p, group);
         notes.push(match width {
-            Some(w) => format!("{} (transposed, width {w})", families[f].name),
-            None => families[f].name.clone(),
+            Some(w) => format!("{what} {} (transposed, width {w})", group.len()),
+            None => format!("{what} {}", group.len()),
         });
         order.extend(list);
     }
     if !slack.is_empty() {
-        notes.push("slack".into());
+        notes.push(format!("slack {}", slack.len()));
     }
     order.extend(slack);
-    (order, notes.join(", "))
+    (order, notes.join(", "), structured)
+}
+
+/// Splits `items` (primary items, in the model's order) into the rest and its label classes: a
+/// label class is a set of items such that every option holding one of the items still
+/// unclassed holds exactly one of the class (the pieces of a polyomino puzzle, the values of
+/// Langford pairs, the rows and the columns of n-queens, each of the four item kinds of
+/// Sudoku). Found greedily and from the incidence alone, never from names or families, so
+/// every spelling of a model (JSON with families, an `.xcc` file with one list of items) gets
+/// the same groups. A class must hold one item of every option, so the seeds tried are the
+/// items of one shortest option; from a seed, the items that share no option with the class so
+/// far join it in the model's order. Costs a few passes over the nonzeros per seed.
+fn label_classes(p: &Problem, items: &[usize]) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut rest = items.to_vec();
+    let mut classes = Vec::new();
+    let mut member = vec![false; p.num_items()];
+    let mut marked = vec![false; p.num_options];
+    while rest.len() > 1 {
+        rest.iter().for_each(|&i| member[i] = true);
+        // Per option, how many unclassed items it holds (0: not considered).
+        let mut held = vec![0u32; p.num_options];
+        for &i in &rest {
+            p.options_of(i).iter().for_each(|&o| held[o as usize] += 1);
+        }
+        let Some(shortest) = (0..p.num_options)
+            .filter(|&o| held[o] > 0)
+            .min_by_key(|&o| held[o])
+        else {
+            break;
+        };
+        let seeds: Vec<usize> = p
+            .items_of(shortest)
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| member[i])
+            .collect();
+        let considered = held.iter().filter(|&&h| h > 0).count();
+        let mut found = None;
+        for seed in seeds {
+            marked.iter_mut().for_each(|m| *m = false);
+            let mut class = Vec::new();
+            let mut covered = 0;
+            for &i in std::iter::once(&seed).chain(rest.iter().filter(|&&i| i != seed)) {
+                let options = p.options_of(i);
+                if options.iter().all(|&o| !marked[o as usize]) {
+                    options.iter().for_each(|&o| marked[o as usize] = true);
+                    covered += options.len();
+                    class.push(i);
+                }
+            }
+            if covered == considered {
+                found = Some(class);
+                break;
+            }
+        }
+        rest.iter().for_each(|&i| member[i] = false);
+        let Some(mut class) = found else {
+            break;
+        };
+        class.sort_by_key(|&i| items.iter().position(|&j| j == i));
+        rest.retain(|i| !class.contains(i));
+        classes.push(class);
+    }
+    (rest, classes)
 }
 
 /// The order of one family's items: the model's, or its transpose as a grid of some width
