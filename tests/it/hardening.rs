@@ -903,3 +903,41 @@ fn an_experiment_under_a_memory_limit_reads_its_files_within_it() {
         ],
     );
 }
+
+#[test]
+fn a_hundred_thousand_unconstrained_variables_abort_no_backend() {
+    // Issue 35, item 2: 19 bytes declaring 100,000 variables, one of them in a clause. enum
+    // overflowed its stack (exit 134) from 20,000, bitset held variables^2 bits (2.5 GB here),
+    // xcc gave every variable a slack item (1.2 GB at 10,000). Every backend, in-process,
+    // under a 2 GB address space: an answer, or a clean refusal; never an abort or a panic.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("free.cnf"), "p cnf 100000 1\n1 0\n").unwrap();
+    for info in zeroone::backend::registry() {
+        let args = ["solve", "free.cnf", "--backend", info.name, "--json"];
+        let ran = run_binary(dir.path(), &args, None, Some(2048));
+        let what = format!("{}: {}", info.name, ran.stderr);
+        assert!(!ran.stderr.contains("panicked"), "{what}");
+        assert!(!ran.stderr.contains("memory allocation"), "{what}");
+        match ran.code {
+            // Answered (solved, or gauss's honest unknown), or a puzzle failed (unsupported).
+            Some(0 | 1) => {
+                let line = ran.stdout.lines().last().unwrap_or_default();
+                let record: serde_json::Value = serde_json::from_str(line).expect(&what);
+                let status = record["status"].as_str().unwrap_or_default();
+                assert!(
+                    ["solved", "unknown", "unsupported"].contains(&status),
+                    "{}: status {status}",
+                    info.name
+                );
+                if status == "solved" {
+                    assert_eq!(record["verified"], true, "{what}");
+                    let ones = record["ones"].as_array().expect(&what);
+                    assert!(ones.iter().any(|o| o == "x1"), "{}: x1 unset", info.name);
+                }
+            }
+            // Refused as a whole (dp counts only).
+            Some(2) => assert!(ran.stderr.contains("cannot solve"), "{what}"),
+            code => panic!("{}: exit {code:?}; {}", info.name, ran.stderr),
+        }
+    }
+}
