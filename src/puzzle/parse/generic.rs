@@ -234,17 +234,8 @@ impl<'de> Visitor<'de> for SenseVisitor {
         Located::deserialize(de::value::StrDeserializer::<E>::new(v)).map(SenseSpec::Shared)
     }
 
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<SenseSpec, A::Error> {
-        let mut values = Vec::new();
-        while let Some(v) = seq.next_element::<Located<String>>()? {
-            values.push(v);
-        }
-        Located::deserialize(de::value::UnitDeserializer::<A::Error>::new()).map(|l: Located<()>| {
-            SenseSpec::PerRow(Located {
-                value: values,
-                seq: l.seq,
-            })
-        })
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<SenseSpec, A::Error> {
+        per_row(seq).map(SenseSpec::PerRow)
     }
 }
 
@@ -280,18 +271,27 @@ impl<'de> Visitor<'de> for RhsVisitor {
         self.visit_i64(v)
     }
 
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<RhsSpec, A::Error> {
-        let mut values = Vec::new();
-        while let Some(v) = seq.next_element::<Located<i64>>()? {
-            values.push(v);
-        }
-        Located::deserialize(de::value::UnitDeserializer::<A::Error>::new()).map(|l: Located<()>| {
-            RhsSpec::PerRow(Located {
-                value: values,
-                seq: l.seq,
-            })
-        })
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<RhsSpec, A::Error> {
+        per_row(seq).map(RhsSpec::PerRow)
     }
+}
+
+/// A list with one located value per row (a family's `sense` or `rhs`), itself located.
+fn per_row<'de, T, A>(mut seq: A) -> Result<Located<Vec<Located<T>>>, A::Error>
+where
+    T: Deserialize<'de>,
+    A: de::SeqAccess<'de>,
+{
+    let mut values = Vec::new();
+    while let Some(v) = seq.next_element::<Located<T>>()? {
+        values.push(v);
+    }
+    Located::<()>::deserialize(de::value::UnitDeserializer::<A::Error>::new()).map(
+        |l: Located<()>| Located {
+            value: values,
+            seq: l.seq,
+        },
+    )
 }
 
 /// The first problem of a well-formed file.
