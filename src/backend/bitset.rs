@@ -21,13 +21,23 @@ use crate::backend::{BackendError, BackendOptions, RowRefusal};
 #[derive(Debug, Clone, Default)]
 pub struct BitsetEngine {
     legal: VarSet,
-    /// The words the placements changed, as `(index, old value)`, oldest first.
+    /// The words the placements changed, as `(index, old value)`, oldest first (large sets).
     saved: Vec<(u32, u64)>,
+    /// The whole set before each placement on the current path (sets of at most
+    /// [`WHOLE_COPY_MAX_WORDS`] words: a copy of a few words costs less than the log).
+    copies: Vec<u64>,
+    /// Whether placements save whole copies (see `copies`) instead of logging words.
+    whole: bool,
     /// Per placement on the current path: the length of `saved` before it.
     marks: Vec<usize>,
     /// Per row: the weight placed in it (kept for general rows only).
     sums: Vec<u64>,
 }
+
+/// The largest legal set (in words) that a placement saves whole: up to it a copy costs less
+/// than logging the words a placement changes (a 9x9 Sudoku has 12 words), beyond it the log
+/// keeps memory to the words changed instead of `variables / 64` per placement.
+const WHOLE_COPY_MAX_WORDS: usize = 256;
 
 impl LegalityEngine for BitsetEngine {
     fn name(&self) -> &'static str {
@@ -38,6 +48,8 @@ impl LegalityEngine for BitsetEngine {
         self.legal = VarSet::full(layout.num_vars);
         self.saved.clear();
         self.marks.clear();
+        self.copies.clear();
+        self.whole = self.legal.words().len() <= WHOLE_COPY_MAX_WORDS;
         self.sums.clear();
         self.sums.resize(layout.num_rows, 0);
         if layout.general {
@@ -68,38 +80,51 @@ impl LegalityEngine for BitsetEngine {
     }
 
     fn place(&mut self, layout: &Layout, var: usize) {
-        self.marks.push(self.saved.len());
-        let log = &mut self.saved;
+        let mut log = if self.whole {
+            self.copies.extend_from_slice(self.legal.words());
+            None
+        } else {
+            self.marks.push(self.saved.len());
+            Some(&mut self.saved)
+        };
         if !layout.general {
             for &r in layout.rows_of(var) {
-                self.legal
-                    .remove_words_logged(layout.row_words(r as usize), log);
+                let masks = layout.row_words(r as usize);
+                self.legal.remove_words_logged(masks, log.as_deref_mut());
             }
             return;
         }
-        self.legal.remove_logged(var, log);
+        self.legal.remove_logged(var, log.as_deref_mut());
         for (&r, &w) in layout.rows_of(var).iter().zip(layout.weights_of(var)) {
             let r = r as usize;
             if !layout.general_row[r] {
-                self.legal.remove_words_logged(layout.row_words(r), log);
+                self.legal
+                    .remove_words_logged(layout.row_words(r), log.as_deref_mut());
                 continue;
             }
             self.sums[r] += w;
             let out = layout.shut_out(r, self.sums[r]);
             if out == layout.row(r).len() {
-                self.legal.remove_words_logged(layout.row_words(r), log);
+                self.legal
+                    .remove_words_logged(layout.row_words(r), log.as_deref_mut());
                 continue;
             }
             for &v in &layout.row(r)[..out] {
-                self.legal.remove_logged(v as usize, log);
+                self.legal.remove_logged(v as usize, log.as_deref_mut());
             }
         }
     }
 
     fn unplace(&mut self, layout: &Layout, var: usize) {
-        let at = self.marks.pop().expect("unplace follows a place");
-        self.legal.restore(&self.saved[at..]);
-        self.saved.truncate(at);
+        if self.whole {
+            let at = self.copies.len() - self.legal.words().len();
+            self.legal.copy_from(&self.copies[at..]);
+            self.copies.truncate(at);
+        } else {
+            let at = self.marks.pop().expect("unplace follows a place");
+            self.legal.restore(&self.saved[at..]);
+            self.saved.truncate(at);
+        }
         if layout.general {
             for (&r, &w) in layout.rows_of(var).iter().zip(layout.weights_of(var)) {
                 if layout.general_row[r as usize] {

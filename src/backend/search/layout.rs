@@ -60,10 +60,13 @@ impl VarSet {
     }
 
     /// [`VarSet::remove_words`] that logs each word it changes, as `(index, old value)`, in
-    /// `log` (for [`VarSet::restore`]). Cost: the row's words; the log grows by those it
-    /// changes.
+    /// `log` when there is one (for [`VarSet::restore`]). Cost: the row's words; the log grows
+    /// by those it changes.
     #[inline]
-    pub fn remove_words_logged(&mut self, masks: &[(u32, u64)], log: &mut Vec<(u32, u64)>) {
+    pub fn remove_words_logged(&mut self, masks: &[(u32, u64)], log: Option<&mut Vec<(u32, u64)>>) {
+        let Some(log) = log else {
+            return self.remove_words(masks);
+        };
         for &(w, m) in masks {
             let old = self.words[w as usize];
             if old & m != 0 {
@@ -76,7 +79,7 @@ impl VarSet {
     /// [`VarSet::remove`] that logs the word it changes in `log`, as
     /// [`VarSet::remove_words_logged`] does.
     #[inline]
-    pub fn remove_logged(&mut self, v: usize, log: &mut Vec<(u32, u64)>) {
+    pub fn remove_logged(&mut self, v: usize, log: Option<&mut Vec<(u32, u64)>>) {
         self.remove_words_logged(&[((v >> 6) as u32, 1 << (v & 63))], log);
     }
 
