@@ -1,9 +1,9 @@
 //! Captures the commit zeroone is built from, so every record and report can name it without
 //! running `git` at run time (`zeroone::build_info`).
 //!
-//! `ZEROONE_COMMIT` is `git rev-parse HEAD` of this crate's checkout, with `-dirty` appended
-//! when the files the binary is built from (`src/`, `Cargo.toml`, `Cargo.lock`, `build.rs`)
-//! differ from it, or `unknown` outside git or without a `git` program. Set `ZEROONE_COMMIT`
+//! `ZEROONE_COMMIT` is `git rev-parse HEAD` of the workspace's checkout, with `-dirty` appended
+//! when the files the binary is built from (`src/`, `crates/`, `Cargo.toml`, `Cargo.lock`, all
+//! relative to the workspace root, two folders above this crate) differ from it, or `unknown` outside git or without a `git` program. Set `ZEROONE_COMMIT`
 //! in the environment to override it (release tarballs, packagers).
 //!
 //! Re-run when, and only when, the stamp could change: `HEAD`, the branch ref it names (loose
@@ -27,7 +27,8 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
 
 fn main() {
     println!("cargo:rerun-if-env-changed=ZEROONE_COMMIT");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The workspace root: this crate is crates/harness.
+    let dir = &Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let commit = match std::env::var("ZEROONE_COMMIT") {
         Ok(c) if !c.trim().is_empty() => c.trim().to_string(),
         _ => describe(dir),
@@ -67,7 +68,7 @@ fn describe(dir: &Path) -> String {
     }
     // An edit to the sources changes what "dirty" means: re-run then too (cargo checks every
     // file under a listed folder).
-    for path in ["src", "Cargo.toml", "Cargo.lock", "build.rs"] {
+    for path in ["src", "crates", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", dir.join(path).display());
     }
     let dirty = git(
@@ -78,9 +79,9 @@ fn describe(dir: &Path) -> String {
             "--untracked-files=no",
             "--",
             ":(top)src",
+            ":(top)crates",
             ":(top)Cargo.toml",
             ":(top)Cargo.lock",
-            ":(top)build.rs",
         ],
     )
     .is_some_and(|s| !s.is_empty());

@@ -3,7 +3,7 @@
 //! caller sees it), and the solve, count and stream abilities of the backends that enumerate
 //! (brute force, SAT) built on one `Enumeration` (a search that hands each solution to a callback).
 //!
-//! `zeroone solve --all` and [`crate::testing`] use it to print or snapshot whole solution sets.
+//! `zeroone solve --all` and `zeroone::testing` use it to print or snapshot whole solution sets.
 //! Cost: the backend's own enumeration, plus one verifier pass per solution (linear in the
 //! model's nonzeros) and one copy of each solution kept to prove they are distinct (memory grows
 //! with the number of solutions handed over: bound it with a limit).

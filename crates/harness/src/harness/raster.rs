@@ -12,7 +12,7 @@ use resvg::{tiny_skia, usvg};
 use crate::harness::{write_atomically, HarnessError};
 
 /// The font every figure's text is set in.
-const FONT: &[u8] = include_bytes!("../../data/fonts/DejaVuSans.ttf");
+const FONT: &[u8] = include_bytes!("../../../../data/fonts/DejaVuSans.ttf");
 /// Its family name, which the generic families (`sans-serif`, ...) are mapped to.
 const FAMILY: &str = "DejaVu Sans";
 /// Pixels per SVG unit: 1440 pixels across for a report figure, sharp on slides and wikis

@@ -882,7 +882,7 @@ mod tests {
 
     #[test]
     fn the_named_rustsat_version_is_the_locked_one() {
-        let lock = include_str!("../../Cargo.lock");
+        let lock = include_str!("../../../../Cargo.lock");
         let locked = format!("name = \"rustsat\"\nversion = \"{RUSTSAT_VERSION}\"\n");
         assert!(
             lock.contains(&locked),

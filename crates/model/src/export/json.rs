@@ -1,4 +1,4 @@
-//! The generic JSON model, in the schema [`crate::puzzle::parse`] reads back
+//! The generic JSON model, in the schema `puzzle::parse` reads back
 //! (`parse_json`, with located errors):
 //!
 //! ```json
@@ -211,67 +211,4 @@ pub fn to_json(model: &Model) -> Result<String, ExportError> {
     let mut text = serde_json::to_string_pretty(&JsonModel::from_model(model)?)?;
     text.push('\n');
     Ok(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::PuzzleKind;
-    use crate::puzzle::parse::generic::parse_json;
-    use crate::puzzle::{QueensBoard, Sudoku};
-
-    #[test]
-    fn queens_round_trips_through_the_generic_reader() {
-        let m = QueensBoard::bare(4).to_model("q4");
-        let text = to_json(&m).unwrap();
-        assert!(text.contains("\"sense\": \"at-most-one\""));
-        let back = parse_json(&text, "q4.json").unwrap();
-        assert_eq!(back.kind(), &PuzzleKind::Generic);
-        assert_eq!(back.name(), "q4");
-        assert_eq!(back.variables(), m.variables());
-        assert_eq!(back.constraints(), m.constraints());
-        assert_eq!(back.families(), m.families());
-    }
-
-    #[test]
-    fn sudoku_givens_and_values_round_trip() {
-        let mut cells = vec![None; 16];
-        cells[5] = Some(2);
-        let m = Sudoku::from_cells(2, cells).unwrap().to_model("s").unwrap();
-        let j = JsonModel::from_model(&m).unwrap();
-        assert_eq!(j.givens, vec!["r1c1=3".to_string()]);
-        let back = parse_json(&to_json(&m).unwrap(), "s.json").unwrap();
-        assert_eq!(back.givens(), m.givens());
-        assert_eq!(back.variables(), m.variables());
-    }
-
-    #[test]
-    fn a_family_mixing_relations_gets_one_sense_per_row_and_reads_back() {
-        use crate::model::{ModelBuilder, PuzzleKind};
-        let mut b = ModelBuilder::new("mixed", PuzzleKind::Generic);
-        let x = b.variable("x", Coord::Free);
-        let y = b.variable("y", Coord::Free);
-        let f = b.family("both");
-        b.row(f, vec![x, y], Sense::ExactlyOne);
-        b.row(f, vec![x], Sense::AtMostOne);
-        let g = b.family("general");
-        b.weighted_row(g, vec![x, y], vec![2, 3], Sense::AtLeast(2));
-        b.row(g, vec![x, y], Sense::Exactly(1));
-        b.row(g, vec![y], Sense::AtMost(0));
-        let m = b.build().unwrap();
-        let text = to_json(&m).unwrap();
-        let j = JsonModel::from_model(&m).unwrap();
-        assert_eq!(
-            j.families[0].sense,
-            JsonSense::PerRow(vec!["exactly-one".into(), "at-most-one".into()])
-        );
-        assert_eq!(
-            j.families[1].sense,
-            JsonSense::PerRow(vec!["at-least".into(), "exactly".into(), "at-most".into()])
-        );
-        assert_eq!(j.families[1].rhs, Some(JsonRhs::PerRow(vec![2, 1, 0])));
-        let back = parse_json(&text, "mixed.json").unwrap();
-        assert_eq!(back.constraints(), m.constraints());
-        assert_eq!(back.families(), m.families());
-    }
 }

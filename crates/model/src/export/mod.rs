@@ -299,7 +299,6 @@ pub(crate) fn header_lines(model: &Model) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Sudoku;
 
     #[test]
     fn formats_parse_by_name() {
@@ -310,23 +309,6 @@ mod tests {
             "xls".parse::<Format>(),
             Err(ExportError::UnknownFormat(_))
         ));
-    }
-
-    #[test]
-    fn sudoku_names_are_safe_and_unique() {
-        let m = Sudoku::empty(2).to_model("s").unwrap();
-        let names = Names::of(&m);
-        assert_eq!(names.variables[0], "x0_r0c0_1");
-        assert_eq!(names.rows[16], "row_digit_0");
-        let mut all = names.variables.clone();
-        all.extend(names.rows.clone());
-        let n = all.len();
-        all.sort();
-        all.dedup();
-        assert_eq!(all.len(), n);
-        assert!(all
-            .iter()
-            .all(|s| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')));
     }
 
     #[test]

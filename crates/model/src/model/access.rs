@@ -1,12 +1,10 @@
-//! The [`Model`] itself and its read-only views: names, variables, rows, columns, summary and
-//! the dense view gauss uses.
+//! The [`Model`] itself and its read-only views: names, variables, rows, columns, summary.
 
 use super::shape::Shape;
 use crate::model::{
     coord_label, Constraint, Derived, Family, FamilyId, ModelError, ModelHints, Objective,
     ObjectiveError, PuzzleKind, RowId, Sense, Solution, VarId, Variable,
 };
-use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -273,32 +271,5 @@ impl Model {
     /// The variable whose label is `label`, if any (linear scan).
     pub fn variable_by_label(&self, label: &str) -> Option<VarId> {
         (0..self.num_variables()).find(|&v| self.label(v) == label)
-    }
-
-    /// The dense view of the equality rows: `A` (one row per equality row, `= k` with its
-    /// weights, in row order, then one row `x_g = 1` per given when `with_givens`) and `b` (the
-    /// right-hand sides). Exact in `f64`: every coefficient is at most [`MAX_COEFFICIENT`](crate::model::MAX_COEFFICIENT).
-    /// Costs `rows x variables` floats.
-    pub fn dense_equalities(&self, with_givens: bool) -> (DMatrix<f64>, DVector<f64>) {
-        let eq: Vec<&Constraint> = self
-            .constraints()
-            .iter()
-            .filter(|c| c.sense.is_equality())
-            .collect();
-        let rows = eq.len() + if with_givens { self.givens.len() } else { 0 };
-        let mut a = DMatrix::zeros(rows, self.num_variables());
-        let mut b = DVector::from_element(rows, 1.0);
-        for (i, c) in eq.iter().enumerate() {
-            for (v, w) in c.terms() {
-                a[(i, v)] = w as f64;
-            }
-            b[i] = c.sense.rhs() as f64;
-        }
-        if with_givens {
-            for (j, &g) in self.givens.iter().enumerate() {
-                a[(eq.len() + j, g)] = 1.0;
-            }
-        }
-        (a, b)
     }
 }

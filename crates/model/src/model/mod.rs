@@ -4,8 +4,8 @@
 //! nothing about any backend.
 //!
 //! Costs: a model stores each row as a sorted `Vec<VarId>`, so memory is linear in the number of
-//! nonzeros. The dense view ([`Model::dense_equalities`]) is `rows x variables` floats and is
-//! meant for small and medium models (a 9x9 Sudoku is 324 x 729).
+//! nonzeros. (The dense view of the equality rows, for `gauss` alone, is that backend's:
+//! `backend::gauss::DenseEqualities`.)
 
 pub mod objective;
 pub mod verify;

@@ -333,6 +333,6 @@ pub(crate) fn quoted(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod json_round_trip;
+mod malformed;
 #[cfg(test)]
 pub(crate) mod tests;

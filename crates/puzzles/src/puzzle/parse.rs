@@ -399,7 +399,7 @@ pub fn load(path: &Path) -> Result<Vec<Puzzle>, ParseError> {
 /// use std::path::Path;
 /// use zeroone::puzzle::parse::{load_models, open};
 ///
-/// let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hex-bare.hex");
+/// let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/hex-bare.hex");
 /// let models = load_models(&file).unwrap();
 /// assert_eq!(models[0].name(), "hex-bare#0");
 /// // The same file one puzzle at a time: memory does not grow with the file.

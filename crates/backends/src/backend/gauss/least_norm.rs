@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::dense::DenseEqualities;
 use super::exact::Equation;
 use super::{GaussReport, LeastNorm};
 use crate::model::{Coord, Model};

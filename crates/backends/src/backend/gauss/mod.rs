@@ -26,6 +26,7 @@
 //! least-norm solution is a dense SVD of the `equations x unknowns` matrix, `O(m n min(m, n))`
 //! floating-point operations (a 9x9 Sudoku: a few hundred milliseconds in a debug build).
 
+pub mod dense;
 mod exact;
 mod least_norm;
 mod text;
@@ -35,6 +36,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+pub use dense::DenseEqualities;
 use exact::{eliminate_exactly, Eliminated, Equation};
 pub use least_norm::least_norm_grid;
 use least_norm::least_norm_solution;
@@ -175,7 +177,7 @@ pub fn analyse(model: &Model) -> GaussReport {
 pub fn analyse_until(model: &Model, stop: &Option<StopFlag>) -> Result<GaussReport, BackendError> {
     let full = model.with_givens_as_rows();
     let constraints = full.constraints();
-    // The same rows, in the same order, as `Model::dense_equalities` (used for the SVD).
+    // The same rows, in the same order, as `DenseEqualities::dense_equalities` (used for the SVD).
     let eq_rows: Vec<usize> = (0..constraints.len())
         .filter(|&r| constraints[r].sense.is_equality())
         .collect();

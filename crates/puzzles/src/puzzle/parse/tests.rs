@@ -312,7 +312,7 @@ fn txt_files_are_sniffed() {
 
 #[test]
 fn shared_data_files_are_sniffed_and_parse() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
     let q = data.join("queens/capybaradoku_levels.txt");
     let s = data.join("sudoku/norvig_top95.txt");
     let queens = load(&q).unwrap();
@@ -883,23 +883,23 @@ proptest! {
 const PROGRAM_EXAMPLES: [(crate::read::Format, &str); 5] = [
     (
         crate::read::Format::Opb,
-        include_str!("../../../examples/formats/knapsack.opb"),
+        include_str!("../../../../../examples/formats/knapsack.opb"),
     ),
     (
         crate::read::Format::Cnf,
-        include_str!("../../../examples/formats/cycle4.cnf"),
+        include_str!("../../../../../examples/formats/cycle4.cnf"),
     ),
     (
         crate::read::Format::Lp,
-        include_str!("../../../examples/formats/pick.lp"),
+        include_str!("../../../../../examples/formats/pick.lp"),
     ),
     (
         crate::read::Format::Mps,
-        include_str!("../../../examples/formats/pick.mps"),
+        include_str!("../../../../../examples/formats/pick.mps"),
     ),
     (
         crate::read::Format::Xcc,
-        include_str!("../../../examples/formats/colours.xcc"),
+        include_str!("../../../../../examples/formats/colours.xcc"),
     ),
 ];
 
@@ -940,11 +940,15 @@ proptest! {
     }
 }
 
+// The readers' malformed samples (test data of the model crate, not visible from here).
+#[path = "../../../../model/src/read/malformed.rs"]
+mod malformed;
+
 /// The malformed samples of every 0-1 program format, read as files: the error names the
 /// file, the line and the column.
 #[test]
 fn malformed_programs_are_located_errors_through_the_stream() {
-    for &(format, text, (line, column), word) in crate::read::tests::MALFORMED {
+    for &(format, text, (line, column), word) in malformed::MALFORMED {
         let name = format!("bad.{}", format.name());
         let e = parse_str(text, Format::Program(format), &name).unwrap_err();
         assert_eq!((e.line, e.column), (line, column), "{e}");

@@ -108,7 +108,7 @@ mod tests {
     fn killer_files_read_through_the_registry() {
         let kind = kinds::by_extension("killer").unwrap();
         let file =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/killer-9x9.killer");
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/killer-9x9.killer");
         let puzzles = load(&file).unwrap();
         let model = puzzles[0].to_model("k").unwrap();
         assert_eq!((model.kind().tag(), model.num_variables()), ("killer", 729));

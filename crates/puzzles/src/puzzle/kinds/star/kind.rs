@@ -122,7 +122,7 @@ mod tests {
         let drawn = kind.draw(&model, None).unwrap();
         assert_eq!(drawn, "AAAA\nBBBB\nCCCC\nDDDD\n");
         let file =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/star-10x10-2.star");
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/star-10x10-2.star");
         assert!(!load(&file).unwrap().is_empty());
     }
 }

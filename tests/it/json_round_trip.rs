@@ -2,15 +2,17 @@
 //! read from OPB, LP and MPS put rows of every relation in one family, which the JSON export
 //! once refused: 1,183 of 7,560 round trips). Random OPB programs (negative coefficients,
 //! negated literals, all three relations, objectives) are read, written as OPB, LP and MPS by
-//! the exporters and read again; each model read goes to JSON and back.
+//! the exporters and read again; each model read goes to JSON and back. (A unit test of the
+//! readers once; here since the JSON reader sits in the puzzle layer, above the readers' crate.)
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::*;
-use crate::export::{json::to_json, lp::to_lp, mps::to_mps, opb::to_opb};
-use crate::puzzle::parse::generic::parse_json;
+use zeroone::export::{json::to_json, lp::to_lp, mps::to_mps, opb::to_opb};
+use zeroone::model::Model;
+use zeroone::puzzle::parse::generic::parse_json;
+use zeroone::read::{read_str, Format};
 
 /// A random OPB program: up to 6 variables, up to 5 rows of mixed relations, maybe an
 /// objective (sometimes all zero).
