@@ -23,6 +23,7 @@ mod json_round_trip;
 mod layers;
 mod memout_rss;
 mod milp_levels;
+mod minimal_use;
 mod model_with_kinds;
 mod models;
 mod optimisation;

@@ -20,22 +20,27 @@ pub mod dp;
 pub mod enumerate;
 #[cfg(test)]
 mod fixtures;
+#[cfg(feature = "gauss")]
 pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;
 pub mod linear;
 pub mod memory;
+#[cfg(feature = "milp")]
 pub mod milp;
 pub mod optimize;
 pub mod outcome;
 pub mod presolve;
 pub mod refusal;
+#[cfg(feature = "sat")]
 pub mod sat;
 pub mod search;
 pub mod stop;
 pub mod stream;
+#[cfg(feature = "sat")]
 pub mod surrogate;
 pub mod verified;
+#[cfg(feature = "vsa")]
 pub mod vsa;
 pub mod worker;
 pub mod xcc;
@@ -319,7 +324,8 @@ impl BackendInfo {
     }
 }
 
-/// Every registered backend, in the order `--help` lists them.
+/// Every registered backend, in the order `--help` lists them. The heavy engines are there only
+/// when their cargo feature is on (`gauss`, `milp`, `sat`, `vsa`: all on by default; `highs` off).
 pub fn registry() -> Vec<BackendInfo> {
     vec![BackendInfo {
         name: "brute",
@@ -348,6 +354,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_seed: false,
         counters: &[],
     },
+    #[cfg(feature = "gauss")]
     BackendInfo {
         name: "gauss",
         about: "exact Gaussian elimination of the equality rows over the rationals; solves only when the equations fix every variable (incomplete)",
@@ -357,6 +364,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_seed: false,
         counters: &[],
     },
+    #[cfg(feature = "milp")]
     BackendInfo {
         name: "milp",
         about: "0-1 MILP with good_lp + microlp after the search's presolve (presolve=off|propagate|probe); counts with no-good cuts; relax=true solves the LP relaxation",
@@ -366,6 +374,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_seed: false,
         counters: &[],
     },
+    #[cfg(feature = "sat")]
     BackendInfo {
         name: "sat",
         about: "CNF encoding (pairwise / sequential-counter at-most-one; rustsat totalizer and GTE/DPW/adder for general rows) solved by varisat, a pure-Rust CDCL solver; counts with blocking clauses",
@@ -417,6 +426,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_seed: false,
         counters: &[],
     },
+    #[cfg(feature = "vsa")]
     BackendInfo {
         name: "vsa",
         about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
