@@ -1,4 +1,5 @@
-//! Backends: one file each, behind one small trait.
+//! Backends: one file or folder each, behind one small trait (the heavy engines, `gauss`,
+//! `milp`, `sat`, `vsa`, behind cargo features of the same names, on by default).
 //!
 //! A [`Backend`] has a name and abilities. Solving ([`Solver`]), counting ([`Counter`]) and
 //! streaming every solution ([`SolutionStream`]) are abilities; a backend that lacks one says so

@@ -228,12 +228,6 @@ impl Record {
         (self.instance.clone(), self.backend.clone(), self.repetition)
     }
 
-    /// Whether two records of the same key say the same thing (status, verification, count):
-    /// timings may differ between repeats of a run, answers may not.
-    pub fn agrees_with(&self, other: &Record) -> bool {
-        self.disagreement(other).is_none()
-    }
-
     /// The first field in which `self` ("here") and `other` ("there") give different answers,
     /// as `FIELD X here but Y`; `None` when they agree.
     pub fn disagreement(&self, other: &Record) -> Option<String> {

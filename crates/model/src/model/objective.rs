@@ -151,12 +151,6 @@ impl Objective {
         }
     }
 
-    /// Every cost in minimisation form (see [`Objective::min_cost`]). Cost: one `i64` per
-    /// variable.
-    pub fn min_costs(&self) -> Vec<i64> {
-        (0..self.costs.len()).map(|v| self.min_cost(v)).collect()
-    }
-
     /// A value in minimisation form turned back into the objective's own sign (or the other
     /// way: the map is its own inverse).
     pub fn flip(&self, value: i128) -> i128 {

@@ -1,5 +1,5 @@
 //! What a puzzle kind offers, as one trait ([`Kind`]) that every kind folder implements
-//! (`src/puzzle/hex/`, `queens/`, `sudoku/`) and the registry ([`super::kinds::KINDS`]) lists.
+//! (`puzzle/kinds/KIND/`: hex, Queens, Sudoku, Star Battle, Killer Sudoku) and the registry ([`super::kinds::KINDS`]) lists.
 //! The parser, the renderer, the exporters and the harness ask the kind through it; they never
 //! name a kind.
 //!

@@ -34,12 +34,6 @@ pub fn placements(model: &Model, solution: &Solution) -> Option<Vec<[usize; 2]>>
         .then(|| grid::cell_placements(model, solution))
 }
 
-/// The filled grid of a Sudoku answer as `n^2` symbols (`.` where no digit is set); `None` for
-/// other kinds.
-pub fn sudoku_grid(model: &Model, solution: &Solution) -> Option<String> {
-    kinds::sudoku::grid(model, solution)
-}
-
 /// One puzzle read from a file, before it becomes a model.
 #[derive(Debug, Clone)]
 pub enum Puzzle {
