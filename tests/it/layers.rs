@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 /// The workspace's crates, lowest layer first: a crate's internal (non-dev) dependencies must
 /// all sit in earlier entries. The facade and the binary (`zeroone`) sit on every layer; the
-/// benchmarks and the Python bindings on the facade.
+/// benchmarks, the Python bindings and the minimal library example on top.
 const CRATES: &[&[&str]] = &[
     &["zeroone-fft"],
     &["zeroone-model"],
@@ -31,7 +31,11 @@ const CRATES: &[&[&str]] = &[
     &["zeroone-puzzles"],
     &["zeroone-harness"],
     &["zeroone"],
-    &["zeroone-benches", "zeroone-python"],
+    &[
+        "zeroone-benches",
+        "zeroone-python",
+        "zeroone-example-count-opb",
+    ],
 ];
 
 /// The folders under `crates/` holding the layers' sources (each `crates/NAME/src`).
