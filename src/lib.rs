@@ -21,8 +21,9 @@
 //! assert_eq!(counted.count, 5242); // OEIS A002464; exact, every witness verified
 //! ```
 //!
-//! Data flows one way, and so do imports (a test reads the `use crate::` lines and keeps the
-//! order): each layer uses only itself and the layers listed before it.
+//! Data flows one way, and so do imports: each layer is a crate (`zeroone-model`,
+//! `zeroone-backends`, `zeroone-puzzles`, `zeroone-harness`) that depends only on the crates of
+//! the layers listed before it, and this crate re-exports them all under the paths below.
 //!
 //! | layer | what it holds |
 //! |---|---|
@@ -37,15 +38,9 @@
 //! The command-line interface (`src/cli/`, the `zeroone` binary) sits on top of all of them.
 #![deny(missing_docs)]
 
-pub mod backend;
-pub mod build_info;
-pub mod export;
-pub mod harness;
-pub mod model;
-pub mod output;
-pub mod puzzle;
-pub mod read;
-pub mod render;
-pub mod space;
-pub mod suggest;
-pub mod testing;
+// The layers are crates of their own (CONTRIBUTING.md, "Where things live"); this crate
+// re-exports each of their modules under the path it always had.
+pub use zeroone_backends::backend;
+pub use zeroone_harness::{build_info, harness};
+pub use zeroone_model::{export, model, output, read, suggest};
+pub use zeroone_puzzles::{puzzle, render, space, testing};

@@ -1,6 +1,16 @@
-//! The layer order of `src/`, kept by reading the code: every `crate::` path in a file of the
-//! library names a module of its own layer or of a layer below. Data flows one way (model ->
-//! backend -> puzzle kinds -> search-space tables -> harness), and so do imports.
+//! The layer order, kept twice.
+//!
+//! 1. By the compiler: each layer is a crate, and a crate can only use the crates it depends
+//!    on. `the_crates_depend_only_on_the_layers_below` reads the workspace's dependency graph
+//!    (`cargo metadata`) and fails on an internal dependency that runs up or sideways.
+//!    Dev-dependencies are not read: unit tests of a lower crate may build their models with a
+//!    higher one, and doc tests are written through the facade (cycles cargo allows; what they
+//!    build never reaches a user).
+//! 2. By reading the code, inside each crate: every `crate::` path in a file of a layer's crate
+//!    names a module of its own layer or of a layer below (within zeroone-model: `output` and
+//!    `suggest` below `model` below `export` and `read`; within zeroone-puzzles: the kinds
+//!    below `space`). Each crate re-exports the lower crates' modules at its root, so the same
+//!    `crate::model` paths resolve everywhere, and this reader sees every layer's files alike.
 //!
 //! Test modules (`#[cfg(test)] mod tests` at a file's end) may build models from any layer and
 //! are not read; doc comments are not read either. `KNOWN_UPWARD` lists the imports that still
@@ -10,6 +20,26 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The workspace's crates, lowest layer first: a crate's internal (non-dev) dependencies must
+/// all sit in earlier entries. The facade and the binary (`zeroone`) sit on every layer; the
+/// benchmarks, the Python bindings and the minimal library example on top.
+const CRATES: &[&[&str]] = &[
+    &["zeroone-fft"],
+    &["zeroone-model"],
+    &["zeroone-backends"],
+    &["zeroone-puzzles"],
+    &["zeroone-harness"],
+    &["zeroone"],
+    &[
+        "zeroone-benches",
+        "zeroone-python",
+        "zeroone-example-count-opb",
+    ],
+];
+
+/// The folders under `crates/` holding the layers' sources (each `crates/NAME/src`).
+const LAYER_CRATES: &[&str] = &["model", "backends", "puzzles", "harness"];
 
 /// The library's top-level modules, lowest layer first.
 const LAYERS: &[&[&str]] = &[
@@ -22,7 +52,7 @@ const LAYERS: &[&[&str]] = &[
     &["harness"],
 ];
 
-/// Imports that still run up the layers: (file under `src/`, module it names).
+/// Imports that still run up the layers: (file under `crates/NAME/src/`, module it names).
 const KNOWN_UPWARD: &[(&str, &str)] = &[];
 
 fn layer_of(module: &str) -> Option<usize> {
@@ -95,30 +125,119 @@ fn named_modules(code: &str) -> BTreeSet<String> {
         .collect()
 }
 
-#[test]
-fn no_file_imports_from_a_layer_above_its_own() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let tests = test_files(&files);
-    assert!(tests.contains(&src.join("model/tests.rs")), "{tests:?}");
-    let mut upward = BTreeSet::new();
-    for file in files.iter().filter(|f| !tests.contains(*f)) {
-        let rel = file
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let own = rel.split('/').next().unwrap().trim_end_matches(".rs");
-        let Some(own_layer) = layer_of(own) else {
-            continue; // lib.rs, main.rs and the CLI sit on top of everything
-        };
-        for module in named_modules(&code_of(&fs::read_to_string(file).unwrap())) {
-            if layer_of(&module).is_some_and(|l| l > own_layer) {
-                upward.insert((rel.clone(), module));
+/// Each workspace package's internal non-dev dependencies, from `cargo metadata` (offline, no
+/// resolution: the manifests alone).
+fn internal_dependencies() -> Vec<(String, String, String)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--offline",
+            "--no-deps",
+            "--format-version",
+            "1",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let members: BTreeSet<&str> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    let mut edges = Vec::new();
+    for package in meta["packages"].as_array().unwrap() {
+        let name = package["name"].as_str().unwrap();
+        for dep in package["dependencies"].as_array().unwrap() {
+            let (dep_name, kind) = (dep["name"].as_str().unwrap(), dep["kind"].as_str());
+            if members.contains(dep_name) && kind != Some("dev") {
+                let kind = kind.unwrap_or("normal");
+                edges.push((name.to_string(), dep_name.to_string(), kind.to_string()));
             }
         }
     }
+    edges
+}
+
+fn crate_layer(name: &str) -> Option<usize> {
+    CRATES.iter().position(|l| l.contains(&name))
+}
+
+#[test]
+fn the_crates_depend_only_on_the_layers_below() {
+    let edges = internal_dependencies();
+    // The graph is really read: the facade depends on every layer.
+    for layer in [
+        "zeroone-model",
+        "zeroone-backends",
+        "zeroone-puzzles",
+        "zeroone-harness",
+    ] {
+        assert!(
+            edges
+                .iter()
+                .any(|(from, to, _)| from == "zeroone" && to == layer),
+            "{edges:?}"
+        );
+    }
+    let mut wrong = Vec::new();
+    for (from, to, kind) in &edges {
+        let (Some(a), Some(b)) = (crate_layer(from), crate_layer(to)) else {
+            wrong.push(format!("{from} -> {to}: a crate without a layer in CRATES"));
+            continue;
+        };
+        if b >= a {
+            wrong.push(format!("{from} -> {to} ({kind}): not a layer below"));
+        }
+    }
+    assert!(wrong.is_empty(), "dependencies up or sideways: {wrong:?}");
+}
+
+#[test]
+fn the_layer_check_refuses_an_upward_or_sideways_dependency() {
+    // What the check above computes, on made-up edges.
+    let bad = |from: &str, to: &str| crate_layer(to) >= crate_layer(from);
+    assert!(bad("zeroone-model", "zeroone-backends"));
+    assert!(bad("zeroone-benches", "zeroone-python"));
+    assert!(!bad("zeroone-harness", "zeroone-model"));
+}
+
+#[test]
+fn no_file_imports_from_a_layer_above_its_own() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut upward = BTreeSet::new();
+    let mut model_tests_seen = false;
+    for name in LAYER_CRATES {
+        let src = root.join("crates").join(name).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let tests = test_files(&files);
+        model_tests_seen |= tests.contains(&src.join("model/tests.rs"));
+        for file in files.iter().filter(|f| !tests.contains(*f)) {
+            let rel = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let own = rel.split('/').next().unwrap().trim_end_matches(".rs");
+            let Some(own_layer) = layer_of(own) else {
+                continue; // lib.rs: the crate's modules and re-exports, checked by cargo
+            };
+            for module in named_modules(&code_of(&fs::read_to_string(file).unwrap())) {
+                if layer_of(&module).is_some_and(|l| l > own_layer) {
+                    upward.insert((rel.clone(), module));
+                }
+            }
+        }
+    }
+    assert!(model_tests_seen, "the test files are found");
     let known: BTreeSet<(String, String)> = KNOWN_UPWARD
         .iter()
         .map(|(f, m)| (f.to_string(), m.to_string()))
@@ -134,16 +253,22 @@ fn no_file_imports_from_a_layer_above_its_own() {
 
 #[test]
 fn every_top_level_module_has_a_layer() {
-    let lib = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
-    for line in lib.lines() {
-        if let Some(name) = line.strip_prefix("pub mod ") {
-            let name = name.trim_end_matches(';');
-            assert!(
-                layer_of(name).is_some(),
-                "module '{name}' has no layer in LAYERS"
-            );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for name in LAYER_CRATES {
+        let lib = fs::read_to_string(root.join("crates").join(name).join("src/lib.rs")).unwrap();
+        for line in lib.lines() {
+            if let Some(module) = line.strip_prefix("pub mod ") {
+                let module = module.trim_end_matches(';');
+                assert!(
+                    layer_of(module).is_some(),
+                    "module '{module}' has no layer in LAYERS"
+                );
+                seen += 1;
+            }
         }
     }
+    assert_eq!(seen, LAYERS.iter().map(|l| l.len()).sum::<usize>());
 }
 
 #[test]

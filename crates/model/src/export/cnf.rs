@@ -1,0 +1,904 @@
+//! DIMACS CNF. Model variable `i` is CNF variable `i + 1`; auxiliary variables follow.
+//!
+//! An "exactly one" row becomes one at-least-one clause plus an at-most-one encoding; an "at
+//! most one" row only the latter; a given a unit clause. The at-most-one encoding depends on
+//! the row length `k`:
+//! - **pairwise** (`k <= pairwise_up_to`): `k(k-1)/2` binary clauses `(-a | -b)`, no new
+//!   variables;
+//! - **sequential counter** (Sinz 2005) for longer rows: `k - 1` auxiliary variables `s_j`
+//!   ("one of the first `j` is set") and `3k - 4` clauses: `(-x_1 | s_1)`, and for
+//!   `1 < j < k` `(-x_j | s_j)`, `(-s_{j-1} | s_j)`, `(-x_j | -s_{j-1})`, then
+//!   `(-x_k | -s_{k-1})`.
+//!
+//! The default threshold 6 switches where the counter starts to pay (15 pairwise clauses against
+//! 14 for `k = 6`, 21 against 17 for `k = 7`).
+//!
+//! General rows (`sum w_i x_i (=, <=, >=) k` with `k != 1` or weights) are encoded by the
+//! `rustsat` crate ([`RUSTSAT_VERSION`]), not by hand:
+//! - **cardinality rows** (unit weights, any `k`): the totalizer (Bailleux and Boufkhad 2003),
+//!   built for the bound `k` only; an equality is bounded from both sides;
+//! - **pseudo-Boolean rows** (weights): the encoding [`PbEncoding`] names, by default the
+//!   generalized totalizer (GTE, Joshi, Martins and Manquinho 2015); lower bounds and
+//!   equalities go through rustsat's inverted and doubled forms of an upper-bounding encoding
+//!   (the binary adder bounds both sides itself).
+//!
+//! Rows that rustsat recognises as trivial (always true, a clause, a forced assignment) get
+//! those clauses directly; a weighted row whose weights all equal `w` is divided by `w` and
+//! encoded by the totalizer (an equality whose `k` is not a multiple of `w` becomes the empty
+//! clause), but is still counted as a weighted row. The `c` header lines give the encodings, the threshold, the rows and clauses by kind
+//! and the table `variable label coordinate`.
+//!
+//! Auxiliary variables are not determined by the model variables, so a solution count must be
+//! taken over the model variables only (the `sat` backend blocks on those).
+//!
+//! Costs: `O(sum over rows of min(k^2, 3k))` clauses for exact-cover rows; a totalizer over
+//! `n` variables for bound `k` has `O(n k)` clauses, a GTE `O(n * distinct partial sums)`
+//! (exponential in the worst case, small when weights repeat), DPW and the adder
+//! `O(n log(max weight))`-ish; all built in memory.
+
+use std::fmt::Write;
+
+use std::fmt;
+use std::str::FromStr;
+
+use rustsat::encodings::{card, pb};
+use rustsat::instances::{BasicVarManager, Cnf as RsCnf, ManageVars};
+use rustsat::types::constraints::{CardConstraint, PbConstraint};
+use rustsat::types::{Lit, Var};
+
+use super::{describe_coord, header_lines};
+use crate::model::{Constraint, Model, Relation, Sense};
+
+/// The version of the `rustsat` crate whose encodings the CNF export uses (named in the
+/// header so a formula can be traced to the code that made it; a test keeps it equal to the
+/// version in `Cargo.lock`).
+pub const RUSTSAT_VERSION: &str = "0.7.5";
+
+/// The pseudo-Boolean encoding used for weighted rows (all from `rustsat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PbEncoding {
+    /// Generalized totalizer (GTE): one output per distinct partial sum up to the bound.
+    /// rustsat's default; compact when weights repeat, large for many distinct weights.
+    #[default]
+    Gte,
+    /// Dynamic polynomial watchdog (DPW): totalizers over the binary digits of the weights;
+    /// grows with the number of bits of the weights rather than with distinct sums.
+    Dpw,
+    /// Binary adder (Warners 1998; Een and Sorensson 2006): a circuit of full adders,
+    /// `O(n log W)` clauses, bounds both sides itself; propagates least well.
+    Adder,
+}
+
+impl PbEncoding {
+    /// Every encoding, in the order `--help` lists them.
+    pub const ALL: [PbEncoding; 3] = [PbEncoding::Gte, PbEncoding::Dpw, PbEncoding::Adder];
+
+    /// The name options take (`gte`, `dpw`, `adder`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PbEncoding::Gte => "gte",
+            PbEncoding::Dpw => "dpw",
+            PbEncoding::Adder => "adder",
+        }
+    }
+
+    /// The encoding in words, for the DIMACS header.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PbEncoding::Gte => "generalized totalizer (GTE)",
+            PbEncoding::Dpw => "dynamic polynomial watchdog (DPW)",
+            PbEncoding::Adder => "binary adder",
+        }
+    }
+}
+
+impl fmt::Display for PbEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PbEncoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PbEncoding, String> {
+        PbEncoding::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!("unknown pseudo-Boolean encoding '{s}' (known: gte, dpw, adder)")
+            })
+    }
+}
+
+/// How rows are encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CnfOptions {
+    /// Exact-cover rows of at most this many variables use pairwise at-most-one clauses;
+    /// longer rows the sequential counter. `usize::MAX`: always pairwise; `0` or `1`: always
+    /// the counter (for rows of two or more).
+    pub pairwise_up_to: usize,
+    /// The encoding of weighted rows (cardinality rows always use the totalizer).
+    pub pb: PbEncoding,
+}
+
+impl Default for CnfOptions {
+    fn default() -> Self {
+        CnfOptions {
+            pairwise_up_to: 6,
+            pb: PbEncoding::default(),
+        }
+    }
+}
+
+/// A CNF formula made from a model, with the bookkeeping the header reports.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Cnf {
+    /// Variables of the formula (model variables first, then auxiliary ones).
+    pub num_vars: usize,
+    /// How many of them are model variables (CNF variables `1..=model_vars`).
+    pub model_vars: usize,
+    /// The clauses as DIMACS literals (nonzero; negative means negated).
+    pub clauses: Vec<Vec<i32>>,
+    /// At-least-one clauses (one per "exactly one" row).
+    pub at_least_one: usize,
+    /// Binary clauses of pairwise at-most-one encodings.
+    pub pairwise: usize,
+    /// Clauses of sequential-counter encodings.
+    pub sequential: usize,
+    /// Unit clauses for givens.
+    pub givens: usize,
+    /// Rows encoded pairwise.
+    pub rows_pairwise: usize,
+    /// Rows encoded with the sequential counter.
+    pub rows_sequential: usize,
+    /// Clauses of totalizer encodings of cardinality rows (unit weights, `k != 1`).
+    pub cardinality: usize,
+    /// Clauses of pseudo-Boolean encodings of weighted rows.
+    pub pseudo_boolean: usize,
+    /// Cardinality rows (unit weights, `k != 1`), encoded with the totalizer.
+    pub rows_cardinality: usize,
+    /// Weighted rows, encoded with [`CnfOptions::pb`].
+    pub rows_pseudo_boolean: usize,
+}
+
+impl Cnf {
+    /// The CNF of `model` with the encodings chosen by `options`. Fails only when rustsat
+    /// runs out of memory on a general row ([`super::ExportError::OutOfMemory`]).
+    pub fn encode(model: &Model, options: &CnfOptions) -> Result<Cnf, super::ExportError> {
+        let n = model.num_variables();
+        let mut cnf = Cnf {
+            num_vars: n,
+            model_vars: n,
+            ..Cnf::default()
+        };
+        let lit = |v: usize| (v + 1) as i32;
+        for c in model.constraints() {
+            if !c.is_unit() {
+                let estimate = encoding_estimate(c, options.pb);
+                if estimate > MAX_ENCODING_SIZE {
+                    return Err(super::ExportError::EncodingTooLarge {
+                        family: model.families()[c.family].name.clone(),
+                        row: c.index,
+                        encoding: encoding_name(c, options.pb),
+                        estimate,
+                    });
+                }
+                cnf.push_general_row(c, options.pb).map_err(|_| {
+                    super::ExportError::OutOfMemory {
+                        family: model.families()[c.family].name.clone(),
+                        row: c.index,
+                    }
+                })?;
+                continue;
+            }
+            if c.sense == Sense::ExactlyOne {
+                cnf.clauses.push(c.vars.iter().map(|&v| lit(v)).collect());
+                cnf.at_least_one += 1;
+            }
+            let k = c.vars.len();
+            if k < 2 {
+                continue;
+            }
+            if k <= options.pairwise_up_to {
+                cnf.rows_pairwise += 1;
+                for i in 0..k {
+                    for j in i + 1..k {
+                        cnf.clauses.push(vec![-lit(c.vars[i]), -lit(c.vars[j])]);
+                        cnf.pairwise += 1;
+                    }
+                }
+            } else {
+                cnf.rows_sequential += 1;
+                let before = cnf.clauses.len();
+                // s[j] (j = 0..k-1): one of the first j+1 variables is 1.
+                let s: Vec<i32> = (0..k - 1).map(|j| (cnf.num_vars + j + 1) as i32).collect();
+                cnf.num_vars += k - 1;
+                let x: Vec<i32> = c.vars.iter().map(|&v| lit(v)).collect();
+                cnf.clauses.push(vec![-x[0], s[0]]);
+                for j in 1..k - 1 {
+                    cnf.clauses.push(vec![-x[j], s[j]]);
+                    cnf.clauses.push(vec![-s[j - 1], s[j]]);
+                    cnf.clauses.push(vec![-x[j], -s[j - 1]]);
+                }
+                cnf.clauses.push(vec![-x[k - 1], -s[k - 2]]);
+                cnf.sequential += cnf.clauses.len() - before;
+            }
+        }
+        for &g in model.givens() {
+            cnf.clauses.push(vec![lit(g)]);
+            cnf.givens += 1;
+        }
+        Ok(cnf)
+    }
+
+    /// Appends the rustsat encoding of the general row `c` (cardinality or weighted), with its
+    /// auxiliary variables numbered after the current ones.
+    fn push_general_row(
+        &mut self,
+        c: &Constraint,
+        pb_encoding: PbEncoding,
+    ) -> Result<(), rustsat::OutOfMemory> {
+        let mut vars = BasicVarManager::from_next_free(Var::new(self.num_vars as u32));
+        let mut clauses = RsCnf::new();
+        let lits = c.vars.iter().map(|&v| Lit::positive(v as u32));
+        // Every rhs, weight and row total is at most 2^53 (`MAX_COEFFICIENT`): fits usize
+        // and isize on the 64-bit targets zeroone builds for.
+        let k = c.sense.rhs() as usize;
+        let (low, high) = c.weight_range();
+        let weighted = c.weights.is_some();
+        if weighted {
+            self.rows_pseudo_boolean += 1;
+        } else {
+            self.rows_cardinality += 1;
+        }
+        let done = if low == high {
+            // Unit weights, or all weights equal to `w`: a cardinality row after dividing by
+            // `w`. Done here because rustsat 0.7.5 panics on an equality whose right-hand
+            // side `w` does not divide (it converts such rows itself, unguarded).
+            let w = low as usize;
+            let constraint = match c.sense.relation() {
+                Relation::Equal if k % w != 0 => None,
+                Relation::Equal => Some(CardConstraint::new_eq(lits, k / w)),
+                Relation::AtMost => Some(CardConstraint::new_ub(lits, k / w)),
+                Relation::AtLeast => Some(CardConstraint::new_lb(lits, k.div_ceil(w))),
+            };
+            match constraint {
+                // No multiple of `w` equals `k`: the row cannot hold.
+                None => {
+                    clauses.add_clause(rustsat::types::Clause::new());
+                    Ok(())
+                }
+                Some(constraint) => card::encode_cardinality_constraint::<card::Totalizer, _>(
+                    constraint,
+                    &mut clauses,
+                    &mut vars,
+                ),
+            }
+        } else {
+            let terms = lits.zip(c.terms().map(|(_, w)| w as usize));
+            let constraint = match c.sense.relation() {
+                Relation::Equal => PbConstraint::new_eq_unsigned(terms, k as isize),
+                Relation::AtMost => PbConstraint::new_ub_unsigned(terms, k as isize),
+                Relation::AtLeast => PbConstraint::new_lb_unsigned(terms, k as isize),
+            };
+            encode_pb(pb_encoding, constraint, &mut clauses, &mut vars)
+        };
+        done?;
+        let added = clauses.len();
+        self.clauses.extend(
+            clauses
+                .into_iter()
+                .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect::<Vec<i32>>()),
+        );
+        if weighted {
+            self.pseudo_boolean += added;
+        } else {
+            self.cardinality += added;
+        }
+        self.num_vars = self.num_vars.max(vars.n_used() as usize);
+        Ok(())
+    }
+}
+
+/// The largest encoding of one general row built, in [`encoding_estimate`]'s units (clauses and
+/// table entries): 2^24, a few hundred MB. A row past it is refused before rustsat allocates.
+pub const MAX_ENCODING_SIZE: u128 = 1 << 24;
+
+/// The encoding a general row gets: the totalizer for rows whose weights are all equal,
+/// otherwise `pb`.
+fn encoding_name(c: &Constraint, pb: PbEncoding) -> &'static str {
+    let (low, high) = c.weight_range();
+    if low == high {
+        "totalizer"
+    } else {
+        pb.name()
+    }
+}
+
+/// An upper estimate of the size of the encoding of the general row `c` (clauses plus the
+/// entries of the tables rustsat allocates), computed from the row's length, weights and bound
+/// alone, before anything is built. Cost: `O(row length)`.
+///
+/// - totalizer (equal weights `w`, bound `b = k / w`): a balanced tree whose node over `m`
+///   inputs has `min(m, b + 1)` outputs and `out_left * out_right` clauses;
+/// - GTE: the same tree with `min(2^m, b + 2)` outputs per node (distinct partial sums up to the
+///   bound; `b` is `total - k` for a lower bound, which rustsat inverts);
+/// - DPW: totalizers over the `B` bits of the weights, about `n * B^2`;
+/// - adder: `n * B` full adders of 14 clauses, plus the comparator table rustsat sizes by the
+///   bound, `min(k, total) + 1` entries (the cause of the aborts this check prevents).
+///
+/// Equalities encode both bounds and count both.
+pub fn encoding_estimate(c: &Constraint, pb: PbEncoding) -> u128 {
+    let n = c.vars.len() as u128;
+    let k = u128::from(c.sense.rhs());
+    let total = u128::from(c.total_weight());
+    let (low, high) = c.weight_range();
+    // The bounds encoded: the upper one (k) and, inverted, the lower one (total - k).
+    let bounds: Vec<u128> = match c.sense.relation() {
+        Relation::Equal => vec![k, total.saturating_sub(k)],
+        Relation::AtMost => vec![k],
+        Relation::AtLeast => vec![total.saturating_sub(k)],
+    };
+    let bits = u128::from(64 - high.max(1).leading_zeros());
+    bounds
+        .iter()
+        .map(|&b| {
+            if low == high {
+                tree_estimate(c.vars.len(), |m| (m as u128).min(b / u128::from(low) + 1))
+            } else {
+                match pb {
+                    PbEncoding::Gte => tree_estimate(c.vars.len(), |m| {
+                        let sums = if m >= 127 { u128::MAX } else { 1u128 << m };
+                        sums.min(b + 2)
+                    }),
+                    PbEncoding::Dpw => n * bits * bits + n,
+                    PbEncoding::Adder => 14 * n * bits + k.min(total) + 1,
+                }
+            }
+        })
+        .fold(0u128, u128::saturating_add)
+}
+
+/// The clauses of a balanced merge tree over `n` leaves whose node over `m` leaves has
+/// `outputs(m)` outputs: the sum over inner nodes of `outputs(left) * outputs(right)`.
+fn tree_estimate(n: usize, outputs: impl Fn(usize) -> u128 + Copy) -> u128 {
+    if n <= 1 {
+        return 0;
+    }
+    let (l, r) = (n / 2, n - n / 2);
+    let here = outputs(l).saturating_mul(outputs(r));
+    here.saturating_add(tree_estimate(l, outputs))
+        .saturating_add(tree_estimate(r, outputs))
+}
+
+/// Encodes one pseudo-Boolean constraint with `encoding`, through rustsat's generic encoder
+/// (which handles trivial and all-equal-weight rows itself).
+fn encode_pb(
+    encoding: PbEncoding,
+    constraint: PbConstraint,
+    clauses: &mut RsCnf,
+    vars: &mut BasicVarManager,
+) -> Result<(), rustsat::OutOfMemory> {
+    type Dpw = pb::simulators::Double<
+        pb::DynamicPolyWatchdog,
+        pb::simulators::Inverted<pb::DynamicPolyWatchdog>,
+    >;
+    match encoding {
+        PbEncoding::Gte => {
+            pb::encode_pb_constraint::<pb::DoubleGeneralizedTotalizer, _>(constraint, clauses, vars)
+        }
+        PbEncoding::Dpw => pb::encode_pb_constraint::<Dpw, _>(constraint, clauses, vars),
+        PbEncoding::Adder => {
+            pb::encode_pb_constraint::<pb::BinaryAdder, _>(constraint, clauses, vars)
+        }
+    }
+}
+
+/// Clauses (DIMACS literals) and the number of variables they use.
+pub type BoundClauses = (Vec<Vec<i32>>, usize);
+
+/// An objective bound to assume ([`ObjectiveBounds::at_most_assumed`]): the encoding's new
+/// clauses, the literals to assume, and the number of variables used so far.
+pub type AssumedBound = (Vec<Vec<i32>>, Vec<i32>, usize);
+
+/// The clauses saying `sum_v c_v x_v <= bound` for signed integer costs over model variables
+/// (`(variable id, cost)`, DIMACS variable `id + 1`), through the same rustsat encodings as the
+/// weighted rows, their auxiliary variables numbered from `first_free + 1`. A negative cost is
+/// written on the negated literal: `c x = |c| (1 - x) - |c|`. Returns `None` when no assignment
+/// can meet the bound, else the clauses (none when every assignment meets it) and the number of
+/// variables used. Used by the `sat` backend's solution-improving search. Cost: one encoding,
+/// of a size depending on `encoding` and the costs (the adder stays `O(n log sum)`).
+pub fn objective_at_most(
+    costs: &[(usize, i64)],
+    bound: i128,
+    first_free: usize,
+    encoding: PbEncoding,
+) -> Result<Option<BoundClauses>, rustsat::OutOfMemory> {
+    let negative: i128 = costs.iter().map(|&(_, c)| i128::from(c.min(0))).sum();
+    let positive: i128 = costs.iter().map(|&(_, c)| i128::from(c.max(0))).sum();
+    // Over the literals with weight |c|: sum <= bound - negative.
+    let k = bound - negative;
+    if k < 0 {
+        return Ok(None);
+    }
+    if k >= positive - negative {
+        return Ok(Some((Vec::new(), first_free)));
+    }
+    let terms = costs.iter().filter(|&&(_, c)| c != 0).map(|&(v, c)| {
+        let lit = Lit::positive(v as u32);
+        (if c < 0 { !lit } else { lit }, c.unsigned_abs() as usize)
+    });
+    // k < the total weight, which fits isize: every cost is at most 2^53 and the caller bounds
+    // the number of terms.
+    let constraint = PbConstraint::new_ub_unsigned(terms, k as isize);
+    let mut vars = BasicVarManager::from_next_free(Var::new(first_free as u32));
+    let mut clauses = RsCnf::new();
+    encode_pb(encoding, constraint, &mut clauses, &mut vars)?;
+    let out = clauses
+        .into_iter()
+        .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect())
+        .collect();
+    Ok(Some((out, first_free.max(vars.n_used() as usize))))
+}
+
+/// The objective `sum_v c_v x_v` as one incremental upper-bound encoding (rustsat's
+/// [`pb::BoundUpperIncremental`]): built once, extended lazily as the bound tightens, each
+/// bound enforced by unit clauses on its output literals. The solution-improving search adds
+/// one such bound per better solution; unlike a fresh [`objective_at_most`] per bound, the
+/// clauses of earlier bounds are reused, not repeated. Negative costs go on negated literals,
+/// as in [`objective_at_most`]. Cost: the encoding grows with the distinct bounds asked for
+/// (GTE: one output per distinct partial sum up to the bound; DPW and the adder stay smaller).
+pub struct ObjectiveBounds {
+    encoding: IncrementalPb,
+    vars: BasicVarManager,
+    /// The sum of the negative costs (the smallest value) and of the positive ones.
+    negative: i128,
+    positive: i128,
+}
+
+/// Why [`ObjectiveBounds::at_most`] could not give a bound's clauses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoundError {
+    /// The encoding ran out of memory.
+    #[error("out of memory encoding the objective bound")]
+    OutOfMemory,
+    /// The encoding did not cover the bound it was just asked to encode (a rustsat fault).
+    #[error("the objective encoding does not cover the bound {0}")]
+    NotEncoded(usize),
+}
+
+/// The incremental encodings behind [`ObjectiveBounds`], one per [`PbEncoding`].
+enum IncrementalPb {
+    Gte(pb::GeneralizedTotalizer),
+    Dpw(pb::DynamicPolyWatchdog),
+    Adder(pb::BinaryAdder),
+}
+
+impl ObjectiveBounds {
+    /// The encoding of `costs` (model variable id, cost) with `encoding`, its auxiliary
+    /// variables numbered from `first_free + 1`. Nothing is encoded until a bound is asked for.
+    pub fn new(costs: &[(usize, i64)], first_free: usize, encoding: PbEncoding) -> Self {
+        let terms = costs.iter().filter(|&&(_, c)| c != 0).map(|&(v, c)| {
+            let lit = Lit::positive(v as u32);
+            (if c < 0 { !lit } else { lit }, c.unsigned_abs() as usize)
+        });
+        let encoding = match encoding {
+            PbEncoding::Gte => IncrementalPb::Gte(terms.collect()),
+            PbEncoding::Dpw => IncrementalPb::Dpw(terms.collect()),
+            PbEncoding::Adder => IncrementalPb::Adder(terms.collect()),
+        };
+        ObjectiveBounds {
+            encoding,
+            vars: BasicVarManager::from_next_free(Var::new(first_free as u32)),
+            negative: costs.iter().map(|&(_, c)| i128::from(c.min(0))).sum(),
+            positive: costs.iter().map(|&(_, c)| i128::from(c.max(0))).sum(),
+        }
+    }
+
+    /// The clauses to add so that `sum c x <= bound` (the encoding's new clauses, then the
+    /// unit clauses enforcing the bound), as DIMACS literals, and the number of variables used
+    /// so far. `None` when no assignment can meet the bound. Bounds must not grow from one
+    /// call to the next (the unit clauses stay).
+    pub fn at_most(&mut self, bound: i128) -> Result<Option<BoundClauses>, BoundError> {
+        Ok(self
+            .at_most_assumed(bound)?
+            .map(|(mut clauses, units, used)| {
+                clauses.extend(units.into_iter().map(|l| vec![l]));
+                (clauses, used)
+            }))
+    }
+
+    /// Like [`ObjectiveBounds::at_most`], but the literals enforcing the bound come apart
+    /// from the encoding's clauses: add the clauses, and assume the literals (DIMACS) for one
+    /// solve only. Bounds may then come in any order. Returns the clauses, the literals and
+    /// the number of variables used so far; `None` when no assignment can meet the bound.
+    pub fn at_most_assumed(&mut self, bound: i128) -> Result<Option<AssumedBound>, BoundError> {
+        use pb::{BoundUpper, BoundUpperIncremental};
+        let k = bound - self.negative;
+        if k < 0 {
+            return Ok(None);
+        }
+        let used = |vars: &BasicVarManager| vars.n_used() as usize;
+        if k >= self.positive - self.negative {
+            return Ok(Some((Vec::new(), Vec::new(), used(&self.vars))));
+        }
+        // k < the total weight, which fits usize (the caller bounds the number of terms).
+        let k = k as usize;
+        let mut clauses = RsCnf::new();
+        let vars = &mut self.vars;
+        let enforced = match &mut self.encoding {
+            IncrementalPb::Gte(e) => {
+                e.encode_ub_change(k..=k, &mut clauses, vars)
+                    .map_err(|_| BoundError::OutOfMemory)?;
+                e.enforce_ub(k)
+            }
+            IncrementalPb::Dpw(e) => {
+                e.encode_ub_change(k..=k, &mut clauses, vars)
+                    .map_err(|_| BoundError::OutOfMemory)?;
+                e.enforce_ub(k)
+            }
+            IncrementalPb::Adder(e) => {
+                e.encode_ub_change(k..=k, &mut clauses, vars)
+                    .map_err(|_| BoundError::OutOfMemory)?;
+                e.enforce_ub(k)
+            }
+        };
+        let units = match enforced {
+            Ok(units) => units,
+            Err(rustsat::encodings::EnforceError::Unsat) => return Ok(None),
+            Err(rustsat::encodings::EnforceError::NotEncoded) => {
+                return Err(BoundError::NotEncoded(k))
+            }
+        };
+        let out: Vec<Vec<i32>> = clauses
+            .into_iter()
+            .map(|cl| cl.into_iter().map(Lit::to_ipasir).collect())
+            .collect();
+        let units = units.into_iter().map(Lit::to_ipasir).collect();
+        Ok(Some((out, units, used(&self.vars))))
+    }
+}
+
+/// The model in DIMACS CNF, with the encodings and clause counts in the `c` header. The
+/// header lines of an exact-cover model are those of earlier versions; lines on general rows
+/// appear only when the model has some.
+pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::ExportError> {
+    if let Some(o) = model.objective() {
+        return Err(super::ExportError::ObjectiveUnsupported {
+            format: "cnf",
+            sense: o.sense(),
+        });
+    }
+    let cnf = Cnf::encode(model, options)?;
+    let mut out = String::new();
+    for line in header_lines(model) {
+        let _ = writeln!(out, "c {line}");
+    }
+    for line in encoding_lines(&cnf, options) {
+        let _ = writeln!(out, "c {line}");
+    }
+    out.push_str("c variable, label, coordinate:\n");
+    for (i, v) in model.variables().iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "c   {} {} {}",
+            i + 1,
+            model.label(i),
+            describe_coord(&v.coord)
+        );
+    }
+    let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
+    for clause in &cnf.clauses {
+        for l in clause {
+            let _ = write!(out, "{l} ");
+        }
+        out.push_str("0\n");
+    }
+    Ok(out)
+}
+
+/// The header lines naming the encodings and counting rows and clauses by kind.
+fn encoding_lines(cnf: &Cnf, options: &CnfOptions) -> Vec<String> {
+    let threshold = if options.pairwise_up_to == usize::MAX {
+        "pairwise for every row".to_string()
+    } else {
+        format!(
+            "pairwise for rows of <= {} variables, sequential counter (Sinz) above",
+            options.pairwise_up_to
+        )
+    };
+    let general = cnf.rows_cardinality + cnf.rows_pseudo_boolean > 0;
+    let mut lines = vec![format!(
+        "exactly-one = at-least-one clause + at-most-one encoding; {threshold}"
+    )];
+    if general {
+        lines.push(format!(
+            "general rows by rustsat {RUSTSAT_VERSION}: cardinality (unit weights, k != 1) by the totalizer, weighted by the {} ({}); equalities bounded both ways",
+            options.pb.describe(),
+            options.pb.name()
+        ));
+    }
+    lines.push(format!(
+        "rows: {} pairwise, {} sequential counter",
+        cnf.rows_pairwise, cnf.rows_sequential
+    ));
+    if general {
+        lines.push(format!(
+            "general rows: {} cardinality (totalizer), {} weighted ({})",
+            cnf.rows_cardinality,
+            cnf.rows_pseudo_boolean,
+            options.pb.name()
+        ));
+    }
+    lines.push(format!(
+        "clauses: {} at-least-one, {} pairwise, {} sequential counter, {} givens, {} total",
+        cnf.at_least_one,
+        cnf.pairwise,
+        cnf.sequential,
+        cnf.givens,
+        cnf.clauses.len()
+    ));
+    if general {
+        lines.push(format!(
+            "general-row clauses: {} totalizer, {} {} (included in the total)",
+            cnf.cardinality,
+            cnf.pseudo_boolean,
+            options.pb.name()
+        ));
+    }
+    lines.push(format!(
+        "variables: {} model (1..={}), {} auxiliary",
+        cnf.model_vars,
+        cnf.model_vars,
+        cnf.num_vars - cnf.model_vars
+    ));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Coord, ModelBuilder, PuzzleKind};
+
+    fn row_model(k: usize, sense: Sense) -> Model {
+        let mut b = ModelBuilder::new("row", PuzzleKind::Generic);
+        let vars: Vec<usize> = (0..k)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("only");
+        b.row(f, vars, sense);
+        b.build().unwrap()
+    }
+
+    /// Whether some assignment of the auxiliary variables satisfies `cnf` given the model
+    /// variables `x` (exhaustive over the auxiliaries: small formulas only).
+    fn satisfiable_with(cnf: &Cnf, x: &[bool]) -> bool {
+        let aux = cnf.num_vars - cnf.model_vars;
+        (0u32..1 << aux).any(|a| {
+            let value = |l: i32| {
+                let v = l.unsigned_abs() as usize - 1;
+                let b = if v < cnf.model_vars {
+                    x[v]
+                } else {
+                    a >> (v - cnf.model_vars) & 1 == 1
+                };
+                if l > 0 {
+                    b
+                } else {
+                    !b
+                }
+            };
+            cnf.clauses.iter().all(|c| c.iter().any(|&l| value(l)))
+        })
+    }
+
+    #[test]
+    fn both_encodings_accept_exactly_the_right_assignments() {
+        for k in 1..=8 {
+            for sense in [Sense::ExactlyOne, Sense::AtMostOne] {
+                let m = row_model(k, sense);
+                for threshold in [0, usize::MAX] {
+                    let cnf = Cnf::encode(
+                        &m,
+                        &CnfOptions {
+                            pairwise_up_to: threshold,
+                            ..CnfOptions::default()
+                        },
+                    )
+                    .unwrap();
+                    for bits in 0u32..1 << k {
+                        let x: Vec<bool> = (0..k).map(|i| bits >> i & 1 == 1).collect();
+                        let ones = bits.count_ones() as usize;
+                        assert_eq!(
+                            satisfiable_with(&cnf, &x),
+                            sense.holds(ones as u64),
+                            "k={k} {sense:?} threshold {threshold} bits {bits:b}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clause_counts_follow_the_formulas() {
+        let m = row_model(9, Sense::ExactlyOne);
+        let seq = Cnf::encode(&m, &CnfOptions::default()).unwrap();
+        assert_eq!((seq.at_least_one, seq.sequential, seq.pairwise), (1, 23, 0));
+        assert_eq!(seq.num_vars, 9 + 8);
+        let pw = Cnf::encode(
+            &m,
+            &CnfOptions {
+                pairwise_up_to: usize::MAX,
+                ..CnfOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!((pw.pairwise, pw.num_vars), (36, 9));
+        let text = to_dimacs(&m, &CnfOptions::default()).unwrap();
+        assert!(text.contains("c clauses: 1 at-least-one, 0 pairwise, 23 sequential counter"));
+        assert!(text.contains("p cnf 17 24\n"));
+    }
+
+    /// A model of one row `sum weights[i] x_i (sense)` over `weights.len()` variables.
+    fn weighted_model(weights: &[u64], sense: Sense) -> Model {
+        let mut b = ModelBuilder::new("row", PuzzleKind::Generic);
+        let vars: Vec<usize> = (0..weights.len())
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let f = b.family("only");
+        b.weighted_row(f, vars, weights.to_vec(), sense);
+        b.build().unwrap()
+    }
+
+    /// For every assignment of the model variables, whether the CNF (auxiliaries free) is
+    /// satisfiable under it, decided by varisat with the assignment as assumptions.
+    fn accepted_assignments(cnf: &Cnf) -> Vec<bool> {
+        use varisat::{ExtendFormula, Lit as VLit, Solver};
+        let mut solver = Solver::new();
+        for clause in &cnf.clauses {
+            let lits: Vec<VLit> = clause
+                .iter()
+                .map(|&l| VLit::from_dimacs(l as isize))
+                .collect();
+            solver.add_clause(&lits);
+        }
+        let n = cnf.model_vars;
+        (0u32..1 << n)
+            .map(|bits| {
+                let assumptions: Vec<VLit> = (0..n)
+                    .map(|v| {
+                        let l = v as isize + 1;
+                        VLit::from_dimacs(if bits >> v & 1 == 1 { l } else { -l })
+                    })
+                    .collect();
+                solver.assume(&assumptions);
+                solver.solve().unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn general_row_encodings_accept_exactly_the_right_assignments() {
+        let rows: [&[u64]; 6] = [
+            &[1, 1, 1, 1, 1],
+            &[1, 1],
+            &[3, 1, 4, 1, 5],
+            &[2, 2, 2, 2],
+            &[7, 2, 9],
+            &[1, 6, 2, 5, 3],
+        ];
+        let mut encoded = 0;
+        for weights in rows {
+            let total: u64 = weights.iter().sum();
+            for k in 0..=total + 1 {
+                for sense in [Sense::Exactly(k), Sense::AtMost(k), Sense::AtLeast(k)] {
+                    let m = weighted_model(weights, sense);
+                    for pb in PbEncoding::ALL {
+                        let options = CnfOptions {
+                            pb,
+                            ..CnfOptions::default()
+                        };
+                        let cnf = Cnf::encode(&m, &options).unwrap();
+                        let accepted = accepted_assignments(&cnf);
+                        for (bits, &ok) in accepted.iter().enumerate() {
+                            let sum: u64 = (0..weights.len())
+                                .filter(|&i| bits >> i & 1 == 1)
+                                .map(|i| weights[i])
+                                .sum();
+                            assert_eq!(
+                                ok,
+                                sense.holds(sum),
+                                "{weights:?} {sense:?} {pb}: x = {bits:b} (sum {sum})"
+                            );
+                        }
+                        encoded += usize::from(cnf.rows_cardinality + cnf.rows_pseudo_boolean > 0);
+                    }
+                }
+            }
+        }
+        // Most of these rows are general (the rest are = 1 / <= 1 on unit weights).
+        assert!(encoded > 300, "{encoded}");
+    }
+
+    #[test]
+    fn general_rows_are_counted_and_named_in_the_header() {
+        let mut b = ModelBuilder::new("mixed", PuzzleKind::Generic);
+        let v: Vec<usize> = (0..6)
+            .map(|i| b.variable(format!("v{i}"), Coord::Free))
+            .collect();
+        let card = b.family("card");
+        let weighted = b.family("weighted");
+        let cover = b.family("cover");
+        b.row(card, v[..4].to_vec(), Sense::Exactly(2));
+        b.row(card, v[2..].to_vec(), Sense::AtLeast(3));
+        b.weighted_row(
+            weighted,
+            v.clone(),
+            vec![1, 2, 3, 4, 5, 6],
+            Sense::AtMost(9),
+        );
+        b.row(cover, vec![v[0], v[5]], Sense::AtMostOne);
+        let m = b.build().unwrap();
+        for pb in PbEncoding::ALL {
+            let options = CnfOptions {
+                pb,
+                ..CnfOptions::default()
+            };
+            let cnf = Cnf::encode(&m, &options).unwrap();
+            assert_eq!((cnf.rows_cardinality, cnf.rows_pseudo_boolean), (2, 1));
+            assert_eq!((cnf.rows_pairwise, cnf.pairwise), (1, 1));
+            assert!(cnf.cardinality > 0 && cnf.pseudo_boolean > 0);
+            assert_eq!(
+                cnf.clauses.len(),
+                cnf.at_least_one
+                    + cnf.pairwise
+                    + cnf.sequential
+                    + cnf.givens
+                    + cnf.cardinality
+                    + cnf.pseudo_boolean
+            );
+            let text = to_dimacs(&m, &options).unwrap();
+            assert!(text.contains(&format!(
+                "c general rows by rustsat {RUSTSAT_VERSION}: cardinality (unit weights, k != 1) by the totalizer, weighted by the {} ({pb})",
+                pb.describe()
+            )));
+            assert!(text.contains(&format!(
+                "c general rows: 2 cardinality (totalizer), 1 weighted ({pb})\n"
+            )));
+            assert!(text.contains(&format!(
+                "c general-row clauses: {} totalizer, {} {pb} (included in the total)\n",
+                cnf.cardinality, cnf.pseudo_boolean
+            )));
+            assert!(text.contains(&format!("p cnf {} {}\n", cnf.num_vars, cnf.clauses.len())));
+            assert!(text.contains(
+                "c families: card 2 (mixed), weighted 1 (<= 9, weights 1..6), cover 1 (<= 1)\n"
+            ));
+        }
+        // An exact-cover model's header has none of these lines.
+        let plain = to_dimacs(&row_model(9, Sense::ExactlyOne), &CnfOptions::default()).unwrap();
+        assert!(!plain.contains("general"));
+    }
+
+    #[test]
+    fn the_named_rustsat_version_is_the_locked_one() {
+        let lock = include_str!("../../../../Cargo.lock");
+        let locked = format!("name = \"rustsat\"\nversion = \"{RUSTSAT_VERSION}\"\n");
+        assert!(
+            lock.contains(&locked),
+            "Cargo.lock has another rustsat than {RUSTSAT_VERSION}"
+        );
+    }
+
+    #[test]
+    fn pb_encodings_parse_by_name() {
+        for e in PbEncoding::ALL {
+            assert_eq!(e.name().parse::<PbEncoding>().unwrap(), e);
+        }
+        assert_eq!("GTE".parse::<PbEncoding>().unwrap(), PbEncoding::Gte);
+        assert!("bdd"
+            .parse::<PbEncoding>()
+            .unwrap_err()
+            .contains("known: gte, dpw, adder"));
+    }
+}

@@ -1,0 +1,989 @@
+use super::*;
+use crate::puzzle::HexBoard;
+use proptest::prelude::*;
+
+fn err(text: &str, format: Format) -> ParseError {
+    match parse_str(text, format, "t") {
+        Ok(p) => panic!("expected an error, parsed {} puzzles", p.len()),
+        Err(e) => e,
+    }
+}
+
+fn at(e: &ParseError) -> (Option<usize>, usize, usize) {
+    (e.puzzle, e.line, e.column)
+}
+
+const HEX3: &str = "# a width-3 board\n A B\nA B C\n C C\n";
+
+#[test]
+fn hex_board_reads_regions_in_letter_order() {
+    let p = parse_str(HEX3, Format::Hex, "t").unwrap();
+    let Puzzle::Hex(b) = &p[0] else { panic!() };
+    assert_eq!(b.width(), 3);
+    assert_eq!(
+        b.regions().unwrap(),
+        &[vec![0, 1], vec![0, 1, 2], vec![2, 2]]
+    );
+    let m = b.to_model("x");
+    assert_eq!(m.summary().families["colour"], 3);
+}
+
+#[test]
+fn hex_file_with_several_boards_and_bare_geometry() {
+    let text = "# two boards\n.\n\n  . .\n . . .\n  . .\n\n\n# end\n";
+    let p = parse_str(text, Format::Hex, "t").unwrap();
+    assert_eq!(p.len(), 2);
+    for (puzzle, width) in p.iter().zip([1, 3]) {
+        let Puzzle::Hex(b) = puzzle else { panic!() };
+        assert_eq!(b.width(), width);
+        assert!(b.regions().is_none());
+    }
+}
+
+#[test]
+fn even_hex_width_is_located() {
+    let e = err("AB\nABC\n\nAB\nBBA\nAB\nAB\n", Format::Hex);
+    // The first board (two rows) is already even.
+    assert_eq!(at(&e), (Some(0), 2, 1));
+    assert_eq!(e.kind, ParseErrorKind::EvenWidth(2));
+    assert_eq!(
+        e.to_string(),
+        "t:2:1: puzzle 0: expected an odd number of rows (a hex board has width 2s-1), found 2 rows"
+    );
+}
+
+#[test]
+fn hex_row_too_long_points_at_first_extra_cell() {
+    let e = err(".\n\n A B\nA B C C\n C C\n", Format::Hex);
+    assert_eq!(at(&e), (Some(1), 4, 7));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::HexRowLength {
+            row: 1,
+            width: 3,
+            expected: 3,
+            found: 4
+        }
+    ));
+}
+
+#[test]
+fn hex_row_too_short_points_past_the_end() {
+    let e = err(" A B\nA B\n C C\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 2, 4));
+}
+
+#[test]
+fn hex_region_count_too_many_points_at_the_extra_letter() {
+    let e = err(" A B\nA B C\n C D\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 3, 4));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::RegionCount {
+            expected: 3,
+            found: 4,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn hex_region_count_too_few() {
+    let e = err(" A B\nA B B\n B B\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 1, 2));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::RegionCount {
+            expected: 3,
+            found: 2,
+            ..
+        }
+    ));
+    assert!(e.to_string().contains("found 2 (AB)"), "{e}");
+}
+
+#[test]
+fn hex_unknown_character() {
+    let e = err(" A B\nA 7 C\n C C\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 2, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::UnknownChar { found: '7', .. }
+    ));
+}
+
+#[test]
+fn hex_mixed_dots_and_letters() {
+    let e = err(" . .\n. B .\n . .\n", Format::Hex);
+    assert_eq!(at(&e), (Some(0), 2, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::MixedBlank {
+            first: '.',
+            found: 'B'
+        }
+    ));
+}
+
+#[test]
+fn empty_files_have_no_puzzle() {
+    for format in [Format::Hex, Format::Queens, Format::Sudoku] {
+        let e = err("# only a comment\n\n", format);
+        assert!(
+            matches!(e.kind, ParseErrorKind::NoPuzzle(_)),
+            "{format:?}: {e}"
+        );
+        assert_eq!(e.puzzle, None);
+    }
+    for format in [Format::Json, Format::Toml] {
+        let e = err("", format);
+        assert!(
+            matches!(e.kind, ParseErrorKind::NoPuzzle(_)),
+            "{format:?}: {e}"
+        );
+    }
+}
+
+const QUEENS4: &str = "# header\nAABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n";
+
+#[test]
+fn queens_grid_reads_solution_line() {
+    // Regions: A = {(0,0),(0,1),(1,0)}, B = {(0,2),(0,3),(1,2),(1,3)}, C = ..., D = rows 2-3 right.
+    let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
+    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    assert_eq!(q.size(), 4);
+    assert_eq!(q.known_solution, Some(vec![1, 3, 0, 2]));
+    assert_eq!(q.regions().unwrap()[1], vec![0, 2, 1, 1]);
+}
+
+#[test]
+fn queens_solution_computed_line_and_bare_grid() {
+    let text = "....\n....\n....\n....\n# solution-computed: 2 0 3 1\n";
+    let p = parse_str(text, Format::Queens, "t").unwrap();
+    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    assert!(q.regions().is_none());
+    assert_eq!(q.known_solution, Some(vec![2, 0, 3, 1]));
+}
+
+#[test]
+fn queens_bad_solution_lines_are_located() {
+    let bad_token = QUEENS4.replace("1 3 0 2", "1 3 x 2");
+    let e = err(&bad_token, Format::Queens);
+    assert_eq!(at(&e), (Some(0), 6, 17));
+    let short = QUEENS4.replace("1 3 0 2", "1 3 0");
+    let e = err(&short, Format::Queens);
+    assert!(matches!(e.kind, ParseErrorKind::BadSolution { .. }));
+    let out_of_range = QUEENS4.replace("1 3 0 2", "1 3 0 4");
+    assert_eq!(err(&out_of_range, Format::Queens).column, 19);
+    // Columns 0 and 1 in rows 0 and 1 touch diagonally.
+    let touching = QUEENS4.replace("1 3 0 2", "0 1 3 2");
+    let e = err(&touching, Format::Queens);
+    assert!(e.to_string().contains("breaks"), "{e}");
+}
+
+#[test]
+fn queens_row_length_and_region_count() {
+    let e = err("AAB\nAB\nCCC\n", Format::Queens);
+    assert_eq!(at(&e), (Some(0), 2, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::QueensRowLength {
+            row: 1,
+            size: 3,
+            found: 2
+        }
+    ));
+    let e = err("AAB\nABB\nBBB\n", Format::Queens);
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::RegionCount {
+            expected: 3,
+            found: 2,
+            ..
+        }
+    ));
+    let e = err("AAB\nABC\nBBD\n", Format::Queens);
+    assert_eq!(at(&e), (Some(0), 3, 3));
+}
+
+#[test]
+fn sudoku_lines() {
+    let text = "# comment\n1.3.3.1.2.4.4.2.\n\n0000000000000000\n";
+    let p = parse_str(text, Format::Sudoku, "t").unwrap();
+    assert_eq!(p.len(), 2);
+    let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+    assert_eq!(s.box_size(), 2);
+    assert_eq!(s.clues(), 8);
+    assert_eq!(s.to_line(), "1.3.3.1.2.4.4.2.");
+    let Puzzle::Sudoku(s) = &p[1] else { panic!() };
+    assert_eq!(s.clues(), 0);
+}
+
+#[test]
+fn sudoku_sizes_up_to_25x25() {
+    for (n, box_size) in [(4, 2), (9, 3), (16, 4), (25, 5)] {
+        let mut line = ".".repeat(n * n);
+        // The largest digit in the last cell.
+        line.replace_range(
+            n * n - 1..,
+            &crate::puzzle::kinds::sudoku::symbol(n - 1).to_string(),
+        );
+        let p = parse_str(&line, Format::Sudoku, "t").unwrap();
+        let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+        assert_eq!((s.box_size(), s.clues()), (box_size, 1));
+        assert_eq!(s.cells()[n * n - 1], Some(n - 1));
+    }
+    // 'P' is digit 25: beyond a 16x16 grid.
+    let mut line = ".".repeat(256);
+    line.replace_range(0..1, "P");
+    assert!(matches!(
+        err(&line, Format::Sudoku).kind,
+        ParseErrorKind::UnknownChar { found: 'P', .. }
+    ));
+}
+
+#[test]
+fn sudoku_letters_are_case_insensitive() {
+    let mut line = vec!['.'; 256];
+    line[0] = 'g';
+    line[17] = 'G';
+    let line: String = line.into_iter().collect();
+    // Both are digit 16; (0,0) and (1,1) share a box, so they clash.
+    let e = err(&line, Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 18));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::ClashingClue {
+            unit: "box",
+            first_row: 0,
+            first_col: 0,
+            ..
+        }
+    ));
+    let ok = line.replace('G', "f");
+    assert!(parse_str(&ok, Format::Sudoku, "t").is_ok());
+}
+
+#[test]
+fn sudoku_wrong_length_and_bad_characters() {
+    let e = err("1.3.3.1.2.4.4.2.\n1.3.3.1.2.4.4.2\n", Format::Sudoku);
+    assert_eq!(at(&e), (Some(1), 2, 16));
+    assert_eq!(e.kind, ParseErrorKind::SudokuLength(15));
+    let e = err(&".".repeat(82), Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 82));
+    let e = err("1.3.3.1.2.4.4.5.", Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 15));
+    assert!(e.to_string().contains("a digit 1-4"), "{e}");
+    let e = err(&format!("{}x", ".".repeat(80)), Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 81));
+}
+
+#[test]
+fn sudoku_clash_points_at_the_second_clue() {
+    // Row clash: two 1s in row 0.
+    let e = err("1..1............", Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 4));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::ClashingClue {
+            unit: "row",
+            symbol: '1',
+            ..
+        }
+    ));
+    // Column clash.
+    let e = err("2...........2...", Format::Sudoku);
+    assert_eq!(at(&e), (Some(0), 1, 13));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::ClashingClue { unit: "column", .. }
+    ));
+}
+
+#[test]
+fn txt_files_are_sniffed() {
+    let sudoku = format!("{}\n", ".".repeat(81));
+    assert_eq!(format_of(Path::new("a.txt"), &sudoku), Some(Format::Sudoku));
+    assert_eq!(format_of(Path::new("a.txt"), QUEENS4), Some(Format::Queens));
+    assert_eq!(format_of(Path::new("a.HEX"), ""), Some(Format::Hex));
+    assert_eq!(format_of(Path::new("a.csv"), ""), None);
+    assert_eq!(format_of(Path::new("a"), ""), None);
+}
+
+#[test]
+fn shared_data_files_are_sniffed_and_parse() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let q = data.join("queens/capybaradoku_levels.txt");
+    let s = data.join("sudoku/norvig_top95.txt");
+    let queens = load(&q).unwrap();
+    assert_eq!(queens.len(), 121);
+    assert!(queens
+        .iter()
+        .all(|p| matches!(p, Puzzle::Queens(b) if b.known_solution.is_some())));
+    let sudoku = load(&s).unwrap();
+    assert_eq!(sudoku.len(), 95);
+}
+
+#[test]
+fn unreadable_file_and_unknown_extension() {
+    let e = load(Path::new("/nonexistent/zeroone/x.hex")).unwrap_err();
+    assert_eq!((e.line, e.column, e.puzzle), (0, 0, None));
+    assert!(matches!(e.kind, ParseErrorKind::Io(_)));
+    assert!(e
+        .to_string()
+        .starts_with("/nonexistent/zeroone/x.hex: expected a readable file"));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.csv");
+    std::fs::write(&p, "A").unwrap();
+    assert!(matches!(
+        load(&p).unwrap_err().kind,
+        ParseErrorKind::UnknownFormat(_)
+    ));
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let e = parse_bytes(b"AB\n\xffC\n", Format::Queens, "t").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1));
+    assert_eq!(e.kind, ParseErrorKind::NotText);
+}
+
+#[test]
+fn load_models_names_each_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("boards.hex");
+    std::fs::write(&p, ".\n\n . .\n. . .\n . .\n").unwrap();
+    let models = load_models(&p).unwrap();
+    let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+    assert_eq!(names, vec!["boards#0", "boards#1"]);
+}
+
+const JSON: &str = r#"{
+  "name": "small",
+  "variables": ["a", "b", {"label": "c", "row": 0, "col": 2}, "d"],
+  "families": [
+    {"name": "first", "sense": "exactly-one", "rows": [["a", "b", "c"]]},
+    {"name": "second", "sense": "exactly-one", "rows": [["c", "d"]]},
+    {"name": "apart", "sense": "at-most-one", "rows": [["a", "d"]]}
+  ],
+  "givens": ["d"]
+}
+"#;
+
+const TOML: &str = r#"name = "small"
+variables = ["a", "b", { label = "c", row = 0, col = 2 }, "d"]
+givens = ["d"]
+
+[[families]]
+name = "first"
+sense = "exactly-one"
+rows = [["a", "b", "c"]]
+
+[[families]]
+name = "second"
+sense = "exactly-one"
+rows = [["c", "d"]]
+
+[[families]]
+name = "apart"
+sense = "at-most-one"
+rows = [["a", "d"]]
+"#;
+
+#[test]
+fn json_and_toml_give_the_same_model() {
+    let j = generic::parse_json(JSON, "t").unwrap();
+    let t = generic::parse_toml(TOML, "t").unwrap();
+    assert_eq!(j, t);
+    assert_eq!(j.num_variables(), 4);
+    assert_eq!(j.constraints().len(), 3);
+    assert_eq!(j.givens(), &[3]);
+    assert_eq!(
+        j.variables()[2].coord,
+        crate::model::Coord::Cell { row: 0, col: 2 }
+    );
+    assert_eq!(j.constraints()[2].sense, crate::model::Sense::AtMostOne);
+}
+
+#[test]
+fn json_row_naming_an_unknown_variable_is_located() {
+    let text = JSON.replace(r#"[["c", "d"]]"#, r#"[["c", "zz"]]"#);
+    let e = err(&text, Format::Json);
+    assert_eq!(e.kind, ParseErrorKind::UnknownVariable("zz".into()));
+    // Line 6 is the "second" family; "zz" opens at column 66.
+    let line6 = text.lines().nth(5).unwrap();
+    assert_eq!(at(&e), (Some(0), 6, line6.find("\"zz\"").unwrap() + 1));
+}
+
+#[test]
+fn toml_row_naming_an_unknown_variable_is_located() {
+    let text = TOML.replace(r#"rows = [["c", "d"]]"#, r#"rows = [["c", "zz"]]"#);
+    let e = err(&text, Format::Toml);
+    assert_eq!(e.kind, ParseErrorKind::UnknownVariable("zz".into()));
+    let (line, src) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("zz"))
+        .unwrap();
+    assert_eq!(at(&e), (Some(0), line + 1, src.find("\"zz\"").unwrap() + 1));
+}
+
+#[test]
+fn generic_model_consistency_errors_are_located() {
+    // Duplicate label: the second "a".
+    let text = JSON.replace(r#""d"],"#, r#""a"],"#);
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::DuplicateLabel(_))),
+        "{e}"
+    );
+    assert_eq!(
+        (e.line, e.column),
+        (3, text.lines().nth(2).unwrap().rfind("\"a\"").unwrap() + 1)
+    );
+    // Empty row.
+    let text = JSON.replace(r#"[["a", "d"]]"#, "[[]]");
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::EmptyRow { .. })),
+        "{e}"
+    );
+    assert_eq!(e.line, 7);
+    assert_eq!(
+        e.column,
+        text.lines().nth(6).unwrap().find("[]").unwrap() + 1
+    );
+    // Clashing givens: c and d share the row of "second"; point at the second given.
+    let text = JSON.replace(r#""givens": ["d"]"#, r#""givens": ["c", "d"]"#);
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::ClashingGivens { .. })),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (9, 19));
+    // Same in TOML.
+    let text = TOML.replace(r#"givens = ["d"]"#, r#"givens = ["c", "d"]"#);
+    let e = err(&text, Format::Toml);
+    assert_eq!((e.line, e.column), (3, 16), "{e}");
+    // Duplicate in a row.
+    let text = TOML.replace(r#"rows = [["a", "d"]]"#, r#"rows = [["a", "a"]]"#);
+    let e = err(&text, Format::Toml);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::DuplicateInRow { .. })),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (18, 15), "{e}");
+}
+
+#[test]
+fn generic_syntax_errors_are_located() {
+    let e = err("{\n  \"variables\": [\"a\",,]\n}", Format::Json);
+    assert_eq!(e.line, 2);
+    assert!(matches!(e.kind, ParseErrorKind::Syntax(_)));
+    assert!(!e.to_string().contains(" at line "), "{e}");
+    let e = err(&JSON.replace("exactly-one", "exactly-two"), Format::Json);
+    assert_eq!(e.line, 5);
+    let e = err("variables = [\"a\"]\nfamilies = [ { name = \"f\", sense = \"exactly-one\", rows = [[\"a\"]], colour = 1 } ]\n", Format::Toml);
+    assert_eq!(e.line, 2, "{e}");
+    assert!(matches!(e.kind, ParseErrorKind::Syntax(_)));
+}
+
+#[test]
+fn writers_round_trip() {
+    let p = parse_str(HEX3, Format::Hex, "t").unwrap();
+    let Puzzle::Hex(b) = &p[0] else { panic!() };
+    let text = write_hex(b);
+    assert_eq!(text, " A B\nA B C\n C C\n");
+    assert_eq!(parse_str(&text, Format::Hex, "t").unwrap(), p);
+    let bare = HexBoard::geometry(5).unwrap();
+    let text = write_hex(&bare);
+    assert_eq!(
+        parse_str(&text, Format::Hex, "t").unwrap(),
+        vec![Puzzle::Hex(bare)]
+    );
+
+    let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
+    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    let text = write_queens(q);
+    assert_eq!(text, "AABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n");
+    assert_eq!(parse_str(&text, Format::Queens, "t").unwrap(), p);
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        for format in [Format::Hex, Format::Queens, Format::Sudoku, Format::Json, Format::Toml] {
+            let _ = parse_bytes(&bytes, format, "fuzz");
+        }
+    }
+
+    #[test]
+    fn random_grid_text_never_panics(text in "[A-Da-b. #\n0-9:{}\\[\\]\",=]{0,200}") {
+        for format in [Format::Hex, Format::Queens, Format::Sudoku, Format::Json, Format::Toml] {
+            if let Err(e) = parse_str(&text, format, "fuzz") {
+                prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn written_hex_boards_read_back(width in 0usize..6, seed in any::<u64>()) {
+        let width = 2 * width + 1;
+        let mut b = HexBoard::geometry(width).unwrap();
+        // Colour every cell by its row, then shuffle region ids by the seed: still n regions.
+        let perm: Vec<usize> = {
+            let mut p: Vec<usize> = (0..width).collect();
+            let mut s = seed;
+            for i in (1..width).rev() {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                p.swap(i, (s >> 33) as usize % (i + 1));
+            }
+            p
+        };
+        let regions = (0..width).map(|r| vec![perm[r]; b.row_len(r)]).collect();
+        b = HexBoard::coloured(regions).unwrap();
+        let back = parse_str(&write_hex(&b), Format::Hex, "t").unwrap();
+        prop_assert_eq!(back, vec![Puzzle::Hex(b)]);
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_whitespace_in_every_format() {
+    // A BOM'd .txt of Sudoku lines was sniffed as Queens (the BOM made the line 82 characters).
+    let line = format!("\u{feff}{}\n", ".".repeat(81));
+    assert_eq!(format_of(Path::new("a.txt"), &line), Some(Format::Sudoku));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bom.txt");
+    std::fs::write(&p, &line).unwrap();
+    assert!(matches!(&load(&p).unwrap()[..], [Puzzle::Sudoku(_)]));
+    // Grid formats: the BOM counts as a blank column before the first cell.
+    let q = parse_str(&format!("\u{feff}{QUEENS4}"), Format::Queens, "t").unwrap();
+    assert_eq!(q.len(), 1);
+    let h = parse_str(&format!("\u{feff}{HEX3}"), Format::Hex, "t").unwrap();
+    assert_eq!(h.len(), 1);
+    let e = err("\u{feff}ABC\nAB\n", Format::Queens);
+    assert_eq!(at(&e), (Some(0), 1, 4));
+    // Generic models.
+    let json = "\u{feff}{\"variables\": [\"a\"], \"families\": [{\"name\": \"f\", \"sense\": \"exactly-one\", \"rows\": [[\"a\"]]}]}";
+    assert!(parse_str(json, Format::Json, "t").is_ok());
+    let toml = "\u{feff}variables = [\"a\"]\n[[families]]\nname = \"f\"\nsense = \"exactly-one\"\nrows = [[\"a\"]]\n";
+    assert!(parse_str(toml, Format::Toml, "t").is_ok());
+}
+
+#[test]
+fn control_characters_in_labels_and_family_names_are_refused_where_they_are() {
+    let json = "{\"variables\": [\"a\", \"b\\nc\"],\n \"families\": [{\"name\": \"f\", \"sense\": \"exactly-one\", \"rows\": [[\"a\"]]}]}";
+    let e = err(json, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::ControlChar { what: "variable label", found } if found == "b\nc"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (1, 21));
+    let toml = "variables = [\"a\"]\n[[families]]\nname = \"f\\tg\"\nsense = \"exactly-one\"\nrows = [[\"a\"]]\n";
+    let e = err(toml, Format::Toml);
+    assert!(
+        matches!(
+            &e.kind,
+            ParseErrorKind::ControlChar {
+                what: "family name",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.line, 3);
+}
+
+#[test]
+fn the_stream_reads_one_puzzle_at_a_time_and_stops_at_the_first_error() {
+    let text = format!("{}\nnot a sudoku\n{}\n", ".".repeat(81), ".".repeat(81));
+    let mut stream = PuzzleStream::new(text.as_bytes(), Some(Format::Sudoku), "t");
+    assert!(matches!(stream.next(), Some(Ok(Puzzle::Sudoku(_)))));
+    let e = stream.next().unwrap().unwrap_err();
+    assert_eq!(at(&e), (Some(1), 2, 13));
+    assert!(stream.next().is_none());
+}
+
+#[test]
+fn gzip_files_read_like_plain_ones_and_name_models_without_gz() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "# two\n{}\n{}\n",
+        ".".repeat(81),
+        "1".to_string() + &".".repeat(80)
+    );
+    let p = dir.path().join("two.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(text.as_bytes()).unwrap();
+    std::fs::write(&p, gz.finish().unwrap()).unwrap();
+    let models = load_models(&p).unwrap();
+    let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["two#0", "two#1"]);
+    assert_eq!(models[1].givens(), &[0]);
+    // A gzip stream that breaks off is a read error, not a panic.
+    let bytes = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(matches!(load(&p).unwrap_err().kind, ParseErrorKind::Io(_)));
+}
+
+#[test]
+fn an_unknown_extension_can_be_named_and_standard_input_needs_a_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("puzzles.dat");
+    std::fs::write(&p, ".".repeat(16)).unwrap();
+    assert!(matches!(
+        open(&p, None).err().unwrap().kind,
+        ParseErrorKind::UnknownFormat(_)
+    ));
+    let puzzles: Vec<_> = open(&p, Some(Format::Sudoku)).unwrap().collect();
+    assert!(matches!(&puzzles[..], [Ok(Puzzle::Sudoku(s))] if s.size() == 4));
+    assert_eq!(
+        open(Path::new("-"), None).err().unwrap().kind,
+        ParseErrorKind::FormatNeeded
+    );
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_through_the_stream_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..400),
+        gzip in any::<bool>(),
+    ) {
+        use std::io::Write;
+        let bytes = if gzip {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(&bytes).unwrap();
+            gz.finish().unwrap()
+        } else {
+            bytes
+        };
+        let programs = crate::read::Format::ALL.map(|f| Some(Format::Program(f)));
+        let formats = [None, Some(Format::Hex), Some(Format::Queens), Some(Format::Sudoku), Some(Format::Json), Some(Format::Toml)];
+        for format in formats.into_iter().chain(programs) {
+            let reader = gunzip_if_needed(std::io::Cursor::new(bytes.clone())).unwrap();
+            for item in PuzzleStream::new(reader, format, "fuzz").models() {
+                if let Err(e) = item {
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+    }
+}
+
+/// A generic model with every general sense: two of three, at least three by weight, a cage
+/// summing to 4 with per-row right-hand sides.
+const GENERAL_JSON: &str = r#"{
+  "variables": ["a", "b", "c", "d"],
+  "families": [
+    {"name": "pair", "sense": "exactly", "rhs": 2, "rows": [["a", "b", "c"]]},
+    {"name": "heavy", "sense": "at-least", "rhs": 3, "rows": [["a", "d"]], "weights": [[1, 2]]},
+    {"name": "cage", "sense": "at-most", "rhs": [4, 1], "rows": [["b", "c", "d"], ["a", "b"]], "weights": [[1, 3, 2], [1, 1]]}
+  ]
+}
+"#;
+
+const GENERAL_TOML: &str = r#"variables = ["a", "b", "c", "d"]
+
+[[families]]
+name = "pair"
+sense = "exactly"
+rhs = 2
+rows = [["a", "b", "c"]]
+
+[[families]]
+name = "heavy"
+sense = "at-least"
+rhs = 3
+rows = [["a", "d"]]
+weights = [[1, 2]]
+
+[[families]]
+name = "cage"
+sense = "at-most"
+rhs = [4, 1]
+rows = [["b", "c", "d"], ["a", "b"]]
+weights = [[1, 3, 2], [1, 1]]
+"#;
+
+#[test]
+fn general_rows_read_the_same_from_json_and_toml() {
+    use crate::model::Sense;
+    let j = generic::parse_json(GENERAL_JSON, "t").unwrap();
+    let t = generic::parse_toml(GENERAL_TOML, "t").unwrap();
+    assert_eq!(j, t);
+    let rows = j.constraints();
+    assert_eq!(rows[0].sense, Sense::Exactly(2));
+    assert_eq!(
+        (rows[1].sense, rows[1].weights.clone()),
+        (Sense::AtLeast(3), Some(vec![1, 2]))
+    );
+    assert_eq!(
+        (rows[2].sense, rows[2].weights.clone()),
+        (Sense::AtMost(4), Some(vec![1, 3, 2]))
+    );
+    // An "at-most 1" row on unit weights is the exact-cover at-most-one row.
+    assert_eq!(
+        (rows[3].sense, rows[3].weights.clone()),
+        (Sense::AtMostOne, None)
+    );
+}
+
+#[test]
+fn general_rows_round_trip_through_the_json_export() {
+    let model = generic::parse_json(GENERAL_JSON, "t").unwrap();
+    let text = crate::export::json::to_json(&model).unwrap();
+    let back = generic::parse_json(&text, "t").unwrap();
+    assert_eq!(back.constraints(), model.constraints());
+}
+
+/// The (line, column) of the `nth` occurrence of `needle` on the line holding `marker`.
+fn spot(text: &str, marker: &str, needle: &str, nth: usize) -> (usize, usize) {
+    let (line, src) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(marker))
+        .unwrap();
+    let column = src.match_indices(needle).nth(nth - 1).unwrap().0 + 1;
+    (line + 1, column)
+}
+
+fn bad_value(e: &ParseError) -> &str {
+    match &e.kind {
+        ParseErrorKind::BadValue { expected, .. } => expected,
+        other => panic!("expected a bad value, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_general_rows_are_located_errors() {
+    // (replace this, with that, then the marker line and needle the error must point at)
+    let cases: [(&str, &str, &str, &str, &str); 9] = [
+        // One sense per row (a family mixing relations): each is checked where it stands.
+        (
+            r#""sense": "at-most", "rhs": [4, 1]"#,
+            r#""sense": ["at-most", "at-leest"], "rhs": [4, 1]"#,
+            "cage",
+            "\"at-leest\"",
+            "exactly-one, at-most-one",
+        ),
+        (
+            r#""sense": "at-most", "rhs": [4, 1]"#,
+            r#""sense": ["at-most", "exactly", "at-least"], "rhs": [4, 1]"#,
+            "cage",
+            "\"at-least\"",
+            "one sense per row (2)",
+        ),
+        (
+            r#"[[1, 3, 2], [1, 1]]"#,
+            r#"[[1, 0, 2], [1, 1]]"#,
+            "cage",
+            "0",
+            "weight",
+        ),
+        (
+            r#""rhs": 2,"#,
+            r#""rhs": -2,"#,
+            "pair",
+            "-2",
+            "right-hand side",
+        ),
+        (r#"[[1, 2]]"#, r#"[[1, 0]]"#, "heavy", "0", "weight"),
+        (
+            r#""exactly", "rhs""#,
+            r#""exactlyy", "rhs""#,
+            "pair",
+            "\"exactlyy\"",
+            "exactly-one, at-most-one",
+        ),
+        (
+            r#"[[1, 3, 2], [1, 1]]"#,
+            r#"[[1, 3], [1, 1]]"#,
+            "cage",
+            "3]",
+            "one weight per variable",
+        ),
+        (
+            r#""rhs": [4, 1]"#,
+            r#""rhs": [4]"#,
+            "cage",
+            "4]",
+            "one right-hand side per row",
+        ),
+        (
+            r#""at-least", "rhs": 3"#,
+            r#""at-most-one", "rhs": 3"#,
+            "heavy",
+            "\"at-most-one\"",
+            "right-hand side 1",
+        ),
+    ];
+    for (from, to, marker, needle, expected) in cases {
+        let text = GENERAL_JSON.replace(from, to);
+        assert_ne!(text, GENERAL_JSON, "{from}");
+        let e = err(&text, Format::Json);
+        assert!(bad_value(&e).contains(expected), "{to}: {e}");
+        assert_eq!(
+            (e.line, e.column),
+            spot(&text, marker, needle, 1),
+            "{to}: {e}"
+        );
+    }
+}
+
+#[test]
+fn bad_general_rows_are_located_in_toml_too() {
+    let text = GENERAL_TOML.replace("weights = [[1, 2]]", "weights = [[1, -5]]");
+    let e = err(&text, Format::Toml);
+    assert!(bad_value(&e).contains("weight"), "{e}");
+    assert_eq!((e.line, e.column), spot(&text, "[[1, -5]]", "-5", 1));
+    let text = GENERAL_TOML.replace("rhs = 2\n", "rhs = 9007199254740993\n");
+    let e = err(&text, Format::Toml);
+    assert!(bad_value(&e).contains("right-hand side"), "{e}");
+}
+
+#[test]
+fn givens_overfilling_a_general_row_are_located() {
+    // "pair" allows two of a, b, c: the third given overfills it. (The at-most-one row
+    // ["a", "b"] is moved to ["a", "d"] so that a and b do not clash there first.)
+    let text = GENERAL_JSON
+        .replace(r#"["a", "b"]], "weights""#, r#"["a", "d"]], "weights""#)
+        .replace("\n  ]\n}", "\n  ],\n  \"givens\": [\"a\", \"c\", \"b\"]\n}");
+    let e = err(&text, Format::Json);
+    assert!(
+        bad_value(&e).contains("givens that fit row 0 of family 'pair'"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), spot(&text, "givens", "\"b\"", 1));
+    // Two givens in an exact-cover row are still the clash they always were.
+    let text = GENERAL_JSON.replace("\n  ]\n}", "\n  ],\n  \"givens\": [\"a\", \"b\"]\n}");
+    let e = err(&text, Format::Json);
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Model(m) if matches!(**m, ModelError::ClashingGivens { .. })),
+        "{e}"
+    );
+}
+
+proptest! {
+    /// Text made of the characters the 0-1 program formats use: every reader ends with a model
+    /// or one located error, never a panic.
+    #[test]
+    fn random_program_text_never_panics(text in "[x~0-9 +\\-<>=;:|*\n.eEa-cpnfMINSTBOUDRHLGmarkeINTORGQ'\\\\]{0,300}") {
+        for format in crate::read::Format::ALL {
+            let name = format!("fuzz.{}", format.name());
+            match parse_str(&text, Format::Program(format), &name) {
+                Ok(models) => prop_assert_eq!(models.len(), 1),
+                Err(e) => prop_assert!(e.to_string().starts_with(&format!("{name}:")), "{}", e),
+            }
+        }
+    }
+}
+
+/// The shipped example of every 0-1 program format (`examples/formats/`).
+const PROGRAM_EXAMPLES: [(crate::read::Format, &str); 5] = [
+    (
+        crate::read::Format::Opb,
+        include_str!("../../../../../examples/formats/knapsack.opb"),
+    ),
+    (
+        crate::read::Format::Cnf,
+        include_str!("../../../../../examples/formats/cycle4.cnf"),
+    ),
+    (
+        crate::read::Format::Lp,
+        include_str!("../../../../../examples/formats/pick.lp"),
+    ),
+    (
+        crate::read::Format::Mps,
+        include_str!("../../../../../examples/formats/pick.mps"),
+    ),
+    (
+        crate::read::Format::Xcc,
+        include_str!("../../../../../examples/formats/colours.xcc"),
+    ),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    /// Malformed input of every format made from a valid file: a cut, a random insertion and a
+    /// swapped character somewhere in a real example. Each reads to one model or fails with a
+    /// located error naming the file and a line of the text (line 0: the whole file).
+    #[test]
+    fn mutated_examples_of_every_format_read_or_fail_located(
+        which in 0usize..5,
+        cut in any::<(u16, u8)>(),
+        insert in any::<(u16, String)>(),
+        swap in any::<(u16, char)>(),
+    ) {
+        let (format, text) = PROGRAM_EXAMPLES[which];
+        let mut chars: Vec<char> = text.chars().collect();
+        let at = |k: u16, len: usize| if len == 0 { 0 } else { k as usize % len };
+        let start = at(cut.0, chars.len());
+        let end = (start + cut.1 as usize % 8).min(chars.len());
+        chars.drain(start..end);
+        let i = at(insert.0, chars.len() + 1);
+        chars.splice(i..i, insert.1.chars().take(6));
+        if !chars.is_empty() {
+            let j = at(swap.0, chars.len());
+            chars[j] = swap.1;
+        }
+        let mutated: String = chars.into_iter().collect();
+        let name = format!("mutated.{}", format.name());
+        let lines = mutated.lines().count() + 1;
+        match parse_str(&mutated, Format::Program(format), &name) {
+            Ok(models) => prop_assert_eq!(models.len(), 1),
+            Err(e) => {
+                prop_assert!(e.to_string().starts_with(&format!("{name}:")), "{}", e);
+                prop_assert!(e.line <= lines, "line {} of {}: {}", e.line, lines, e);
+            }
+        }
+    }
+}
+
+// The readers' malformed samples (test data of the model crate, not visible from here).
+#[path = "../../../../model/src/read/malformed.rs"]
+mod malformed;
+
+/// The malformed samples of every 0-1 program format, read as files: the error names the
+/// file, the line and the column.
+#[test]
+fn malformed_programs_are_located_errors_through_the_stream() {
+    for &(format, text, (line, column), word) in malformed::MALFORMED {
+        let name = format!("bad.{}", format.name());
+        let e = parse_str(text, Format::Program(format), &name).unwrap_err();
+        assert_eq!((e.line, e.column), (line, column), "{e}");
+        let located = if column > 0 {
+            format!("{name}:{line}:{column}: expected ")
+        } else {
+            format!("{name}:{line}: expected ")
+        };
+        assert!(e.to_string().starts_with(&located), "{e}");
+        assert!(e.to_string().contains(word), "{e}");
+    }
+}
+
+#[test]
+fn program_formats_go_by_extension_and_read_through_gzip() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.cnf.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"p cnf 2 1\n1 -2 0\n").unwrap();
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let models = load_models(&path).unwrap();
+    assert_eq!((models.len(), models[0].name()), (1, "tiny#0"));
+    assert_eq!(models[0].own_variables(), 2);
+    for (ext, format) in [
+        ("opb", "opb"),
+        ("cnf", "cnf"),
+        ("lp", "lp"),
+        ("mps", "mps"),
+        ("xcc", "xcc"),
+        ("dlx", "xcc"),
+    ] {
+        let found = format_of_name(Path::new(&format!("a.{ext}")))
+            .flatten()
+            .map(Format::name);
+        assert_eq!(found, Some(format));
+    }
+}
