@@ -19,6 +19,9 @@ pub const BYTES_PER_NONZERO: u64 = 16;
 
 thread_local! {
     static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
+    /// Whether a read on this thread was refused for passing its budget, since the last
+    /// [`refused_for_budget`] began.
+    static PASSED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Puts the budget back when the read ends, however it ends.
@@ -39,6 +42,19 @@ pub fn with_memory_budget<R>(bytes: Option<u64>, read: impl FnOnce() -> R) -> R 
     read()
 }
 
+/// Runs `read` and says whether a model it read was refused for passing this thread's budget
+/// (see [`with_memory_budget`]): a caller that runs models under a memory limit records such a
+/// file as out of memory, as its run would have been, instead of as malformed. Cost: two
+/// thread-local accesses.
+pub fn refused_for_budget<R>(read: impl FnOnce() -> R) -> (R, bool) {
+    let before = PASSED.with(|p| p.replace(false));
+    let out = read();
+    let passed = PASSED.with(Cell::get);
+    // A caller around this one sees the refusal too.
+    PASSED.with(|p| p.set(before || passed));
+    (out, passed)
+}
+
 /// `Err` located at `at` when a model of `variables` variables and `nonzeros` nonzeros needs
 /// more than this thread's budget (see [`with_memory_budget`]).
 pub(super) fn check(
@@ -55,6 +71,7 @@ pub(super) fn check(
     if need <= budget {
         return Ok(());
     }
+    PASSED.with(|p| p.set(true));
     Err(ReadError::at(
         at.0,
         at.1,
