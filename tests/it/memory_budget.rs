@@ -13,9 +13,9 @@ fn exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_zeroone"))
 }
 
-/// Exit code and standard error of the binary run with `args` in `dir` under an address-space
+/// Exit code, standard output and standard error of the binary run with `args` in `dir` under an address-space
 /// limit of `cap_mb` (inherited by the workers it starts, which lower it to their own limit).
-fn run_capped(dir: &Path, args: &[&str], cap_mb: u64) -> (Option<i32>, String) {
+fn run_capped(dir: &Path, args: &[&str], cap_mb: u64) -> (Option<i32>, String, String) {
     use std::os::unix::process::CommandExt;
     let bytes = cap_mb << 20;
     let mut command = Command::new(exe());
@@ -36,6 +36,7 @@ fn run_capped(dir: &Path, args: &[&str], cap_mb: u64) -> (Option<i32>, String) {
     let out = command.output().unwrap();
     (
         out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
@@ -60,7 +61,7 @@ fn a_file_past_an_experiments_memory_limit_is_a_memout_per_backend_and_the_rest_
          [[backends]]\nname = \"sat\"\n[[backends]]\nname = \"bitset\"\n",
     )
     .unwrap();
-    let (code, stderr) = run_capped(dir.path(), &["run", "e.toml", "-q"], 1000);
+    let (code, _, stderr) = run_capped(dir.path(), &["run", "e.toml", "-q"], 1000);
     assert_eq!(code, Some(0), "{stderr}");
     let (records, _) = read_records(&dir.path().join("reports/e.jsonl"), false).unwrap();
     let statuses: Vec<(&str, &str, Status)> = records
@@ -81,7 +82,7 @@ fn a_file_past_an_experiments_memory_limit_is_a_memout_per_backend_and_the_rest_
         assert!(reason.contains(wanted), "expected '{wanted}' in {reason}");
     }
     // A resumed run finds everything on record, and the report counts the two memouts.
-    let (code, stderr) = run_capped(dir.path(), &["run", "e.toml", "--resume"], 1000);
+    let (code, _, stderr) = run_capped(dir.path(), &["run", "e.toml", "--resume"], 1000);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
         stderr.contains("4 already on record, 0 run now"),
@@ -102,14 +103,14 @@ fn declared_variables_no_row_uses_cost_about_forty_bytes_each() {
     // doubles that list's address space, though not its resident pages.)
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("wide.cnf"), "p cnf 4194304 1\n1 2 0\n").unwrap();
-    let (code, stderr) = run_capped(dir.path(), &["show", "wide.cnf"], 400);
+    let (code, _, stderr) = run_capped(dir.path(), &["show", "wide.cnf"], 400);
     assert_eq!(code, Some(0), "{stderr}");
     std::fs::write(
         dir.path().join("wide.opb"),
         "* #variable= 4194304 #constraint= 1\n+1 x1 +1 x4194304 >= 1 ;\n",
     )
     .unwrap();
-    let (code, stderr) = run_capped(dir.path(), &["show", "wide.opb"], 400);
+    let (code, _, stderr) = run_capped(dir.path(), &["show", "wide.opb"], 400);
     assert_eq!(code, Some(0), "{stderr}");
 }
 
@@ -155,4 +156,28 @@ fn numbered_variables_keep_their_labels_through_complements_and_exports() {
     clash.numbered_variables(3);
     clash.variable("x2", Coord::Free);
     assert!(clash.build().unwrap_err().to_string().contains("x2"));
+}
+
+#[test]
+fn xcc_refuses_frames_past_its_own_address_space_limit() {
+    // One clause over 10,000 variables: xcc's counts engine keeps one frame of every item per
+    // level, 10,002 levels of 124 KB (1.24 GB). Its guard read only MemAvailable (22 GB on the
+    // machine that found it), so under a 600 MB address space it allocated until it aborted
+    // (exit 134, issue 35, item 2). Now the guard takes the process's own limit too: a clean
+    // `unsupported` naming the frames; bitset still solves the same file there.
+    let dir = tempfile::tempdir().unwrap();
+    let clause: Vec<String> = (1..=10_000).map(|k| k.to_string()).collect();
+    let text = format!("p cnf 10000 1\n{} 0\n", clause.join(" "));
+    std::fs::write(dir.path().join("wide.cnf"), text).unwrap();
+    let args = ["solve", "wide.cnf", "--backend", "xcc", "--json"];
+    let (code, stdout, stderr) = run_capped(dir.path(), &args, 600);
+    assert_eq!(code, Some(1), "{stderr}");
+    let record: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stdout);
+    assert_eq!(record["status"], "unsupported", "{stdout}");
+    let reason = record["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("search frames"), "{reason}");
+    assert!(reason.contains("this process can take"), "{reason}");
+    let args = ["solve", "wide.cnf", "--backend", "bitset", "--json"];
+    let (code, _, stderr) = run_capped(dir.path(), &args, 600);
+    assert_eq!(code, Some(0), "{stderr}");
 }
