@@ -880,31 +880,6 @@ fn dev_zero_as_a_record_file_or_an_experiment_is_refused_in_bounded_memory() {
 }
 
 #[test]
-fn an_experiment_under_a_memory_limit_reads_its_files_within_it() {
-    // 18 bytes declaring 8,388,608 variables: the parent of an experiment with
-    // `memory_limit = 500` built the model itself at 1.76 GB before any worker ran (issue
-    // 35). It must be refused at the header, here with the parent capped at 1 GB.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("big.cnf"), "p cnf 8388608 1\n1 0\n").unwrap();
-    std::fs::write(
-        dir.path().join("big.toml"),
-        "memory_limit = 500\n[[instances]]\nfile = \"big.cnf\"\n[[backends]]\nname = \"sat\"\n",
-    )
-    .unwrap();
-    let ran = run_binary(dir.path(), &["run", "big.toml", "-q"], None, Some(1000));
-    refused_bounded(
-        &ran,
-        "big.cnf",
-        &[
-            "big.cnf",
-            ":1:1: ",
-            "memory limit of 500 MB",
-            "8388608 variables",
-        ],
-    );
-}
-
-#[test]
 fn a_hundred_thousand_unconstrained_variables_abort_no_backend() {
     // Issue 35, item 2: 19 bytes declaring 100,000 variables, one of them in a clause. enum
     // overflowed its stack (exit 134) from 20,000, bitset held variables^2 bits (2.5 GB here),

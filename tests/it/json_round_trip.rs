@@ -28,12 +28,13 @@ fn random_opb(seed: u64) -> String {
             })
             .collect()
     };
-    let mut out = format!("* #variable= {vars} #constraint= 0\n");
+    let rows = rng.gen_range(0..=5);
+    let mut out = format!("* #variable= {vars} #constraint= {rows}\n");
     if rng.gen_bool(0.6) {
         let sense = if rng.gen_bool(0.5) { "min:" } else { "max:" };
         out.push_str(&format!("{sense} {};\n", terms(&mut rng)));
     }
-    for _ in 0..rng.gen_range(0..=5) {
+    for _ in 0..rows {
         let op = [">=", "<=", "="][rng.gen_range(0..3)];
         let rhs = rng.gen_range(-4..=4);
         out.push_str(&format!("{}{op} {rhs} ;\n", terms(&mut rng)));

@@ -21,6 +21,7 @@ mod harness;
 mod isolation;
 mod json_round_trip;
 mod layers;
+mod memory_budget;
 mod memout_rss;
 mod milp_levels;
 mod minimal_use;

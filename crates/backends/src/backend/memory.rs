@@ -1,5 +1,5 @@
 //! This process's memory as the system reports it: what is available, the peak resident set
-//! and its reset, and sizes written for people (`8G`, `7.47 GiB`). The dp counter and the
+//! and its reset, the address space its own limit leaves, and sizes written for people (`8G`, `7.47 GiB`). The dp counter and the
 //! search-space tables guard their state tables with it; the worker measures each run with it.
 //!
 //! Costs: each query reads one small `/proc` file; on systems without `/proc` the queries
@@ -8,6 +8,32 @@
 /// Memory the system can give without swapping (`MemAvailable` of `/proc/meminfo`), if known.
 pub fn available_memory() -> Option<u64> {
     proc_field("/proc/meminfo", "MemAvailable:")
+}
+
+/// The address space this process may still map under its own limit (`RLIMIT_AS`, as
+/// `--memory-limit` and an experiment's worker set it: the soft limit of `/proc/self/limits`
+/// less `VmSize` of `/proc/self/status`), if it has a limit and the system says.
+pub fn address_space_left() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    let soft = line["Max address space".len()..]
+        .split_whitespace()
+        .next()?;
+    // "unlimited" is no limit.
+    let limit: u64 = soft.parse().ok()?;
+    let mapped = proc_field("/proc/self/status", "VmSize:")?;
+    Some(limit.saturating_sub(mapped))
+}
+
+/// The memory this process can still take: the smaller of what the system has available
+/// ([`available_memory`]) and what its address-space limit leaves ([`address_space_left`]),
+/// whichever are known. A guard that reads only the first lets a process under a limit
+/// allocate past it and abort.
+pub fn usable_memory() -> Option<u64> {
+    match (available_memory(), address_space_left()) {
+        (Some(system), Some(own)) => Some(system.min(own)),
+        (system, own) => system.or(own),
+    }
 }
 
 /// This process's peak resident memory (`VmHWM` of `/proc/self/status`), if known.

@@ -25,7 +25,7 @@ use crate::backend::worker::{Job, JobTask, Limits, WorkerPool};
 use crate::backend::Registry;
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
-use crate::harness::source::{load_instances, Instance};
+use crate::harness::source::{load_instances_within, Instance};
 use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
 use crate::model::Model;
@@ -95,6 +95,9 @@ fn run_job(
     let model = match model {
         Ok(m) => m,
         Err(reason) => {
+            if instance.past_memory_limit {
+                record.status = crate::backend::Status::Memout;
+            }
             record.reason = Some(reason.clone());
             return record;
         }
@@ -262,9 +265,9 @@ pub fn run_experiment(
         return crate::harness::table_run::run_table(experiment, options);
     }
     let memory_limit = options.memory_limit.or(experiment.memory_limit);
-    // The models go to workers under the limit: this process reads them within it too.
-    let budget = memory_limit.map(|mb| mb.saturating_mul(1 << 20));
-    let all = crate::read::with_memory_budget(budget, || load_instances(&experiment.sources))?;
+    // The models go to workers under the limit: this process reads them within it too, and a
+    // file past it is an instance whose runs are recorded `memout`.
+    let all = load_instances_within(&experiment.sources, memory_limit)?;
     let total = all.len();
     let instances = crate::harness::plan::in_shard(all, options.shard);
     refuse_unenforced_limits(experiment, &options.registry, memory_limit)?;
@@ -386,6 +389,10 @@ fn run_pending(
             let model = match &inst.puzzle {
                 Ok(puzzle) => (puzzle.to_model(&inst.id))
                     .map_err(|e| format!("the puzzle does not make a model: {e}")),
+                Err(located) if inst.past_memory_limit => Err(format!(
+                    "out of memory (limit {} MB): the model is not built: {located}",
+                    run.memory_limit.unwrap_or_default()
+                )),
                 Err(located) => Err(format!("the file does not read: {located}")),
             };
             for (config, rep) in todo {
@@ -492,7 +499,7 @@ pub fn merge_records(
             .collect();
         (ids, keys)
     } else {
-        let ids: Vec<String> = load_instances(&experiment.sources)?
+        let ids: Vec<String> = load_instances_within(&experiment.sources, experiment.memory_limit)?
             .into_iter()
             .map(|i| i.id)
             .collect();
@@ -574,7 +581,8 @@ pub fn export_models(
     dir: &Path,
     shard: Option<Shard>,
 ) -> Result<usize, HarnessError> {
-    let instances = load_instances(&experiment.sources)?;
+    // A model past the experiment's memory limit is not built here either (and not exported).
+    let instances = load_instances_within(&experiment.sources, experiment.memory_limit)?;
     let mut written = 0;
     for (i, inst) in instances.iter().enumerate() {
         if shard.is_some_and(|s| !s.holds(i)) {

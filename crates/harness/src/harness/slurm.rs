@@ -24,7 +24,7 @@ use std::time::Duration;
 use crate::harness::experiment::{Experiment, ExperimentKind};
 use crate::harness::plan::{in_shard, job_keys, Shard};
 use crate::harness::record::{read_records, RecordLock, RunKey};
-use crate::harness::source::load_instances;
+use crate::harness::source::load_instances_within;
 use crate::harness::store::records_path;
 use crate::harness::table_run::table_rows;
 use crate::harness::{write_atomically, HarnessError};
@@ -144,7 +144,7 @@ pub fn plan(
             .collect();
         (ids.len(), ids)
     } else {
-        let ids: Vec<String> = load_instances(&experiment.sources)?
+        let ids: Vec<String> = load_instances_within(&experiment.sources, experiment.memory_limit)?
             .into_iter()
             .map(|i| i.id)
             .collect();
@@ -726,7 +726,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let exp = experiment(dir.path(), SOLVE);
         let plan = plan(&exp, dir.path(), Path::new("/z"), request(3, 1)).unwrap();
-        let ids: Vec<String> = load_instances(&exp.sources)
+        let ids: Vec<String> = load_instances_within(&exp.sources, None)
             .unwrap()
             .into_iter()
             .map(|i| i.id)

@@ -152,6 +152,10 @@ pub struct Instance {
     /// The puzzle, or the located error of a file of a folder that does not read (`FILE:LINE:
     /// COL: expected ..., found ...`).
     pub puzzle: Result<Puzzle, String>,
+    /// Whether the puzzle's error is a model past the memory limit the experiment runs under
+    /// (read within it as a budget, see [`load_instances_within`]): its runs are recorded
+    /// `memout`, as they would have ended, not `error`.
+    pub past_memory_limit: bool,
 }
 
 impl Instance {
@@ -235,16 +239,20 @@ fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessErro
             group: group.clone(),
             file: Some(name.clone()),
             puzzle,
+            past_memory_limit: false,
         };
-        match read_puzzles(&path) {
-            Ok(puzzles) if puzzles.len() == 1 => {
+        match crate::read::refused_for_budget(|| read_puzzles(&path)) {
+            (Ok(puzzles), _) if puzzles.len() == 1 => {
                 out.extend(puzzles.into_iter().map(|p| instance(name.clone(), Ok(p))))
             }
-            Ok(puzzles) => out.extend(
+            (Ok(puzzles), _) => out.extend(
                 (puzzles.into_iter().enumerate())
                     .map(|(i, p)| instance(format!("{name}#{i}"), Ok(p))),
             ),
-            Err(e) => out.push(instance(name.clone(), Err(e.to_string()))),
+            (Err(e), past_memory_limit) => out.push(Instance {
+                past_memory_limit,
+                ..instance(name.clone(), Err(e.to_string()))
+            }),
         }
     }
     Ok(out)
@@ -268,6 +276,7 @@ impl Source {
                         group: format!("generate {}", family.name()),
                         file: None,
                         puzzle: Ok(puzzle),
+                        past_memory_limit: false,
                     })
                 })
                 .collect(),
@@ -290,22 +299,28 @@ impl Source {
                             )
                             .puzzle,
                         )),
+                        past_memory_limit: false,
                     })
                     .collect()
             }
             Origin::File(path) => {
                 let stem = file_group(path);
                 let name = path.file_name().map(|s| s.to_string_lossy().into_owned());
-                read_puzzles(path)?
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, puzzle)| Instance {
-                        id: format!("{stem}#{i}"),
-                        group: stem.clone(),
-                        file: name.clone(),
-                        puzzle: Ok(puzzle),
-                    })
-                    .collect()
+                let instance = |i: usize, puzzle, past_memory_limit| Instance {
+                    id: format!("{stem}#{i}"),
+                    group: stem.clone(),
+                    file: name.clone(),
+                    puzzle,
+                    past_memory_limit,
+                };
+                match crate::read::refused_for_budget(|| read_puzzles(path)) {
+                    // Only the 0-1 program formats have a budget, and a file of them holds
+                    // one model: the instance it would have been.
+                    (Err(e), true) => vec![instance(0, Err(e.to_string()), true)],
+                    (read, _) => (read?.into_iter().enumerate())
+                        .map(|(i, puzzle)| instance(i, Ok(puzzle), false))
+                        .collect(),
+                }
             }
             Origin::Folder { dir, glob } => folder_instances(dir, glob)?,
         };
@@ -421,6 +436,20 @@ impl Source {
             },
         }
     }
+}
+
+/// [`load_instances`] with every model read from a file held to `memory_limit_mb` (the limit
+/// an experiment's runs have, `None` for none): a file whose model would pass it is not built
+/// but listed as one instance holding its located error, marked
+/// [`Instance::past_memory_limit`], so the process that only hands models to workers stays
+/// small and the file's runs are recorded `memout`. Cost: as [`load_instances`], bounded by the
+/// limit.
+pub fn load_instances_within(
+    sources: &[Source],
+    memory_limit_mb: Option<u64>,
+) -> Result<Vec<Instance>, HarnessError> {
+    let budget = memory_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+    crate::read::with_memory_budget(budget, || load_instances(sources))
 }
 
 /// The instances of all `sources`, in order. Two sources yielding the same id is an error (the

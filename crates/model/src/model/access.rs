@@ -151,7 +151,7 @@ impl Model {
     /// when the model stores it, otherwise made from the coordinates (one small allocation).
     pub fn label(&self, v: VarId) -> Cow<'_, str> {
         match &self.shape.labels {
-            Some(labels) => Cow::Borrowed(&labels[v]),
+            Some(labels) => labels.get(v),
             None => Cow::Owned(coord_label(v, self.shape.variables[v].coord)),
         }
     }

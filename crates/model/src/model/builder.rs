@@ -1,6 +1,7 @@
 //! [`ModelBuilder`]: how every model is made (variables, families, rows, givens, objective),
 //! with the checks a model must pass.
 
+use super::labels::Labels;
 use super::shape::Shape;
 use crate::model::{
     coord_label, derived, Constraint, Coord, Derived, Family, FamilyId, Model, ModelError,
@@ -38,7 +39,7 @@ pub struct ModelBuilder {
     pub(super) hints: ModelHints,
     pub(super) variables: Vec<Variable>,
     /// Stored labels, once some variable was given an explicit one (see [`Labels`]).
-    pub(super) labels: Option<Vec<Box<str>>>,
+    pub(super) labels: Option<Labels>,
     pub(super) families: Vec<Family>,
     pub(super) constraints: Vec<Constraint>,
     pub(super) givens: Vec<VarId>,
@@ -110,24 +111,27 @@ impl ModelBuilder {
         let mut ids: Vec<VarId> = self.complements.values().copied().collect();
         ids.sort_unstable();
         let complement: std::collections::HashSet<VarId> = ids.iter().copied().collect();
-        let own: std::collections::HashSet<Box<str>> = (labels.iter().enumerate())
+        // A numbered label (`x7`) never starts with `~`, so only stored ones can clash.
+        let own: std::collections::HashSet<Box<str>> = (labels.stored_labels())
             .filter(|(v, _)| !complement.contains(v))
-            .map(|(_, l)| l.clone())
+            .map(|(_, l)| l.into())
             .collect();
-        if ids.iter().all(|&c| !own.contains(&labels[c])) {
+        if ids.iter().all(|&c| !own.contains(&*labels.get(c))) {
             return;
         }
-        let mut taken: std::collections::HashSet<Box<str>> = labels.iter().cloned().collect();
+        let mut taken: std::collections::HashSet<Box<str>> =
+            labels.stored_labels().map(|(_, l)| l.into()).collect();
         for c in ids {
-            if !own.contains(&labels[c]) {
+            let label = labels.get(c).into_owned();
+            if !own.contains(label.as_str()) {
                 continue;
             }
             let fresh = (2..)
-                .map(|k| format!("{}#{k}", labels[c]).into_boxed_str())
-                .find(|l| !taken.contains(l))
+                .map(|k| format!("{label}#{k}").into_boxed_str())
+                .find(|l| !taken.contains(l) && !labels.is_numbered(l))
                 .expect("some label is free");
             taken.insert(fresh.clone());
-            labels[c] = fresh;
+            labels.set(c, fresh);
         }
     }
 
@@ -190,13 +194,7 @@ impl ModelBuilder {
             variables[new] = self.variables[old];
         }
         self.variables = variables;
-        if let Some(labels) = &mut self.labels {
-            let mut moved = vec![Box::<str>::default(); n];
-            for (old, label) in labels.drain(..).enumerate() {
-                moved[new_id[old]] = label;
-            }
-            *labels = moved;
-        }
+        self.labels = self.labels.take().map(|labels| labels.moved(&new_id));
     }
 
     /// Sets the objective: `sense sum c_v x_v` over `terms` (`(variable, cost)`; a variable not
@@ -221,15 +219,34 @@ impl ModelBuilder {
         }
         let variables = &self.variables;
         let labels = self.labels.get_or_insert_with(|| {
-            variables
-                .iter()
-                .enumerate()
-                .map(|(v, x)| coord_label(v, x.coord).into_boxed_str())
-                .collect()
+            Labels::stored(
+                (variables.iter().enumerate())
+                    .map(|(v, x)| coord_label(v, x.coord).into_boxed_str())
+                    .collect(),
+            )
         });
         labels.push(label.into_boxed_str());
         self.variables.push(Variable { coord });
         id
+    }
+
+    /// Adds `n` variables labelled `x1..x{n}` (no coordinates), as a CNF or OPB header declares
+    /// them, and returns the id of the first. Their labels are made from their ids when asked
+    /// for, never stored, when they are the builder's first variables; otherwise each is added
+    /// by [`ModelBuilder::variable`]. Cost: one [`Variable`] per variable.
+    pub fn numbered_variables(&mut self, n: usize) -> VarId {
+        let first = self.variables.len();
+        if first > 0 {
+            for k in 1..=n {
+                self.variable(format!("x{k}"), Coord::Free);
+            }
+            return first;
+        }
+        self.variables = vec![Variable { coord: Coord::Free }; n];
+        if n > 0 {
+            self.labels = Some(Labels::numbered(n));
+        }
+        first
     }
 
     /// Adds a variable labelled by its coordinates ([`coord_label`], made on demand, never
@@ -314,7 +331,7 @@ impl ModelBuilder {
     /// The label of variable `v` so far (stored, or made from its coordinates).
     pub fn label(&self, v: VarId) -> String {
         match &self.labels {
-            Some(labels) => labels[v].to_string(),
+            Some(labels) => labels.get(v).into_owned(),
             None => coord_label(v, self.variables[v].coord),
         }
     }
@@ -325,13 +342,8 @@ impl ModelBuilder {
         self.unclash_complement_labels();
         self.settle_derived();
         let n = self.variables.len();
-        if let Some(labels) = &self.labels {
-            let mut seen = std::collections::HashSet::with_capacity(labels.len());
-            for l in labels {
-                if !seen.insert(&**l) {
-                    return Err(ModelError::DuplicateLabel(l.to_string()));
-                }
-            }
+        if let Some(label) = self.labels.as_ref().and_then(Labels::first_duplicate) {
+            return Err(ModelError::DuplicateLabel(label.to_string()));
         }
         let mut names = std::collections::HashSet::new();
         for f in &self.families {

@@ -15,6 +15,7 @@ mod builder;
 mod derived;
 mod error;
 mod kind;
+mod labels;
 mod reduce;
 mod rows;
 mod serial;

@@ -1,6 +1,7 @@
 //! The shared part of a model ([`Shape`]): variables, labels, rows, families and the column
 //! view, held by reference by every model of that shape.
 
+use super::labels::Labels;
 use crate::model::{
     Constraint, Derived, Family, ModelHints, PuzzleKind, RowId, Sense, VarId, Variable,
 };
@@ -13,7 +14,7 @@ pub(super) struct Shape {
     pub(super) hints: ModelHints,
     pub(super) variables: Vec<Variable>,
     /// `None`: every label is [`coord_label`] of its variable (made on demand).
-    pub(super) labels: Option<Vec<Box<str>>>,
+    pub(super) labels: Option<Labels>,
     pub(super) families: Vec<Family>,
     pub(super) constraints: Vec<Constraint>,
     /// Column view as compressed lists: the rows of variable `v` are
@@ -33,32 +34,36 @@ impl Shape {
     pub(super) fn new(
         kind: PuzzleKind,
         hints: ModelHints,
-        vars: (Vec<Variable>, Option<Vec<Box<str>>>, Vec<Derived>),
+        vars: (Vec<Variable>, Option<Labels>, Vec<Derived>),
         families: Vec<Family>,
         constraints: Vec<Constraint>,
     ) -> Shape {
         let (variables, labels, derived) = vars;
         let n = variables.len();
+        // Column v's entries end at col_start[v] after the counting pass; placing the rows
+        // last to first moves it back to where they start (no second array of n + 1 positions).
         let mut col_start = vec![0usize; n + 1];
         for c in &constraints {
             for &v in &c.vars {
-                col_start[v + 1] += 1;
+                col_start[v] += 1;
             }
         }
-        for v in 0..n {
-            col_start[v + 1] += col_start[v];
+        let mut total = 0;
+        for start in col_start.iter_mut().take(n) {
+            total += *start;
+            *start = total;
         }
-        let mut fill = col_start.clone();
-        let mut col_rows = vec![0; col_start[n]];
+        col_start[n] = total;
+        let mut col_rows = vec![0; total];
         let weighted = constraints.iter().any(|c| c.weights.is_some());
-        let mut col_weights = weighted.then(|| vec![1u64; col_start[n]]);
-        for (r, c) in constraints.iter().enumerate() {
+        let mut col_weights = weighted.then(|| vec![1u64; total]);
+        for (r, c) in constraints.iter().enumerate().rev() {
             for (v, w) in c.terms() {
-                col_rows[fill[v]] = r;
+                col_start[v] -= 1;
+                col_rows[col_start[v]] = r;
                 if let Some(cw) = &mut col_weights {
-                    cw[fill[v]] = w;
+                    cw[col_start[v]] = w;
                 }
-                fill[v] += 1;
             }
         }
         let senses = constraints.iter().map(|c| c.sense).collect();

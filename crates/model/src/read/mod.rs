@@ -24,7 +24,7 @@ pub mod xcc;
 mod budget;
 mod sink;
 
-pub use budget::{with_memory_budget, BYTES_PER_NONZERO, BYTES_PER_VARIABLE};
+pub use budget::{refused_for_budget, with_memory_budget, BYTES_PER_NONZERO, BYTES_PER_VARIABLE};
 pub use sink::{LinearSink, Lit};
 
 use std::fmt;

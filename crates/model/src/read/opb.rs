@@ -8,7 +8,9 @@
 //! ```
 //!
 //! Lines starting with `*` are comments; the header `* #variable= N` declares `x1..xN` (model
-//! variables `0..N`, so answers keep the file's numbering; a larger `xK` is refused). A
+//! variables `0..N`, so answers keep the file's numbering; a larger `xK` is refused), and its
+//! `#constraint= M` the number of constraints (the objective is not one): a constraint past
+//! `M` is refused where it starts, fewer at the end of the file. A
 //! constraint is terms `COEF LITERAL` (a literal is a name such as `x5`, or `~x5` for its
 //! negation), a relation `>=`, `=` or `<=`, an integer and `;`; it may run over several lines.
 //! The older syntax `+3*x1` (a `*` between coefficient and literal) reads the same.
@@ -98,6 +100,9 @@ struct Reader {
     sink: LinearSink,
     /// `N` of `#variable= N`, when the header gave it.
     declared: Option<usize>,
+    /// `M` of `#constraint= M`, when the header gave it: a constraint past it is refused where
+    /// it starts, fewer at the end.
+    declared_rows: Option<usize>,
     family: Option<FamilyId>,
     rows: usize,
     seen_objective: bool,
@@ -109,6 +114,7 @@ pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
     let mut r = Reader {
         sink: LinearSink::new(name),
         declared: None,
+        declared_rows: None,
         family: None,
         rows: 0,
         seen_objective: false,
@@ -131,6 +137,11 @@ pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
                 "the constraint started here to end with ';'",
                 "the end of the file",
             ));
+        }
+        if let Some(declared) = r.declared_rows.filter(|&m| m != r.rows) {
+            let expected = format!("{declared} constraints, as the header on line 1 declares");
+            let found = format!("{} constraints", r.rows);
+            return Err(ReadError::at(last.max(1), 0, expected, found));
         }
         r.sink.finish((last.max(1), 0))
     };
@@ -165,6 +176,9 @@ impl Reader {
                     self.sink.declare_numbered(count, (line, col + 1))?;
                     self.declared = Some(count);
                 }
+                if pair[0].1 == "#constraint=" {
+                    self.constraint_count(pair[1], line)?;
+                }
             }
         }
         if let [(_, "family"), (_, name), ..] = words[..] {
@@ -172,6 +186,26 @@ impl Reader {
                 self.family = Some(self.sink.family(name));
             }
         }
+        Ok(())
+    }
+
+    /// `M` of the header's `#constraint= M` (`word` at its 0-based column `col`).
+    fn constraint_count(
+        &mut self,
+        (col, word): (usize, &str),
+        line: usize,
+    ) -> Result<(), ReadError> {
+        if self.declared_rows.is_some() {
+            let expected = "one '#constraint=' count on the header line";
+            return Err(ReadError::at(line, col + 1, expected, "a second one"));
+        }
+        let count = (word.parse::<usize>().ok())
+            .filter(|&m| m <= super::MAX_NONZEROS)
+            .ok_or_else(|| {
+                let expected = format!("a number of constraints up to {}", super::MAX_NONZEROS);
+                ReadError::at(line, col + 1, expected, quoted(word))
+            })?;
+        self.declared_rows = Some(count);
         Ok(())
     }
 
@@ -336,6 +370,12 @@ impl Reader {
             }
         };
         self.rows += 1;
+        if let Some(declared) = self.declared_rows.filter(|&m| self.rows > m) {
+            // Refused at the first constraint too many, not after reading the rest.
+            let expected = format!("{declared} constraints, as the header on line 1 declares");
+            let found = format!("constraint {} here", self.rows);
+            return Err(ReadError::at(at.0, at.1, expected, found));
+        }
         let row = format!("constraint {} (line {})", self.rows, at.0);
         self.sink.row(family, &p.terms, relation, rhs, &row, at)
     }

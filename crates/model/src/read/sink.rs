@@ -92,9 +92,7 @@ impl LinearSink {
         }
         super::budget::check(n, self.nonzeros, at)?;
         self.variables = n;
-        for k in 1..=n {
-            self.builder.variable(format!("x{k}"), Coord::Free);
-        }
+        self.builder.numbered_variables(n);
         self.numbered = n;
         Ok(())
     }

@@ -350,6 +350,57 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// An OPB header's `#constraint= N` over a body of `written` one-line constraints (and an
+    /// objective, which is not one), as CNF's clause count: read when they agree; refused at
+    /// the first constraint too many, at its line; or at the end when some are missing. It
+    /// was never checked (issue 35).
+    #[test]
+    fn opb_constraint_counts_are_refused_where_the_header_is_contradicted(
+        declared in 0usize..40,
+        written in 0usize..40,
+        huge in prop::bool::ANY,
+    ) {
+        let declared = if huge { super::MAX_NONZEROS - declared } else { declared };
+        let mut text = format!("* #variable= 3 #constraint= {declared}\nmin: +1 x1 ;\n");
+        for i in 0..written {
+            text.push_str(&format!("+1 x{} -1 x{} >= 0 ;\n", i % 3 + 1, (i + 1) % 3 + 1));
+        }
+        let read = read_str(Format::Opb, &text, "t");
+        if written == declared {
+            let m = read.unwrap();
+            let rows = m.families().iter().find(|f| f.name == "constraint");
+            prop_assert_eq!(rows.map_or(0, |f| f.rows.len()), written);
+        } else if written > declared {
+            let e = read.unwrap_err();
+            // Constraint `declared + 1` starts on line `declared + 3`, column 1.
+            prop_assert_eq!((e.line, e.column), (declared + 3, 1), "{}", e);
+            prop_assert!(e.to_string().contains("as the header on line 1 declares"), "{}", e);
+        } else {
+            let e = read.unwrap_err();
+            prop_assert_eq!(e.line, written + 2, "{}", e);
+        }
+    }
+}
+
+#[test]
+fn an_opb_constraint_count_is_one_number_on_the_header_line() {
+    for (text, at) in [
+        ("* #variable= 1 #constraint= x\n", (1, 29)),
+        ("* #variable= 1 #constraint= -1\n", (1, 29)),
+        ("* #constraint= 1 #constraint= 1\n+1 x1 >= 1 ;\n", (1, 31)),
+    ] {
+        let e = read_str(Format::Opb, text, "t").unwrap_err();
+        assert_eq!((e.line, e.column), at, "{text}: {e}");
+    }
+    // Without the count, any number of constraints reads; on a later line it is a comment.
+    assert!(read_str(Format::Opb, "* #variable= 1\n+1 x1 >= 1 ;\n", "t").is_ok());
+    let later = "* #variable= 1\n* #constraint= 0\n+1 x1 >= 1 ;\n";
+    assert!(read_str(Format::Opb, later, "t").is_ok());
+}
+
 #[test]
 fn numbered_variables_are_found_by_number_and_other_names_by_name() {
     // `x1..xN` of a header are found without a name table; `x01` or `x1a` are other names.

@@ -44,7 +44,7 @@ mod transposed;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use crate::backend::memory::available_memory;
+use crate::backend::memory::usable_memory;
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, RowLimit,
     RowRefusal, SolutionStream, SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
@@ -309,7 +309,7 @@ impl Xcc {
                 }
                 (Engine::Auto | Engine::Counts, _, _) => {
                     extra.insert("engine".into(), "counts".into());
-                    search::frames_fit(problem, available_memory)
+                    search::frames_fit(problem, usable_memory)
                         .map_err(|why| refused("counts", &why))?;
                     self.searcher.run(problem, givens, limit, &mut stats, found)
                 }

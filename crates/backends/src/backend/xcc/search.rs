@@ -162,7 +162,7 @@ pub(crate) fn frames_fit(p: &Problem, limit: impl FnOnce() -> Option<u64>) -> Re
     match limit() {
         Some(limit) if bytes > limit => Err(format!(
             "would need up to {} for its search frames ({depths} levels of {frame} bytes), more \
-             than the {} of memory available",
+             than the {} of memory this process can take",
             crate::backend::memory::gib(bytes),
             crate::backend::memory::gib(limit)
         )),
