@@ -24,11 +24,13 @@ use crate::output::{markdown_code, markdown_text};
 
 mod csv;
 mod header;
+mod html;
 mod plots;
 
 pub use csv::{render_csv, CSV_COLUMNS};
 use header::header;
 pub use header::Provenance;
+pub use html::{render_html, HTML_RUN_COLUMNS};
 use plots::figures_section;
 pub use plots::{draw_figure, figure_list, Figure, FigureKind};
 
@@ -830,6 +832,13 @@ pub fn write_reports(
         };
         write_atomically(&file, contents.as_bytes())?;
         written.push(file);
+        if *output == Output::Markdown {
+            // The page to explore the runs goes wherever the Markdown report goes.
+            let page = dir.join(format!("{}.html", experiment.name));
+            let html = render_html(experiment, &records, expected, &provenance);
+            write_atomically(&page, html.as_bytes())?;
+            written.push(page);
+        }
     }
     Ok(written)
 }
