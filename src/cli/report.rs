@@ -15,7 +15,13 @@ use super::CliError;
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// The experiment file whose records to report.
-    pub experiment: PathBuf,
+    #[arg(required_unless_present = "compare")]
+    pub experiment: Option<PathBuf>,
+    /// Compare two record sets (experiment files or record files, A then B) instead: writes
+    /// `A-vs-B.html` (pairs whose status, count or objective differ; largest time ratios) in
+    /// `--reports` (default: the current folder).
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "experiment")]
+    pub compare: Option<Vec<PathBuf>>,
     /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
     /// the experiment file; `reports/` beside it when unset).
     #[arg(long)]
@@ -24,7 +30,14 @@ pub struct ReportArgs {
 
 /// Runs `zeroone report`.
 pub fn run(args: ReportArgs) -> Result<(), CliError> {
-    let experiment = Experiment::load(&args.experiment).map_err(cli_error)?;
+    if let Some(pair) = &args.compare {
+        let dir = args.reports.clone().unwrap_or_else(|| PathBuf::from("."));
+        return super::report_compare::compare(&pair[0], &pair[1], &dir);
+    }
+    let Some(path) = &args.experiment else {
+        unreachable!("clap requires the experiment without --compare")
+    };
+    let experiment = Experiment::load(path).map_err(cli_error)?;
     let reports = args
         .reports
         .clone()

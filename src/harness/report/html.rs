@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use super::*;
 
 mod markdown;
+pub(super) use markdown::escape;
 
 /// Chart.js 4.6.1 from the npm registry (see `html/vendor/VENDORED.md`), without its
 /// source-map comment (the map is not shipped).

@@ -22,11 +22,15 @@ use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::output::{markdown_code, markdown_text};
 
+mod compare;
 mod csv;
 mod header;
 mod html;
 mod plots;
 
+pub use compare::{
+    compare_input, compare_rows, pair_summaries, render_compare_html, CompareRows, PairSummary,
+};
 pub use csv::{render_csv, CSV_COLUMNS};
 use header::header;
 pub use header::Provenance;

@@ -3,7 +3,7 @@
 //! for the summary tab of `NAME.html`. Cost: one pass over the text.
 
 /// `text` with `&`, `<`, `>` and `"` escaped for HTML.
-pub(super) fn escape(text: &str) -> String {
+pub(in crate::harness::report) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
