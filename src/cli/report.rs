@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use zeroone::harness::report::write_benchexec;
 use zeroone::harness::runner::rewrite_reports;
 use zeroone::harness::Experiment;
 
@@ -22,6 +23,11 @@ pub struct ReportArgs {
     /// `--reports` (default: the current folder).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "experiment")]
     pub compare: Option<Vec<PathBuf>>,
+    /// Write the records in another format instead of the reports: `benchexec` writes
+    /// BenchExec result files, `NAME.results.LABEL.xml` (one per backend label), for
+    /// BenchExec's `table-generator`.
+    #[arg(long, value_parser = ["benchexec"], conflicts_with = "compare")]
+    pub format: Option<String>,
     /// Folder for records and reports (default: the experiment's `reports_dir`, relative to
     /// the experiment file; `reports/` beside it when unset).
     #[arg(long)]
@@ -45,6 +51,10 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
     let command: Vec<String> = std::iter::once("zeroone".to_string())
         .chain(std::env::args().skip(1))
         .collect();
+    if args.format.as_deref() == Some("benchexec") {
+        let written = write_benchexec(&experiment, &reports).map_err(cli_error)?;
+        return super::print_paths(&written);
+    }
     let written = rewrite_reports(&experiment, &reports, &command.join(" ")).map_err(cli_error)?;
     super::print_paths(&written)
 }

@@ -27,6 +27,7 @@ mod models;
 mod optimisation;
 mod plugin_kind;
 mod plugins;
+mod report_benchexec;
 mod report_compare;
 mod slurm;
 mod snapshots_model;

@@ -22,12 +22,14 @@ use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::output::{markdown_code, markdown_text};
 
+mod benchexec;
 mod compare;
 mod csv;
 mod header;
 mod html;
 mod plots;
 
+pub use benchexec::{benchexec_status, render_benchexec, write_benchexec};
 pub use compare::{
     compare_input, compare_rows, pair_summaries, render_compare_html, CompareRows, PairSummary,
 };
