@@ -190,7 +190,13 @@ pub fn render_html(
     provenance: &Provenance,
 ) -> String {
     let md = render_markdown(experiment, records, expected_runs, provenance, false);
-    let summary = markdown::to_html(&md);
+    render_page(experiment, records, &md)
+}
+
+/// The page of [`render_html`] with `summary_md` (a report in Markdown, such as a table
+/// experiment's) as its summary. Cost: one pass over the records and the text.
+pub fn render_page(experiment: &Experiment, records: &[Record], summary_md: &str) -> String {
+    let summary = markdown::to_html(summary_md);
     let data = script_json(&page_data(experiment, records));
     let chart = CHART_JS
         .trim_end()

@@ -36,7 +36,7 @@ pub use compare::{
 pub use csv::{render_csv, CSV_COLUMNS};
 use header::header;
 pub use header::Provenance;
-pub use html::{render_html, HTML_RUN_COLUMNS};
+pub use html::{render_html, render_page, HTML_RUN_COLUMNS};
 use plots::figures_section;
 pub use plots::{draw_figure, figure_list, Figure, FigureKind};
 
