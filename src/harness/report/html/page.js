@@ -129,9 +129,41 @@
     written = location.hash;
   }
 
+  // Every run in the order of a column (absent values last, ties in record order), made once
+  // per column and direction; a filter then keeps that order in one pass, with no sort. Only
+  // the engine's own numeric sorts (no comparator calls): each run's rank among the column's
+  // distinct values, times N, plus its index, sorted as one number.
+  var ORDER = {};
+  function sortedAll(key, dir) {
+    var id = key + ":" + dir;
+    if (ORDER[id]) return ORDER[id];
+    var keys = sortKeys(BY_KEY[key]);
+    var present = new Float64Array(N), m = 0, i;
+    for (i = 0; i < N; i++) if (!isNaN(keys[i])) present[m++] = keys[i];
+    present = present.subarray(0, m).sort();
+    var distinct = new Float64Array(m), d = 0;
+    for (i = 0; i < m; i++) if (d === 0 || present[i] !== distinct[d - 1]) distinct[d++] = present[i];
+    var packed = new Float64Array(N);
+    for (i = 0; i < N; i++) {
+      var x = keys[i], rank = d;
+      if (!isNaN(x)) {
+        var lo = 0, hi = d - 1;
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (distinct[mid] < x) lo = mid + 1; else hi = mid; }
+        rank = dir === "desc" ? d - 1 - lo : lo;
+      }
+      packed[i] = rank * N + i;
+    }
+    packed.sort();
+    var idx = new Int32Array(N);
+    for (i = 0; i < N; i++) idx[i] = packed[i] % N;
+    ORDER[id] = idx;
+    return idx;
+  }
+
   // The filtered and sorted run indices.
   var view = new Int32Array(0);
-  function filtered() {
+  function recompute() {
+    var order = state.sort && BY_KEY[state.sort] ? sortedAll(state.sort, state.dir) : null;
     var st = state.status.length ? new Set(state.status) : null;
     var be = state.backend.length ? new Set(state.backend) : null;
     var so = state.source.length ? new Set(state.source) : null;
@@ -140,7 +172,8 @@
       return { keys: sortKeys(BY_KEY[k]), min: state.ranges[k].min, max: state.ranges[k].max };
     });
     var out = new Int32Array(N), n = 0;
-    for (var i = 0; i < N; i++) {
+    for (var j = 0; j < N; j++) {
+      var i = order ? order[j] : j;
       var r = RUNS[i];
       if (st && !st.has(r[COL.status])) continue;
       if (be && !be.has(D.labels[r[COL.backend]].label)) continue;
@@ -154,22 +187,7 @@
       }
       if (ok) out[n++] = i;
     }
-    return out.subarray(0, n);
-  }
-  function recompute() {
-    var idx = filtered();
-    if (state.sort && BY_KEY[state.sort]) {
-      var keys = sortKeys(BY_KEY[state.sort]), sign = state.dir === "desc" ? -1 : 1;
-      idx = Array.prototype.slice.call(idx);
-      idx.sort(function (a, b) {
-        var x = keys[a], y = keys[b];
-        var nx = isNaN(x), ny = isNaN(y);
-        if (nx || ny) return nx === ny ? a - b : (nx ? 1 : -1);
-        return x < y ? -sign : x > y ? sign : a - b;
-      });
-      idx = Int32Array.from(idx);
-    }
-    view = idx;
+    view = out.subarray(0, n);
   }
 
   // The runs tab.
@@ -469,6 +487,7 @@
       scales: { x: { type: "linear", title: { display: true, text: "instances answered" }, ticks: { precision: 0 } },
         y: axis("seconds") } } });
     var xi = names.indexOf(state.sx), yi = names.indexOf(state.sy);
+    if (xi < 0 || yi < 0) return;
     var points = [];
     times[yi].forEach(function (vy, inst) {
       var vx = times[xi].get(inst);
