@@ -139,7 +139,13 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 /// The browser, or a loud skip (stderr) when none can be found on this machine.
 fn browser_or_skip(test: &str) -> Option<Browser> {
     if let Err(why) = find_browser() {
-        eprintln!("\n*** SKIPPED {test}: {why}. The HTML page is NOT browser-tested here. ***\n");
+        // Straight to the process's stderr, past the test harness's capture (which takes
+        // `eprintln!`), so the skip shows in every `cargo test` output.
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** SKIPPED {test}: {why}. The HTML page is NOT browser-tested here. ***\n"
+        );
         return None;
     }
     Some(Browser::start(1400, 1000).unwrap_or_else(|e| panic!("{test}: the browser: {e}")))
@@ -383,7 +389,10 @@ fn a_50000_run_page_renders_sorts_and_filters_quickly_in_chromium() {
     assert_eq!(count(&browser), 50_000);
     let filter_backend = timed("#filter-backend input[value=sat]");
     screenshot(&browser, "big-runs");
-    eprintln!(
+    // Past the harness's capture, like the skip message: the figures to report.
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
         "50,000-run page ({} bytes): first render {first:.0} ms after navigation start; sort by seconds {:.0} / {:.0} / {:.0} ms, by nodes {sort_nodes:.0} ms; status filter on {filter_on:.0} ms, off {filter_off:.0} ms; backend filter {filter_backend:.0} ms; in the page, the last sort's filter and order {:.0} ms of an update of {:.0} ms",
         page.len(),
         sorts[0],
