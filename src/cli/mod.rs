@@ -10,6 +10,7 @@ mod isolated;
 mod merge;
 mod parallel;
 mod report;
+mod report_compare;
 mod run;
 mod show;
 mod slurm;

@@ -562,11 +562,21 @@ pub fn write_table_reports(
         };
     for output in &experiment.outputs {
         match output {
-            Output::Markdown => put(
-                &mut written,
-                dir.join(format!("{}.md", experiment.name)),
-                render_table_markdown(experiment, &records, &provenance, false),
-            )?,
+            Output::Markdown => {
+                let md = render_table_markdown(experiment, &records, &provenance, false);
+                // The page to explore the records goes wherever the Markdown report goes.
+                let page = crate::harness::report::render_page(experiment, &records, &md);
+                put(
+                    &mut written,
+                    dir.join(format!("{}.md", experiment.name)),
+                    md,
+                )?;
+                put(
+                    &mut written,
+                    dir.join(format!("{}.html", experiment.name)),
+                    page,
+                )?;
+            }
             Output::Csv => {
                 for (sweep, recorded) in sweeps(experiment).iter().zip(&levels) {
                     if !recorded.is_empty() {

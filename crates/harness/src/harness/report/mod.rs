@@ -22,13 +22,21 @@ use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
 use crate::output::{markdown_code, markdown_text};
 
+mod benchexec;
+mod compare;
 mod csv;
 mod header;
+mod html;
 mod plots;
 
+pub use benchexec::{benchexec_status, render_benchexec, write_benchexec};
+pub use compare::{
+    compare_input, compare_rows, pair_summaries, render_compare_html, CompareRows, PairSummary,
+};
 pub use csv::{render_csv, CSV_COLUMNS};
 use header::header;
 pub use header::Provenance;
+pub use html::{render_html, render_page, HTML_RUN_COLUMNS};
 use plots::figures_section;
 pub use plots::{draw_figure, figure_list, Figure, FigureKind};
 
@@ -830,6 +838,13 @@ pub fn write_reports(
         };
         write_atomically(&file, contents.as_bytes())?;
         written.push(file);
+        if *output == Output::Markdown {
+            // The page to explore the runs goes wherever the Markdown report goes.
+            let page = dir.join(format!("{}.html", experiment.name));
+            let html = render_html(experiment, &records, expected, &provenance);
+            write_atomically(&page, html.as_bytes())?;
+            written.push(page);
+        }
     }
     Ok(written)
 }
