@@ -20,6 +20,7 @@ mod hardening;
 mod harness;
 mod isolation;
 mod layers;
+mod memo_count;
 mod memout_rss;
 mod milp_levels;
 mod models;
