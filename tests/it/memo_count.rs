@@ -241,3 +241,44 @@ fn a_count_limit_ends_at_the_limit() {
     );
     assert!(out.verified);
 }
+
+#[test]
+fn the_deepest_models_taken_are_counted_on_a_thread_of_the_default_stack() {
+    // 1,024 items (the most the memo engines take), each covered by one option of its own
+    // and one option shared with the next item: sweep recurses once per item. Rust's spawned
+    // threads (`--jobs`, Python) have 2 MiB of stack; the count is Fibonacci(1,025).
+    let n = 1024;
+    let mut b = ModelBuilder::new("chain", PuzzleKind::Generic);
+    for i in 0..2 * n - 1 {
+        b.variable(format!("x{i}"), Coord::Free);
+    }
+    let f = b.family("item");
+    for i in 0..n {
+        // Variable 2i alone covers item i; variable 2i+1 covers items i and i+1.
+        let mut vars = vec![2 * i];
+        if i + 1 < n {
+            vars.push(2 * i + 1);
+        }
+        if i > 0 {
+            vars.push(2 * i - 1);
+        }
+        b.row(f, vars, Sense::ExactlyOne);
+    }
+    let model = b.build().unwrap();
+    let counts = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            ["memo-sweep", "memo-mrv"].map(|engine| {
+                let out = outcome("xcc", &[("engine", engine)], &model);
+                (out.status, out.reason)
+            })
+        })
+        .unwrap()
+        .join()
+        .expect("the count must not overflow its stack");
+    // Fibonacci(1,025) is past 2^128: refused by name, never wrapped.
+    for (status, reason) in counts {
+        assert_eq!(status, Status::Unsupported, "{reason:?}");
+        assert!(reason.unwrap().contains("2^128"));
+    }
+}

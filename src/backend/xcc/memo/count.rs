@@ -2,12 +2,10 @@
 //! bounded hash map (flushed whole when full), with sweep or MRV branching and, under MRV,
 //! component splitting. See the parent module for the method and its costs.
 
+use super::{Branching, MemoProblem};
+use crate::backend::stop::Alarm;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
-use std::time::{Duration, Instant};
-
-use super::{Branching, MemoProblem, CLOCK_EVERY};
-use crate::backend::stop::Alarm;
 
 /// Why a count stopped before its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,15 +113,9 @@ fn first_open<const W: usize>(covered: &[u64; W], primary: &[u64; W]) -> Option<
 }
 
 impl<'a, const W: usize> Memo<'a, W> {
-    /// A counter for `p` with `branching`, a cache of at most `max_entries` states, and the
-    /// time limit of a run started at `start`.
-    pub fn new(
-        p: &'a MemoProblem,
-        branching: Branching,
-        max_entries: usize,
-        start: Instant,
-        time_limit: Option<Duration>,
-    ) -> Self {
+    /// A counter for `p` with `branching`, a cache of at most `max_entries` states, ending
+    /// when `alarm` rings.
+    pub fn new(p: &'a MemoProblem, branching: Branching, max_entries: usize, alarm: Alarm) -> Self {
         let masks = p
             .masks
             .chunks(p.words)
@@ -137,7 +129,7 @@ impl<'a, const W: usize> Memo<'a, W> {
             all: low_bits(p.bits),
             cache: HashMap::with_hasher(FoldHash(0)),
             max_entries,
-            alarm: Alarm::new(start, time_limit, CLOCK_EVERY),
+            alarm,
             stats: MemoStats {
                 limit: max_entries as u64,
                 ..MemoStats::default()

@@ -36,7 +36,8 @@
 //!
 //! Costs: per node (a state not in the cache), one hash look-up and insert plus the mask tests
 //! above; memory: at most the budget for the cache, one mask of `W` words per option, and a
-//! recursion at most twice the number of primary items deep.
+//! recursion at most twice the number of primary items deep, run on a thread of its own
+//! with [`STACK_PER_LEVEL`] of stack per level (address space, touched only as deep as it goes).
 
 mod count;
 
@@ -45,6 +46,7 @@ use std::time::{Duration, Instant};
 use super::problem::Problem;
 use super::sweep;
 use crate::backend::memory::{available_memory, gib, parse_size};
+use crate::backend::stop::Alarm;
 use crate::backend::{BackendError, BackendOptions, CountEnd, CountReport, Stats, WITNESS_LIMIT};
 use crate::model::{Model, Solution};
 use count::{Halt, Memo};
@@ -274,13 +276,28 @@ pub(crate) fn count(
         .collect();
     let open_free = p.free.len() - free_given.len();
     let mut stats = Stats::default();
-    let (counted, memo_stats) = match m.words {
-        1 => run::<1>(m, &givens, &is_free, branching, budget, start, time_limit),
-        2 => run::<2>(m, &givens, &is_free, branching, budget, start, time_limit),
-        4 => run::<4>(m, &givens, &is_free, branching, budget, start, time_limit),
-        8 => run::<8>(m, &givens, &is_free, branching, budget, start, time_limit),
-        _ => run::<16>(m, &givens, &is_free, branching, budget, start, time_limit),
-    };
+    // Read on this thread: the stop flag is the caller's.
+    let alarm = Alarm::new(start, time_limit, CLOCK_EVERY);
+    let deep = on_deep_stack(m.primary, || {
+        let run = Run {
+            m,
+            givens: &givens,
+            free: &p.free,
+            branching,
+            entries: budget.entries(m.words),
+        };
+        match m.words {
+            1 => run.count::<1>(alarm),
+            2 => run.count::<2>(alarm),
+            4 => run.count::<4>(alarm),
+            8 => run.count::<8>(alarm),
+            _ => run.count::<16>(alarm),
+        }
+    });
+    let (counted, memo_stats) = deep.map_err(|why| BackendError::TooLarge {
+        backend: "xcc".into(),
+        reason: format!("engine 'memo' {why}"),
+    })?;
     stats.nodes = memo_stats.nodes;
     let extra = &mut stats.extra;
     extra.insert(
@@ -360,51 +377,87 @@ fn overflow() -> BackendError {
     }
 }
 
-/// The memo count with `W`-word states: the givens applied (a given that clashes, or that no
-/// option may be, gives 0), then the count and up to [`WITNESS_LIMIT`] witnesses. `Ok` with no
-/// count when the time limit or the stop flag ended it.
-fn run<const W: usize>(
-    m: &MemoProblem,
-    givens: &[usize],
-    is_free: &dyn Fn(usize) -> bool,
+/// Stack per level of the counter's recursion (two levels per primary item at most), ample
+/// for an unoptimised build, whose frames are the largest.
+const STACK_PER_LEVEL: usize = 16 << 10;
+
+/// Runs `work` on a scoped thread whose stack holds a recursion two levels per each of
+/// `primary` items deep, plus 1 MiB (Rust's spawned threads have 2 MiB, too little for 1,024
+/// items). A panic in `work` is passed on. Costs one thread start; the stack is address space,
+/// touched only as deep as the recursion goes.
+fn on_deep_stack<R: Send>(primary: usize, work: impl FnOnce() -> R + Send) -> Result<R, String> {
+    let size = (2 * primary + 16) * STACK_PER_LEVEL + (1 << 20);
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("xcc-memo".into())
+            .stack_size(size)
+            .spawn_scoped(scope, work)
+            .map_err(|e| {
+                format!(
+                    "could not start its counting thread with {} of stack: {e}",
+                    gib(size as u64)
+                )
+            })?;
+        Ok(handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
+/// What one memo count reads, handed to its thread.
+struct Run<'a> {
+    m: &'a MemoProblem,
+    givens: &'a [usize],
+    /// The variables no row constrains, ascending (a given one is left to the caller).
+    free: &'a [u32],
     branching: Branching,
-    budget: Budget,
-    start: Instant,
-    time_limit: Option<Duration>,
-) -> (Result<Counted, Halt>, count::MemoStats) {
-    let mut memo = Memo::<W>::new(m, branching, budget.entries(W), start, time_limit);
-    let mut covered = [0u64; W];
-    let mut base = Vec::new();
-    for &g in givens.iter().filter(|&&g| !is_free(g)) {
-        let mask = memo.mask(g);
-        if !m.allowed[g] || (0..W).any(|w| mask[w] & covered[w] != 0) {
-            let none = Counted {
+    /// The most states the cache may hold.
+    entries: usize,
+}
+
+impl Run<'_> {
+    /// The memo count with `W`-word states under `alarm`: the givens applied (a given that
+    /// clashes, or that no option may be, gives 0), then the count and up to
+    /// [`WITNESS_LIMIT`] witnesses. `Ok` with no count when the time limit or the stop flag
+    /// ended it.
+    fn count<const W: usize>(&self, alarm: Alarm) -> (Result<Counted, Halt>, count::MemoStats) {
+        let m = self.m;
+        let is_free = |v: usize| self.free.binary_search(&(v as u32)).is_ok();
+        let mut memo = Memo::<W>::new(m, self.branching, self.entries, alarm);
+        let givens = self.givens;
+        let mut covered = [0u64; W];
+        let mut base = Vec::new();
+        for &g in givens.iter().filter(|&&g| !is_free(g)) {
+            let mask = memo.mask(g);
+            if !m.allowed[g] || (0..W).any(|w| mask[w] & covered[w] != 0) {
+                let none = Counted {
+                    count: Some(0),
+                    witnesses: Vec::new(),
+                };
+                return (Ok(none), memo.stats());
+            }
+            (0..W).for_each(|w| covered[w] |= mask[w]);
+            base.push(g as u32);
+        }
+        let result = if m.impossible {
+            Ok(Counted {
                 count: Some(0),
                 witnesses: Vec::new(),
-            };
-            return (Ok(none), memo.stats());
-        }
-        (0..W).for_each(|w| covered[w] |= mask[w]);
-        base.push(g as u32);
+            })
+        } else {
+            memo.count_with_witnesses(covered, base, WITNESS_LIMIT)
+                .map(|(count, witnesses)| Counted {
+                    count: Some(count),
+                    witnesses,
+                })
+                .or_else(|halt| match halt {
+                    Halt::Time => Ok(Counted {
+                        count: None,
+                        witnesses: Vec::new(),
+                    }),
+                    Halt::Overflow => Err(Halt::Overflow),
+                })
+        };
+        (result, memo.stats())
     }
-    let result = if m.impossible {
-        Ok(Counted {
-            count: Some(0),
-            witnesses: Vec::new(),
-        })
-    } else {
-        memo.count_with_witnesses(covered, base, WITNESS_LIMIT)
-            .map(|(count, witnesses)| Counted {
-                count: Some(count),
-                witnesses,
-            })
-            .or_else(|halt| match halt {
-                Halt::Time => Ok(Counted {
-                    count: None,
-                    witnesses: Vec::new(),
-                }),
-                Halt::Overflow => Err(Halt::Overflow),
-            })
-    };
-    (result, memo.stats())
 }
