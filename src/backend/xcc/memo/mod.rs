@@ -26,8 +26,9 @@
 //! when it is full it is emptied at once (eviction policy: flush all, counted in
 //! `extra.flushes`), so its memory stays inside the budget: half of the memory the process can
 //! still take (the smaller of the system's available memory and the address-space limit of
-//! `--memory-limit` less the address space already used), or param `memo-cache` (a size such
-//! as `512M`). A flush costs recomputation, never a wrong count.
+//! `--memory-limit` less the address space already used), at most 2 GiB, or param `memo-cache`
+//! (a size such as `512M`; a larger cache may overrun a time limit while it doubles). A flush
+//! costs recomputation, never a wrong count.
 //!
 //! Counts only: `solve`, `solve --all` and streaming refuse it (status `unsupported`, naming
 //! the engines that serve them). Witnesses (up to [`WITNESS_LIMIT`]) are read back from the
@@ -59,6 +60,12 @@ pub(crate) const CLOCK_EVERY: u64 = 1 << 10;
 
 /// The least cache budget: 64 KiB (a smaller `memo-cache` is refused).
 const MIN_BUDGET: u64 = 64 << 10;
+
+/// The largest cache budget taken without param `memo-cache`: 2 GiB. The cache grows by
+/// doubling, and one doubling of a table of many GiB moves every entry at once (seconds, in
+/// which the time limit is not read): STS(13) with half of 22 GiB available ran 7 s past its
+/// 60 s limit and was killed. At 2 GiB a doubling moves at most about 16 million entries.
+const DEFAULT_BUDGET_CAP: u64 = 2 << 30;
 
 /// How the memo counter picks the item to branch on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,8 +110,9 @@ impl Budget {
         }
     }
 
-    /// Half of what this process can still take: the smaller of the system's available
-    /// memory and the room left under its address-space limit; 1 GiB when neither is known.
+    /// Half of what this process can still take (the smaller of the system's available
+    /// memory and the room left under its address-space limit; 1 GiB when neither is known),
+    /// at most [`DEFAULT_BUDGET_CAP`].
     pub fn default_now() -> Budget {
         let room = address_space_room();
         let available = match (available_memory(), room) {
@@ -112,7 +120,7 @@ impl Budget {
             (a, r) => a.or(r).unwrap_or(2 << 30),
         };
         Budget {
-            bytes: (available / 2).max(MIN_BUDGET),
+            bytes: (available / 2).clamp(MIN_BUDGET, DEFAULT_BUDGET_CAP),
         }
     }
 
@@ -459,5 +467,19 @@ impl Run<'_> {
                 })
         };
         (result, memo.stats())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_budget_stays_where_one_doubling_of_the_cache_is_short() {
+        // Half of the memory available was taken: 11 GiB on a 23 GiB machine, whose last
+        // doubling overran a 60 s time limit by 7 s.
+        let budget = Budget::default_now();
+        assert!(budget.bytes <= DEFAULT_BUDGET_CAP, "{}", gib(budget.bytes));
+        assert!(budget.bytes >= MIN_BUDGET);
     }
 }
