@@ -22,6 +22,7 @@ mod html_page;
 mod isolation;
 mod json_round_trip;
 mod layers;
+mod memo_count;
 mod memory_budget;
 mod memout_rss;
 mod milp_levels;

@@ -420,9 +420,9 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "xcc",
-        about: "exact cover with multiplicities on bit-parallel option sets: MRV on per-item live-option lanes for exact cover with <= 512 primary items of <= 64 options, a sweep over 128-bit item masks for other exact cover with <= 128 items, Knuth's Algorithms X/M with MRV otherwise (engine=auto|transposed|sweep|byte-counts|counts); unit-weight rows only; solves, counts, streams",
+        about: "exact cover with multiplicities on bit-parallel option sets: MRV on per-item live-option lanes for exact cover with <= 512 primary items of <= 64 options, a sweep over 128-bit item masks for other exact cover with <= 128 items, Knuth's Algorithms X/M with MRV otherwise (engine=auto|transposed|sweep|byte-counts|counts); counting only, a cache of sub-problem counts (engine=memo|memo-sweep|memo-mrv, cache size memo-cache); unit-weight rows only; solves, counts, streams",
         make: |o| Ok(Box::new(xcc::Xcc::new(o)?)),
-        params: &["engine"],
+        params: &["engine", "memo-cache"],
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],

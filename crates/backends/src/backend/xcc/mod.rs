@@ -35,6 +35,7 @@
 //! model).
 
 mod free;
+mod memo;
 mod problem;
 mod search;
 mod small;
@@ -149,6 +150,13 @@ pub enum Engine {
     ByteCounts,
     /// MRV with per-item counts (every model `xcc` reads; see `search`).
     Counts,
+    /// Counts only, by caching sub-problem counts (exact cover with at most 1,024 items; see
+    /// `memo`): `memo-sweep` or `memo-mrv` by a measured rule.
+    Memo,
+    /// `memo` branching on the first uncovered item of the sweep order.
+    MemoSweep,
+    /// `memo` branching by MRV, with component splitting.
+    MemoMrv,
 }
 
 impl Engine {
@@ -160,6 +168,9 @@ impl Engine {
             "sweep" => Engine::Sweep,
             "byte-counts" => Engine::ByteCounts,
             "counts" => Engine::Counts,
+            "memo" => Engine::Memo,
+            "memo-sweep" => Engine::MemoSweep,
+            "memo-mrv" => Engine::MemoMrv,
             _ => return None,
         })
     }
@@ -186,6 +197,8 @@ pub struct Xcc {
     searcher: Searcher,
     small: SmallSearcher,
     scratch: transposed::Scratch,
+    /// The memo engines' cache budget (param `memo-cache`; `None`: from the memory left).
+    memo_budget: Option<memo::Budget>,
 }
 
 impl Xcc {
@@ -197,11 +210,13 @@ impl Xcc {
             backend: "xcc".into(),
             key: "engine".into(),
             value: name.clone(),
-            expected: "auto, transposed, sweep, byte-counts or counts".into(),
+            expected: "auto, transposed, sweep, byte-counts, counts, memo, memo-sweep or memo-mrv"
+                .into(),
         })?;
         Ok(Xcc {
             time_limit: options.checked_time_limit("xcc")?,
             engine,
+            memo_budget: memo::Budget::of(options)?,
             ..Xcc::default()
         })
     }
@@ -248,6 +263,15 @@ impl Xcc {
         found: &mut dyn FnMut(&[u32], usize) -> bool,
     ) -> Result<(Ending, Stats), BackendError> {
         let (engine, limit) = (self.engine, self.time_limit);
+        if let Some(name) = memo_name(engine) {
+            return Err(BackendError::TooLarge {
+                backend: "xcc".into(),
+                reason: format!(
+                    "engine '{name}' counts only; solving and listing solutions go to the \
+                     other engines (auto, transposed, sweep, byte-counts, counts)"
+                ),
+            });
+        }
         self.prepare(model);
         let Some(Prepared {
             problem,
@@ -307,6 +331,9 @@ impl Xcc {
                         "takes exact cover with at most 128 items and small tables only",
                     ))
                 }
+                (Engine::Memo | Engine::MemoSweep | Engine::MemoMrv, _, _) => {
+                    unreachable!("refused above: the memo engines count only")
+                }
                 (Engine::Auto | Engine::Counts, _, _) => {
                     extra.insert("engine".into(), "counts".into());
                     search::frames_fit(problem, usable_memory)
@@ -322,6 +349,39 @@ impl Xcc {
             stats.extra.insert("free".into(), problem.free.len().into());
         }
         Ok((ending, stats))
+    }
+}
+
+/// The name of `engine` when it is a memo engine (counts only).
+fn memo_name(engine: Engine) -> Option<&'static str> {
+    match engine {
+        Engine::Memo => Some("memo"),
+        Engine::MemoSweep => Some("memo-sweep"),
+        Engine::MemoMrv => Some("memo-mrv"),
+        _ => None,
+    }
+}
+
+impl Xcc {
+    /// Counts `model` with the memo engine `name` (see `memo`), up to `limit`.
+    fn count_memo(
+        &mut self,
+        model: &Model,
+        name: &str,
+        limit: Option<u64>,
+    ) -> Result<CountReport, BackendError> {
+        let (engine, budget, time_limit) = (self.engine, self.memo_budget, self.time_limit);
+        let problem = &self.prepare(model).problem;
+        let form = memo::MemoProblem::of(problem, model).map_err(|why| BackendError::TooLarge {
+            backend: "xcc".into(),
+            reason: format!("engine '{name}' {why}"),
+        })?;
+        let branching = match engine {
+            Engine::MemoSweep => Some(memo::Branching::Sweep),
+            Engine::MemoMrv => Some(memo::Branching::Mrv),
+            _ => None,
+        };
+        memo::count(problem, &form, model, branching, budget, time_limit, limit)
     }
 }
 
@@ -361,6 +421,9 @@ impl Counter for Xcc {
                 witnesses: Vec::new(),
                 stats: Stats::default(),
             });
+        }
+        if let Some(name) = memo_name(self.engine) {
+            return self.count_memo(model, name, limit);
         }
         let start = Instant::now();
         let mut witnesses = Vec::new();

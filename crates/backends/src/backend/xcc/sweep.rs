@@ -190,7 +190,11 @@ impl SweepProblem {
 /// derived, and whether the items showed a structure (two groups or more; see the module docs).
 /// Items `>= model_rows` are slack items and go last. Costs, per group found, a few passes
 /// over the nonzeros for each item of one option; then [`family_order`] per group.
-fn item_order(p: &Problem, model_rows: usize, primary: &[usize]) -> (Vec<usize>, String, bool) {
+pub(crate) fn item_order(
+    p: &Problem,
+    model_rows: usize,
+    primary: &[usize],
+) -> (Vec<usize>, String, bool) {
     let (own, slack): (Vec<usize>, Vec<usize>) = primary.iter().partition(|&&i| i < model_rows);
     let (rest, labels) = label_classes(p, &own);
     // Groups and their mean items per option touching them, as (items, options) to stay exact.

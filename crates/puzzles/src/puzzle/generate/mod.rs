@@ -17,6 +17,7 @@
 
 pub mod confirm;
 pub mod counter;
+pub mod counting;
 pub mod exact_cover;
 pub mod filled_grid;
 pub mod regions;
