@@ -23,10 +23,10 @@ fn manifest() -> &'static Path {
 
 /// What a finished run of the binary gave: exit code, standard output and error, and its wall
 /// time.
-struct Ran {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Ran {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     took: Duration,
 }
 
@@ -48,7 +48,14 @@ fn capped(dir: &Path, args: &[&str], stdin: Option<std::fs::File>) -> Ran {
     run_binary(dir, args, stdin, Some(CAP_MB))
 }
 
-fn run_binary(dir: &Path, args: &[&str], stdin: Option<std::fs::File>, cap_mb: Option<u64>) -> Ran {
+/// Runs the binary with `args` in `dir`, standard input from `stdin` (or nothing), under an
+/// address-space limit of `cap_mb` when given (inherited by the workers it starts).
+pub(crate) fn run_binary(
+    dir: &Path,
+    args: &[&str],
+    stdin: Option<std::fs::File>,
+    cap_mb: Option<u64>,
+) -> Ran {
     let start = Instant::now();
     let mut command = Command::new(exe());
     command

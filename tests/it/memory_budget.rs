@@ -3,42 +3,16 @@
 //! backend's guard respects the process's own address-space limit. Each test failed before its
 //! fix.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use zeroone::backend::Status;
 use zeroone::harness::record::read_records;
 
-fn exe() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_zeroone"))
-}
-
 /// Exit code, standard output and standard error of the binary run with `args` in `dir` under an address-space
 /// limit of `cap_mb` (inherited by the workers it starts, which lower it to their own limit).
 fn run_capped(dir: &Path, args: &[&str], cap_mb: u64) -> (Option<i32>, String, String) {
-    use std::os::unix::process::CommandExt;
-    let bytes = cap_mb << 20;
-    let mut command = Command::new(exe());
-    command.args(args).current_dir(dir);
-    // SAFETY: setrlimit is async-signal-safe and the closure allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let out = command.output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let ran = crate::hardening::run_binary(dir, args, None, Some(cap_mb));
+    (ran.code, ran.stdout, ran.stderr)
 }
 
 #[test]

@@ -27,6 +27,12 @@
 //! options: `sum y + sum uncoloured <= 1`. The rows fix every `y`, so counts are those of
 //! Knuth's programs. An item with one colour and no uncoloured use needs no row.
 //!
+//! With multiplicities, a count is every set of options within the bounds: what DLX3 calls
+//! the *total* solutions. Where every item left has its lower bound met and room for all of
+//! its options left, DLX3 stops and counts one *core* solution whose `k` options left are
+//! free: `2^k` total ("Altogether 1 solution (2 total)"). `miniexact` reports the core count;
+//! zeroone's count is the total, as a brute force counts it.
+//!
 //! Costs: every option is held until the end (the rows are per item); one hash look-up per
 //! item name.
 
