@@ -716,7 +716,11 @@ mod tests {
     #[test]
     fn every_entry_promises_a_setting_it_accepts() {
         for info in registry() {
-            assert!(!info.promises.is_empty(), "{}: no conformance setting", info.name);
+            assert!(
+                !info.promises.is_empty(),
+                "{}: no conformance setting",
+                info.name
+            );
             for promise in info.promises {
                 let made = make_backend(info.name, &promise.options());
                 assert!(made.is_ok(), "{} {:?}", info.name, promise.params);
