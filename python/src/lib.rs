@@ -64,7 +64,9 @@ fn load(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyRes
     })
 }
 
-/// `backends()`: one dict per registered backend (name, about, params, time_limit, seed).
+/// `backends()`: one dict per registered backend (name, about, params, time_limit, seed, and
+/// its abilities with default options: solves, counts, streams). Cost: making each backend with
+/// default options (cheap; no model is read).
 #[pyfunction]
 fn backends(py: Python<'_>) -> PyResult<Vec<PyObject>> {
     zeroone::backend::registry()
@@ -76,6 +78,19 @@ fn backends(py: Python<'_>) -> PyResult<Vec<PyObject>> {
             d.set_item("params", b.params.to_vec())?;
             d.set_item("time_limit", b.uses_time_limit)?;
             d.set_item("seed", b.uses_seed)?;
+            let options = zeroone::backend::BackendOptions::default();
+            let mut made = zeroone::backend::make_backend(b.name, &options).ok();
+            let (solves, counts, streams) =
+                made.as_deref_mut().map_or((false, false, false), |m| {
+                    (
+                        m.solver().is_some(),
+                        m.counter().is_some(),
+                        m.streamer().is_some(),
+                    )
+                });
+            d.set_item("solves", solves)?;
+            d.set_item("counts", counts)?;
+            d.set_item("streams", streams)?;
             Ok(d.into_any().unbind())
         })
         .collect()

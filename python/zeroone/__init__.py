@@ -116,8 +116,9 @@ def solutions(model: Model, backend: str = "bitset", limit: Optional[int] = None
 
 
 def backends() -> List[Dict[str, Any]]:
-    """Every backend: ``name``, ``about``, ``params`` (the options it reads), and whether it
-    takes ``time_limit`` and ``seed``."""
+    """Every backend: ``name``, ``about``, ``params`` (the options it reads), whether it
+    takes ``time_limit`` and ``seed``, and what it can do with its default options
+    (``solves``, ``counts``, ``streams``)."""
     return _zeroone.backends()
 
 

@@ -161,7 +161,7 @@ def solutions(
     """Every solution (verified, distinct) as the labels set to 1."""
 
 def backends() -> List[Dict[str, Any]]:
-    """Every backend: name, about, params, time_limit, seed."""
+    """Every backend: name, about, params, time_limit, seed, solves, counts, streams."""
 
 def records(jsonl_path: _Path) -> pd.DataFrame:
     """A record file as a DataFrame with the tidy CSV's columns."""

@@ -1,25 +1,17 @@
-//! The shared conformance suite: every backend runs through [`conformance`], once each. A new
-//! backend adds one test at the bottom with its name and what it promises.
+//! The shared conformance suite: every backend the registry lists runs through [`conformance`]
+//! under each setting its entry promises ([`BackendInfo::promises`]), with no list of backends
+//! here: a new backend's registry line brings it in, and a test fails if it runs no case.
+//! Which parts apply (solving, counting, streaming) follows from the backend's abilities.
 //!
 //! Reference answers come from the brute-force backend on models of at most 25 free variables,
 //! and from published counts for larger ones.
 
 use zeroone::backend::{
-    count_verified, make_backend, solutions_verified, solve_verified, BackendOptions, Status,
+    count_verified, make_backend, solutions_verified, solve_verified, BackendInfo, BackendOptions,
+    Promise, Registry, Status,
 };
 use zeroone::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
 use zeroone::puzzle::{HexBoard, QueensBoard, Sudoku};
-
-/// What a backend promises.
-#[derive(Clone, Copy)]
-struct Promise {
-    /// Every solve ends in `solved` or `infeasible` (no `unknown`).
-    complete: bool,
-    /// Counting without a limit always finishes.
-    counts: bool,
-    /// Cases with more free variables (after the givens) are skipped.
-    max_free: usize,
-}
 
 /// The status a verified count must have: `solved` when it is complete, `limit` when it was
 /// cut short (at its limit or a time limit; the partial count stands).
@@ -59,7 +51,7 @@ fn generic_with_at_most_one() -> Model {
 }
 
 /// The cases, with their solution counts.
-fn cases() -> Vec<(Model, u128)> {
+pub(crate) fn cases() -> Vec<(Model, u128)> {
     let mut cases: Vec<(Model, Option<u128>)> = vec![
         (HexBoard::geometry(1).unwrap().to_model("hex-1"), None),
         (HexBoard::geometry(3).unwrap().to_model("hex-3"), None),
@@ -102,8 +94,15 @@ fn cases() -> Vec<(Model, u128)> {
         .collect()
 }
 
-fn conformance(name: &str, options: BackendOptions, promise: Promise) {
-    let mut backend = make_backend(name, &options).unwrap();
+/// Runs the backend `name` of `registry` with `options` through every case within
+/// `promise.max_free`, holding it to `promise`; returns how many cases it ran.
+fn conformance(
+    registry: &Registry,
+    name: &str,
+    options: BackendOptions,
+    promise: Promise,
+) -> usize {
+    let mut backend = registry.make(name, &options).unwrap();
     assert_eq!(backend.name(), name);
     let has_solver = backend.solver().is_some();
     let has_counter = backend.counter().is_some();
@@ -111,59 +110,116 @@ fn conformance(name: &str, options: BackendOptions, promise: Promise) {
         has_solver || has_counter,
         "{name} can neither solve nor count"
     );
+    let mut ran = 0;
     for (model, expected) in cases() {
         if model.reduce().model.num_variables() > promise.max_free {
             continue;
         }
-        let what = format!("{name} on {}", model.name());
+        ran += 1;
+        let what = format!("{name} {:?} on {}", promise.params, model.name());
         if has_solver {
-            let out = solve_verified(backend.as_mut(), &model).unwrap();
-            assert_ne!(out.status, Status::Error, "{what}: {:?}", out.reason);
-            match (expected > 0, out.status) {
-                (true, Status::Solved) => assert!(out.verified && out.solution.is_some(), "{what}"),
-                (false, Status::Infeasible) => assert!(out.solution.is_none(), "{what}"),
-                (_, Status::Unknown) => assert!(!promise.complete, "{what}: unknown"),
-                (_, s) => panic!("{what}: {s:?} but the model has {expected} solutions"),
-            }
+            check_solve(backend.as_mut(), &model, expected, promise, &what);
         }
         if backend.streamer().is_some() {
             check_stream(backend.as_mut(), &model, expected, promise, &what);
         }
         if has_counter {
-            let all = count_verified(backend.as_mut(), &model, None).unwrap();
+            check_count(backend.as_mut(), &model, expected, promise, &what);
+        }
+    }
+    ran
+}
+
+/// Runs every entry of `registry` under each of its promised settings; returns, per entry, how
+/// many cases it ran (summed over its settings).
+/// The entries run side by side, one thread each (the hand-listed tests this replaced ran as
+/// separate tests, side by side too); a failing entry's panic is raised again here.
+pub(crate) fn conformance_of_registry(registry: &Registry) -> Vec<(&'static str, usize)> {
+    std::thread::scope(|scope| {
+        let running: Vec<_> = (registry.entries().iter())
+            .map(|info| (info.name, scope.spawn(|| conformance_of(registry, info))))
+            .collect();
+        (running.into_iter())
+            .map(|(name, run)| {
+                let ran = run.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (name, ran)
+            })
+            .collect()
+    })
+}
+
+/// Runs one entry under each of its promised settings; returns how many cases it ran.
+pub(crate) fn conformance_of(registry: &Registry, info: &BackendInfo) -> usize {
+    (info.promises.iter())
+        .map(|p| conformance(registry, info.name, p.options(), *p))
+        .sum()
+}
+
+/// The names of the entries that ran no case: an entry with no promised setting, or whose
+/// settings skip every case.
+pub(crate) fn without_cases(ran: &[(&'static str, usize)]) -> Vec<&'static str> {
+    (ran.iter())
+        .filter(|(_, n)| *n == 0)
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+fn check_solve(
+    backend: &mut dyn zeroone::backend::Backend,
+    model: &Model,
+    expected: u128,
+    promise: Promise,
+    what: &str,
+) {
+    let out = solve_verified(backend, model).unwrap();
+    assert_ne!(out.status, Status::Error, "{what}: {:?}", out.reason);
+    match (expected > 0, out.status) {
+        (true, Status::Solved) => assert!(out.verified && out.solution.is_some(), "{what}"),
+        (false, Status::Infeasible) => assert!(out.solution.is_none(), "{what}"),
+        (_, Status::Unknown) => assert!(!promise.complete, "{what}: unknown"),
+        (_, s) => panic!("{what}: {s:?} but the model has {expected} solutions"),
+    }
+}
+
+fn check_count(
+    backend: &mut dyn zeroone::backend::Backend,
+    model: &Model,
+    expected: u128,
+    promise: Promise,
+    what: &str,
+) {
+    let all = count_verified(backend, model, None).unwrap();
+    assert_eq!(
+        all.status,
+        complete_or_limit(all.exhaustive),
+        "{what}: {:?}",
+        all.reason
+    );
+    if promise.counts {
+        assert!(
+            all.exhaustive,
+            "{what}: count without a limit stopped early"
+        );
+    }
+    if all.exhaustive {
+        assert_eq!(all.count, expected, "{what}: count");
+    }
+    for limit in [1u64, 2] {
+        let some = count_verified(backend, model, Some(limit)).unwrap();
+        assert_eq!(
+            some.status,
+            complete_or_limit(some.exhaustive),
+            "{what}: {:?}",
+            some.reason
+        );
+        assert!(some.count <= limit as u128, "{what}: past the limit");
+        if promise.counts {
             assert_eq!(
-                all.status,
-                complete_or_limit(all.exhaustive),
-                "{what}: {:?}",
-                all.reason
+                some.count,
+                expected.min(limit as u128),
+                "{what}: limit {limit}"
             );
-            if promise.counts {
-                assert!(
-                    all.exhaustive,
-                    "{what}: count without a limit stopped early"
-                );
-            }
-            if all.exhaustive {
-                assert_eq!(all.count, expected, "{what}: count");
-            }
-            for limit in [1u64, 2] {
-                let some = count_verified(backend.as_mut(), &model, Some(limit)).unwrap();
-                assert_eq!(
-                    some.status,
-                    complete_or_limit(some.exhaustive),
-                    "{what}: {:?}",
-                    some.reason
-                );
-                assert!(some.count <= limit as u128, "{what}: past the limit");
-                if promise.counts {
-                    assert_eq!(
-                        some.count,
-                        expected.min(limit as u128),
-                        "{what}: limit {limit}"
-                    );
-                    assert_eq!(some.exhaustive, expected < limit as u128 || some.exhaustive);
-                }
-            }
+            assert_eq!(some.exhaustive, expected < limit as u128 || some.exhaustive);
         }
     }
 }
@@ -204,14 +260,54 @@ fn check_stream(
     );
 }
 
+/// Every registered backend runs the shared suite under each setting its registry entry
+/// promises, and runs at least one case. 143 cases with the default features (12 settings of
+/// 11 backends; brute skips the one case past 25 free variables); the hand list this replaced ran
+/// 131, without `auto`.
 #[test]
-fn brute_force_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: zeroone::backend::brute::MAX_FREE,
+fn every_registered_backend_conforms_and_runs_a_case() {
+    let ran = conformance_of_registry(&Registry::builtin());
+    assert_eq!(without_cases(&ran), Vec::<&str>::new(), "{ran:?}");
+    let names: Vec<&str> = ran.iter().map(|(n, _)| *n).collect();
+    assert!(
+        names.contains(&"auto") && names.contains(&"brute"),
+        "{names:?}"
+    );
+    let total: usize = ran.iter().map(|(_, n)| n).sum();
+    let settings: usize = (Registry::builtin().entries().iter())
+        .map(|e| e.promises.len())
+        .sum();
+    assert_eq!(total, settings * cases().len() - 1, "{ran:?}");
+}
+
+#[test]
+fn an_entry_that_promises_no_setting_or_skips_every_case_is_named() {
+    // The entries take brute's place (a backend names itself as its entry does).
+    let brute = *Registry::builtin().get("brute").unwrap();
+    let silent = BackendInfo {
+        promises: &[],
+        ..brute
     };
-    conformance("brute", BackendOptions::default(), promise);
+    const NONE_FREE: Promise = Promise {
+        max_free: 0,
+        ..Promise::EXACT
+    };
+    let skipping = BackendInfo {
+        promises: &[NONE_FREE],
+        ..brute
+    };
+    let ran = vec![
+        (
+            "silent",
+            conformance_of(&Registry::builtin().with(silent), &silent),
+        ),
+        (
+            "skipping",
+            conformance_of(&Registry::builtin().with(skipping), &skipping),
+        ),
+        ("brute", conformance_of(&Registry::builtin(), &brute)),
+    ];
+    assert_eq!(without_cases(&ran), ["silent", "skipping"]);
 }
 
 #[test]
@@ -232,120 +328,6 @@ fn the_cases_cover_unique_multiple_and_infeasible_models() {
     assert!(counts.contains(&0));
     assert!(counts.contains(&1));
     assert!(counts.iter().any(|&c| c >= 2));
-}
-
-#[test]
-fn enumerator_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("enum", BackendOptions::default(), promise);
-    let mut mrv = BackendOptions::default();
-    mrv.params.insert("order".into(), "mrv".into());
-    conformance("enum", mrv, promise);
-}
-
-#[test]
-fn dp_counter_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("dp", BackendOptions::default(), promise);
-}
-
-#[test]
-fn gauss_conforms() {
-    // Sound but incomplete: `unknown` whenever elimination leaves a free variable.
-    let promise = Promise {
-        complete: false,
-        counts: false,
-        max_free: usize::MAX,
-    };
-    conformance("gauss", BackendOptions::default(), promise);
-}
-
-#[test]
-fn milp_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("milp", BackendOptions::default(), promise);
-}
-
-#[test]
-fn milp_relaxation_conforms() {
-    // The LP relaxation answers only when its vertex is integral or the LP is infeasible, and
-    // cannot count.
-    let mut options = BackendOptions::default();
-    options.params.insert("relax".into(), "true".into());
-    let promise = Promise {
-        complete: false,
-        counts: false,
-        max_free: usize::MAX,
-    };
-    conformance("milp", options, promise);
-}
-
-#[cfg(feature = "highs")]
-#[test]
-fn highs_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("highs", BackendOptions::default(), promise);
-}
-
-#[test]
-fn bitset_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("bitset", BackendOptions::default(), promise);
-}
-
-#[test]
-fn vsa_unitary_conforms() {
-    let mut options = BackendOptions {
-        seed: 5,
-        ..BackendOptions::default()
-    };
-    options.params.insert("code".into(), "unitary".into());
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("vsa", options, promise);
-}
-
-#[test]
-fn sat_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("sat", BackendOptions::default(), promise);
-}
-
-#[test]
-fn xcc_conforms() {
-    let promise = Promise {
-        complete: true,
-        counts: true,
-        max_free: usize::MAX,
-    };
-    conformance("xcc", BackendOptions::default(), promise);
 }
 
 /// A random generic model over `n` variables: unit-weight rows of every sense (`= k`, `<= k`,

@@ -1,13 +1,14 @@
 //! A backend is one file plus one registry line: a toy backend defined here, in the test, and
 //! added to a registry value, solves and counts through the verified runners and runs in a
-//! harness experiment, whose report names its counters as its registry entry does. Nothing
-//! outside this file knows it.
+//! harness experiment, whose report names its counters as its registry entry does, and runs the
+//! shared conformance suite its entry promises. Nothing outside this file knows it.
 
 use std::path::{Path, PathBuf};
 
 use zeroone::backend::{
     count_verified, solve_verified, Backend, BackendError, BackendInfo, BackendOptions, CountEnd,
-    CountReport, Counter, Found, Registry, SearchCounter, SolveReport, Solver, Stats, Status,
+    CountReport, Counter, Found, Promise, Registry, SearchCounter, SolveReport, Solver, Stats,
+    Status,
 };
 use zeroone::harness::record::read_records;
 use zeroone::harness::source::load_instances;
@@ -15,8 +16,9 @@ use zeroone::harness::{run_experiment, Experiment, RunOptions};
 use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, Solution};
 
-/// Walks every 0-1 assignment in binary order and asks the shared verifier about each: an
-/// exhaustive (so complete) method for models of at most [`MAX_VARIABLES`] variables.
+/// Walks every 0-1 assignment of the model's free variables (after its givens, see
+/// `Model::reduce`) in binary order and asks the shared verifier about each: an exhaustive (so
+/// complete) method for models of at most [`MAX_VARIABLES`] free variables.
 struct Walk;
 
 const MAX_VARIABLES: usize = 16;
@@ -28,23 +30,25 @@ impl Walk {
         model: &Model,
         limit: Option<u64>,
     ) -> Result<(Vec<Solution>, bool, Stats), BackendError> {
-        let n = model.num_variables();
+        let reduction = model.reduce();
+        let n = reduction.model.num_variables();
         if n > MAX_VARIABLES {
             return Err(BackendError::TooLarge {
                 backend: "walk".into(),
-                reason: format!("{n} variables; walk takes at most {MAX_VARIABLES}"),
+                reason: format!("{n} free variables; walk takes at most {MAX_VARIABLES}"),
             });
         }
-        let verifier = Verifier::new(model);
+        let verifier = Verifier::new(&reduction.model);
         let mut stats = Stats::default();
         let mut found = Vec::new();
-        for x in 0u32..(1u32 << n) {
+        let walks = if reduction.infeasible { 0 } else { 1u32 << n };
+        for x in 0u32..walks {
             stats.steps += 1;
             let candidate = Solution {
                 ones: (0..n).filter(|&i| x >> i & 1 == 1).collect(),
             };
             if verifier.accepts(&candidate) {
-                found.push(candidate);
+                found.push(reduction.lift(&candidate));
                 if limit.is_some_and(|l| found.len() as u64 >= l) {
                     stats.extra.insert("walks".into(), 1.into());
                     return Ok((found, false, stats));
@@ -106,6 +110,10 @@ const WALK: BackendInfo = BackendInfo {
     uses_time_limit: false,
     uses_seed: false,
     counters: &[(SearchCounter::Steps, "assignments walked")],
+    promises: &[Promise {
+        max_free: MAX_VARIABLES,
+        ..Promise::EXACT
+    }],
 };
 
 fn models(dir: &Path, registry: &Registry) -> Vec<Model> {
@@ -125,6 +133,20 @@ fn experiment_file(dir: &Path, head: &str) -> PathBuf {
     );
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// The toy backend's one registry line brings it into the shared conformance suite, with
+/// nothing in `conformance.rs` naming it.
+#[test]
+fn a_toy_backend_added_to_a_registry_runs_the_conformance_suite() {
+    let registry = Registry::builtin().with(WALK);
+    let ran = crate::conformance::conformance_of(&registry, &WALK);
+    // Every case within 16 free variables: 9 of the 12 (not hex-5, queens-5, the empty 4x4
+    // Sudoku).
+    let within = (crate::conformance::cases().iter())
+        .filter(|(m, _)| m.reduce().model.num_variables() <= MAX_VARIABLES)
+        .count();
+    assert_eq!((ran, within), (9, 9));
 }
 
 #[test]
@@ -152,7 +174,13 @@ fn a_toy_backend_added_to_a_registry_solves_counts_and_runs_in_the_harness() {
             "{}",
             model.name()
         );
-        assert_eq!(counted.stats.steps, 1 << model.num_variables());
+        let reduced = model.reduce();
+        let walked = if reduced.infeasible {
+            0
+        } else {
+            1 << reduced.model.num_variables()
+        };
+        assert_eq!(counted.stats.steps, walked, "{}", model.name());
     }
     // An option the entry does not declare is refused through the registry, as for any backend.
     let seeded = BackendOptions {

@@ -304,6 +304,59 @@ pub struct BackendInfo {
     /// The [`Stats`] counters the backend fills, each with the name of what it counts there
     /// (reports show them under these names and show no counter a backend does not fill).
     pub counters: &'static [(SearchCounter, &'static str)],
+    /// The settings the shared conformance suite (`tests/it/conformance.rs`) runs the backend
+    /// under, each with what it promises there; at least one (a test fails on an entry that runs
+    /// no case). Which parts of the suite apply (solving, counting, streaming) follows from the
+    /// abilities the backend made with each setting has.
+    pub promises: &'static [Promise],
+}
+
+/// What a backend promises under one setting of its options: the shared conformance suite
+/// holds it to this on models with known counts. A constant, so a registry entry lists it in one
+/// line ([`Promise::EXACT`], [`Promise::SOUND`], or either with some fields changed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Promise {
+    /// The `params` of this setting, as `(key, value)` pairs (empty: the defaults).
+    pub params: &'static [(&'static str, &'static str)],
+    /// The seed of this setting.
+    pub seed: u64,
+    /// Every solve ends in `solved` or `infeasible`, never `unknown`.
+    pub complete: bool,
+    /// Counting (and streaming) without a limit always finishes, with the exact count.
+    pub counts: bool,
+    /// The most free variables (after the givens) of a model it takes; larger models are beyond
+    /// it (refused as `unsupported`) and the suite skips them.
+    pub max_free: usize,
+}
+
+impl Promise {
+    /// A complete backend with its default options: it decides every model, and counts every
+    /// solution when it can count.
+    pub const EXACT: Promise = Promise {
+        params: &[],
+        seed: 0,
+        complete: true,
+        counts: true,
+        max_free: usize::MAX,
+    };
+    /// A sound but incomplete backend with its default options: any answer it gives is right,
+    /// but it may say `unknown`, and a count may stop early.
+    pub const SOUND: Promise = Promise {
+        complete: false,
+        counts: false,
+        ..Promise::EXACT
+    };
+
+    /// The options of this setting, for [`make_backend`]. Cost: one small map.
+    pub fn options(&self) -> BackendOptions {
+        BackendOptions {
+            time_limit: None,
+            seed: self.seed,
+            params: (self.params.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
 }
 
 impl BackendInfo {
@@ -336,6 +389,10 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: false,
         uses_seed: false,
         counters: &[(SearchCounter::Nodes, "assignments tried")],
+        promises: &[Promise {
+            max_free: brute::MAX_FREE,
+            ..Promise::EXACT
+        }],
     },
     BackendInfo {
         name: "enum",
@@ -345,6 +402,13 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: true,
         uses_seed: false,
         counters: &[(SearchCounter::Nodes, "partial placements")],
+        promises: &[
+            Promise::EXACT,
+            Promise {
+                params: &[("order", "mrv")],
+                ..Promise::EXACT
+            },
+        ],
     },
     BackendInfo {
         name: "dp",
@@ -354,6 +418,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: false,
         uses_seed: false,
         counters: &[],
+        promises: &[Promise::EXACT],
     },
     #[cfg(feature = "gauss")]
     BackendInfo {
@@ -364,6 +429,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: false,
         uses_seed: false,
         counters: &[],
+        promises: &[Promise::SOUND],
     },
     #[cfg(feature = "milp")]
     BackendInfo {
@@ -374,6 +440,13 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
+        promises: &[
+            Promise::EXACT,
+            Promise {
+                params: &[("relax", "true")],
+                ..Promise::SOUND
+            },
+        ],
     },
     #[cfg(feature = "sat")]
     BackendInfo {
@@ -385,6 +458,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_seed: false,
         // Its SAT calls are in `extra.sat_calls` as well as in `nodes`: named once, there.
         counters: &[],
+        promises: &[Promise::EXACT],
     },
     #[cfg(feature = "highs")]
     BackendInfo {
@@ -395,6 +469,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
+        promises: &[Promise::EXACT],
     },
     BackendInfo {
         name: "auto",
@@ -404,6 +479,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
+        promises: &[Promise::EXACT],
     },
     BackendInfo {
         name: "bitset",
@@ -417,6 +493,7 @@ pub fn registry() -> Vec<BackendInfo> {
             (SearchCounter::Backtracks, "backtracks"),
             (SearchCounter::Steps, "values placed"),
         ],
+        promises: &[Promise::EXACT],
     },
     BackendInfo {
         name: "xcc",
@@ -426,6 +503,7 @@ pub fn registry() -> Vec<BackendInfo> {
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
+        promises: &[Promise::EXACT],
     },
     #[cfg(feature = "vsa")]
     BackendInfo {
@@ -440,6 +518,11 @@ pub fn registry() -> Vec<BackendInfo> {
             (SearchCounter::Backtracks, "backtracks"),
             (SearchCounter::Steps, "values placed"),
         ],
+        promises: &[Promise {
+            params: &[("code", "unitary")],
+            seed: 5,
+            ..Promise::EXACT
+        }],
     }]
 }
 
@@ -626,6 +709,21 @@ mod tests {
                 }
                 Err(e) => panic!("{}: {e}", info.name),
                 Ok(_) => panic!("{}: accepted an unknown key", info.name),
+            }
+        }
+    }
+
+    #[test]
+    fn every_entry_promises_a_setting_it_accepts() {
+        for info in registry() {
+            assert!(
+                !info.promises.is_empty(),
+                "{}: no conformance setting",
+                info.name
+            );
+            for promise in info.promises {
+                let made = make_backend(info.name, &promise.options());
+                assert!(made.is_ok(), "{} {:?}", info.name, promise.params);
             }
         }
     }
