@@ -30,6 +30,7 @@ mod minimal_use;
 mod model_with_kinds;
 mod models;
 mod optimisation;
+mod peer_fairness;
 mod plugin_kind;
 mod plugins;
 mod report_benchexec;

@@ -206,7 +206,14 @@ impl Record {
     /// that stopped before it was complete is `limit` (it was written `solved`), and a backend
     /// refusing a model as too large is `unsupported` (it was written `error`). Records with a
     /// recorded build are returned as they are.
+    ///
+    /// Whatever its format, a peer's run ([`Record::is_peer_limit_stop`]) that its time limit
+    /// stopped without an answer but that was written `unknown` (peers.py before it wrote
+    /// `timeout`) is read as `timeout`, as a backend's run is, so PAR-2 charges it.
     pub fn migrated(mut self) -> Record {
+        if self.is_peer_limit_stop() {
+            self.status = Status::Timeout;
+        }
         if self.version.is_some() {
             return self;
         }
@@ -221,6 +228,25 @@ impl Record {
             self.status = Status::Unsupported;
         }
         self
+    }
+
+    /// Whether this is a peer's run (registry name `peer`) recorded `unknown` that its time
+    /// limit stopped: the peer's solver said so ("time limit" in the reason), or the run's
+    /// seconds or wall seconds reached the limit. A backend's run stopped there is `timeout`;
+    /// a peer's must be too, or PAR-2 (which leaves `unknown` out) would favour the peer.
+    pub fn is_peer_limit_stop(&self) -> bool {
+        if self.name != "peer" || self.status != Status::Unknown {
+            return false;
+        }
+        let said = self
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.to_ascii_lowercase().contains("time limit"));
+        let reached = self
+            .options
+            .time_limit
+            .is_some_and(|limit| self.seconds.max(self.wall_seconds.unwrap_or(0.0)) >= limit);
+        said || reached
     }
 
     /// This record's key.
