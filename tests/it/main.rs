@@ -5,6 +5,7 @@ mod cli;
 mod cli_export_generate;
 mod cli_families;
 mod cli_fuzz;
+mod cli_progress;
 mod cli_stable;
 mod cli_strict;
 mod cli_table;
