@@ -68,7 +68,8 @@ pub struct Record {
     pub status: Status,
     /// Whether the verifier accepted the answer (a solution, or every count witness).
     pub verified: bool,
-    /// Seconds inside the backend.
+    /// Seconds inside the backend (its engine's run; for a peer, its solver's solve call as
+    /// `experiments/peers/peers.py` times it): what the reports' times and PAR-2 use.
     pub seconds: f64,
     /// Solutions counted (decimal, exact), for counting runs and table rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,10 +123,12 @@ pub struct Record {
     /// made; records made before it was recorded fall back to the repetitions on record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repetitions: Option<u32>,
-    /// Wall-clock seconds of the run seen by the parent (worker transport included).
+    /// Wall-clock seconds of the whole run: a backend's as the parent saw it (worker transport
+    /// included); a peer's from before peers.py built its model to after the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
-    /// CPU seconds (user + system) of the worker during the run.
+    /// CPU seconds (user + system) of the worker during the run (a peer: of peers.py's Python
+    /// process and its finished solver children over the same span as `wall_seconds`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<f64>,
     /// Peak resident set of the worker during the run, MB.
