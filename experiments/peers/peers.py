@@ -20,7 +20,10 @@ stopped it with one, and `objective` is the answer's value recomputed here with 
 integers (`bound`: the peer's proved bound, rounded towards the answer, when it reports one). A
 peer that cannot take a model (CaDiCaL: an objective or rows of mixed weights; miniexact: an
 objective or rows zeroone's xcc export refuses) records `unsupported` with the reason; a run
-its time limit stopped without an answer records `timeout`. `zeroone merge EXPERIMENT OUT` then
+its time limit stopped without an answer records `timeout` (the solver said so, or the solve
+call or the whole run took the limit), as a zeroone backend's does. `seconds` is the solve call
+alone (CBC: its own wall clock from its log), `wall_seconds` the whole run with the model built
+in Python (see README.md for what is timed per peer). `zeroone merge EXPERIMENT OUT` then
 joins the rows with the experiment's own (the experiment must list the label under `peers`).
 
 Optional: nothing in zeroone's build or tests needs this script or its packages.
@@ -217,6 +220,9 @@ def solve_cpsat(model, time_limit, seed):
         return "solution", ones, seconds, extra
     if status == cp_model.INFEASIBLE:
         return "infeasible", None, seconds, extra
+    # CP-SAT says UNKNOWN both at its time limit and for other stops; the time tells them apart.
+    if status == cp_model.UNKNOWN and time_limit and seconds >= time_limit:
+        return "timeout", "CP-SAT reached its time limit without a solution", seconds, extra
     return "unknown", solver.StatusName(status), seconds, extra
 
 
@@ -237,10 +243,21 @@ def solve_cbc(model, time_limit, seed):
         prob += (expr == rhs if relation == "=" else expr <= rhs if relation == "<=" else expr >= rhs), f"r{k}"
     for g in model["givens"]:
         prob += x[g] == 1, f"g{g}"
-    solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, options=[f"randomSeed {seed}"])
-    start = time.perf_counter()
-    prob.solve(solver)
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as scratch:
+        log_path = os.path.join(scratch, "cbc.log")
+        solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, logPath=log_path,
+                                   options=[f"randomSeed {seed}"])
+        start = time.perf_counter()
+        prob.solve(solver)
+        seconds = time.perf_counter() - start
+        try:
+            with open(log_path) as f:
+                log = f.read()
+        except OSError:
+            log = ""
+    # The solve alone, as CBC itself timed it; PuLP's call around it also writes the MPS file,
+    # starts the cbc process and reads the solution back (kept when the log has no time).
+    seconds = cbc_wallclock(log, seconds)
     status = pulp.LpStatus[prob.status]
     if status == "Optimal":
         ones = [i for i, v in enumerate(x) if (v.value() or 0) > 0.5]
@@ -250,7 +267,18 @@ def solve_cbc(model, time_limit, seed):
         return "solution", ones, seconds, extra
     if status == "Infeasible":
         return "infeasible", None, seconds, {}
+    if "Stopped on time limit" in log:
+        return "timeout", "CBC stopped on its time limit without a solution", seconds, {}
     return "unknown", status, seconds, {}
+
+
+def cbc_wallclock(log, fallback):
+    """CBC's own wall time of its solve from its log ("Total time (CPU seconds): 0.01
+    (Wallclock seconds): 0.02"), else `fallback`."""
+    import re
+
+    m = re.search(r"Wallclock seconds\):\s*([0-9.]+)", log)
+    return float(m.group(1)) if m else fallback
 
 
 def solve_highs(model, time_limit, seed):
@@ -294,6 +322,8 @@ def solve_highs(model, time_limit, seed):
     has_solution = h.getInfo().primal_solution_status == 2
     if status == M.kInfeasible:
         return "infeasible", None, seconds, extra
+    if not has_solution and status == M.kTimeLimit:
+        return "timeout", "HiGHS reached its time limit without a solution", seconds, extra
     if has_solution and status in (M.kOptimal, M.kTimeLimit, M.kInterrupt):
         values = h.getSolution().col_value
         ones = [i for i in range(n) if values[i] > 0.5]
@@ -606,8 +636,20 @@ def fill(record, model, solver, outcome):
     elif found in ("unsupported", "timeout"):
         record["status"] = found
         record["reason"] = payload
+    elif stopped_by_limit(record, payload):
+        record["status"] = "timeout"
+        record["reason"] = f"{solver} stopped at the time limit: {payload}"
     else:
         record["reason"] = f"{solver} stopped: {payload}"
+
+
+def stopped_by_limit(record, said):
+    """Whether a run without an answer was stopped by its time limit: the solver said so, or the
+    solve call or the whole run took the limit. Such a run is `timeout`, as a zeroone backend's
+    is (and as `zeroone` reads older peer records that said `unknown`), so PAR-2 charges it."""
+    limit = record["options"].get("time_limit")
+    took = max(record["seconds"], record.get("wall_seconds") or 0.0)
+    return "time limit" in str(said).lower() or (bool(limit) and took >= limit)
 
 
 def main():

@@ -2,8 +2,7 @@
 //! and counted one puzzle at a time (`--jobs` at once), printed in file order.
 
 use std::path::PathBuf;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use zeroone::backend::{optimal_solutions_verified, Backend, CountOutcome, Status};
@@ -12,6 +11,7 @@ use zeroone::puzzle::parse::Format;
 use zeroone::render::{count_text, stable_count_text, CountRecord};
 
 use super::backend_args::BackendArgs;
+use super::heartbeat::Heartbeat;
 use super::input::{self, JobsArg};
 use super::parallel::{print_each_puzzle, Printed, PuzzleRun, Tally};
 use super::CliError;
@@ -44,7 +44,7 @@ pub struct CountArgs {
     /// While a puzzle is being counted, print "still counting" with the time so far on
     /// standard error every SECS seconds (default: every 10 s when standard error is a
     /// terminal, for long counts such as `milp`'s one solve per solution).
-    #[arg(long, value_name = "SECS", value_parser = progress_interval)]
+    #[arg(long, value_name = "SECS", value_parser = super::heartbeat::progress_interval)]
     pub progress: Option<Duration>,
     #[command(flatten)]
     pub jobs: JobsArg,
@@ -77,7 +77,8 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
             .is_terminal()
             .then_some(Duration::from_secs(10))
     });
-    let heartbeat = every.map(|every| Heartbeat::start(index, backend.serving(&model), every));
+    let heartbeat =
+        every.map(|every| Heartbeat::start("counting", index, backend.serving(&model), every));
     let outcome = if args.optimal {
         count_optimal(args, backend, &model)
     } else {
@@ -100,53 +101,6 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
         ..Tally::of(outcome.status, outcome.stats.seconds)
     };
     Ok((text, tally))
-}
-
-/// `--progress SECS`: a number of seconds from 0.1 to 86400.
-fn progress_interval(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(s) if (0.1..=86400.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!(
-            "expected seconds from 0.1 to 86400, found '{text}'"
-        )),
-    }
-}
-
-/// A "still counting" line on standard error every `every` while a puzzle is counted (the
-/// count itself gives no progress to report: a MILP count is one solve per solution). Stops
-/// when dropped. Cost: one sleeping thread per puzzle being counted.
-struct Heartbeat {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Heartbeat {
-    fn start(index: usize, backend: &str, every: Duration) -> Heartbeat {
-        let (stop, stopped) = mpsc::channel::<()>();
-        let backend = backend.to_string();
-        let start = Instant::now();
-        let thread = std::thread::spawn(move || {
-            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
-                eprintln!(
-                    "zeroone: still counting puzzle {index} with {backend} ({:.1} s so far)",
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        });
-        Heartbeat {
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Heartbeat {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }
 
 /// `--optimal`: the optimum first, then every solution of that value counted (each verified).

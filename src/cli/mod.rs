@@ -5,6 +5,7 @@ mod count;
 mod export;
 mod gauss;
 mod generate;
+mod heartbeat;
 mod input;
 mod isolated;
 mod merge;

@@ -49,6 +49,11 @@ pub struct SolveArgs {
     /// With `--all`: stop after this many solutions per puzzle (at least 1).
     #[arg(long, value_name = "N", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// While a puzzle is being solved, print "still solving" with the time so far on standard
+    /// error every SECS seconds (default: every 10 s when standard error is a terminal), as
+    /// `count --progress` does.
+    #[arg(long, value_name = "SECS", value_parser = super::heartbeat::progress_interval)]
+    pub progress: Option<std::time::Duration>,
     #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
@@ -81,7 +86,18 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
     if args.all {
         return solve_all(args, backend, index, &model);
     }
-    let outcome = super::isolated::solve(&args.backend, backend, &model)?;
+    let heartbeat = args.progress.or_else(|| {
+        use std::io::IsTerminal;
+        std::io::stderr()
+            .is_terminal()
+            .then_some(std::time::Duration::from_secs(10))
+    });
+    let heartbeat = heartbeat.map(|every| {
+        super::heartbeat::Heartbeat::start("solving", index, backend.serving(&model), every)
+    });
+    let outcome = super::isolated::solve(&args.backend, backend, &model);
+    drop(heartbeat);
+    let outcome = outcome?;
     let text = outcome_line(args, index, &model, backend.serving(&model), &outcome);
     Ok((text, Tally::of(outcome.status, outcome.stats.seconds)))
 }

@@ -68,7 +68,8 @@ pub struct Record {
     pub status: Status,
     /// Whether the verifier accepted the answer (a solution, or every count witness).
     pub verified: bool,
-    /// Seconds inside the backend.
+    /// Seconds inside the backend (its engine's run; for a peer, its solver's solve call as
+    /// `experiments/peers/peers.py` times it): what the reports' times and PAR-2 use.
     pub seconds: f64,
     /// Solutions counted (decimal, exact), for counting runs and table rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,10 +123,12 @@ pub struct Record {
     /// made; records made before it was recorded fall back to the repetitions on record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repetitions: Option<u32>,
-    /// Wall-clock seconds of the run seen by the parent (worker transport included).
+    /// Wall-clock seconds of the whole run: a backend's as the parent saw it (worker transport
+    /// included); a peer's from before peers.py built its model to after the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
-    /// CPU seconds (user + system) of the worker during the run.
+    /// CPU seconds (user + system) of the worker during the run (a peer: of peers.py's Python
+    /// process and its finished solver children over the same span as `wall_seconds`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<f64>,
     /// Peak resident set of the worker during the run, MB.
@@ -206,7 +209,14 @@ impl Record {
     /// that stopped before it was complete is `limit` (it was written `solved`), and a backend
     /// refusing a model as too large is `unsupported` (it was written `error`). Records with a
     /// recorded build are returned as they are.
+    ///
+    /// Whatever its format, a peer's run ([`Record::is_peer_limit_stop`]) that its time limit
+    /// stopped without an answer but that was written `unknown` (peers.py before it wrote
+    /// `timeout`) is read as `timeout`, as a backend's run is, so PAR-2 charges it.
     pub fn migrated(mut self) -> Record {
+        if self.is_peer_limit_stop() {
+            self.status = Status::Timeout;
+        }
         if self.version.is_some() {
             return self;
         }
@@ -221,6 +231,25 @@ impl Record {
             self.status = Status::Unsupported;
         }
         self
+    }
+
+    /// Whether this is a peer's run (registry name `peer`) recorded `unknown` that its time
+    /// limit stopped: the peer's solver said so ("time limit" in the reason), or the run's
+    /// seconds or wall seconds reached the limit. A backend's run stopped there is `timeout`;
+    /// a peer's must be too, or PAR-2 (which leaves `unknown` out) would favour the peer.
+    pub fn is_peer_limit_stop(&self) -> bool {
+        if self.name != "peer" || self.status != Status::Unknown {
+            return false;
+        }
+        let said = self
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.to_ascii_lowercase().contains("time limit"));
+        let reached = self
+            .options
+            .time_limit
+            .is_some_and(|limit| self.seconds.max(self.wall_seconds.unwrap_or(0.0)) >= limit);
+        said || reached
     }
 
     /// This record's key.

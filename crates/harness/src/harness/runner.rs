@@ -173,13 +173,7 @@ impl Progress {
 
     /// Counts one finished run with `status` and redraws the line.
     fn finished(&self, status: crate::backend::Status) {
-        use crate::backend::Status;
-        let slot = match status {
-            Status::Solved | Status::Infeasible => 0,
-            Status::Error | Status::Crash => 2,
-            _ => 1,
-        };
-        self.counts[slot].fetch_add(1, Ordering::SeqCst);
+        self.counts[progress_slot(status)].fetch_add(1, Ordering::SeqCst);
         self.bar.inc(1);
         let done = self.bar.position() as usize;
         let [ok, unknown, failed] = [0, 1, 2].map(|i| self.counts[i].load(Ordering::SeqCst));
@@ -187,6 +181,18 @@ impl Progress {
             "ok {ok} unk {unknown} err {failed} {}",
             time_left(self.start.elapsed().as_secs_f64(), done, self.total)
         ));
+    }
+}
+
+/// Where the progress line counts a run that ended with `status`: 0 (`ok`: an answer, solved,
+/// optimal or proved infeasible), 2 (`err`: error or crash), else 1 (`unk`: unknown, feasible,
+/// a limit, unsupported).
+fn progress_slot(status: crate::backend::Status) -> usize {
+    use crate::backend::Status;
+    match status {
+        s if s.is_answer() => 0,
+        Status::Error | Status::Crash => 2,
+        _ => 1,
     }
 }
 
@@ -640,7 +646,8 @@ pub fn rewrite_reports(
 
 #[cfg(test)]
 mod tests {
-    use super::time_left;
+    use super::{progress_slot, time_left};
+    use crate::backend::Status;
 
     #[test]
     fn time_left_comes_from_the_elapsed_time_per_finished_run() {
@@ -649,5 +656,26 @@ mod tests {
         assert_eq!(time_left(100.0, 50, 100), "~1m40s left");
         assert_eq!(time_left(3600.0, 1, 3), "~2h00m left");
         assert_eq!(time_left(5.0, 10, 10), "~0s left");
+    }
+
+    #[test]
+    fn the_progress_line_counts_an_optimum_as_an_answer() {
+        // Issue 36: "16/16 ok 1 unk 15" when three runs had proved their optimum.
+        for answered in [Status::Solved, Status::Optimal, Status::Infeasible] {
+            assert_eq!(progress_slot(answered), 0, "{answered:?}");
+        }
+        for failed in [Status::Error, Status::Crash] {
+            assert_eq!(progress_slot(failed), 2, "{failed:?}");
+        }
+        for other in [
+            Status::Feasible,
+            Status::Unknown,
+            Status::Timeout,
+            Status::Memout,
+            Status::Limit,
+            Status::Unsupported,
+        ] {
+            assert_eq!(progress_slot(other), 1, "{other:?}");
+        }
     }
 }

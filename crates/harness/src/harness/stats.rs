@@ -56,6 +56,10 @@ pub struct Competitor {
     pub time: Distribution,
     /// Per-instance CPU seconds over answered instances whose runs measured it.
     pub cpu: Distribution,
+    /// Per-instance wall seconds of the whole run (a backend's worker as its parent saw it; a
+    /// peer's Python call with its model building) over answered instances that measured it;
+    /// empty for the VBS.
+    pub wall: Distribution,
     /// Spread over repetitions: the median over instances with two or more answered
     /// repetitions of (slowest - fastest) / median of that instance's times. `None` with
     /// fewer than two repetitions.
@@ -71,6 +75,7 @@ pub struct Competitor {
 struct PerInstance {
     time: BTreeMap<String, f64>,
     cpu: BTreeMap<String, f64>,
+    wall: BTreeMap<String, f64>,
     spread: Vec<f64>,
 }
 
@@ -85,6 +90,7 @@ fn per_instance(records: &[&Record], label: &str) -> PerInstance {
     let mut out = PerInstance {
         time: BTreeMap::new(),
         cpu: BTreeMap::new(),
+        wall: BTreeMap::new(),
         spread: Vec::new(),
     };
     for (inst, rs) in runs {
@@ -94,6 +100,10 @@ fn per_instance(records: &[&Record], label: &str) -> PerInstance {
         let cpu: Vec<f64> = rs.iter().filter_map(|r| r.cpu_seconds).collect();
         if let Some(c) = median(&cpu) {
             out.cpu.insert(inst.to_string(), c);
+        }
+        let wall: Vec<f64> = rs.iter().filter_map(|r| r.wall_seconds).collect();
+        if let Some(w) = median(&wall) {
+            out.wall.insert(inst.to_string(), w);
         }
         if times.len() >= 2 && m > 0.0 {
             let lo = times.iter().copied().fold(f64::INFINITY, f64::min);
@@ -191,6 +201,7 @@ pub fn competition(
                 par2: time_limit.and_then(|t| par2(&mine, t)),
                 time: Distribution::of(&p.time.values().copied().collect::<Vec<_>>()),
                 cpu: Distribution::of(&p.cpu.values().copied().collect::<Vec<_>>()),
+                wall: Distribution::of(&p.wall.values().copied().collect::<Vec<_>>()),
                 spread: median(&p.spread),
                 ratio: base.and_then(|b| ratio_to(b, &p.time)),
                 fastest: best.values().filter(|(_, _, w)| *w == i).count(),
@@ -223,6 +234,7 @@ pub fn competition(
         par2: vbs_par2,
         time: Distribution::of(&vbs_times),
         cpu: Distribution::of(&vbs_cpu),
+        wall: Distribution::default(),
         spread: None,
         ratio: base.and_then(|b| ratio_to(b, &vbs_time)),
         fastest: best.len(),
@@ -240,6 +252,7 @@ mod tests {
             status,
             seconds,
             cpu_seconds: Some(seconds / 2.0),
+            wall_seconds: Some(seconds + 0.25),
             ..Record::new(instance, backend, backend, Task::Solve, rep)
         }
     }
@@ -266,6 +279,9 @@ mod tests {
         );
         assert_eq!(a.spread, Some(0.5));
         assert_eq!(a.cpu.mean, Some(1.5));
+        // Wall time: per instance the median of the runs' wall seconds (seconds + 0.25 here).
+        assert_eq!(a.wall.median, Some(3.25));
+        assert_eq!(vbs.wall, Distribution::default());
         // b answered x and z; on x (the one both answered) it took 0.5 against a's 2.0.
         assert_eq!(b.ratio, Some((0.25, 1)));
         assert_eq!(b.spread, None);

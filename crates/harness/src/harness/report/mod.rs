@@ -336,8 +336,8 @@ fn competition_rows(
     let base = markdown_code(experiment.baseline.as_deref().unwrap_or("-"));
     let mut md = String::new();
     if full {
-        let _ = writeln!(md, "| backend | answered | PAR-2 | median | mean | p90 | max | median cpu | mean cpu | spread over reps | peak MB | ratio to {base} | fastest on |");
-        md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        let _ = writeln!(md, "| backend | answered | PAR-2 | median | mean | p90 | max | median cpu | mean cpu | median wall | spread over reps | peak MB | ratio to {base} | fastest on |");
+        md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     } else {
         let _ = writeln!(md, "| backend | answered | PAR-2 | median | p90 | max | median cpu | ratio to {base} | fastest on |");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -376,8 +376,8 @@ fn competition_rows(
             };
             let _ = writeln!(
                 md,
-                "| {label} | {answered} | {} | {} | {} | {} | {} | {} | {} | {spread} | {rss} | {ratio} | {fastest} |",
-                t(c.par2), t(c.time.median), t(c.time.mean), t(c.time.p90), t(c.time.max), t(c.cpu.median), t(c.cpu.mean),
+                "| {label} | {answered} | {} | {} | {} | {} | {} | {} | {} | {} | {spread} | {rss} | {ratio} | {fastest} |",
+                t(c.par2), t(c.time.median), t(c.time.mean), t(c.time.p90), t(c.time.max), t(c.cpu.median), t(c.cpu.mean), t(c.wall.median),
             );
         } else {
             let _ = writeln!(
@@ -420,9 +420,9 @@ fn backend_table(experiment: &Experiment, records: &[Record], redact_times: bool
     });
     let _ = writeln!(
         md,
-        "\nPer instance, a backend's time is the median over its answered repetitions (solved or proved infeasible) of the seconds inside the backend (for a peer: its solve call), and its cpu time the median user + system CPU seconds of the same runs \
-         (a zeroone run's worker process; a peer's Python process and its solver child); median, mean, p90 and max are then taken over the answered instances. \
-         PAR-2 ({limit}) is the mean over runs of the answered runs' times and twice the limit for each `limit`, `timeout`, `memout` or `crash` (`unknown`, `unsupported` and `error` runs are left out). \
+        "\nPer instance, a backend's time is the median over its answered repetitions (solved or proved infeasible) of the seconds inside the backend (a zeroone backend: its engine's run, model hand-over and worker transport left out; a peer: its solver's solve call alone, model building in Python left out, as experiments/peers/README.md says per peer; the whole run of both is the records' `wall_seconds`), and its cpu time the median user + system CPU seconds of the same runs \
+         (a zeroone run's worker process; a peer's Python process and its solver child), its wall time the median `wall_seconds`; median, mean, p90 and max are then taken over the answered instances. \
+         PAR-2 ({limit}) is the mean over runs of the answered runs' times and twice the limit for each `limit`, `timeout`, `memout` or `crash` (`unknown`, `unsupported` and `error` runs are left out; a peer stopped by the limit is `timeout` as a backend is, also where its record says `unknown` with its solver's \"time limit\" or a time at the limit). \
          Spread over reps is the median over instances of (slowest - fastest) / median of the answered repetitions. \
          The ratio is this backend's median time over the instances both it and the baseline answered, divided by the baseline's median on the same instances (n of them); below 1 is faster. \
          The VBS (virtual best solver) takes, per instance, the fastest answer of any solving backend or peer; \"fastest on\" counts the instances where a backend gave it. \

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Checks of peers.py that need no solver package: `python3 experiments/peers/test_peers.py`.
+
+A run without an answer that its time limit stopped is `timeout` (as a zeroone backend's is, so
+PAR-2 charges it), whether the solver said so or only its time shows it; CBC's time is its own
+wall clock from its log."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
+
+MODEL = {"variables": ["a"], "constraints": [], "givens": []}
+
+
+def filled(outcome, limit, wall):
+    record = peers.record_of({"instance": "i", "model": MODEL}, "cbc", "cbc", 0, 0, limit, "v", "h")
+    record["wall_seconds"] = wall
+    peers.fill(record, MODEL, "cbc", outcome)
+    return record
+
+
+class StoppedByTheLimit(unittest.TestCase):
+    def test_a_stop_at_the_limit_is_a_timeout(self):
+        # CBC's "Not Solved" after 10.05 s of a 10 s limit; HiGHS's own words before it.
+        self.assertEqual(filled(("unknown", "Not Solved", 10.05, {}), 10.0, 10.2)["status"], "timeout")
+        self.assertEqual(filled(("unknown", "Time limit reached", 3.0, {}), 10.0, 3.1)["status"], "timeout")
+        # The solve call inside the limit but the whole run past it.
+        self.assertEqual(filled(("unknown", "UNKNOWN", 9.9, {}), 10.0, 10.0)["status"], "timeout")
+
+    def test_other_stops_stay_unknown(self):
+        self.assertEqual(filled(("unknown", "MODEL_INVALID", 0.1, {}), 10.0, 0.2)["status"], "unknown")
+        self.assertEqual(filled(("unknown", "UNKNOWN", 50.0, {}), None, 50.0)["status"], "unknown")
+
+    def test_cbc_time_is_its_own_wall_clock(self):
+        log = "Result - Stopped on time limit\nTotal time (CPU seconds):       0.01   (Wallclock seconds):       0.02\n"
+        self.assertEqual(peers.cbc_wallclock(log, 9.0), 0.02)
+        self.assertEqual(peers.cbc_wallclock("", 9.0), 9.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
