@@ -233,8 +233,13 @@ impl<'a, const W: usize> Memo<'a, W> {
     fn sweep_node(&mut self, covered: &[u64; W]) -> Result<u128, Halt> {
         let k = first_open(covered, &self.primary).expect("checked by the caller");
         let p = self.p;
+        self.branch(covered, &p.first[k])
+    }
+
+    /// The sum of the counts below `covered` plus each of `options` that it leaves live.
+    fn branch(&mut self, covered: &[u64; W], options: &[u32]) -> Result<u128, Halt> {
         let mut sum = 0u128;
-        for &o in &p.first[k] {
+        for &o in options {
             let m = self.masks[o as usize];
             if meets(&m, covered) {
                 continue;
@@ -293,16 +298,7 @@ impl<'a, const W: usize> Memo<'a, W> {
                 return Ok(product);
             }
         }
-        let mut sum = 0u128;
-        for &o in &p.holding[best.1] {
-            let m = self.masks[o as usize];
-            if meets(&m, covered) {
-                continue;
-            }
-            let below = self.count(union(covered, &m), false)?;
-            sum = sum.checked_add(below).ok_or(Halt::Overflow)?;
-        }
-        Ok(sum)
+        self.branch(covered, &p.holding[best.1])
     }
 }
 
