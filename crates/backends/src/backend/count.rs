@@ -120,16 +120,23 @@ impl Serialize for Count {
 impl<'de> Deserialize<'de> for Count {
     /// A JSON number (up to `u128`) or a decimal string of any length.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            Number(u128),
-            Text(String),
+        struct Digits;
+        impl serde::de::Visitor<'_> for Digits {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a count: a whole number, or its decimal digits as a string")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Count, E> {
+                Ok(Count::from(n))
+            }
+            fn visit_u128<E: serde::de::Error>(self, n: u128) -> Result<Count, E> {
+                Ok(Count::from(n))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Count, E> {
+                s.parse().map_err(E::custom)
+            }
         }
-        match Either::deserialize(d)? {
-            Either::Number(n) => Ok(Count::from(n)),
-            Either::Text(t) => t.parse().map_err(serde::de::Error::custom),
-        }
+        d.deserialize_any(Digits)
     }
 }
 
