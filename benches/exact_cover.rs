@@ -25,7 +25,7 @@ fn count(backend: &str, model: &Model) -> u128 {
     let mut b = make_backend(backend, &BackendOptions::default()).unwrap();
     let out = count_verified(b.as_mut(), model, None).unwrap();
     assert_eq!(out.status, Status::Solved, "{backend}: {:?}", out.reason);
-    out.count
+    out.count.to_u128().expect("a count below 2^128")
 }
 
 fn group(c: &mut Criterion, name: &str, models: Vec<Model>, samples: usize) {

@@ -215,7 +215,10 @@ fn count_and_nodes(model: &Model) -> (u128, u64) {
         model.name(),
         counted.reason
     );
-    (counted.count, counted.stats.nodes)
+    (
+        counted.count.to_u128().expect("a count below 2^128"),
+        counted.stats.nodes,
+    )
 }
 
 fn star_battle(c: &mut Criterion) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Peer solvers for zeroone experiments: OR-Tools CP-SAT, CBC (through PuLP), HiGHS (through
 highspy, for machines without zeroone's `highs` feature), SCIP (through PySCIPOpt), Exact (the
-pseudo-Boolean solver, PyPI `exact`), CaDiCaL (through python-sat) and miniexact (Knuth's
-Algorithms C and M, on the model as `zeroone export --format xcc` writes it).
+pseudo-Boolean solver, PyPI `exact`), CaDiCaL (through python-sat), miniexact (Knuth's
+Algorithms C and M, on the model as `zeroone export --format xcc` writes it), and the #SAT
+counters Ganak (PyPI `pyganak`) and d4 (PyPI `d4solver`), which count the model's CNF export
+projected onto its own variables (counters.py; their rows are counting runs).
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
 instance: {"instance": id, "group", "file", "size", "position", "instances", "time_limit",
@@ -41,6 +43,8 @@ import sys
 import tempfile
 import time
 
+import counters
+
 
 def cpu_now():
     """User + system CPU seconds of this process and its finished children (CBC, miniexact and
@@ -74,6 +78,8 @@ PACKAGES = {
     "exact": "exact",
     "cadical": "python-sat",
     "miniexact": "miniexact",
+    "ganak": "pyganak",
+    "d4": "d4solver",
 }
 
 
@@ -567,6 +573,36 @@ def solve_miniexact(model, time_limit, seed):
     return "solution", sorted(ones), seconds, extra
 
 
+def export_cnf(model, scratch):
+    """(path, None) of the model's DIMACS CNF as `zeroone export --format cnf` writes it (with
+    its `c p show` projection lines) in the folder `scratch`, or (None, why) when the export
+    refuses the model."""
+    source = os.path.join(scratch, "model.json")
+    with open(source, "w") as f:
+        json.dump(generic_json(model), f)
+    out = os.path.join(scratch, "model.cnf")
+    e = subprocess.run([ZEROONE, "export", source, "--format", "cnf", "--output", out],
+                       capture_output=True, text=True)
+    if e.returncode != 0:
+        return None, "zeroone export --format cnf: " + e.stderr.strip()[:300]
+    return out, None
+
+
+def count_ganak(model, time_limit, seed):
+    """Ganak's projected count of the model's CNF export (see counters.py)."""
+    return counters.count_with(counters.ganak_child, "Ganak", model, time_limit, seed,
+                               export_cnf, bool(objective_of(model)))
+
+
+def count_d4(model, time_limit, seed):
+    """d4's projected count of the model's CNF export (see counters.py)."""
+    return counters.count_with(counters.d4_child, "d4", model, time_limit, seed,
+                               export_cnf, bool(objective_of(model)))
+
+
+# The peers that count (#SAT) rather than solve: their records are counting runs.
+COUNTERS = {"ganak", "d4"}
+
 SOLVERS = {
     "cp-sat": solve_cpsat,
     "cbc": solve_cbc,
@@ -575,6 +611,8 @@ SOLVERS = {
     "exact": solve_exact,
     "cadical": solve_cadical,
     "miniexact": solve_miniexact,
+    "ganak": count_ganak,
+    "d4": count_d4,
 }
 
 
@@ -587,7 +625,7 @@ def record_of(doc, label, solver, rep, seed, time_limit, version, host):
         "backend": label,
         "repetition": rep,
         "name": "peer",
-        "task": "solve",
+        "task": "count" if solver in COUNTERS else "solve",
         "options": {"seed": seed, "params": {"solver": solver, "version": version}},
         "status": "unknown",
         "verified": False,
@@ -631,6 +669,11 @@ def fill(record, model, solver, outcome):
                 record["bound"] = record["objective"]
             elif bound is not None:
                 record["bound"] = bound
+    elif found == "count":
+        # A #SAT peer's complete count: no witnesses, so not `verified` (like zeroone's `dp`);
+        # the reports check it against the other backends' counts under "Disagreements".
+        record["count"], record["exhaustive"] = payload, True
+        record["status"] = "solved"
     elif found == "infeasible":
         record["status"] = "infeasible"
     elif found in ("unsupported", "timeout"):

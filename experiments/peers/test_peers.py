@@ -3,13 +3,15 @@
 
 A run without an answer that its time limit stopped is `timeout` (as a zeroone backend's is, so
 PAR-2 charges it), whether the solver said so or only its time shows it; CBC's time is its own
-wall clock from its log."""
+wall clock from its log; a #SAT peer's count is a complete counting run read with its
+projection. `test_counters.py` runs Ganak and d4 themselves against zeroone's counts."""
 
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import counters  # noqa: E402
 import peers  # noqa: E402
 
 MODEL = {"variables": ["a"], "constraints": [], "givens": []}
@@ -38,6 +40,23 @@ class StoppedByTheLimit(unittest.TestCase):
         log = "Result - Stopped on time limit\nTotal time (CPU seconds):       0.01   (Wallclock seconds):       0.02\n"
         self.assertEqual(peers.cbc_wallclock(log, 9.0), 0.02)
         self.assertEqual(peers.cbc_wallclock("", 9.0), 9.0)
+
+
+class CountingPeers(unittest.TestCase):
+    def test_the_projection_lines_are_read(self):
+        text = "c a comment\np cnf 5 2\nc p show 1 2 0\nc p show 3 0\n1 -4 0\n2 5\n -3 0\n"
+        self.assertEqual(counters.parse_dimacs(text), (5, [[1, -4], [2, 5, -3]], [1, 2, 3]))
+        self.assertEqual(counters.parse_dimacs("p cnf 2 1\n1 2 0\n")[2], [])
+
+    def test_a_count_is_a_complete_counting_run_without_witnesses(self):
+        record = peers.record_of({"instance": "i", "model": MODEL}, "ganak", "ganak", 0, 0, 10.0, "v", "h")
+        self.assertEqual(record["task"], "count")
+        peers.fill(record, MODEL, "ganak", ("count", "340282366920938463463374607431768211457", 1.5, {}))
+        self.assertEqual((record["status"], record["verified"], record["exhaustive"]), ("solved", False, True))
+        self.assertEqual(record["count"], str(2**128 + 1))  # exact, as a string
+        stopped = peers.record_of({"instance": "i", "model": MODEL}, "d4", "d4", 0, 0, 10.0, "v", "h")
+        peers.fill(stopped, MODEL, "d4", ("timeout", "d4 killed at the time limit", 10.0, {}))
+        self.assertEqual((stopped["task"], stopped["status"]), ("count", "timeout"))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ use pyo3::types::PyDict;
 use zeroone::backend::stop::{with_stop_flag, StopFlag, CHECKED_BY};
 use zeroone::backend::{
     count_verified, make_backend, registry, solutions_verified, solve_verified,
-    time_limit_from_seconds, Backend, BackendOptions, Outcome, Status, MAX_TIME_LIMIT,
+    time_limit_from_seconds, Backend, BackendOptions, Count, Outcome, Status, MAX_TIME_LIMIT,
 };
 use zeroone::model::{Model, Solution};
 
@@ -349,13 +349,28 @@ pub fn count(
     d.set_item("backend", name)?;
     d.set_item("status", outcome.status.name())?;
     let counted = matches!(outcome.status, Status::Solved | Status::Limit);
-    d.set_item("count", counted.then_some(outcome.count))?;
+    let count = match counted.then(|| exact_int(py, &outcome.count)) {
+        Some(c) => Some(c?),
+        None => None,
+    };
+    d.set_item("count", count)?;
     d.set_item("exhaustive", outcome.exhaustive)?;
     d.set_item("verified", outcome.verified)?;
     d.set_item("reason", outcome.reason.as_deref())?;
     d.set_item("seconds", outcome.stats.seconds)?;
     d.set_item("stats", stats_to_py(py, &outcome.stats)?)?;
     Ok(d.into_any().unbind())
+}
+
+/// `count` as a Python int, exact at any size (`int` of its decimal digits past 2^128).
+fn exact_int<'py>(py: Python<'py>, count: &Count) -> PyResult<Bound<'py, PyAny>> {
+    match count.to_u128() {
+        Some(n) => Ok(n.into_pyobject(py)?.into_any()),
+        None => py
+            .import("builtins")?
+            .getattr("int")?
+            .call1((count.to_string(),)),
+    }
 }
 
 /// What the streaming thread hands over.

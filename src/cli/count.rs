@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use zeroone::backend::{optimal_solutions_verified, Backend, CountOutcome, Status};
+use zeroone::backend::{optimal_solutions_verified, Backend, Count, CountOutcome, Status};
 use zeroone::model::Model;
 use zeroone::puzzle::parse::Format;
 use zeroone::render::{count_text, stable_count_text, CountRecord};
@@ -126,7 +126,7 @@ fn count_optimal(
     let Some(stream) = stream else {
         return Ok(CountOutcome {
             status: best.status,
-            count: 0,
+            count: Count::zero(),
             exhaustive: false,
             verified: false,
             reason: best
@@ -142,7 +142,7 @@ fn count_optimal(
     };
     Ok(CountOutcome {
         status,
-        count: stream.count,
+        count: stream.count.into(),
         exhaustive: stream.exhaustive,
         verified: stream.count > 0,
         reason: stream.reason,

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use zeroone::backend::worker::{Job, JobTask, Limits, RunResult, WorkerPool};
 use zeroone::backend::{
-    count_verified, solve_verified, Backend, BackendError, CountOutcome, Outcome,
+    count_verified, solve_verified, Backend, BackendError, Count, CountOutcome, Outcome,
 };
 use zeroone::model::Model;
 
@@ -124,8 +124,8 @@ pub fn count(
         return Err(missing(backend, "count"));
     }
     let r = run(args, backend, model, JobTask::Count { limit })?;
-    let count = match r.count.as_deref().map(str::parse::<u128>) {
-        None => 0,
+    let count = match r.count.as_deref().map(str::parse::<Count>) {
+        None => Count::zero(),
         Some(Ok(c)) => c,
         Some(Err(e)) => return Err(CliError::Failed(format!("worker sent a bad count: {e}"))),
     };

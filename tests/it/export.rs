@@ -366,7 +366,9 @@ fn general_rows_in_cnf_have_the_models_solutions() {
     let mut brute = zeroone::backend::make_backend("brute", &Default::default()).unwrap();
     let expected = zeroone::backend::count_verified(brute.as_mut(), &m, None)
         .unwrap()
-        .count;
+        .count
+        .to_u128()
+        .unwrap();
     assert!(expected > 1, "{expected}");
     for pb in zeroone::export::cnf::PbEncoding::ALL {
         let options = CnfOptions {

@@ -101,7 +101,7 @@ fn brute_count(model: &Model) -> Option<u128> {
     let c = count_verified(brute.as_mut(), model, None).unwrap();
     assert_eq!(c.status, Status::Solved);
     assert!(c.exhaustive);
-    Some(c.count)
+    Some(c.count.to_u128().unwrap())
 }
 
 fn count(model: &Model) -> u64 {

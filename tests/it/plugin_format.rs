@@ -69,7 +69,7 @@ fn count(backend: &str, model: &Model) -> u128 {
     let mut backend = make_backend(backend, &BackendOptions::default()).unwrap();
     let out = count_verified(backend.as_mut(), model, None).unwrap();
     assert_eq!(out.status, Status::Solved, "{:?}", out.reason);
-    out.count
+    out.count.to_u128().unwrap()
 }
 
 #[test]

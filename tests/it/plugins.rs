@@ -74,7 +74,7 @@ impl Counter for Walk {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
         let (found, complete, stats) = Walk::walk(model, limit)?;
         Ok(CountReport {
-            count: found.len() as u128,
+            count: (found.len() as u128).into(),
             end: if complete {
                 CountEnd::Complete
             } else {

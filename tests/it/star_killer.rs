@@ -85,7 +85,7 @@ fn count_with(name: &str, model: &Model) -> Option<u128> {
         "{name}: {:?}",
         counted.reason
     );
-    Some(counted.count)
+    Some(counted.count.to_u128().unwrap())
 }
 
 #[test]

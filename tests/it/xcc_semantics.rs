@@ -147,7 +147,7 @@ fn count_by(name: &str, engine: Option<&str>, model: &Model) -> u128 {
         "{name} {engine:?}: {:?}",
         out.reason
     );
-    out.count
+    out.count.to_u128().unwrap()
 }
 
 #[test]
@@ -214,7 +214,7 @@ fn engine_and_order(model: &Model) -> (String, String) {
     let mut xcc = make_backend("xcc", &BackendOptions::default()).unwrap();
     let out = count_verified(xcc.as_mut(), model, Some(1)).unwrap();
     assert_eq!(
-        (out.status, out.count),
+        (out.status, out.count.to_u128().unwrap()),
         (Status::Limit, 1),
         "{:?}",
         out.reason

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::backend::{CountOutcome, Outcome, Stats, Status};
+use crate::backend::{Count, CountOutcome, Outcome, Stats, Status};
 use crate::model::{Constraint, Model, ModelSummary, PuzzleKind, Sense, Solution};
 use crate::puzzle::kind::Answer;
 use crate::puzzle::kinds;
@@ -425,8 +425,8 @@ pub struct CountRecord {
     /// `--limit` or the time limit (the partial count stands), else `timeout`, `memout`,
     /// `crash`, `unsupported` or `error`.
     pub status: &'static str,
-    /// Solutions counted (exact).
-    pub count: u128,
+    /// Solutions counted (exact; in JSON a number up to 2^128 - 1, a decimal string beyond).
+    pub count: Count,
     /// Whether the search finished rather than stopping at the limit.
     pub exhaustive: bool,
     /// Whether witnesses were checked and all passed the verifier.
@@ -446,7 +446,7 @@ impl CountRecord {
             index,
             backend: backend.into(),
             status: outcome.status.name(),
-            count: outcome.count,
+            count: outcome.count.clone(),
             exhaustive: outcome.exhaustive,
             verified: outcome.verified,
             reason: outcome.reason.clone(),
@@ -724,7 +724,7 @@ mod tests {
     fn count_record_shape() {
         let c = CountOutcome {
             status: Status::Solved,
-            count: 14,
+            count: 14u128.into(),
             exhaustive: true,
             verified: true,
             reason: None,

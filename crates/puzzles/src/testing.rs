@@ -36,7 +36,7 @@ use thiserror::Error;
 
 use crate::backend::gauss::{analyse, Verdict};
 use crate::backend::{
-    count_verified, make_backend, solutions_verified, BackendError, BackendOptions, Status,
+    count_verified, make_backend, solutions_verified, BackendError, BackendOptions, Count, Status,
 };
 use crate::model::{Model, Sense, Solution, VarId};
 use crate::puzzle::parse::{load_models, ParseError};
@@ -268,7 +268,7 @@ pub struct CountView {
     /// The backend that counted.
     pub backend: String,
     /// Solutions counted (exact).
-    pub count: u128,
+    pub count: Count,
     /// Whether the count is complete.
     pub exhaustive: bool,
 }

@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use zeroone_backends::backend::{count_verified, make_backend, BackendOptions};
+use zeroone_backends::backend::{count_verified, make_backend, BackendOptions, Count};
 use zeroone_model::read::{read_str, Format};
 
 /// The solutions of the OPB program at `path`, counted by `xcc` (exact, every witness verified).
-fn count_file(path: &PathBuf) -> Result<u128, String> {
+fn count_file(path: &PathBuf) -> Result<Count, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let model =
         read_str(Format::Opb, &text, &path.display().to_string()).map_err(|e| e.to_string())?;
@@ -42,13 +42,16 @@ mod tests {
     #[test]
     fn the_sample_has_three_solutions_by_xcc_and_by_brute_force() {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("pick.opb");
-        assert_eq!(count_file(&path), Ok(3));
+        assert_eq!(count_file(&path), Ok(Count::from(3u128)));
         // The same count by trying every assignment (brute needs no feature either).
         let text = std::fs::read_to_string(&path).unwrap();
         let model = read_str(Format::Opb, &text, "pick.opb").unwrap();
         let mut brute = make_backend("brute", &BackendOptions::default()).unwrap();
         let counted = count_verified(brute.as_mut(), &model, None).unwrap();
-        assert_eq!((counted.count, counted.exhaustive), (3, true));
+        assert_eq!(
+            (counted.count, counted.exhaustive),
+            (Count::from(3u128), true)
+        );
         // Whatever engines are built in (this crate alone: none of the heavy ones; inside the
         // workspace's `cargo test`, cargo unifies the features and all), `auto` picks one that is.
         let mut auto = make_backend("auto", &BackendOptions::default()).unwrap();

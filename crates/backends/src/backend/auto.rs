@@ -160,7 +160,7 @@ mod tests {
     fn count_by(backend: &mut dyn Backend, model: &Model) -> u128 {
         let out = count_verified(backend, model, None).unwrap();
         assert_eq!(out.status, Status::Solved, "{:?}", out.reason);
-        out.count
+        out.count.to_u128().unwrap()
     }
 
     #[test]

@@ -583,7 +583,7 @@ impl Counter for DpBackend {
             _ => (count, CountEnd::Complete),
         };
         Ok(CountReport {
-            count,
+            count: count.into(),
             end,
             witnesses: Vec::new(),
             stats,
@@ -673,7 +673,10 @@ mod tests {
         assert_eq!(report.count, 90);
         assert!(report.end.is_complete() && report.witnesses.is_empty());
         let limited = b.count(&m, Some(10)).unwrap();
-        assert_eq!((limited.count, limited.end), (10, CountEnd::AtLimit));
+        assert_eq!(
+            (limited.count.to_u128().unwrap(), limited.end),
+            (10, CountEnd::AtLimit)
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod auto;
 pub mod bitset;
 pub mod branch_bound;
 pub mod brute;
+pub mod count;
 pub mod dp;
 pub mod enumerate;
 #[cfg(test)]
@@ -54,6 +55,7 @@ use thiserror::Error;
 
 use crate::model::Model;
 
+pub use count::Count;
 pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
 pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, LpVerdict, Outcome, SearchCounter, SolveReport,

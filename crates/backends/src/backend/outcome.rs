@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 
+use crate::backend::Count;
 use crate::model::Solution;
 
 /// Search statistics, in one plain struct shared by all backends. Fields a backend does not
@@ -373,8 +374,8 @@ pub struct SolveReport {
 /// A counter's raw report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CountReport {
-    /// Solutions counted (exact).
-    pub count: u128,
+    /// Solutions counted (exact, of any size).
+    pub count: Count,
     /// How the count ended.
     pub end: CountEnd,
     /// Some of the counted solutions (the first few), for verification; counting methods that
@@ -547,8 +548,8 @@ pub struct CountOutcome {
     /// `Solved` when the count is complete and every witness verified; `Limit` when it stopped
     /// at a limit (the partial count is kept); `Unsupported` or `Error` otherwise.
     pub status: Status,
-    /// Solutions counted.
-    pub count: u128,
+    /// Solutions counted (exact, of any size).
+    pub count: Count,
     /// Whether the search finished rather than stopping at the limit.
     pub exhaustive: bool,
     /// Whether at least one witness was checked and all witnesses passed the verifier.

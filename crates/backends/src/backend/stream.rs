@@ -11,6 +11,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+use crate::backend::Count;
 use crate::backend::{
     BackendError, CountEnd, CountReport, Found, SolveReport, Stats, Status, WITNESS_LIMIT,
 };
@@ -97,7 +98,7 @@ pub(crate) fn count_by_enumeration(
     let mut stats = Stats::default();
     if limit == Some(0) {
         return Ok(CountReport {
-            count: 0,
+            count: Count::zero(),
             end: CountEnd::AtLimit,
             witnesses: Vec::new(),
             stats,
@@ -117,7 +118,7 @@ pub(crate) fn count_by_enumeration(
     )?;
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(CountReport {
-        count,
+        count: count.into(),
         // Stopping exactly at the last solution still means we did not look further.
         end: if finished {
             CountEnd::Complete

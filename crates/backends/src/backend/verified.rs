@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use super::outcome::{CountEnd, CountOutcome, Found, Outcome, Stats, Status};
 use super::stream::{StreamOutcome, StreamReport};
+use super::Count;
 use super::{Backend, BackendError};
 use crate::model::verify::Verifier;
 use crate::model::{Model, Solution};
@@ -259,7 +260,7 @@ pub fn count_verified(
     })?;
     let failed = |status: Status, reason: String, stats: Stats| CountOutcome {
         status,
-        count: 0,
+        count: Count::zero(),
         exhaustive: false,
         verified: false,
         reason: Some(reason),
@@ -276,7 +277,7 @@ pub fn count_verified(
         Ok(r) => r,
     };
     let stats = timed(report.stats, run.seconds);
-    if let Err(reason) = check_witnesses(model, &report.witnesses, report.count, limit) {
+    if let Err(reason) = check_witnesses(model, &report.witnesses, &report.count, limit) {
         return Ok(failed(Status::Error, reason, stats));
     }
     let (status, reason) = match &report.end {
@@ -309,7 +310,7 @@ pub fn count_verified(
 fn check_witnesses(
     model: &Model,
     witnesses: &[Solution],
-    count: u128,
+    count: &Count,
     limit: Option<u64>,
 ) -> Result<(), String> {
     let verifier = Verifier::new(model);
@@ -322,14 +323,14 @@ fn check_witnesses(
             return Err("the same solution was counted twice".into());
         }
     }
-    if witnesses.len() as u128 > count {
+    if *count < witnesses.len() as u128 {
         return Err(format!(
             "{} witnesses for a count of {count}",
             witnesses.len()
         ));
     }
     match limit {
-        Some(l) if count > l as u128 => Err(format!("counted {count} past the limit {l}")),
+        Some(l) if *count > u128::from(l) => Err(format!("counted {count} past the limit {l}")),
         _ => Ok(()),
     }
 }

@@ -29,7 +29,11 @@
 //! and the table `variable label coordinate`.
 //!
 //! Auxiliary variables are not determined by the model variables, so a solution count must be
-//! taken over the model variables only (the `sat` backend blocks on those).
+//! taken over the model variables only (the `sat` backend blocks on those). When a formula has
+//! auxiliary variables, the `c p show 1 .. n 0` lines of the model-counting competition's
+//! format (after the `p cnf` line, [`SHOW_PER_LINE`] variables a line) name the model's
+//! variables as the projection set, so projected #SAT counters (Ganak, d4) count the model's
+//! solutions; without auxiliaries every variable is shown and no such line is written.
 //!
 //! Costs: `O(sum over rows of min(k^2, 3k))` clauses for exact-cover rows; a totalizer over
 //! `n` variables for bound `k` has `O(n k)` clauses, a GTE `O(n * distinct partial sums)`
@@ -588,6 +592,9 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::E
         );
     }
     let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
+    for line in projection_lines(&cnf) {
+        let _ = writeln!(out, "{line}");
+    }
     for clause in &cnf.clauses {
         for l in clause {
             let _ = write!(out, "{l} ");
@@ -595,6 +602,24 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::E
         out.push_str("0\n");
     }
     Ok(out)
+}
+
+/// How many variables one `c p show` line names (the format allows any number of lines).
+pub const SHOW_PER_LINE: usize = 32;
+
+/// The `c p show ... 0` lines projecting a count onto the model variables `1..=model_vars`:
+/// none when the formula has no auxiliary variables. Costs `O(model_vars)`.
+fn projection_lines(cnf: &Cnf) -> Vec<String> {
+    if cnf.num_vars == cnf.model_vars {
+        return Vec::new();
+    }
+    let vars: Vec<usize> = (1..=cnf.model_vars).collect();
+    vars.chunks(SHOW_PER_LINE)
+        .map(|chunk| {
+            let names: Vec<String> = chunk.iter().map(usize::to_string).collect();
+            format!("c p show {} 0", names.join(" "))
+        })
+        .collect()
 }
 
 /// The header lines naming the encodings and counting rows and clauses by kind.
@@ -738,6 +763,61 @@ mod tests {
         let text = to_dimacs(&m, &CnfOptions::default()).unwrap();
         assert!(text.contains("c clauses: 1 at-least-one, 0 pairwise, 23 sequential counter"));
         assert!(text.contains("p cnf 17 24\n"));
+    }
+
+    /// Counts the assignments of the DIMACS `text` by brute force: all of them, and their
+    /// distinct restrictions to the variables its `c p show` lines name.
+    fn brute_counts(text: &str) -> (usize, usize) {
+        let mut show = Vec::new();
+        let mut clauses: Vec<Vec<i32>> = Vec::new();
+        let mut vars = 0;
+        for line in text.lines() {
+            let nums = |l: &str| -> Vec<i32> {
+                l.split_whitespace().map(|t| t.parse().unwrap()).collect()
+            };
+            if let Some(rest) = line.strip_prefix("c p show ") {
+                show.extend(nums(rest).into_iter().filter(|&v| v != 0));
+            } else if let Some(rest) = line.strip_prefix("p cnf ") {
+                vars = nums(rest)[0] as usize;
+            } else if !line.starts_with('c') {
+                clauses.push(nums(line).into_iter().filter(|&l| l != 0).collect());
+            }
+        }
+        let models: Vec<u32> = (0u32..1 << vars)
+            .filter(|a| {
+                let value = |l: i32| (a >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0);
+                clauses.iter().all(|c| c.iter().any(|&l| value(l)))
+            })
+            .collect();
+        let mask: u32 = show.iter().map(|&v| 1u32 << (v - 1)).sum();
+        let projected: std::collections::BTreeSet<u32> = models.iter().map(|a| a & mask).collect();
+        (models.len(), projected.len())
+    }
+
+    #[test]
+    fn projection_lines_make_counters_count_the_model_solutions() {
+        // One "at most one" row over 9 variables: the sequential counter adds 8 auxiliaries,
+        // free when no variable is set, so the plain count is more than the model's 10; projected
+        // on the shown variables it is 10.
+        let m = row_model(9, Sense::AtMostOne);
+        let text = to_dimacs(&m, &CnfOptions::default()).unwrap();
+        assert!(text.contains("p cnf 17 23\nc p show 1 2 3 4 5 6 7 8 9 0\n"));
+        let (all, projected) = brute_counts(&text);
+        assert_eq!(projected, 10);
+        assert!(all > 10, "auxiliaries multiply the count: {all}");
+        // Pairwise: no auxiliaries, no show lines, and the plain count is the model's.
+        let pairwise = CnfOptions {
+            pairwise_up_to: usize::MAX,
+            ..CnfOptions::default()
+        };
+        let text = to_dimacs(&m, &pairwise).unwrap();
+        assert!(!text.contains("c p show"));
+        assert_eq!(brute_counts(&text).0, 10);
+        // 40 model variables: two lines (32 + 8).
+        let text = to_dimacs(&row_model(40, Sense::AtMostOne), &CnfOptions::default()).unwrap();
+        let shown: Vec<&str> = text.lines().filter(|l| l.starts_with("c p show")).collect();
+        assert_eq!(shown.len(), 2);
+        assert!(shown[1].ends_with(" 33 34 35 36 37 38 39 40 0"));
     }
 
     /// A model of one row `sum weights[i] x_i (sense)` over `weights.len()` variables.

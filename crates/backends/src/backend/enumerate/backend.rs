@@ -62,7 +62,7 @@ impl Counter for EnumBackend {
         let (count, witnesses, mut summary) = e.count(limit);
         self.annotate(&mut summary.stats, &e);
         Ok(CountReport {
-            count,
+            count: count.into(),
             end: summary.end(),
             witnesses,
             stats: summary.stats,

@@ -304,7 +304,7 @@ impl Counter for Milp {
         let mut stats = self.milp_stats(start, &presolved, &formulation);
         stats.solutions = count as u64;
         Ok(CountReport {
-            count,
+            count: count.into(),
             end,
             witnesses,
             stats,

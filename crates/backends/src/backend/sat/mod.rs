@@ -326,7 +326,10 @@ mod tests {
         let m = HexBoard::geometry(9).unwrap().to_model("w9");
         let mut sat = Sat::new(&BackendOptions::default()).unwrap();
         let out = count_verified(&mut sat, &m, None).unwrap();
-        assert_eq!((out.count, out.exhaustive, out.verified), (244, true, true));
+        assert_eq!(
+            (out.count.to_u128().unwrap(), out.exhaustive, out.verified),
+            (244, true, true)
+        );
     }
 
     #[test]
@@ -366,7 +369,7 @@ mod tests {
             let mut sat = Sat::new(&BackendOptions::default()).unwrap();
             let out = count_verified(&mut sat, &m, None).unwrap();
             assert_eq!(
-                (out.count, out.exhaustive, out.verified),
+                (out.count.to_u128().unwrap(), out.exhaustive, out.verified),
                 (expected, true, true)
             );
         }
@@ -410,7 +413,7 @@ mod tests {
                 let out = count_verified(&mut sat_with(pb), m, None).unwrap();
                 let sense = m.constraints()[0].sense;
                 assert_eq!(
-                    (out.count, out.exhaustive),
+                    (out.count.to_u128().unwrap(), out.exhaustive),
                     (*expected, true),
                     "{pb} {sense:?}"
                 );
@@ -433,7 +436,7 @@ mod tests {
         b.given(v[0]);
         let m = b.build().unwrap();
         let out = count_verified(&mut sat_with("gte"), &m, None).unwrap();
-        assert_eq!((out.count, out.verified), (11, true));
+        assert_eq!((out.count.to_u128().unwrap(), out.verified), (11, true));
         let mut o = BackendOptions::default();
         o.params.insert("pb-encoding".into(), "bdd".into());
         assert!(matches!(Sat::new(&o), Err(BackendError::BadOption { .. })));

@@ -73,7 +73,7 @@ pub(crate) fn count_report(
     let layout = cache.layout(model);
     let out = run(engine, layout, Goal::Count { limit }, time_limit)?;
     Ok(crate::backend::CountReport {
-        count: out.count,
+        count: out.count.into(),
         end: out.end(engine.name()),
         witnesses: out.solutions,
         stats: out.stats,

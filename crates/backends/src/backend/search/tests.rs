@@ -54,7 +54,7 @@ fn backends() -> Vec<Box<dyn Backend>> {
 fn count(b: &mut dyn Backend, m: &Model) -> u128 {
     let out = count_verified(b, m, None).unwrap();
     assert_eq!(out.status, Status::Solved, "{}: {:?}", b.name(), out.reason);
-    out.count
+    out.count.to_u128().unwrap()
 }
 
 #[test]

@@ -128,7 +128,7 @@ mod tests {
     fn count(model: &Model, limit: Option<u64>, options: &BackendOptions) -> (Status, u128) {
         let mut xcc = make_backend("xcc", options).unwrap();
         let out = count_verified(xcc.as_mut(), model, limit).unwrap();
-        (out.status, out.count)
+        (out.status, out.count.to_u128().unwrap())
     }
 
     #[test]

@@ -46,6 +46,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::backend::memory::usable_memory;
+use crate::backend::Count;
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, Found, RowLimit,
     RowRefusal, SolutionStream, SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
@@ -416,7 +417,7 @@ impl Counter for Xcc {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
         if limit == Some(0) {
             return Ok(CountReport {
-                count: 0,
+                count: Count::zero(),
                 end: CountEnd::AtLimit,
                 witnesses: Vec::new(),
                 stats: Stats::default(),
@@ -437,7 +438,7 @@ impl Counter for Xcc {
         })?;
         stats.seconds = start.elapsed().as_secs_f64();
         Ok(CountReport {
-            count,
+            count: count.into(),
             end: end_of(ending),
             witnesses,
             stats,

@@ -190,7 +190,7 @@ mod tests {
         ] {
             let out = count_verified(bitset.as_mut(), &model, None).unwrap();
             assert_eq!(
-                (out.count, out.exhaustive),
+                (out.count.to_u128().unwrap(), out.exhaustive),
                 (count, true),
                 "{}",
                 model.name()

@@ -128,7 +128,7 @@ pub fn board_count(model: &Model) -> Result<BigUint, TableError> {
                 .unwrap_or_else(|| "the count did not finish".into())
         )));
     }
-    Ok(BigUint::from(out.count))
+    Ok(out.count.as_big().clone())
 }
 
 /// The legend of a level list as Markdown: one line per level, its name and definition.

@@ -1,18 +1,81 @@
 //! The memo counter proper: the count of a state (covered items as `W` words), cached in a
 //! bounded hash map (flushed whole when full), with sweep or MRV branching and, under MRV,
 //! component splitting. See the parent module for the method and its costs.
+//!
+//! The counts are a [`Tally`]: `u128` (checked: a sum or product past 2^128 halts the count
+//! with [`Halt::Overflow`]) or `BigUint` (exact at any size, a heap number per cached state).
 
 use super::{Branching, MemoProblem};
 use crate::backend::stop::Alarm;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
+
+/// The number type the counter sums and multiplies in.
+pub(crate) trait Tally: Clone {
+    /// `0`.
+    fn none() -> Self;
+    /// `1`.
+    fn one() -> Self;
+    /// Whether it is `0`.
+    fn is_none(&self) -> bool;
+    /// `self + other`, or `None` when the type cannot hold it.
+    fn plus(self, other: &Self) -> Option<Self>;
+    /// `self * other`, or `None` when the type cannot hold it.
+    fn times(self, other: &Self) -> Option<Self>;
+    /// The value as a `BigUint`.
+    fn big(self) -> BigUint;
+}
+
+impl Tally for u128 {
+    fn none() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn is_none(&self) -> bool {
+        *self == 0
+    }
+    fn plus(self, other: &Self) -> Option<Self> {
+        self.checked_add(*other)
+    }
+    fn times(self, other: &Self) -> Option<Self> {
+        self.checked_mul(*other)
+    }
+    fn big(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Tally for BigUint {
+    fn none() -> Self {
+        BigUint::zero()
+    }
+    fn one() -> Self {
+        <BigUint as One>::one()
+    }
+    fn is_none(&self) -> bool {
+        self.is_zero()
+    }
+    fn plus(self, other: &Self) -> Option<Self> {
+        Some(self + other)
+    }
+    fn times(self, other: &Self) -> Option<Self> {
+        Some(self * other)
+    }
+    fn big(self) -> BigUint {
+        self
+    }
+}
 
 /// Why a count stopped before its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Halt {
     /// The time limit passed or the stop flag was raised.
     Time,
-    /// A count passed 2^128.
+    /// A `u128` count passed 2^128 (the caller counts again in `BigUint`).
     Overflow,
 }
 
@@ -67,8 +130,8 @@ impl BuildHasher for FoldHash {
     }
 }
 
-/// The memo counter over `W`-word states.
-pub(crate) struct Memo<'a, const W: usize> {
+/// The memo counter over `W`-word states, counting in `V`.
+pub(crate) struct Memo<'a, const W: usize, V: Tally> {
     p: &'a MemoProblem,
     branching: Branching,
     /// Per option its mask (all zero for a banned option).
@@ -77,7 +140,7 @@ pub(crate) struct Memo<'a, const W: usize> {
     primary: [u64; W],
     /// Every item's bits.
     all: [u64; W],
-    cache: HashMap<[u64; W], u128, FoldHash>,
+    cache: HashMap<[u64; W], V, FoldHash>,
     max_entries: usize,
     alarm: Alarm,
     stats: MemoStats,
@@ -112,7 +175,7 @@ fn first_open<const W: usize>(covered: &[u64; W], primary: &[u64; W]) -> Option<
         .map(|w| 64 * w + (primary[w] & !covered[w]).trailing_zeros() as usize)
 }
 
-impl<'a, const W: usize> Memo<'a, W> {
+impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
     /// A counter for `p` with `branching`, a cache of at most `max_entries` states, ending
     /// when `alarm` rings.
     pub fn new(p: &'a MemoProblem, branching: Branching, max_entries: usize, alarm: Alarm) -> Self {
@@ -157,10 +220,10 @@ impl<'a, const W: usize> Memo<'a, W> {
         covered: [u64; W],
         base: Vec<u32>,
         want: usize,
-    ) -> Result<(u128, Vec<Vec<u32>>), Halt> {
+    ) -> Result<(V, Vec<Vec<u32>>), Halt> {
         let total = self.count(covered, false)?;
         let mut out = Vec::new();
-        if total > 0 {
+        if !total.is_none() {
             let mut path = base;
             self.witnesses(covered, &mut path, &mut out, want)?;
         }
@@ -188,7 +251,7 @@ impl<'a, const W: usize> Memo<'a, W> {
                 continue;
             }
             let child = union(&covered, &m);
-            if self.count(child, false)? == 0 {
+            if self.count(child, false)?.is_none() {
                 continue;
             }
             path.push(o);
@@ -203,13 +266,13 @@ impl<'a, const W: usize> Memo<'a, W> {
 
     /// The number of ways to cover every primary item left by live options, disjointly, from
     /// `covered`; `connected` when the caller knows the uncovered items form one component.
-    fn count(&mut self, covered: [u64; W], connected: bool) -> Result<u128, Halt> {
+    fn count(&mut self, covered: [u64; W], connected: bool) -> Result<V, Halt> {
         if first_open(&covered, &self.primary).is_none() {
-            return Ok(1);
+            return Ok(V::one());
         }
-        if let Some(&n) = self.cache.get(&covered) {
+        if let Some(n) = self.cache.get(&covered) {
             self.stats.hits += 1;
-            return Ok(n);
+            return Ok(n.clone());
         }
         self.stats.nodes += 1;
         if self.alarm.rings() {
@@ -223,29 +286,29 @@ impl<'a, const W: usize> Memo<'a, W> {
             self.cache.clear();
             self.stats.flushes += 1;
         }
-        self.cache.insert(covered, n);
+        self.cache.insert(covered, n.clone());
         Ok(n)
     }
 
     /// The count below `covered`, branching on the first uncovered primary item: its
     /// candidates are the options whose first primary item it is (every primary item before
     /// it is covered).
-    fn sweep_node(&mut self, covered: &[u64; W]) -> Result<u128, Halt> {
+    fn sweep_node(&mut self, covered: &[u64; W]) -> Result<V, Halt> {
         let k = first_open(covered, &self.primary).expect("checked by the caller");
         let p = self.p;
         self.branch(covered, &p.first[k])
     }
 
     /// The sum of the counts below `covered` plus each of `options` that it leaves live.
-    fn branch(&mut self, covered: &[u64; W], options: &[u32]) -> Result<u128, Halt> {
-        let mut sum = 0u128;
+    fn branch(&mut self, covered: &[u64; W], options: &[u32]) -> Result<V, Halt> {
+        let mut sum = V::none();
         for &o in options {
             let m = self.masks[o as usize];
             if meets(&m, covered) {
                 continue;
             }
             let below = self.count(union(covered, &m), false)?;
-            sum = sum.checked_add(below).ok_or(Halt::Overflow)?;
+            sum = sum.plus(&below).ok_or(Halt::Overflow)?;
         }
         Ok(sum)
     }
@@ -253,7 +316,7 @@ impl<'a, const W: usize> Memo<'a, W> {
     /// The count below `covered` under MRV: every uncovered primary item's live options are
     /// scanned (a dead item gives 0); unless `connected`, the items are split into components
     /// (their counts multiply); else the item with the fewest live options is branched on.
-    fn mrv_node(&mut self, covered: &[u64; W], connected: bool) -> Result<u128, Halt> {
+    fn mrv_node(&mut self, covered: &[u64; W], connected: bool) -> Result<V, Halt> {
         let p = self.p;
         // Per uncovered primary item: its bit and the union of its live options.
         let mut reach: Vec<(usize, [u64; W])> = Vec::new();
@@ -273,7 +336,7 @@ impl<'a, const W: usize> Memo<'a, W> {
                     }
                 }
                 if live == 0 {
-                    return Ok(0);
+                    return Ok(V::none());
                 }
                 if live < best.0 {
                     best = (live, k);
@@ -285,13 +348,13 @@ impl<'a, const W: usize> Memo<'a, W> {
             let groups = components(&reach);
             if groups.len() >= 2 {
                 self.stats.splits += 1;
-                let mut product = 1u128;
+                let mut product = V::one();
                 for group in groups {
                     // Everything outside the component counts as covered.
                     let key: [u64; W] = std::array::from_fn(|w| self.all[w] & !group[w]);
                     let n = self.count(key, true)?;
-                    product = product.checked_mul(n).ok_or(Halt::Overflow)?;
-                    if product == 0 {
+                    product = product.times(&n).ok_or(Halt::Overflow)?;
+                    if product.is_none() {
                         break;
                     }
                 }

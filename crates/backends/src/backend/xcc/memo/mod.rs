@@ -6,8 +6,10 @@
 //!
 //! The state of a sub-problem is the set of covered items (primary and secondary) as a bitset:
 //! an option is live when it touches no covered item. Primary items must all be covered; a
-//! secondary item (an "at most one" row) may be covered at most once. Counts are exact (`u128`,
-//! checked: a count past 2^128 is refused, never wrapped). Items with other multiplicities
+//! secondary item (an "at most one" row) may be covered at most once. Counts are exact at any
+//! size: the counter runs in checked `u128`, and a count that passes 2^128 is counted again
+//! from the start in `BigUint` (`extra.big_integers`; the time until the overflow is spent
+//! twice, and the cache holds a heap number per state), never wrapped. Items with other multiplicities
 //! (`= k`, `<= k` with `k >= 2`, `>= k`) are refused by name: the key would then need the
 //! multiplicities left and the options already passed over; the `counts` engine takes them.
 //! The colours of Knuth's XCC files reach this layer as rows of that kind, so a file with
@@ -48,9 +50,12 @@ use super::problem::Problem;
 use super::sweep;
 use crate::backend::memory::{available_memory, gib, parse_size};
 use crate::backend::stop::Alarm;
-use crate::backend::{BackendError, BackendOptions, CountEnd, CountReport, Stats, WITNESS_LIMIT};
+use crate::backend::{
+    BackendError, BackendOptions, Count, CountEnd, CountReport, Stats, WITNESS_LIMIT,
+};
 use crate::model::{Model, Solution};
-use count::{Halt, Memo};
+use count::{Halt, Memo, Tally};
+use num_bigint::BigUint;
 
 /// The most items (primary and secondary) the memo engines take: 16 words of 64 bits a state.
 pub(crate) const MAX_ITEMS: usize = 1024;
@@ -256,13 +261,13 @@ impl MemoProblem {
 
 /// What one memo count found, before the free variables are applied.
 struct Counted {
-    count: Option<u128>,
+    count: Option<BigUint>,
     witnesses: Vec<Vec<u32>>,
 }
 
 /// Counts `model` (its problem `p`, memo form `m`) under `branching` with the cache `budget`,
 /// `time_limit` and the count `limit`, as a count report; the free variables of `p` multiply
-/// the count. A count past 2^128 is `TooLarge`.
+/// the count (exact at any size).
 pub(crate) fn count(
     p: &Problem,
     m: &MemoProblem,
@@ -286,6 +291,7 @@ pub(crate) fn count(
     let mut stats = Stats::default();
     // Read on this thread: the stop flag is the caller's.
     let alarm = Alarm::new(start, time_limit, CLOCK_EVERY);
+    let again = Alarm::new(start, time_limit, CLOCK_EVERY);
     let deep = on_deep_stack(m.primary, || {
         let run = Run {
             m,
@@ -295,14 +301,14 @@ pub(crate) fn count(
             entries: budget.entries(m.words),
         };
         match m.words {
-            1 => run.count::<1>(alarm),
-            2 => run.count::<2>(alarm),
-            4 => run.count::<4>(alarm),
-            8 => run.count::<8>(alarm),
-            _ => run.count::<16>(alarm),
+            1 => run.count_exactly::<1>(alarm, again),
+            2 => run.count_exactly::<2>(alarm, again),
+            4 => run.count_exactly::<4>(alarm, again),
+            8 => run.count_exactly::<8>(alarm, again),
+            _ => run.count_exactly::<16>(alarm, again),
         }
     });
-    let (counted, memo_stats) = deep.map_err(|why| BackendError::TooLarge {
+    let (counted, memo_stats, in_big) = deep.map_err(|why| BackendError::TooLarge {
         backend: "xcc".into(),
         reason: format!("engine 'memo' {why}"),
     })?;
@@ -327,36 +333,33 @@ pub(crate) fn count(
     if !p.free.is_empty() {
         extra.insert("free".into(), p.free.len().into());
     }
+    if in_big {
+        extra.insert("big_integers".into(), true.into());
+    }
     stats.seconds = start.elapsed().as_secs_f64();
-    let Counted { count, witnesses } = counted.map_err(|halt| match halt {
-        Halt::Overflow => overflow(),
-        Halt::Time => unreachable!("a timed-out run is Ok with no count"),
-    })?;
-    let Some(core) = count else {
+    // A halt is a time-out (Ok with no count); a BigUint count cannot overflow.
+    let Ok(Counted {
+        count: Some(core),
+        witnesses,
+    }) = counted
+    else {
         return Ok(CountReport {
-            count: 0,
+            count: Count::zero(),
             end: CountEnd::TimedOut,
             witnesses: Vec::new(),
             stats,
         });
     };
-    let total = if core == 0 {
-        0
-    } else {
-        u32::try_from(open_free)
-            .ok()
-            .and_then(|e| 1u128.checked_shl(e).filter(|_| e < 128))
-            .and_then(|f| core.checked_mul(f))
-            .ok_or_else(overflow)?
-    };
-    stats.solutions = u64::try_from(total).unwrap_or(u64::MAX);
+    // Each variable in no row doubles the count.
+    let total = Count::from(core << open_free);
+    stats.solutions = total.to_u64().unwrap_or(u64::MAX);
     let (count, end) = match limit {
-        Some(l) if total >= u128::from(l) => (u128::from(l), CountEnd::AtLimit),
+        Some(l) if total >= u128::from(l) => (Count::from(l), CountEnd::AtLimit),
         _ => (total, CountEnd::Complete),
     };
     let witnesses = witnesses
         .into_iter()
-        .take(count.min(WITNESS_LIMIT as u128) as usize)
+        .take(count.min_u128(WITNESS_LIMIT as u128) as usize)
         .map(|chosen| {
             let mut vars: Vec<usize> = chosen
                 .iter()
@@ -375,14 +378,6 @@ pub(crate) fn count(
         witnesses,
         stats,
     })
-}
-
-/// The refusal of a count past 2^128.
-fn overflow() -> BackendError {
-    BackendError::TooLarge {
-        backend: "xcc".into(),
-        reason: "engine 'memo' found a count past 2^128, more than a count report holds".into(),
-    }
 }
 
 /// Stack per level of the counter's recursion (two levels per primary item at most), ample
@@ -424,14 +419,33 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// The memo count with `W`-word states in `u128` under `alarm`, and when that overflows,
+    /// again in `BigUint` under `again` (the same deadline); `true` for the second.
+    fn count_exactly<const W: usize>(
+        &self,
+        alarm: Alarm,
+        again: Alarm,
+    ) -> (Result<Counted, Halt>, count::MemoStats, bool) {
+        match self.count::<W, u128>(alarm) {
+            (Err(Halt::Overflow), _) => {
+                let (result, stats) = self.count::<W, BigUint>(again);
+                (result, stats, true)
+            }
+            (result, stats) => (result, stats, false),
+        }
+    }
+
     /// The memo count with `W`-word states under `alarm`: the givens applied (a given that
     /// clashes, or that no option may be, gives 0), then the count and up to
     /// [`WITNESS_LIMIT`] witnesses. `Ok` with no count when the time limit or the stop flag
     /// ended it.
-    fn count<const W: usize>(&self, alarm: Alarm) -> (Result<Counted, Halt>, count::MemoStats) {
+    fn count<const W: usize, V: Tally>(
+        &self,
+        alarm: Alarm,
+    ) -> (Result<Counted, Halt>, count::MemoStats) {
         let m = self.m;
         let is_free = |v: usize| self.free.binary_search(&(v as u32)).is_ok();
-        let mut memo = Memo::<W>::new(m, self.branching, self.entries, alarm);
+        let mut memo = Memo::<W, V>::new(m, self.branching, self.entries, alarm);
         let givens = self.givens;
         let mut covered = [0u64; W];
         let mut base = Vec::new();
@@ -439,7 +453,7 @@ impl Run<'_> {
             let mask = memo.mask(g);
             if !m.allowed[g] || (0..W).any(|w| mask[w] & covered[w] != 0) {
                 let none = Counted {
-                    count: Some(0),
+                    count: Some(BigUint::default()),
                     witnesses: Vec::new(),
                 };
                 return (Ok(none), memo.stats());
@@ -449,13 +463,13 @@ impl Run<'_> {
         }
         let result = if m.impossible {
             Ok(Counted {
-                count: Some(0),
+                count: Some(BigUint::default()),
                 witnesses: Vec::new(),
             })
         } else {
             memo.count_with_witnesses(covered, base, WITNESS_LIMIT)
                 .map(|(count, witnesses)| Counted {
-                    count: Some(count),
+                    count: Some(count.big()),
                     witnesses,
                 })
                 .or_else(|halt| match halt {
