@@ -109,9 +109,17 @@ pub fn check(opb: &Path, pbp: &Path) -> Result<Checked, ProofError> {
             "Failed to open",
             "formula contains",
             "parsing",
+            "Unexpected token",
         ];
         if unreadable.iter().any(|u| stderr.contains(u)) {
-            return Err(ProofError::Unreadable(reason));
+            let named = [opb, pbp]
+                .iter()
+                .any(|p| reason.contains(&*p.to_string_lossy()));
+            return Err(ProofError::Unreadable(if named {
+                reason
+            } else {
+                format!("{}: {reason}", pbp.display())
+            }));
         }
         return Ok(Checked::Rejected { reason });
     }
@@ -146,7 +154,10 @@ fn confirm(found: &ProofScan, verdict: String) -> Checked {
             verdict.contains("SATISFIABLE") || verdict.contains("NO CONCLUSION")
         }
         Claim::Solution => verdict == "s VERIFIED SATISFIABLE",
-        Claim::Infeasible => verdict == "s VERIFIED UNSATISFIABLE",
+        Claim::Infeasible => {
+            verdict == "s VERIFIED UNSATISFIABLE"
+                || verdict == "s VERIFIED BOUNDS INF <= obj <= INF"
+        }
         Claim::Optimum { value } => {
             verdict == format!("s VERIFIED BOUNDS {value} <= obj <= {value}")
         }

@@ -27,6 +27,7 @@ pub struct VeriPbWriter {
     values: Vec<bool>,
     solutions: u128,
     contradiction: bool,
+    has_objective: bool,
     error: Option<io::Error>,
 }
 
@@ -80,6 +81,7 @@ impl VeriPbWriter {
             values: vec![false; model.num_variables()],
             solutions: 0,
             contradiction: false,
+            has_objective: model.objective().is_some(),
             error: None,
         })
     }
@@ -96,8 +98,13 @@ impl VeriPbWriter {
     /// conclusion VeriPB verifies, and puts the file in place.
     pub fn finish(mut self, claim: &Claim) -> Result<WrittenProof, ProofError> {
         let conclusion = match claim {
+            // VeriPB takes SAT only without an objective; with one, a count's steps are all
+            // checked and zeroone confirms the contradiction and the solution steps.
+            Claim::Count { .. } if self.has_objective => "NONE".to_string(),
             Claim::Count { .. } | Claim::Solution if self.solutions > 0 => "SAT".to_string(),
             Claim::Optimum { value } => format!("BOUNDS {value} {value}"),
+            // VeriPB takes UNSAT only without an objective.
+            Claim::Infeasible if self.has_objective => "BOUNDS INF INF".to_string(),
             Claim::Infeasible => "UNSAT : -1".to_string(),
             _ => "NONE".to_string(),
         };
