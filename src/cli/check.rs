@@ -76,7 +76,8 @@ pub fn proved_one(
             .check(w)
             .map_err(|v| CliError::Failed(format!("{name} answered a wrong solution: {v}")))?;
     }
-    let certificate = if args.certify {
+    // A run stopped early proves nothing: no certificate to check ("none"), not a rejection.
+    let certificate = if args.certify && files.claim != Claim::Nothing {
         Some(check(&files.opb, &files.pbp).map_err(|e| match e {
             ProofError::CheckerMissing => CliError::BadInput(e.to_string()),
             other => CliError::Failed(format!("checking {}: {other}", files.pbp.display())),

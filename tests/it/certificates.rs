@@ -417,6 +417,14 @@ fn the_command_line_writes_certifies_and_checks_proofs() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("certificate rejected: the proof claims 2 solutions but excludes 1"));
+    // A count stopped by the time limit is certified as a lower bound ("at least N").
+    let big =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/exact-cover/n-queens-15.json");
+    let args = ["count", big.to_str().unwrap(), "--backend", "bitset"];
+    let out = zeroone(&[&args[..], &["--time-limit", "0.5", "--certify", "--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["claim"].as_str().unwrap().starts_with("at least "), "{v}");
+    assert_eq!(v["certificate"], "checked", "{v}");
     // Bad input: a missing file, garbage, a proof for another model: exit 2, located.
     std::fs::write(dir.path().join("garbage.pbp"), "garbage\n").unwrap();
     std::fs::write(dir.path().join("garbage.opb"), "garbage\n").unwrap();
