@@ -221,7 +221,7 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     fn rows_supported(&self, model: &Model) -> Result<(), crate::backend::RowRefusal> {
         self.engine.rows_supported(model)
     }
-    /// Proof logging (see [`super::proof`]), with an exact engine only.
+    /// Proof logging (see [`super::ProofLog`]), with an exact engine only.
     fn prover(&mut self) -> Option<&mut dyn crate::backend::proof::Prover> {
         if self.engine.exact() {
             Some(self)

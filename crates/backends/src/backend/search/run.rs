@@ -23,7 +23,7 @@ pub fn run(
 }
 
 /// Runs the search like [`run`] (or, with `bound`, like [`run_optimizing`]) and reports every
-/// decision, backtrack and solution to `proof` (see [`super::proof`]). While `proof` is
+/// decision, backtrack and solution to `proof` (see [`ProofLog`]). While `proof` is
 /// enabled the search's propagation stays within pseudo-Boolean unit propagation (no
 /// clique-cover rule) and the branch-and-bound prune uses only the bound a checker's unit
 /// propagation on the objective-improvement constraint derives, so every step is checkable;
