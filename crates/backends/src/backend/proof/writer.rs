@@ -22,6 +22,9 @@ pub struct VeriPbWriter {
     out: BufWriter<AtomicWriter>,
     path: PathBuf,
     num_vars: usize,
+    /// Per variable `v`: its literal text, `" x{v+1}"` at `2v` and `" ~x{v+1}"` at `2v + 1`,
+    /// formatted once (formatting each literal on every step cost more than the search).
+    literals: Vec<Box<str>>,
     decisions: Vec<(usize, bool)>,
     line: String,
     values: Vec<bool>,
@@ -76,6 +79,10 @@ impl VeriPbWriter {
             out,
             path: path.to_path_buf(),
             num_vars: model.num_variables(),
+            literals: (0..model.num_variables())
+                .flat_map(|v| [format!(" x{}", v + 1), format!(" ~x{}", v + 1)])
+                .map(String::into_boxed_str)
+                .collect(),
             decisions: Vec::new(),
             line: String::new(),
             values: vec![false; model.num_variables()],
@@ -141,13 +148,13 @@ impl ProofLog for VeriPbWriter {
     }
 
     fn retract(&mut self) {
-        use std::fmt::Write as _;
         self.line.clear();
         self.line.push_str("rup");
         for &(var, value) in &self.decisions {
             // The negation of the decision `x = value`.
-            let tilde = if value { "~" } else { "" };
-            let _ = write!(self.line, " 1 {tilde}x{}", var + 1);
+            self.line.push_str(" 1");
+            self.line
+                .push_str(&self.literals[2 * var + usize::from(value)]);
         }
         self.line.push_str(" >= 1 ;\n");
         self.emit();
@@ -155,7 +162,6 @@ impl ProofLog for VeriPbWriter {
     }
 
     fn solution(&mut self, ones: &[u32], improving: Option<bool>, _value: i128) {
-        use std::fmt::Write as _;
         let rule = match improving {
             None => "solx",
             Some(true) => "soli",
@@ -169,8 +175,8 @@ impl ProofLog for VeriPbWriter {
         self.line.clear();
         self.line.push_str(rule);
         for v in 0..self.num_vars {
-            let tilde = if self.values[v] { "" } else { "~" };
-            let _ = write!(self.line, " {tilde}x{}", v + 1);
+            let negated = usize::from(!self.values[v]);
+            self.line.push_str(&self.literals[2 * v + negated]);
         }
         self.line.push_str(" ;\n");
         self.emit();
