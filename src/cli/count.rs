@@ -47,6 +47,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "SECS", value_parser = super::heartbeat::progress_interval)]
     pub progress: Option<Duration>,
     #[command(flatten)]
+    pub certificate: super::check::ProofArgs,
+    #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
     pub backend: BackendArgs,
@@ -71,6 +73,22 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
 /// Restricts, counts, verifies the witnesses of and renders one puzzle.
 fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
+    if args.certificate.wanted() {
+        if args.optimal || args.limit.is_some() {
+            return Err(CliError::BadInput(
+                "--proof/--certify certify an exhaustive count: drop --optimal and --limit".into(),
+            ));
+        }
+        let task = zeroone::backend::proof::ProofTask::Count;
+        return super::check::proved_one(
+            &args.certificate,
+            backend,
+            index,
+            &model,
+            task,
+            args.json,
+        );
+    }
     let every = args.progress.or_else(|| {
         use std::io::IsTerminal;
         std::io::stderr()

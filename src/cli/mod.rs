@@ -1,6 +1,7 @@
 //! Subcommands. One file each; `run` dispatches.
 
 mod backend_args;
+mod check;
 mod count;
 mod export;
 mod gauss;
@@ -74,6 +75,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the solutions of each puzzle in a file with a backend; witnesses are verified.
     Count(count::CountArgs),
+    /// Check a VeriPB proof of a model written as OPB (as `solve|count --proof` writes them)
+    /// with the `veripb` checker: exit 0 certified, 1 rejected, 2 bad input.
+    Check(check::CheckArgs),
     /// Write the 0-1 model of a puzzle as CPLEX LP, free MPS, OPB, DIMACS CNF or JSON.
     Export(export::ExportArgs),
     /// Generate boards with exactly one solution, of any kind that has a generator.
@@ -118,6 +122,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
+        Command::Check(args) => check::run(args),
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Table(args) => table::run(args),

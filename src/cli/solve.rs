@@ -55,6 +55,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECS", value_parser = super::heartbeat::progress_interval)]
     pub progress: Option<std::time::Duration>,
     #[command(flatten)]
+    pub certificate: super::check::ProofArgs,
+    #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
     pub backend: BackendArgs,
@@ -83,6 +85,25 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
 /// Restricts, solves, verifies and renders one puzzle (every solution of it with `--all`).
 fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
+    if args.certificate.wanted() {
+        if args.all {
+            return Err(CliError::BadInput(
+                "--proof/--certify prove one answer: drop --all (count --proof certifies every solution)".into(),
+            ));
+        }
+        let task = match model.objective() {
+            Some(_) => zeroone::backend::proof::ProofTask::Optimize,
+            None => zeroone::backend::proof::ProofTask::Solve,
+        };
+        return super::check::proved_one(
+            &args.certificate,
+            backend,
+            index,
+            &model,
+            task,
+            args.json,
+        );
+    }
     if args.all {
         return solve_all(args, backend, index, &model);
     }

@@ -33,6 +33,7 @@ pub mod milp;
 pub mod optimize;
 pub mod outcome;
 pub mod presolve;
+pub mod proof;
 pub mod refusal;
 #[cfg(feature = "sat")]
 pub mod sat;
@@ -191,6 +192,14 @@ pub trait Backend: Send {
     /// backend runs, so a model it cannot read is `unsupported`, never a wrong answer. Should
     /// cost at most one scan of the rows.
     fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal>;
+    /// The ability to run with a VeriPB proof log ([`proof::Prover`]), if the backend has it.
+    fn prover(&mut self) -> Option<&mut dyn proof::Prover> {
+        None
+    }
+    /// Why the backend has no [`Backend::prover`], for the refusal of `--proof`.
+    fn no_prover_reason(&self) -> String {
+        "it logs no proofs (bitset does: use --backend bitset)".into()
+    }
 }
 
 /// `Err` naming the first row of `model` that is not an exact-cover row

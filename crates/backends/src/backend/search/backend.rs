@@ -221,4 +221,18 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     fn rows_supported(&self, model: &Model) -> Result<(), crate::backend::RowRefusal> {
         self.engine.rows_supported(model)
     }
+    /// Proof logging (see [`super::ProofLog`]), with an exact engine only.
+    fn prover(&mut self) -> Option<&mut dyn crate::backend::proof::Prover> {
+        if self.engine.exact() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+    fn no_prover_reason(&self) -> String {
+        format!(
+            "the {} engine is approximate with these settings (its steps are not checkable; use bitset)",
+            self.engine.name()
+        )
+    }
 }

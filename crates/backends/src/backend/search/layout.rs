@@ -484,6 +484,18 @@ impl Layout {
         self.word_start.push(self.word_masks.len() as u32);
     }
 
+    /// The model variable a variable stands for in a proof: `(v, true)` for a model variable
+    /// `v` (placing it sets it to 1), `(partner, false)` for a slack variable (placing it sets
+    /// its partner, the one model variable of its slack row, to 0). Constant time.
+    pub fn decision_literal(&self, v: usize) -> (usize, bool) {
+        if v < self.model_vars {
+            return (v, true);
+        }
+        let slack_rows = self.num_vars - self.model_vars;
+        let r = self.num_rows - slack_rows + (v - self.model_vars);
+        (self.row(r)[0] as usize, false)
+    }
+
     /// The variables of row `r` (a general row lists them heaviest first).
     #[inline]
     pub fn row(&self, r: usize) -> &[u32] {

@@ -103,6 +103,9 @@ impl State<'_> {
     /// rows with more than `need x clique_width` candidates (every part holds at most
     /// `clique_width` of them, so there are more than `need` parts).
     pub(super) fn defer_cover(&mut self, r: usize) {
+        if self.rup_only {
+            return;
+        }
         let layout = self.layout;
         let need = layout.lower[r] - self.sum[r];
         let candidates = (self.count[r] - CLOSED) as u64;

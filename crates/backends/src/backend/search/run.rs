@@ -2,7 +2,8 @@
 //! the root propagation ([`root_propagation`]).
 
 use super::engine::LegalityEngine;
-use super::layout::{Layout, TrackedRow};
+use super::layout::{Layout, TrackedRow, VarSet};
+use super::proof::{NoProof, ProofLog};
 use super::state::{Frame, Goal, SearchOutcome, State};
 use crate::backend::branch_bound::CostBound;
 use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
@@ -18,7 +19,24 @@ pub fn run(
     goal: Goal,
     time_limit: Option<Duration>,
 ) -> Result<SearchOutcome, BackendError> {
-    search(engine, layout, goal, time_limit, None, None)
+    search(engine, layout, goal, time_limit, None, None, &mut NoProof)
+}
+
+/// Runs the search like [`run`] (or, with `bound`, like [`run_optimizing`]) and reports every
+/// decision, backtrack and solution to `proof` (see [`ProofLog`]). While `proof` is
+/// enabled the search's propagation stays within pseudo-Boolean unit propagation (no
+/// clique-cover rule) and the branch-and-bound prune uses only the bound a checker's unit
+/// propagation on the objective-improvement constraint derives, so every step is checkable;
+/// the search may then visit more nodes.
+pub fn run_proved(
+    engine: &mut dyn LegalityEngine,
+    layout: &Layout,
+    goal: Goal,
+    time_limit: Option<Duration>,
+    bound: Option<&mut CostBound>,
+    proof: &mut dyn ProofLog,
+) -> Result<SearchOutcome, BackendError> {
+    search(engine, layout, goal, time_limit, None, bound, proof)
 }
 
 /// Runs the search as branch and bound (see [`crate::backend::branch_bound`]): every solution
@@ -38,6 +56,7 @@ pub fn run_optimizing(
         time_limit,
         None,
         Some(bound),
+        &mut NoProof,
     )
 }
 
@@ -56,6 +75,7 @@ pub fn run_streaming(
         time_limit,
         Some(sink),
         None,
+        &mut NoProof,
     )
 }
 
@@ -117,6 +137,7 @@ pub(super) fn search(
     time_limit: Option<Duration>,
     mut sink: Option<&mut dyn FnMut(Solution) -> ControlFlow<()>>,
     mut bound: Option<&mut CostBound>,
+    proof: &mut dyn ProofLog,
 ) -> Result<SearchOutcome, BackendError> {
     let start = Instant::now();
     let deadline = time_limit.and_then(|t| start.checked_add(t));
@@ -124,6 +145,8 @@ pub(super) fn search(
     engine.reset(layout)?;
     let exact = engine.exact();
     let mut st = State::new(layout);
+    let logging = proof.enabled();
+    st.rup_only = logging;
     st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     st.slack_order = bound.as_ref().map(|b| b.slack_order(layout));
     let limit = match goal {
@@ -163,10 +186,17 @@ pub(super) fn search(
         }
         let mut ok = st.propagate(engine);
         if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
-            ok = b.admits(layout, &st.legal, &st.placed);
+            ok = if logging {
+                admits_by_propagation(b, &st.legal, &st.placed)
+            } else {
+                b.admits(layout, &st.legal, &st.placed)
+            };
         }
         if ok && st.open == 0 {
             outcome.count += 1;
+            if logging {
+                log_solution(proof, layout, bound.as_deref(), &st.placed);
+            }
             if let Some(b) = bound.as_deref_mut() {
                 b.offer(&st.placed, || st.solution());
             } else if let Some(sink) = sink.as_deref_mut() {
@@ -181,10 +211,14 @@ pub(super) fn search(
             }
             ok = false;
         }
+        let hooks: Option<&mut dyn ProofLog> = if logging { Some(&mut *proof) } else { None };
         if ok {
-            branches.open(&mut st, engine);
-        } else if !branches.next_alternative(&mut st, engine) {
+            branches.open(&mut st, engine, hooks);
+        } else if !branches.next_alternative(&mut st, engine, hooks) {
             // Contradiction (or a solution counted) with no open alternative left.
+            if logging {
+                proof.exhausted();
+            }
             outcome.exhausted = true;
             return finish(st, outcome, engine);
         }
@@ -202,7 +236,12 @@ struct Branches {
 impl Branches {
     /// Opens a choice point at the row [`State::choose_row`] picks and places its first
     /// candidate.
-    fn open(&mut self, st: &mut State, engine: &mut dyn LegalityEngine) {
+    fn open(
+        &mut self,
+        st: &mut State,
+        engine: &mut dyn LegalityEngine,
+        proof: Option<&mut dyn ProofLog>,
+    ) {
         let (r, exclusive) = st.choose_row();
         let cand_start = self.cands.len();
         st.candidates(r, &mut self.cands, exclusive);
@@ -217,18 +256,30 @@ impl Branches {
         });
         st.stats.guesses += 1;
         st.stats.steps += 1;
+        if let Some(proof) = proof {
+            let (var, value) = st.layout.decision_literal(first);
+            proof.decide(var, value);
+        }
         st.place(engine, first);
         st.sync(engine);
     }
 
     /// After a contradiction (or a solution counted): back to the latest open alternative and
     /// places it. False when none is left (the space is exhausted).
-    fn next_alternative(&mut self, st: &mut State, engine: &mut dyn LegalityEngine) -> bool {
+    fn next_alternative(
+        &mut self,
+        st: &mut State,
+        engine: &mut dyn LegalityEngine,
+        mut proof: Option<&mut dyn ProofLog>,
+    ) -> bool {
         let layout = st.layout;
         loop {
             let Some(f) = self.frames.last_mut() else {
                 return false;
             };
+            if let Some(proof) = proof.as_deref_mut() {
+                proof.retract();
+            }
             st.undo_to(engine, f.trail_len);
             st.stats.backtracks += 1;
             if f.next < f.cand_len {
@@ -257,6 +308,10 @@ impl Branches {
                 }
                 st.stats.guesses += 1;
                 st.stats.steps += 1;
+                if let Some(proof) = proof {
+                    let (var, value) = layout.decision_literal(v);
+                    proof.decide(var, value);
+                }
                 st.place(engine, v);
                 st.sync(engine);
                 return true;
@@ -265,4 +320,43 @@ impl Branches {
             self.frames.pop();
         }
     }
+}
+
+/// The prune a proof checker can replay: the node may still beat the incumbent unless the
+/// placed cost plus every negative cost still open reaches it, which is exactly when unit
+/// propagation on the `soli` constraint "objective below the incumbent" fails. Weaker than
+/// [`CostBound::admits`]; cost one pass over the legal variables.
+fn admits_by_propagation(bound: &CostBound, legal: &VarSet, placed: &[u32]) -> bool {
+    let Some(incumbent) = bound.best().map(|(v, _)| *v) else {
+        return true;
+    };
+    let costs = bound.costs();
+    let open_negative: i128 = (0..costs.len())
+        .filter(|&v| costs[v] < 0 && legal.contains(v))
+        .map(|v| i128::from(costs[v]))
+        .sum();
+    bound.placed_cost(placed) + open_negative < incumbent
+}
+
+/// Reports a solution (the placed model variables) to `proof`: with a bound, whether it
+/// improves on the incumbent (checked before the bound keeps it).
+fn log_solution(
+    proof: &mut dyn ProofLog,
+    layout: &Layout,
+    bound: Option<&CostBound>,
+    placed: &[u32],
+) {
+    let ones: Vec<u32> = placed
+        .iter()
+        .copied()
+        .filter(|&v| (v as usize) < layout.model_vars)
+        .collect();
+    let (improving, value) = match bound {
+        Some(b) => {
+            let value = b.placed_cost(placed);
+            (Some(b.best().is_none_or(|(v, _)| value < *v)), value)
+        }
+        None => (None, 0),
+    };
+    proof.solution(&ones, improving, value);
 }

@@ -119,6 +119,9 @@ pub(super) struct State<'l> {
     /// Scratch for [`State::sync`]: the words it reads.
     pub(super) sync_words: Vec<u32>,
     pub(super) stats: Stats,
+    /// Proof logging is on: propagation stays within pseudo-Boolean unit propagation (the
+    /// clique-cover rule is off), so every contradiction it meets is a checkable RUP step.
+    pub(super) rup_only: bool,
 }
 
 impl<'l> State<'l> {
@@ -151,6 +154,7 @@ impl<'l> State<'l> {
             scan_from: std::cell::Cell::new(0),
             sync_words: Vec::new(),
             stats: Stats::default(),
+            rup_only: false,
         }
     }
 

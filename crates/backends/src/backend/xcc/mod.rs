@@ -37,6 +37,7 @@
 mod free;
 mod memo;
 mod problem;
+mod proof;
 mod search;
 mod small;
 mod sweep;
@@ -487,5 +488,15 @@ impl Backend for Xcc {
     /// Exact-cover rows and unit-weight cardinality rows; weighted rows are refused by name.
     fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         rows_supported(model)
+    }
+    /// Proof logging through the `counts` engine (see `proof`), except with a memo engine.
+    fn prover(&mut self) -> Option<&mut dyn crate::backend::proof::Prover> {
+        match self.proof_refusal() {
+            None => Some(self),
+            Some(_) => None,
+        }
+    }
+    fn no_prover_reason(&self) -> String {
+        self.proof_refusal().unwrap_or_default()
     }
 }

@@ -141,6 +141,17 @@ impl Problem {
         }
     }
 
+    /// The model literal option `o` stands for in a proof: `(o, true)` for a model variable,
+    /// `(v, false)` for the "leave it out" option of variable `v`'s slack item. Constant time.
+    pub fn decision_literal(&self, o: usize) -> (usize, bool) {
+        if o < self.model_options {
+            return (o, true);
+        }
+        let slack_items = self.num_options - self.model_options;
+        let item = self.num_items() - slack_items + (o - self.model_options);
+        (self.options_of(item)[0] as usize, false)
+    }
+
     /// Number of items, slack items included.
     pub fn num_items(&self) -> usize {
         self.lo.len()

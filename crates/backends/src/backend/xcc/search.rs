@@ -18,6 +18,7 @@
 use std::time::{Duration, Instant};
 
 use super::problem::Problem;
+use crate::backend::search::ProofLog;
 use crate::backend::Stats;
 
 /// The state of the search at one depth.
@@ -184,17 +185,41 @@ impl Searcher {
         stats: &mut Stats,
         found: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Ending {
+        self.run_logged(p, givens, time_limit, stats, found, None)
+    }
+
+    /// [`Searcher::run`] reporting each decision, backtrack and solution to `proof` (see
+    /// [`crate::backend::search::ProofLog`]): a decision is an option chosen at a branch (a
+    /// model variable set to 1, or a slack item's "leave it out" option: its variable set to
+    /// 0); leaving it (its node dead, solved, or every branch below it tried) retracts it.
+    /// Every deduction of the search (options killed by full items, dead items with fewer
+    /// live options than they need) is pseudo-Boolean unit propagation on the model's rows,
+    /// and the options killed branch by branch in an item that stays open follow from the
+    /// retracted branches before them, so each retraction is a checkable `rup` step.
+    pub fn run_logged(
+        &mut self,
+        p: &Problem,
+        givens: &[usize],
+        time_limit: Option<Duration>,
+        stats: &mut Stats,
+        found: &mut dyn FnMut(&[u32]) -> bool,
+        proof: Option<&mut (dyn ProofLog + '_)>,
+    ) -> Ending {
         let start = Instant::now();
         let deadline = time_limit.and_then(|t| start.checked_add(t));
         self.updates = 0;
         self.levels.clear();
         self.candidates.clear();
         self.chosen.clear();
+        let mut proof = proof;
         let ending = if self.root(p, givens) {
-            self.descend(p, deadline, stats, found)
+            self.descend(p, deadline, stats, found, proof.as_deref_mut())
         } else {
             Ending::Exhausted
         };
+        if let (Some(proof), Ending::Exhausted) = (proof, ending) {
+            proof.exhausted();
+        }
         stats.extra.insert("updates".into(), self.updates.into());
         stats.seconds = start.elapsed().as_secs_f64();
         ending
@@ -254,6 +279,7 @@ impl Searcher {
         deadline: Option<Instant>,
         stats: &mut Stats,
         found: &mut dyn FnMut(&[u32]) -> bool,
+        mut proof: Option<&mut (dyn ProofLog + '_)>,
     ) -> Ending {
         // Checked with the deadline: a stopped run ends as if its time limit were reached.
         let stop = crate::backend::stop::current();
@@ -264,11 +290,25 @@ impl Searcher {
             match pick(&self.frames[depth], p) {
                 Pick::Done => {
                     stats.solutions += 1;
+                    if let Some(proof) = proof.as_deref_mut() {
+                        log_solution(proof, p, &self.chosen);
+                    }
                     if !found(&self.chosen) {
                         return Ending::Stopped;
                     }
+                    if depth > 0 {
+                        if let Some(proof) = proof.as_deref_mut() {
+                            proof.retract();
+                        }
+                    }
                 }
-                Pick::Dead => {}
+                Pick::Dead => {
+                    if depth > 0 {
+                        if let Some(proof) = proof.as_deref_mut() {
+                            proof.retract();
+                        }
+                    }
+                }
                 Pick::Branch(item, branches) => {
                     let frame = &self.frames[depth];
                     let start = self.candidates.len();
@@ -295,6 +335,12 @@ impl Searcher {
                     self.candidates.truncate(level.start);
                     self.levels.pop();
                     stats.backtracks += 1;
+                    // The node that owned the level is finished: its own decision goes.
+                    if !self.levels.is_empty() {
+                        if let Some(proof) = proof.as_deref_mut() {
+                            proof.retract();
+                        }
+                    }
                     continue;
                 }
                 let t = level.next as usize;
@@ -323,6 +369,10 @@ impl Searcher {
                     choose(p, frame, option)
                 };
                 self.chosen.push(option as u32);
+                if let Some(proof) = proof.as_deref_mut() {
+                    let (var, value) = p.decision_literal(option);
+                    proof.decide(var, value);
+                }
                 stats.nodes += 1;
                 if stats.nodes_per_depth.len() < depth {
                     stats.nodes_per_depth.resize(depth, 0);
@@ -341,6 +391,17 @@ impl Searcher {
             }
         }
     }
+}
+
+/// Reports the model variables among `chosen` (givens included) as a solution to `proof`.
+fn log_solution(proof: &mut dyn ProofLog, p: &Problem, chosen: &[u32]) {
+    let mut ones: Vec<u32> = chosen
+        .iter()
+        .copied()
+        .filter(|&o| (o as usize) < p.model_options)
+        .collect();
+    ones.sort_unstable();
+    proof.solution(&ones, None, 0);
 }
 
 /// The branching rule (see the module docs).

@@ -1,0 +1,103 @@
+//! The search's proof-logging hooks: a [`ProofLog`] observer the search calls at each decision,
+//! each backtrack out of a decision, each solution and at the end, so that a VeriPB proof (see
+//! [`crate::backend::proof`]) can be written as the search runs.
+//!
+//! The search's steps map to proof steps as follows. A decision sets one model variable
+//! (placing a model variable: `x = 1`; placing the slack partner of a variable in no equation:
+//! `x = 0`). When the search leaves a decision (its subtree is exhausted, or it met a
+//! contradiction or a solution there), the negation of the decision prefix is implied by
+//! reverse unit propagation: at a contradiction because the search's propagation is no
+//! stronger than pseudo-Boolean unit propagation when logging (the clique-cover rule is off),
+//! after a solution because the solution's exclusion (`solx`) or improvement (`soli`) step is
+//! already logged, and at an exhausted choice point because every alternative's clause is
+//! already logged. The last step, when the root is exhausted, is the contradiction.
+//!
+//! [`NoProof`] is the default: every hook is an empty inline call behind a `bool` the search
+//! checks once per node (`enabled`), so a search without a proof pays one branch per node.
+
+/// An observer of the search's decisions, for proof logging. Every method has an empty
+/// default, so an implementation picks what it needs. Costs are the implementation's.
+pub trait ProofLog {
+    /// Whether the search should call the hooks at all (and keep its propagation no stronger
+    /// than pseudo-Boolean unit propagation, which a checker can replay).
+    fn enabled(&self) -> bool {
+        false
+    }
+    /// The search decided model variable `var` (0-based) to `value`.
+    fn decide(&mut self, var: usize, value: bool) {
+        let _ = (var, value);
+    }
+    /// The search leaves its latest decision: the negation of the decision prefix, that
+    /// decision included, is now implied.
+    fn retract(&mut self) {}
+    /// A solution: `ones` are the model variables set to 1 (every other is 0). `improving`:
+    /// `None` when counting or solving, `Some(true)` when it beats the incumbent of an
+    /// optimisation (its value is `value`), `Some(false)` when it does not.
+    fn solution(&mut self, ones: &[u32], improving: Option<bool>, value: i128) {
+        let _ = (ones, improving, value);
+    }
+    /// Every decision has been retracted: the remaining space is empty (the contradiction).
+    fn exhausted(&mut self) {}
+}
+
+/// The proof log that logs nothing (the search without a proof).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProof;
+
+impl ProofLog for NoProof {}
+
+use super::backend::SearchBackend;
+use super::engine::LegalityEngine;
+use super::run::run_proved;
+use super::state::Goal;
+use crate::backend::branch_bound::CostBound;
+use crate::backend::proof::{ProofTask, ProvedRun, Prover};
+use crate::backend::BackendError;
+use crate::model::Model;
+
+/// The search with a proof log: counting and solving as [`super::run`], optimising as
+/// branch and bound (with the checkable prune of [`run_proved`]). Offered by
+/// [`crate::backend::Backend::prover`] with an exact engine only.
+impl<E: LegalityEngine> Prover for SearchBackend<E> {
+    fn prove(
+        &mut self,
+        model: &Model,
+        task: ProofTask,
+        log: &mut dyn ProofLog,
+    ) -> Result<ProvedRun, BackendError> {
+        let layout = self.layouts.layout(model);
+        let goal = match task {
+            ProofTask::Solve => Goal::Solve,
+            ProofTask::Count | ProofTask::Optimize => Goal::Count { limit: None },
+        };
+        let mut bound = match task {
+            ProofTask::Optimize => {
+                let objective = model.objective().ok_or_else(|| BackendError::Failed {
+                    backend: self.engine.name().into(),
+                    reason: "optimize called on a model without an objective".into(),
+                })?;
+                Some(CostBound::new(layout, objective))
+            }
+            _ => None,
+        };
+        let out = run_proved(
+            &mut self.engine,
+            layout,
+            goal,
+            self.time_limit,
+            bound.as_mut(),
+            log,
+        )?;
+        let best = bound.and_then(|b| b.best().cloned());
+        Ok(ProvedRun {
+            count: out.count,
+            min_value: best.as_ref().map(|(v, _)| *v),
+            witness: match best {
+                Some((_, s)) => Some(s),
+                None => out.solutions.into_iter().next(),
+            },
+            exhausted: out.exhausted && out.exact,
+            stats: out.stats,
+        })
+    }
+}

@@ -1,0 +1,452 @@
+//! Certified answers (issue 38): proofs written by `bitset` for counts, uniqueness,
+//! infeasibility and optima, each checked by `veripb` and cross-checked against brute force or
+//! a known count; tampered proofs (a step deleted or altered, a count claimed one too high or
+//! low) must be rejected; backends that cannot log refuse `--proof` (exit 2).
+//!
+//! The checker is the `veripb` binary (`.ci/run` installs it, so CI never skips); without it
+//! each test prints why it skipped and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use zeroone::backend::proof::{
+    check, find_checker, prove_to_dir, Checked, Claim, ProofFiles, ProofTask,
+};
+use zeroone::backend::{make_backend, solutions_verified, BackendOptions};
+use zeroone::model::{Coord, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Sense};
+use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
+
+/// Whether `veripb` is installed; prints the skip reason when not.
+fn have_checker(test: &str) -> bool {
+    let found = find_checker().is_some();
+    if !found {
+        eprintln!("{test}: skipped, the proof checker veripb is not installed (cargo install veripb --version '^3' --locked)");
+    }
+    found
+}
+
+/// Proves `task` on `model` with `bitset` into `dir`.
+fn prove(model: &Model, task: ProofTask, dir: &Path) -> ProofFiles {
+    prove_with("bitset", model, task, dir)
+}
+
+/// Proves `task` on `model` with `backend` into `dir`.
+fn prove_with(backend: &str, model: &Model, task: ProofTask, dir: &Path) -> ProofFiles {
+    let mut backend = make_backend(backend, &BackendOptions::default()).unwrap();
+    let prover = backend.prover().expect("the backend logs proofs");
+    prove_to_dir(prover, model, task, dir, model.name()).unwrap()
+}
+
+/// Proves with `bitset` and checks; panics unless certified.
+fn certified(model: &Model, task: ProofTask) -> Claim {
+    certified_by("bitset", model, task)
+}
+
+/// Proves with `backend` and checks; panics unless certified.
+fn certified_by(backend: &str, model: &Model, task: ProofTask) -> Claim {
+    let dir = tempfile::tempdir().unwrap();
+    let files = prove_with(backend, model, task, dir.path());
+    match check(&files.opb, &files.pbp).unwrap() {
+        Checked::Certified { claim, .. } => {
+            assert_eq!(claim.as_ref(), Some(&files.claim));
+            files.claim
+        }
+        Checked::Rejected { reason } => panic!("{}: rejected: {reason}", model.name()),
+    }
+}
+
+fn exact(count: u128) -> Claim {
+    Claim::Count {
+        count,
+        exhaustive: true,
+    }
+}
+
+#[test]
+fn counts_of_queens_langford_and_pentominoes_are_certified() {
+    if !have_checker("counts") {
+        return;
+    }
+    assert_eq!(certified(&n_queens(6), ProofTask::Count), exact(4));
+    assert_eq!(certified(&n_queens(8), ProofTask::Count), exact(92));
+    assert_eq!(certified(&langford(7), ProofTask::Count), exact(52));
+    assert_eq!(certified(&langford(5), ProofTask::Count), Claim::Infeasible);
+    assert_eq!(certified(&pentominoes(3, 20), ProofTask::Count), exact(8));
+}
+
+#[test]
+fn xcc_counts_and_refutations_are_certified() {
+    if !have_checker("xcc") {
+        return;
+    }
+    let count = ProofTask::Count;
+    assert_eq!(certified_by("xcc", &n_queens(8), count), exact(92));
+    assert_eq!(certified_by("xcc", &langford(7), count), exact(52));
+    assert_eq!(certified_by("xcc", &langford(6), count), Claim::Infeasible);
+    assert_eq!(certified_by("xcc", &pentominoes(3, 20), count), exact(8));
+    assert_eq!(
+        certified_by("xcc", &pigeonhole(5, 4), ProofTask::Solve),
+        Claim::Infeasible
+    );
+    assert_eq!(certified_by("xcc", &pigeonhole(4, 4), count), exact(24));
+    // Multiplicities (a 2-star Star Battle board: `= 2` rows), and a puzzle's givens.
+    for file in ["star-10x10-2.star", "sudoku-9x9.sudoku"] {
+        let model = &zeroone::puzzle::parse::load_models(&model_file(file)).unwrap()[0];
+        assert_eq!(certified_by("xcc", model, count), exact(1), "{file}");
+    }
+    // Tampering with xcc's proofs is caught too.
+    let dir = tempfile::tempdir().unwrap();
+    let files = prove_with("xcc", &n_queens(6), count, dir.path());
+    let text = std::fs::read_to_string(&files.pbp).unwrap();
+    assert!(accepted(&files.opb, dir.path(), &text));
+    let first_solution = text.lines().position(|l| l.starts_with("solx")).unwrap();
+    assert!(!accepted(
+        &files.opb,
+        dir.path(),
+        &without(&text, |i, _| i == first_solution)
+    ));
+}
+
+#[test]
+fn sudoku_uniqueness_is_certified() {
+    if !have_checker("sudoku") {
+        return;
+    }
+    let models = zeroone::puzzle::parse::load_models(&model_file("sudoku-9x9.sudoku")).unwrap();
+    assert!(!models.is_empty());
+    for model in models.iter().take(3) {
+        assert_eq!(
+            certified(model, ProofTask::Count),
+            exact(1),
+            "{}",
+            model.name()
+        );
+    }
+}
+
+/// Pigeonhole: `p` pigeons, each in exactly one of `h` holes, at most one per hole.
+fn pigeonhole(p: usize, h: usize) -> Model {
+    let mut b = ModelBuilder::new(format!("php-{p}-{h}"), PuzzleKind::Generic);
+    for i in 0..p {
+        for j in 0..h {
+            b.variable(format!("p{i}h{j}"), Coord::Free);
+        }
+    }
+    let pigeons = b.family("pigeon");
+    for i in 0..p {
+        b.row(
+            pigeons,
+            (0..h).map(|j| i * h + j).collect(),
+            Sense::ExactlyOne,
+        );
+    }
+    let holes = b.family("hole");
+    for j in 0..h {
+        b.row(holes, (0..p).map(|i| i * h + j).collect(), Sense::AtMostOne);
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn pigeonhole_infeasibility_is_certified() {
+    if !have_checker("pigeonhole") {
+        return;
+    }
+    for (p, h) in [(3, 2), (4, 3), (5, 4), (6, 5)] {
+        let model = pigeonhole(p, h);
+        assert_eq!(certified(&model, ProofTask::Solve), Claim::Infeasible);
+        assert_eq!(certified(&model, ProofTask::Count), Claim::Infeasible);
+    }
+    assert_eq!(certified(&pigeonhole(4, 4), ProofTask::Count), exact(24));
+}
+
+/// A random model with rows of every kind and costs in -9..=9.
+fn random_model(rng: &mut ChaCha8Rng, index: usize) -> Model {
+    let n = rng.gen_range(4..=10);
+    let mut b = ModelBuilder::new(format!("random-{index}"), PuzzleKind::Generic);
+    for i in 0..n {
+        b.variable(format!("x{i}"), Coord::Free);
+    }
+    let f = b.family("rows");
+    for _ in 0..rng.gen_range(1..=5) {
+        let mut vars: Vec<usize> = (0..n).filter(|_| rng.gen_bool(0.45)).collect();
+        if vars.is_empty() {
+            vars.push(rng.gen_range(0..n));
+        }
+        let len = vars.len() as u64;
+        match rng.gen_range(0..5) {
+            0 => b.row(f, vars, Sense::ExactlyOne),
+            1 => b.row(f, vars, Sense::AtMostOne),
+            2 => b.row(f, vars, Sense::AtLeast(rng.gen_range(1..=len.min(3)))),
+            3 => {
+                let w: Vec<u64> = (0..len).map(|_| rng.gen_range(1..=6)).collect();
+                let cap = rng.gen_range(1..=w.iter().sum::<u64>());
+                b.weighted_row(f, vars, w, Sense::AtMost(cap))
+            }
+            _ => {
+                let w: Vec<u64> = (0..len).map(|_| rng.gen_range(1..=4)).collect();
+                let k = rng.gen_range(1..=w.iter().sum::<u64>());
+                b.weighted_row(f, vars, w, Sense::Exactly(k))
+            }
+        };
+    }
+    let sense = if rng.gen_bool(0.5) {
+        ObjectiveSense::Minimize
+    } else {
+        ObjectiveSense::Maximize
+    };
+    b.objective(sense, (0..n).map(|v| (v, rng.gen_range(-9..=9))).collect());
+    b.build().unwrap()
+}
+
+/// Brute force's solutions' objective values (minimisation form, as the OPB writes them).
+fn brute_values(model: &Model) -> Vec<i128> {
+    let mut brute = make_backend("brute", &BackendOptions::default()).unwrap();
+    let o = model.objective().unwrap();
+    let mut values = Vec::new();
+    solutions_verified(brute.as_mut(), model, None, &mut |s| {
+        let v = o.value(&s.ones);
+        values.push(if o.is_maximize() { -v } else { v });
+    })
+    .unwrap();
+    values
+}
+
+#[test]
+fn counts_and_optima_of_random_models_are_certified_and_match_brute_force() {
+    if !have_checker("random") {
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(38);
+    let (mut feasible, mut infeasible) = (0, 0);
+    for i in 0..40 {
+        let model = random_model(&mut rng, i);
+        let values = brute_values(&model);
+        let expected_count = match values.len() {
+            0 => Claim::Infeasible,
+            n => exact(n as u128),
+        };
+        assert_eq!(certified(&model, ProofTask::Count), expected_count, "{i}");
+        let expected_optimum = match values.iter().min() {
+            None => Claim::Infeasible,
+            Some(&value) => Claim::Optimum { value },
+        };
+        assert_eq!(
+            certified(&model, ProofTask::Optimize),
+            expected_optimum,
+            "{i}"
+        );
+        if values.is_empty() {
+            infeasible += 1;
+        } else {
+            feasible += 1;
+        }
+    }
+    assert!(
+        feasible >= 10 && infeasible >= 2,
+        "{feasible} feasible, {infeasible} infeasible"
+    );
+}
+
+/// Whether the checker (with zeroone's claim check) accepts `text` as the proof of `opb`.
+fn accepted(opb: &Path, dir: &Path, text: &str) -> bool {
+    let path = dir.join("tampered.pbp");
+    std::fs::write(&path, text).unwrap();
+    matches!(check(opb, &path), Ok(Checked::Certified { .. }))
+}
+
+/// `text` with every line for which `drop` holds removed.
+fn without(text: &str, drop: impl Fn(usize, &str) -> bool) -> String {
+    text.lines()
+        .enumerate()
+        .filter(|&(i, l)| !drop(i, l))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect()
+}
+
+/// Tampering that would fake the answer, each rejected: a solution step deleted (with the
+/// claim as it was, and with the claim lowered to match), the claimed count one too high and
+/// one too low, the contradiction deleted, every intermediate `rup` step deleted. (Deleting a
+/// single intermediate `rup` step may leave a proof that is still valid: unit propagation can
+/// rederive it; that fakes nothing, so it is not asked to fail.)
+fn tampering_is_rejected(model: &Model, task: ProofTask) {
+    let dir = tempfile::tempdir().unwrap();
+    let files = prove(model, task, dir.path());
+    let text = std::fs::read_to_string(&files.pbp).unwrap();
+    assert!(accepted(&files.opb, dir.path(), &text), "the real proof");
+    let Claim::Count { count, .. } = files.claim else {
+        panic!("a count: {:?}", files.claim)
+    };
+    let claim = |n: u128| format!("claim: count {n}");
+    for wrong in [count + 1, count - 1] {
+        let claimed = text.replace(&claim(count), &claim(wrong));
+        assert!(
+            !accepted(&files.opb, dir.path(), &claimed),
+            "count {wrong} claimed"
+        );
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("solx"))
+    {
+        let deleted = without(&text, |j, _| j == i);
+        assert!(
+            !accepted(&files.opb, dir.path(), &deleted),
+            "step {i} deleted: {line}"
+        );
+        let lowered = deleted.replace(&claim(count), &claim(count - 1));
+        assert!(
+            !accepted(&files.opb, dir.path(), &lowered),
+            "step {i} deleted, claim lowered"
+        );
+    }
+    let no_contradiction = without(&text, |_, l| l == "rup >= 1 ;");
+    assert!(!accepted(&files.opb, dir.path(), &no_contradiction));
+    let no_steps = without(&text, |_, l| l.starts_with("rup 1 "));
+    assert_ne!(no_steps, text);
+    assert!(
+        !accepted(&files.opb, dir.path(), &no_steps),
+        "intermediate steps deleted"
+    );
+}
+
+#[test]
+fn tampered_proofs_are_rejected() {
+    if !have_checker("tamper") {
+        return;
+    }
+    tampering_is_rejected(&n_queens(6), ProofTask::Count);
+    tampering_is_rejected(&langford(4), ProofTask::Count);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut tampered = 0;
+    for i in 0..30 {
+        let model = random_model(&mut rng, i);
+        if brute_values(&model).len() >= 3 {
+            tampering_is_rejected(&model, ProofTask::Count);
+            tampered += 1;
+        }
+        if tampered == 3 {
+            break;
+        }
+    }
+    assert_eq!(tampered, 3);
+}
+
+fn zeroone(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn model_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name)
+}
+
+#[test]
+fn backends_that_cannot_log_refuse_proof_with_their_reason() {
+    let file = model_file("sudoku-4x4.sudoku");
+    for backend in ["sat", "dp", "enum", "milp", "auto", "xcc"] {
+        let mut args = vec!["count", file.to_str().unwrap(), "--backend", backend];
+        args.push("--certify");
+        if backend == "xcc" {
+            // xcc logs with its search engines, not with the memo engines.
+            args.extend(["--param", "engine=memo"]);
+        }
+        let out = zeroone(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{backend}: {stderr}");
+        assert!(stderr.contains("cannot log proofs"), "{backend}: {stderr}");
+        assert!(out.stdout.is_empty(), "{backend}: no answer printed");
+    }
+}
+
+#[test]
+fn the_command_line_writes_certifies_and_checks_proofs() {
+    if !have_checker("cli") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let file = model_file("sudoku-4x4.sudoku");
+    let out = zeroone(&[
+        "count",
+        file.to_str().unwrap(),
+        "--backend",
+        "bitset",
+        "--proof",
+        d,
+        "--certify",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 4);
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["certificate"], "checked");
+        assert_eq!(v["claim"], "count 1");
+    }
+    let mut pairs: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pbp"))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs.len(), 4);
+    let pbp = &pairs[0];
+    let opb = pbp.with_extension("opb");
+    let ok = zeroone(&["check", opb.to_str().unwrap(), pbp.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("certified: count 1"));
+    // A claim one too high: rejected with the reason, exit 1.
+    let text = std::fs::read_to_string(pbp).unwrap();
+    let bad = dir.path().join("bad.pbp");
+    std::fs::write(&bad, text.replace("claim: count 1", "claim: count 2")).unwrap();
+    let out = zeroone(&["check", opb.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("certificate rejected: the proof claims 2 solutions but excludes 1"));
+    // A count stopped by the time limit is certified as a lower bound ("at least N").
+    let big =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/exact-cover/n-queens-15.json");
+    let args = ["count", big.to_str().unwrap(), "--backend", "bitset"];
+    let out = zeroone(&[&args[..], &["--time-limit", "0.5", "--certify", "--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["claim"].as_str().unwrap().starts_with("at least "), "{v}");
+    assert_eq!(v["certificate"], "checked", "{v}");
+    // Bad input: a missing file, garbage, a proof for another model: exit 2, located.
+    std::fs::write(dir.path().join("garbage.pbp"), "garbage\n").unwrap();
+    std::fs::write(dir.path().join("garbage.opb"), "garbage\n").unwrap();
+    let other = dir.path().join("other.opb");
+    std::fs::write(&other, "* #variable= 1 #constraint= 1\n+1 x1 >= 1 ;\n").unwrap();
+    for (model, proof, says) in [
+        (opb.clone(), dir.path().join("missing.pbp"), "missing.pbp"),
+        (
+            opb.clone(),
+            dir.path().join("garbage.pbp"),
+            "garbage.pbp: Syntax error",
+        ),
+        (
+            dir.path().join("garbage.opb"),
+            pbp.clone(),
+            "garbage.opb:1:1",
+        ),
+        (other, pbp.clone(), "constraints"),
+    ] {
+        let out = zeroone(&["check", model.to_str().unwrap(), proof.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    }
+}
