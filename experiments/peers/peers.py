@@ -77,6 +77,46 @@ PACKAGES = {
 }
 
 
+# The module each peer imports (miniexact is a program: checked on the PATH instead).
+IMPORTS = {
+    "cp-sat": "ortools",
+    "cbc": "pulp",
+    "highs": "highspy",
+    "scip": "pyscipopt",
+    "exact": "exact",
+    "cadical": "pysat",
+}
+
+# Exit status of `--check` when the peer's package is missing (zeroone run reads it).
+MISSING = 3
+
+
+def missing_package(name):
+    """None when the peer `name` can run here, else a message naming the package it lacks and
+    the command that installs every peer's packages into this interpreter."""
+    import importlib.util
+    import shutil
+
+    install = (f"{sys.executable} -m pip install -r "
+               f"{os.path.join(os.path.dirname(os.path.abspath(__file__)), 'requirements.txt')}"
+               " (the list: experiments/peers/requirements.txt)")
+    if name == "miniexact":
+        beside = os.path.join(os.path.dirname(sys.executable), "miniexact")
+        if os.path.exists(beside) or shutil.which("miniexact"):
+            return None
+        return (f"peer 'miniexact' needs the program miniexact (PyPI package 'miniexact'), "
+                f"found neither beside {sys.executable} nor on the PATH; install it with: {install}")
+    module = IMPORTS[name]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        return None
+    return (f"peer '{name}' needs the Python package '{PACKAGES[name]}' (module '{module}'), "
+            f"which {sys.executable} cannot import; install it with: {install}")
+
+
 def solver_version(name):
     """The peer's package and version (from the installed distribution)."""
     from importlib import metadata
@@ -656,8 +696,10 @@ def main():
     global ZEROONE, MINIEXACT
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--solver", choices=sorted(SOLVERS), required=True)
-    p.add_argument("--models", required=True, help="folder written by zeroone run --export-models")
-    p.add_argument("--out", required=True, help="record file to append to (JSON lines)")
+    p.add_argument("--models", help="folder written by zeroone run --export-models")
+    p.add_argument("--out", help="record file to append to (JSON lines)")
+    p.add_argument("--check", action="store_true",
+                   help=f"only check that the peer can run here: exit 0, or {MISSING} naming what is missing")
     p.add_argument("--label", help="backend label in the records (default: the solver name)")
     p.add_argument("--time-limit", type=float, default=None,
                    help="seconds per run (default: the experiment's, as exported with the models)")
@@ -668,6 +710,14 @@ def main():
     p.add_argument("--miniexact", default=None,
                    help="the miniexact program (default: beside this Python, else on PATH)")
     args = p.parse_args()
+    lacking = missing_package(args.solver)
+    if args.check or lacking:
+        if lacking:
+            print(f"peers.py: {lacking}", file=sys.stderr)
+            sys.exit(MISSING)
+        return
+    if not args.models or not args.out:
+        p.error("--models and --out are required (unless --check)")
     label = args.label or args.solver
     solve = SOLVERS[args.solver]
     ZEROONE = args.zeroone

@@ -105,6 +105,9 @@ fn run_job(
     record.variables = model.num_variables();
     record.sense = model.objective().map(|o| o.sense());
     record.rows = model.constraints().len();
+    let (own_variables, own_rows) = original_size(model);
+    record.original_variables = Some(own_variables);
+    record.original_rows = Some(own_rows);
     let job = Job {
         backend: config.name.clone(),
         options: config.options.clone(),
@@ -137,6 +140,32 @@ fn run_job(
     record.peak_rss_mb = Some(r.peak_rss_mb);
     record.limit_by = r.limit_by;
     record
+}
+
+/// The size of `model` as its file or builder wrote it, before normalisation: its own
+/// variables (the derived ones left out) and its rows less those normalisation added, the
+/// ties `x + ~x = 1` of a complement and the rows over the complement of an auxiliary
+/// variable (an XCC colour choice's `o + ~y <= 1`, `~y + sum o >= 1`). Cost: one pass over the
+/// rows' variables.
+pub fn original_size(model: &Model) -> (usize, usize) {
+    use crate::model::Derived;
+    let own = model.own_variables();
+    if own == model.num_variables() {
+        return (own, model.constraints().len());
+    }
+    let added = |c: &crate::model::Constraint| {
+        let tie = matches!(
+            (c.vars.as_slice(), c.sense),
+            ([x, y], crate::model::Sense::ExactlyOne)
+                if model.derived(*y) == Some(Derived::Complement(*x))
+        );
+        tie || c.vars.iter().any(|&v| match model.derived(v) {
+            Some(Derived::Complement(x)) => model.derived(x) == Some(Derived::Auxiliary),
+            _ => false,
+        })
+    };
+    let rows = model.constraints().iter().filter(|c| !added(c)).count();
+    (own, rows)
 }
 
 /// The progress of a run on stderr, in under 80 columns: runs done of all, how they ended

@@ -513,7 +513,8 @@ pub fn array_script(plan: &SlurmPlan) -> Result<String, HarnessError> {
     let _ = writeln!(s, "#SBATCH --time={}", format_time(plan.time));
     let _ = writeln!(s, "#SBATCH --mem={}M", plan.memory_mb);
     s += &shared_directives(&plan.request);
-    let _ = writeln!(s, "#SBATCH --output={logs}/shard-%a.out");
+    // `%A` (the array's job id) keeps a resubmission from overwriting the earlier logs.
+    let _ = writeln!(s, "#SBATCH --output={logs}/shard-%A_%a.out");
     s += "set -euo pipefail\n";
     let _ = writeln!(
         s,
@@ -544,7 +545,7 @@ pub fn merge_script(plan: &SlurmPlan) -> Result<String, HarnessError> {
     let _ = writeln!(s, "#SBATCH --mem={}M", plan.merge_memory_mb);
     s += &shared_directives(&plan.request);
     s += "#SBATCH --kill-on-invalid-dep=yes\n";
-    let _ = writeln!(s, "#SBATCH --output={logs}/merge.out");
+    let _ = writeln!(s, "#SBATCH --output={logs}/merge-%j.out");
     s += "set -euo pipefail\n";
     let mut line = format!(
         "exec {} merge {} --reports {}",
@@ -848,6 +849,8 @@ mod tests {
             "#SBATCH --account=proj-1\n",
             "--shard \"${SLURM_ARRAY_TASK_ID}/2\" --resume --jobs 4",
             r"exec '/opt/it'\''s/zeroone' run ",
+            // Each submission logs apart: the job id is in the name, not only the task.
+            "/logs/shard-%A_%a.out\n",
         ] {
             assert!(array.contains(line), "{line} in\n{array}");
         }
@@ -857,6 +860,7 @@ mod tests {
             "{merge}"
         );
         assert!(merge.contains("#SBATCH --partition=short\n"), "{merge}");
+        assert!(merge.contains("/logs/merge-%j.out\n"), "{merge}");
         for k in 1..=2 {
             let file = format!("exp.shard-{k}-of-2.jsonl'");
             assert!(merge.contains(&file), "{file} in\n{merge}");
