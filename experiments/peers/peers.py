@@ -5,9 +5,10 @@ pseudo-Boolean solver, PyPI `exact`), CaDiCaL (through python-sat) and miniexact
 Algorithms C and M, on the model as `zeroone export --format xcc` writes it).
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
-instance: {"instance": id, "group", "file", "size", "position", "instances", "time_limit",
-"repetitions", "model": <zeroone model>}), solves each with the chosen peer under the
-experiment's own time limit and repetitions (`--time-limit` / `--repetitions` override them),
+instance: {"instance": id, "group", "file", "size", "original_variables", "original_rows",
+"position", "instances", "time_limit", "repetitions", "model": <zeroone model>}), solves
+each with the chosen peer under the experiment's own time limit and repetitions
+(`--time-limit` / `--repetitions` override them),
 checks every answer against the model's rows (each row's weighted sum `sum w x` against its
 sense: "exactly-one" = 1, "at-most-one" <= 1, "exactly" = rhs, "at-most" <= rhs, "at-least" >=
 rhs, with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
@@ -637,7 +638,8 @@ def record_of(doc, label, solver, rep, seed, time_limit, version, host):
         "stats": {"seconds": 0.0, "extra": {}},
         "machine": host,
     }
-    for key in ("group", "file", "size", "position", "instances", "repetitions"):
+    for key in ("group", "file", "size", "position", "instances", "repetitions",
+                "original_variables", "original_rows"):
         if doc.get(key) is not None:
             record[key] = doc[key]
     if time_limit:

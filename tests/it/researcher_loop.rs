@@ -104,6 +104,16 @@ fn peers_listed_in_the_experiment_run_inside_zeroone_run_into_the_same_records()
     let by = |b: &str| records.iter().filter(|r| r.backend == b).count();
     // Same instances and repetitions for the backend and the peer, in one record file.
     assert_eq!((by("bitset"), by("fake")), (2, 2), "{records:?}");
+    // The models the peer read carry the file's size beside the normalised model.
+    let exported = std::fs::read_to_string(dir.path().join("out/e.peers/models/m#0.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(
+        (
+            doc["original_variables"].as_u64(),
+            doc["original_rows"].as_u64()
+        ),
+        (Some(3), Some(2))
+    );
     let report = std::fs::read_to_string(dir.path().join("out/e.md")).unwrap();
     assert!(
         report.contains("`fake`"),

@@ -606,8 +606,8 @@ pub fn model_file_name(id: &str) -> String {
 }
 
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
-/// `dir/{id}.json` as `{"instance": id, "group", "file", "size", "position", "instances",
-/// "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
+/// `dir/{id}.json` as `{"instance": id, "group", "file", "size", "original_variables",
+/// "original_rows", "position", "instances", "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
 /// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
 /// atomically; cost: one model build and one JSON file per instance.
@@ -629,11 +629,14 @@ pub fn export_models(
         let model = puzzle
             .to_model(&inst.id)
             .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
+        let (original_variables, original_rows) = original_size(&model);
         let json = serde_json::json!({
             "instance": inst.id,
             "group": inst.group,
             "file": inst.file,
             "size": inst.size(),
+            "original_variables": original_variables,
+            "original_rows": original_rows,
             "position": i,
             "instances": instances.len(),
             "time_limit": experiment.time_limit.map(|t| t.as_secs_f64()),
