@@ -265,3 +265,47 @@ fn the_peers_virtual_environment_is_ignored_by_git() {
         "{ignore}"
     );
 }
+
+#[test]
+fn slurm_checks_the_peers_before_writing_its_scripts_and_passes_no_peers_on() {
+    let Some(_) = python3() else {
+        eprintln!("skipped: no python3 on the PATH to run experiments/peers/peers.py");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let exp = experiment(dir.path(), "peers = [\"cp-sat\"]");
+    let bare = dir.path().join("bare-python");
+    write_executable(&bare, "#!/bin/sh\nexec python3 -I -S \"$@\"\n");
+    let env = [("ZEROONE_PYTHON", bare.to_str().unwrap())];
+    let exp_arg = exp.to_str().unwrap();
+    // Each task would stop at the missing package: refused before any script is written.
+    let o = zeroone(
+        dir.path(),
+        &["slurm", exp_arg, "--shards", "1", "--mem", "1G"],
+        &env,
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'ortools'") && err.contains("--no-peers"),
+        "{err}"
+    );
+    assert!(!dir.path().join("out/e.slurm").exists());
+    // --no-peers: the tasks run the backends alone.
+    let o = zeroone(
+        dir.path(),
+        &[
+            "slurm",
+            exp_arg,
+            "--shards",
+            "1",
+            "--mem",
+            "1G",
+            "--no-peers",
+        ],
+        &env,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let array = std::fs::read_to_string(dir.path().join("out/e.slurm/array.sbatch")).unwrap();
+    assert!(array.contains(" --no-peers\n"), "{array}");
+}

@@ -58,6 +58,9 @@ pub struct SlurmRequest {
     pub memory_mb: Option<u64>,
     /// CPUs per task; each task runs this many workers at once (`--jobs`).
     pub cpus: usize,
+    /// Run the tasks without the experiment's peers (`run --no-peers`); otherwise each task
+    /// runs its shard's peers after its backends.
+    pub no_peers: bool,
 }
 
 /// Everything the two scripts say: the files, the requests and where they came from.
@@ -518,11 +521,12 @@ pub fn array_script(plan: &SlurmPlan) -> Result<String, HarnessError> {
     s += "set -euo pipefail\n";
     let _ = writeln!(
         s,
-        "exec {} run {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --resume --jobs {} --reports {} --quiet",
+        "exec {} run {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --resume --jobs {} --reports {} --quiet{}",
         shell_path(&plan.zeroone)?,
         shell_path(&plan.experiment)?,
         plan.request.cpus,
-        shell_path(&plan.reports_dir)?
+        shell_path(&plan.reports_dir)?,
+        if plan.request.no_peers { " --no-peers" } else { "" }
     );
     Ok(s)
 }
@@ -623,6 +627,7 @@ mod tests {
             time: None,
             memory_mb: None,
             cpus,
+            no_peers: false,
         }
     }
 
@@ -854,6 +859,15 @@ mod tests {
         ] {
             assert!(array.contains(line), "{line} in\n{array}");
         }
+        assert!(
+            !array.contains("--no-peers"),
+            "the tasks run the peers: {array}"
+        );
+        let mut quiet = p.clone();
+        quiet.request.no_peers = true;
+        assert!(array_script(&quiet)
+            .unwrap()
+            .contains(" --quiet --no-peers\n"));
         let merge = merge_script(&p).unwrap();
         assert!(
             merge.contains("#SBATCH --kill-on-invalid-dep=yes\n"),
