@@ -56,7 +56,9 @@ if (( RUN )); then
     wanted "$name" || continue
     exp=experiments/$name.toml
     if [[ -n "${RESUME:-}" ]]; then mode=--resume; else mode=--fresh; fi
-    "$ZEROONE" run "$exp" --jobs "$JOBS" "$mode" --quiet
+    # --no-peers: this script runs the peers below (HiGHS built in when it can, the Python ones
+    # only when their packages installed) and joins them with `merge`.
+    "$ZEROONE" run "$exp" --jobs "$JOBS" "$mode" --quiet --no-peers
     inputs=()
     if (( HIGHS )); then
       "$ZEROONE" run "$exp" --peer highs --jobs "$JOBS" --reports "$PEERS_DIR" "$mode" --quiet

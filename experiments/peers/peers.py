@@ -7,9 +7,10 @@ counters Ganak (PyPI `pyganak`) and d4 (PyPI `d4solver`), which count the model'
 projected onto its own variables (counters.py; their rows are counting runs).
 
 Reads the models `zeroone run EXPERIMENT --export-models DIR` wrote (one JSON file per
-instance: {"instance": id, "group", "file", "size", "position", "instances", "time_limit",
-"repetitions", "model": <zeroone model>}), solves each with the chosen peer under the
-experiment's own time limit and repetitions (`--time-limit` / `--repetitions` override them),
+instance: {"instance": id, "group", "file", "size", "original_variables", "original_rows",
+"position", "instances", "time_limit", "repetitions", "model": <zeroone model>}), solves
+each with the chosen peer under the experiment's own time limit and repetitions
+(`--time-limit` / `--repetitions` override them),
 checks every answer against the model's rows (each row's weighted sum `sum w x` against its
 sense: "exactly-one" = 1, "at-most-one" <= 1, "exactly" = rhs, "at-most" <= rhs, "at-least" >=
 rhs, with `weights` all 1 when absent; every given is 1: the rules of zeroone's verifier), and
@@ -81,6 +82,48 @@ PACKAGES = {
     "ganak": "pyganak",
     "d4": "d4solver",
 }
+
+
+# The module each peer imports (miniexact is a program: checked on the PATH instead).
+IMPORTS = {
+    "cp-sat": "ortools",
+    "cbc": "pulp",
+    "highs": "highspy",
+    "scip": "pyscipopt",
+    "exact": "exact",
+    "cadical": "pysat",
+    "ganak": "pyganak",
+    "d4": "py_d4",
+}
+
+# Exit status of `--check` when the peer's package is missing (zeroone run reads it).
+MISSING = 3
+
+
+def missing_package(name):
+    """None when the peer `name` can run here, else a message naming the package it lacks and
+    the command that installs every peer's packages into this interpreter."""
+    import importlib.util
+    import shutil
+
+    install = (f"{sys.executable} -m pip install -r "
+               f"{os.path.join(os.path.dirname(os.path.abspath(__file__)), 'requirements.txt')}"
+               " (the list: experiments/peers/requirements.txt)")
+    if name == "miniexact":
+        beside = os.path.join(os.path.dirname(sys.executable), "miniexact")
+        if os.path.exists(beside) or shutil.which("miniexact"):
+            return None
+        return (f"peer 'miniexact' needs the program miniexact (PyPI package 'miniexact'), "
+                f"found neither beside {sys.executable} nor on the PATH; install it with: {install}")
+    module = IMPORTS[name]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        return None
+    return (f"peer '{name}' needs the Python package '{PACKAGES[name]}' (module '{module}'), "
+            f"which {sys.executable} cannot import; install it with: {install}")
 
 
 def solver_version(name):
@@ -635,7 +678,8 @@ def record_of(doc, label, solver, rep, seed, time_limit, version, host):
         "stats": {"seconds": 0.0, "extra": {}},
         "machine": host,
     }
-    for key in ("group", "file", "size", "position", "instances", "repetitions"):
+    for key in ("group", "file", "size", "position", "instances", "repetitions",
+                "original_variables", "original_rows"):
         if doc.get(key) is not None:
             record[key] = doc[key]
     if time_limit:
@@ -699,8 +743,10 @@ def main():
     global ZEROONE, MINIEXACT
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--solver", choices=sorted(SOLVERS), required=True)
-    p.add_argument("--models", required=True, help="folder written by zeroone run --export-models")
-    p.add_argument("--out", required=True, help="record file to append to (JSON lines)")
+    p.add_argument("--models", help="folder written by zeroone run --export-models")
+    p.add_argument("--out", help="record file to append to (JSON lines)")
+    p.add_argument("--check", action="store_true",
+                   help=f"only check that the peer can run here: exit 0, or {MISSING} naming what is missing")
     p.add_argument("--label", help="backend label in the records (default: the solver name)")
     p.add_argument("--time-limit", type=float, default=None,
                    help="seconds per run (default: the experiment's, as exported with the models)")
@@ -711,6 +757,14 @@ def main():
     p.add_argument("--miniexact", default=None,
                    help="the miniexact program (default: beside this Python, else on PATH)")
     args = p.parse_args()
+    lacking = missing_package(args.solver)
+    if args.check or lacking:
+        if lacking:
+            print(f"peers.py: {lacking}", file=sys.stderr)
+            sys.exit(MISSING)
+        return
+    if not args.models or not args.out:
+        p.error("--models and --out are required (unless --check)")
     label = args.label or args.solver
     solve = SOLVERS[args.solver]
     ZEROONE = args.zeroone

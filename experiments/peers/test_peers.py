@@ -59,5 +59,24 @@ class CountingPeers(unittest.TestCase):
         self.assertEqual((stopped["task"], stopped["status"]), ("count", "timeout"))
 
 
+class MissingPackages(unittest.TestCase):
+    def test_a_missing_package_is_named_with_the_command_that_installs_it(self):
+        saved = dict(peers.IMPORTS)
+        try:
+            peers.IMPORTS["cp-sat"] = "no_such_module_for_zeroone"
+            said = peers.missing_package("cp-sat")
+            self.assertIn("'ortools'", said)
+            self.assertIn("-m pip install -r", said)
+            self.assertIn("requirements.txt", said)
+            peers.IMPORTS["cp-sat"] = "json"  # always importable
+            self.assertIsNone(peers.missing_package("cp-sat"))
+        finally:
+            peers.IMPORTS.clear()
+            peers.IMPORTS.update(saved)
+
+    def test_every_peer_but_the_program_has_a_module_to_check(self):
+        self.assertEqual(set(peers.IMPORTS) | {"miniexact"}, set(peers.SOLVERS))
+
+
 if __name__ == "__main__":
     unittest.main()

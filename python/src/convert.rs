@@ -138,11 +138,13 @@ pub fn harness_error(py: Python<'_>, e: &HarnessError) -> PyErr {
         | HarnessError::Busy { .. }
         | HarnessError::RecordsExist { .. }
         | HarnessError::NoRecords { .. } => PyValueError::new_err(e.to_string()),
+        HarnessError::Peer { bad_input, .. } if *bad_input => PyValueError::new_err(e.to_string()),
         HarnessError::Io { .. } => PyOSError::new_err(e.to_string()),
         HarnessError::Plot { .. }
         | HarnessError::Threads { .. }
         | HarnessError::Poisoned { .. }
-        | HarnessError::NoBinary { .. } => PyRuntimeError::new_err(e.to_string()),
+        | HarnessError::NoBinary { .. }
+        | HarnessError::Peer { .. } => PyRuntimeError::new_err(e.to_string()),
     }
 }
 

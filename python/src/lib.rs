@@ -96,6 +96,16 @@ fn backends(py: Python<'_>) -> PyResult<Vec<PyObject>> {
         .collect()
 }
 
+/// `_read_opb(text, name)`: the model the OPB reader builds from `text` (the expression layer's
+/// rows, `zeroone/expr.py`, go through it, so they normalise exactly as an OPB file does). A
+/// model the reader refuses (a coefficient above 2^53, the caps) raises `ModelError`.
+#[pyfunction]
+fn _read_opb(text: &str, name: &str) -> PyResult<model::PyModel> {
+    zeroone::read::read_str(zeroone::read::Format::Opb, text, name)
+        .map(model::PyModel::from_model)
+        .map_err(|e| convert::ModelError::new_err(e.to_string()))
+}
+
 /// `_records_csv(path)`: the tidy CSV of a record file (the report's `NAME.csv` columns), for
 /// pandas to read.
 #[pyfunction]
@@ -107,7 +117,8 @@ fn _records_csv(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
 }
 
 /// `_run(experiment, resume, reports, worker_exe, jobs)`: runs an experiment as `zeroone run`
-/// does (workers started from `worker_exe`), writes its reports, and returns the path of its
+/// does (workers started from `worker_exe`; the experiment's own `reports_dir` when `reports`
+/// is `None`, as the CLI's `--reports`), writes its reports, and returns the path of its
 /// record file. Ctrl-C stops it within [`zeroone::backend::worker::STOP_POLL`] and raises
 /// `KeyboardInterrupt`; runs cut short are not recorded.
 #[pyfunction]
@@ -116,13 +127,13 @@ fn _run(
     py: Python<'_>,
     experiment: std::path::PathBuf,
     resume: bool,
-    reports: std::path::PathBuf,
+    reports: Option<std::path::PathBuf>,
     worker_exe: std::path::PathBuf,
     jobs: Option<usize>,
 ) -> PyResult<String> {
     use zeroone::harness::{run_experiment, Experiment, RunOptions};
     let loaded = Experiment::load(&experiment).map_err(|e| harness_error(py, &e))?;
-    let mut options = RunOptions::new(reports);
+    let mut options = RunOptions::new(reports.unwrap_or_else(|| loaded.reports_dir.clone()));
     options.resume = resume;
     options.fresh = !resume;
     options.jobs = jobs;
@@ -175,6 +186,7 @@ fn _zeroone(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runs::count, m)?)?;
     m.add_function(wrap_pyfunction!(runs::solutions, m)?)?;
     m.add_function(wrap_pyfunction!(_records_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(_read_opb, m)?)?;
     m.add_function(wrap_pyfunction!(_run, m)?)?;
     m.add_function(wrap_pyfunction!(_serve_worker, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -192,7 +192,7 @@ fn ones(model: &Model, solution: &Solution) -> (Vec<String>, Vec<usize>) {
 
 /// `solve(model, backend, time_limit, seed, params)`: one verified outcome, as a dict.
 #[pyfunction]
-#[pyo3(signature = (model, backend="bitset", time_limit=None, seed=None, params=BTreeMap::new()))]
+#[pyo3(signature = (model, backend="auto", time_limit=None, seed=None, params=BTreeMap::new()))]
 pub fn solve(
     py: Python<'_>,
     model: &PyModel,
@@ -205,6 +205,8 @@ pub fn solve(
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = take_backend(backend, &options)?;
     let name = b.name();
+    // The engine that runs the model, as the CLI names it (`auto` names the one it picks).
+    let engine = b.serving(&model);
     let (b, model, outcome) = run(py, name, move || {
         let outcome = solve_verified(b.as_mut(), &model);
         (b, model, outcome)
@@ -212,7 +214,7 @@ pub fn solve(
     keep_backend(backend, options, b);
     let outcome = outcome.map_err(|e| option_error(&e))?;
     Ok(SolveResult {
-        backend: name,
+        backend: engine,
         outcome,
         model,
     })
@@ -300,7 +302,8 @@ impl SolveResult {
         self.outcome.stats.seconds
     }
 
-    /// The backend's registry name.
+    /// The engine that ran, as the CLI names it: the backend's registry name, or for `auto`
+    /// the backend it picked (`xcc`, `bitset`).
     #[getter]
     fn backend(&self) -> &'static str {
         self.backend
@@ -324,7 +327,7 @@ impl SolveResult {
 /// `count(model, backend, limit, time_limit, seed, params)`: a verified count, as a dict with
 /// the count as an exact int.
 #[pyfunction]
-#[pyo3(signature = (model, backend="bitset", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
+#[pyo3(signature = (model, backend="auto", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
 pub fn count(
     py: Python<'_>,
     model: &PyModel,
@@ -339,6 +342,7 @@ pub fn count(
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = take_backend(backend, &options)?;
     let name = b.name();
+    let engine = b.serving(&model);
     let (b, outcome) = run(py, name, move || {
         let outcome = count_verified(b.as_mut(), &model, limit);
         (b, outcome)
@@ -346,7 +350,7 @@ pub fn count(
     keep_backend(backend, options, b);
     let outcome = outcome.map_err(|e| option_error(&e))?;
     let d = PyDict::new(py);
-    d.set_item("backend", name)?;
+    d.set_item("backend", engine)?;
     d.set_item("status", outcome.status.name())?;
     let counted = matches!(outcome.status, Status::Solved | Status::Limit);
     let count = match counted.then(|| exact_int(py, &outcome.count)) {
@@ -432,7 +436,7 @@ impl SolutionIter {
 /// `solutions(model, backend, limit, time_limit, seed, params)`: every verified solution, one
 /// at a time, from a backend that can stream them.
 #[pyfunction]
-#[pyo3(signature = (model, backend="bitset", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
+#[pyo3(signature = (model, backend="auto", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
 pub fn solutions(
     model: &PyModel,
     backend: &str,

@@ -8,9 +8,10 @@ import zeroone
 
 # The fixed columns of the report CSV (src/harness/report.rs CSV_COLUMNS), in order.
 CSV_COLUMNS = [
-    "instance", "source", "size", "backend", "name", "task", "repetition", "status",
+    "instance", "source", "file", "size", "backend", "name", "task", "repetition", "status",
     "verified", "seconds", "wall_seconds", "cpu_seconds", "peak_rss_mb", "limit_by",
-    "count", "exhaustive", "variables", "rows", "reason",
+    "count", "exhaustive", "objective", "bound", "sense", "variables", "rows",
+    "original_variables", "original_rows", "reason",
 ]
 
 
@@ -43,4 +44,21 @@ def test_run_writes_records_and_returns_them(root, tmp_path):
     assert (tmp_path / "reports/tiny.md").exists()
     # Resuming finds every run on record and runs nothing again.
     again = zeroone.run(experiment, reports=tmp_path / "reports", jobs=1)
+    assert again["seconds"].tolist() == frame["seconds"].tolist()
+
+
+def test_run_writes_into_the_experiments_own_reports_dir_as_the_cli_does(root, tmp_path):
+    experiment = tmp_path / "own.toml"
+    shutil.copy(root / "models/hex-5.hex", tmp_path / "hex-5.hex")
+    experiment.write_text(
+        'title = "own"\ndescription = "its own reports folder"\nkind = "solve"\n'
+        'reports_dir = "results"\n\n[[instances]]\nfile = "hex-5.hex"\n\n'
+        '[[backends]]\nname = "bitset"\n'
+    )
+    frame = zeroone.run(experiment, jobs=1)
+    assert (tmp_path / "results/own.jsonl").exists()
+    assert (tmp_path / "results/own.md").exists()
+    assert len(frame) > 0 and frame["file"].eq("hex-5.hex").all()
+    # Run again: every run is on record there, so nothing runs again.
+    again = zeroone.run(experiment, jobs=1)
     assert again["seconds"].tolist() == frame["seconds"].tolist()

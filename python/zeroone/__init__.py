@@ -27,11 +27,13 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from . import _zeroone
 from ._zeroone import BackendError, Model, ModelError, OptionError, ParseError, Result
+from .expr import LinearModel
 
 __version__ = _zeroone.__version__
 
 __all__ = [
     "Model",
+    "LinearModel",
     "Result",
     "CountResult",
     "ParseError",
@@ -77,6 +79,11 @@ def _params(params: Dict[str, Any]) -> Dict[str, str]:
     return {str(k): (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()}
 
 
+def _model_of(model: "Model | LinearModel") -> Model:
+    """A ``Model`` as it is; a ``LinearModel`` built (through the OPB reader)."""
+    return model.model() if isinstance(model, LinearModel) else model
+
+
 def load(path: "str | os.PathLike[str]", format: Optional[str] = None) -> Iterator[Model]:
     """The models of a puzzle file, read one at a time: every format the CLI reads
     (``.hex``, ``.queens``, Sudoku lines ``.sudoku``/``.txt``, ``.killer``, ``.star``,
@@ -86,32 +93,34 @@ def load(path: "str | os.PathLike[str]", format: Optional[str] = None) -> Iterat
     return _zeroone.load(os.fspath(path), format)
 
 
-def solve(model: Model, backend: str = "bitset", time_limit: Optional[float] = None,
+def solve(model: Model, backend: str = "auto", time_limit: Optional[float] = None,
           seed: Optional[int] = None, **params: Any) -> Result:
     """Solves ``model`` with ``backend`` and verifies the answer. ``time_limit`` (seconds) is
     taken only by backends that stop themselves (bitset, vsa, enum, xcc, milp); ``seed`` only by
     those that read one; ``params`` are the backend's own options (``zeroone.backends()``
     lists them). An option the backend does not read raises ``OptionError``. The GIL is
     released while the backend runs; Ctrl-C raises ``KeyboardInterrupt`` within a second."""
-    return _zeroone.solve(model, backend, time_limit, seed, _params(params))
+    return _zeroone.solve(_model_of(model), backend, time_limit, seed, _params(params))
 
 
-def count(model: Model, backend: str = "bitset", limit: Optional[int] = None,
+def count(model: Model, backend: str = "auto", limit: Optional[int] = None,
           time_limit: Optional[float] = None, seed: Optional[int] = None,
           **params: Any) -> CountResult:
     """Counts the solutions of ``model`` (every witness verified), stopping after ``limit``
     when given. Options as for ``solve``."""
-    return CountResult(_zeroone.count(model, backend, limit, time_limit, seed, _params(params)))
+    return CountResult(_zeroone.count(_model_of(model), backend, limit, time_limit, seed,
+                                      _params(params)))
 
 
-def solutions(model: Model, backend: str = "bitset", limit: Optional[int] = None,
+def solutions(model: Model, backend: str = "auto", limit: Optional[int] = None,
               time_limit: Optional[float] = None, seed: Optional[int] = None,
               **params: Any) -> Iterator[List[str]]:
     """Every solution of ``model``, one at a time (each verified, none repeated), as the
     labels of its variables set to 1. Stops after ``limit``; dropping the iterator stops the
     search. A backend that cannot stream raises ``OptionError``."""
     # Made now, so that a bad option raises here rather than at the first next().
-    stream = _zeroone.solutions(model, backend, limit, time_limit, seed, _params(params))
+    stream = _zeroone.solutions(_model_of(model), backend, limit, time_limit, seed,
+                                _params(params))
     return (labels for labels, _ids in stream)
 
 
@@ -124,26 +133,31 @@ def backends() -> List[Dict[str, Any]]:
 
 def records(jsonl_path: "str | os.PathLike[str]"):
     """The records of a ``reports/NAME.jsonl`` file as a pandas DataFrame with the columns of
-    the report's tidy CSV (one row per run; times in seconds; ``count`` as exact Python ints,
-    an object column). A malformed line raises ``ParseError``."""
+    the report's tidy CSV (one row per run; times in seconds; ``count``, ``objective`` and
+    ``bound`` as exact Python ints, object columns; the schema is in the README, "Experiment
+    files"). A malformed line raises ``ParseError``."""
     import pandas as pd
 
     text = _zeroone._records_csv(os.fspath(jsonl_path))
-    frame = pd.read_csv(io.StringIO(text), dtype={"count": str, "reason": str, "limit_by": str})
-    frame["count"] = frame["count"].map(lambda c: int(c) if isinstance(c, str) else None)
+    exact = ("count", "objective", "bound")
+    text_columns = ("reason", "limit_by", "sense", "file")
+    frame = pd.read_csv(io.StringIO(text), dtype={c: str for c in exact + text_columns})
+    for c in exact:
+        frame[c] = frame[c].map(lambda v: int(v) if isinstance(v, str) else None)
     return frame
 
 
 def run(experiment_path: "str | os.PathLike[str]", resume: bool = True,
-        reports: "str | os.PathLike[str]" = "reports", jobs: Optional[int] = None):
+        reports: "Optional[str | os.PathLike[str]]" = None, jobs: Optional[int] = None):
     """Runs an experiment file as ``zeroone run`` does (each run in a worker process, under
-    the experiment's limits), writes ``reports/NAME.jsonl`` and its reports, and returns the
-    records as a DataFrame (see ``records``). ``resume`` continues the record file, skipping
+    the experiment's limits), writes ``NAME.jsonl`` and its reports into ``reports`` (default:
+    the experiment's own ``reports_dir``, relative to its file, as for ``zeroone run``), and
+    returns the records as a DataFrame (see ``records``). ``resume`` continues the record file, skipping
     runs already on record; ``resume=False`` starts it afresh. Ctrl-C raises
     ``KeyboardInterrupt`` within a second: running workers are killed, finished runs stay on
     record, and none cut short is recorded."""
-    path = _zeroone._run(os.fspath(experiment_path), resume, os.fspath(reports),
-                         _worker_exe(), jobs)
+    folder = None if reports is None else os.fspath(reports)
+    path = _zeroone._run(os.fspath(experiment_path), resume, folder, _worker_exe(), jobs)
     return records(path)
 
 

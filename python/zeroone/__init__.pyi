@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse
 
+from .expr import LinearModel as LinearModel
+
 __version__: str
 
 _Path = Union[str, "os.PathLike[str]"]
@@ -132,8 +134,8 @@ def load(path: _Path, format: Optional[str] = None) -> Iterator[Model]:
     """The models of a puzzle file, one at a time (every format the CLI reads)."""
 
 def solve(
-    model: Model,
-    backend: str = "bitset",
+    model: Union[Model, LinearModel],
+    backend: str = "auto",
     time_limit: Optional[float] = None,
     seed: Optional[int] = None,
     **params: Any,
@@ -141,8 +143,8 @@ def solve(
     """Solves and verifies; the GIL is released; Ctrl-C raises KeyboardInterrupt."""
 
 def count(
-    model: Model,
-    backend: str = "bitset",
+    model: Union[Model, LinearModel],
+    backend: str = "auto",
     limit: Optional[int] = None,
     time_limit: Optional[float] = None,
     seed: Optional[int] = None,
@@ -151,8 +153,8 @@ def count(
     """Counts solutions (every witness verified), stopping after ``limit``."""
 
 def solutions(
-    model: Model,
-    backend: str = "bitset",
+    model: Union[Model, LinearModel],
+    backend: str = "auto",
     limit: Optional[int] = None,
     time_limit: Optional[float] = None,
     seed: Optional[int] = None,
@@ -169,7 +171,8 @@ def records(jsonl_path: _Path) -> pd.DataFrame:
 def run(
     experiment_path: _Path,
     resume: bool = True,
-    reports: _Path = "reports",
+    reports: Optional[_Path] = None,
     jobs: Optional[int] = None,
 ) -> pd.DataFrame:
-    """Runs an experiment (workers, limits, records, reports) and returns its records."""
+    """Runs an experiment (workers, limits, records, reports) and returns its records;
+    ``reports`` defaults to the experiment's own ``reports_dir``."""

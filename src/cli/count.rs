@@ -19,8 +19,7 @@ use super::CliError;
 /// Arguments of `zeroone count`.
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
-    /// standard input (with --format).
+    #[arg(help = input::file_help("--format"))]
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]

@@ -17,8 +17,7 @@ use super::{input, CliError};
 /// Arguments of `zeroone export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
-    /// standard input (with --input-format).
+    #[arg(help = input::file_help("--input-format"))]
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]

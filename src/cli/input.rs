@@ -31,6 +31,32 @@ impl JobsArg {
     }
 }
 
+/// The help line of a command's FILE argument: every extension zeroone reads, the puzzle
+/// kinds' (from the registry), the generic models' and the 0-1 program formats' (OPB, CNF, LP,
+/// MPS, XCC), so a format added to either list shows up here; `format_flag` is the option
+/// that names the format of standard input. Built once per `--help`.
+pub fn file_help(format_flag: &str) -> String {
+    let dotted = |e: &str| format!(".{e}");
+    let puzzles: Vec<String> = zeroone::puzzle::kinds::KINDS
+        .iter()
+        .flat_map(|k| k.extensions().iter().map(|e| dotted(e)))
+        .chain([dotted("txt")])
+        .collect();
+    let programs: Vec<String> = zeroone::read::Format::ALL
+        .iter()
+        .map(|f| {
+            let extensions: Vec<String> = f.extensions().iter().map(|e| dotted(e)).collect();
+            format!("{} {}", f.name().to_uppercase(), extensions.join("/"))
+        })
+        .collect();
+    format!(
+        "Puzzle file ({}), generic model (.json, .toml) or 0-1 program ({}), optionally .gz; \
+         or `-` for standard input (with {format_flag})",
+        puzzles.join(", "),
+        programs.join(", ")
+    )
+}
+
 /// Reads a `--format` value.
 pub fn parse_format(name: &str) -> Result<Format, String> {
     name.parse()

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use zeroone::harness::runner::export_models;
+use zeroone::harness::peers::PeerSetup;
+use zeroone::harness::runner::{export_models, rewrite_reports};
 use zeroone::harness::{run_experiment, Experiment, HarnessError, RunOptions, Shard};
 
 use super::CliError;
@@ -48,6 +49,10 @@ pub struct RunArgs {
     /// into `NAME.peer-LABEL.jsonl`; join it with `zeroone merge EXPERIMENT FILE`.
     #[arg(long, value_name = "LABEL", conflicts_with = "export_models")]
     pub peer: Option<String>,
+    /// Run only the backends, not the experiment's `peers` (which otherwise run after them,
+    /// through experiments/peers/peers.py under $ZEROONE_PYTHON, into the same records).
+    #[arg(long, conflicts_with_all = ["peer", "export_models"])]
+    pub no_peers: bool,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -76,6 +81,13 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         let n = export_models(&experiment, dir, args.shard).map_err(cli_error)?;
         eprintln!("{}: wrote {n} models to {}", experiment.name, dir.display());
         return Ok(());
+    }
+    // The experiment's peers are checked before anything runs: a missing package is named
+    // now, not after the backends' runs.
+    let peers = (!args.no_peers && args.peer.is_none() && !experiment.peers.is_empty())
+        .then(|| PeerSetup::of(&experiment));
+    if let Some(setup) = &peers {
+        setup.check(&experiment).map_err(cli_error)?;
     }
     // The program as `zeroone`, not the path it was run from (machine-specific).
     let command: Vec<String> = std::iter::once("zeroone".to_string())
@@ -106,6 +118,25 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     );
     if summary.stopped {
         eprintln!("stopped early; continue with --resume");
+        return super::print_paths(&summary.reports);
     }
-    super::print_paths(&summary.reports)
+    let Some(setup) = peers else {
+        return super::print_paths(&summary.reports);
+    };
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::Failed(format!("cannot find the zeroone binary: {e}")))?;
+    let reports = &options.reports_dir;
+    let joined =
+        (setup.run(&experiment, reports, args.shard, args.resume, &exe)).map_err(cli_error)?;
+    eprintln!(
+        "{}: peers {} ran; {joined} of their runs joined {}",
+        experiment.name,
+        experiment.peers.join(", "),
+        summary.records.display()
+    );
+    if args.shard.is_some() {
+        return super::print_paths(&summary.reports);
+    }
+    let written = rewrite_reports(&experiment, reports, &command.join(" ")).map_err(cli_error)?;
+    super::print_paths(&written)
 }

@@ -14,8 +14,7 @@ use super::CliError;
 /// Arguments of `zeroone show`.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
-    /// standard input (with --format).
+    #[arg(help = input::file_help("--format"))]
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]

@@ -8,6 +8,7 @@ use std::process::Command;
 
 use clap::Args;
 
+use zeroone::harness::peers::PeerSetup;
 use zeroone::harness::slurm::{self, SlurmPlan, SlurmRequest};
 use zeroone::harness::Experiment;
 
@@ -44,6 +45,11 @@ pub struct SlurmArgs {
     /// to `NAME.slurm/` in it.
     #[arg(long)]
     pub reports: Option<PathBuf>,
+    /// Tasks run the backends alone (`run --no-peers`); otherwise each task also runs its
+    /// shard's peers, which are checked here first (their Python packages, under
+    /// $ZEROONE_PYTHON) before any script is written.
+    #[arg(long)]
+    pub no_peers: bool,
     /// Submit with `sbatch`: the shards not yet complete as an array, then the merge with
     /// `--dependency=afterok:<array job>`; prints the job ids.
     #[arg(long)]
@@ -90,6 +96,7 @@ fn request(args: &SlurmArgs, experiment: &Experiment) -> Result<SlurmRequest, Cl
             .transpose()
             .map_err(|e| bad("mem", e))?,
         cpus: args.cpus,
+        no_peers: args.no_peers,
     })
 }
 
@@ -220,6 +227,12 @@ pub fn run(args: SlurmArgs) -> Result<(), CliError> {
         .and_then(std::fs::canonicalize)
         .map_err(|e| CliError::Failed(format!("cannot find the zeroone binary: {e}")))?;
     let plan = slurm::plan(&experiment, &reports, &zeroone, request).map_err(cli_error)?;
+    if !args.no_peers {
+        // A task that would stop at a missing peer package is refused here, not in its log.
+        PeerSetup::of(&experiment)
+            .check(&experiment)
+            .map_err(cli_error)?;
+    }
     let written = slurm::write_scripts(&plan).map_err(cli_error)?;
     eprintln!(
         "{}: {} tasks of at most {} run(s); per task {} and {} MB ({}; {})",

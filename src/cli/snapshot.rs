@@ -13,8 +13,7 @@ use super::{input, CliError};
 /// Arguments of `zeroone snapshot`.
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
-    /// standard input (with --format).
+    #[arg(help = input::file_help("--format"))]
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]

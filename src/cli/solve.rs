@@ -21,8 +21,7 @@ use super::CliError;
 /// Arguments of `zeroone solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file (.hex, .queens, .sudoku, .txt, .json, .toml, optionally .gz), or `-` for
-    /// standard input (with --format).
+    #[arg(help = input::file_help("--format"))]
     pub file: PathBuf,
     /// Only the puzzle with this 0-based index in the file.
     #[arg(long)]
@@ -116,11 +115,32 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
     let heartbeat = heartbeat.map(|every| {
         super::heartbeat::Heartbeat::start("solving", index, backend.serving(&model), every)
     });
-    let outcome = super::isolated::solve(&args.backend, backend, &model);
+    let outcome = if args.json && backend.solver().is_none() && model.objective().is_none() {
+        Ok(cannot_solve(backend))
+    } else {
+        super::isolated::solve(&args.backend, backend, &model)
+    };
     drop(heartbeat);
     let outcome = outcome?;
     let text = outcome_line(args, index, &model, backend.serving(&model), &outcome);
     Ok((text, Tally::of(outcome.status, outcome.stats.seconds)))
+}
+
+/// `--json` with a backend that cannot solve (`dp` only counts): a JSON status per puzzle,
+/// `unsupported` with the reason, as for a model the backend refuses, so a program reading the
+/// lines gets one object per puzzle (the text output stops with an error line, exit 2).
+fn cannot_solve(backend: &dyn Backend) -> Outcome {
+    let missing = zeroone::backend::BackendError::Unsupported {
+        backend: backend.name().into(),
+        ability: "solve".into(),
+    };
+    Outcome {
+        status: Status::Unsupported,
+        reason: Some(format!(
+            "{missing} (it has no solver; `zeroone backends` lists what each backend does)"
+        )),
+        ..Outcome::empty(zeroone::backend::Stats::default())
+    }
 }
 
 /// `--all` streams solutions in this process, so only a backend that stops itself can honour a

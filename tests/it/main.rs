@@ -39,6 +39,7 @@ mod plugin_kind;
 mod plugins;
 mod report_benchexec;
 mod report_compare;
+mod researcher_loop;
 mod slurm;
 mod snapshots_model;
 mod solve_all;

@@ -19,6 +19,7 @@
 //! | [`report`] | Markdown and CSV reports from records alone (`zeroone report`) |
 //! | [`table_run`] | the search-space table experiment (`kind = "table"`) |
 //! | [`runner`] | running the jobs in worker processes, resumable and shardable; merging shards |
+//! | [`peers`] | the experiment's peer solvers through `experiments/peers/peers.py`, into the same records |
 //! | [`slurm`] | a sharded run as a Slurm job array and a merge job: scripts, requests, shards to rerun |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
@@ -27,6 +28,7 @@
 pub mod experiment;
 pub mod figures;
 pub mod optimisation;
+pub mod peers;
 pub mod plan;
 pub mod plot;
 pub mod raster;
@@ -130,6 +132,17 @@ pub enum HarnessError {
         /// The I/O error.
         source: io::Error,
     },
+    /// A peer of the experiment cannot run (its interpreter, script or Python package is
+    /// missing: bad input) or its script failed.
+    #[error("peer '{label}': {message}")]
+    Peer {
+        /// The peer's label.
+        label: String,
+        /// What is missing or went wrong, and what to do.
+        message: String,
+        /// Whether it is the user's setup (exit 2) rather than a failed run (exit 1).
+        bad_input: bool,
+    },
     /// Drawing a plot failed.
     #[error("plot {path}: {message}")]
     Plot {
@@ -151,6 +164,10 @@ impl HarnessError {
                 | HarnessError::Busy { .. }
                 | HarnessError::RecordsExist { .. }
                 | HarnessError::NoRecords { .. }
+                | HarnessError::Peer {
+                    bad_input: true,
+                    ..
+                }
         )
     }
 

@@ -138,7 +138,10 @@ pub fn optimisation_section(
         proved_by_any.len()
     );
     let time_limit = crate::harness::record::time_limit_on_record(records);
-    md.push_str("| backend | runs | optimal | feasible | infeasible | proved (instances) | median s to prove | PAR-2 on optimal |\n");
+    // The status columns count runs (repetitions included); "instances proved" counts
+    // instances, as the sentence above does (issue 36: "proved for 7" beside an `optimal`
+    // column of 10 runs read as a contradiction).
+    md.push_str("| backend | runs | runs optimal | runs feasible | runs infeasible | instances proved | median s to prove | PAR-2 on optimal |\n");
     md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (label, _) in experiment.labels() {
         let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
@@ -187,11 +190,16 @@ fn instance_table(records: &[Record]) -> String {
             .iter()
             .find(|r| r.status == Status::Optimal)
             .and_then(|r| r.objective);
+        let infeasible = rs.iter().any(|r| r.status == Status::Infeasible);
+        // Who proved what the row shows: the optimum, or (none proved) infeasibility.
+        let proof = match optimum {
+            Some(_) => Status::Optimal,
+            None => Status::Infeasible,
+        };
         let provers: BTreeSet<&str> = (rs.iter())
-            .filter(|r| r.status == Status::Optimal)
+            .filter(|r| r.status == proof)
             .map(|r| r.backend.as_str())
             .collect();
-        let infeasible = rs.iter().any(|r| r.status == Status::Infeasible);
         // The sense is not in the record: a proved optimum is the best value; otherwise the
         // value of the run closest to its own proved bound.
         // Unproved: the value and bound of the feasible run with the smallest gap.
@@ -201,7 +209,8 @@ fn instance_table(records: &[Record]) -> String {
             .min_by(|a, b| Objective::gap(a.0, a.1).total_cmp(&Objective::gap(b.0, b.1)));
         let any_value = rs.iter().find_map(|r| r.objective);
         let best = optimum.or(closest.map(|c| c.0)).or(any_value);
-        let bound = closest.filter(|_| optimum.is_none()).map(|c| c.1);
+        // A proved optimum is its own best bound (the gap is closed).
+        let bound = optimum.or(closest.map(|c| c.1));
         let gap = match (optimum, best, bound) {
             (Some(_), _, _) => "0".to_string(),
             (None, Some(v), Some(b)) => format!("{:.2}%", Objective::gap(v, b) * 100.0),
@@ -268,6 +277,56 @@ mod tests {
             table.contains("| a | 5 | `bitset`, `milp` | 5 |"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn every_prover_of_infeasibility_is_named_and_an_optimum_is_its_own_best_bound() {
+        let sensed = |mut r: Record| {
+            r.sense = Some(crate::model::ObjectiveSense::Minimize);
+            r
+        };
+        let records = vec![
+            run("a", "bitset", Status::Optimal, Some(5)),
+            run("a", "sat", Status::Feasible, Some(7)),
+            sensed(run("u", "bitset", Status::Infeasible, None)),
+            sensed(run("u", "highs", Status::Infeasible, None)),
+            sensed(run("u", "cp-sat", Status::Infeasible, None)),
+            sensed(run("u", "sat", Status::Timeout, None)),
+        ];
+        let table = instance_table(&records);
+        // The optimal row: its best bound is the optimum, gap 0 (it was '-').
+        assert!(
+            table.contains("| a | 5 | `bitset` | 5 | 5 | 0 |"),
+            "{table}"
+        );
+        // Infeasible: every backend that proved it (the column was empty).
+        assert!(
+            table.contains("| u | infeasible | `bitset`, `cp-sat`, `highs` | - | - | - |"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn the_proved_count_is_of_instances_and_the_status_columns_say_they_count_runs() {
+        let exp = Experiment::from_text(
+            std::path::Path::new("e.toml"),
+            "repetitions = 3\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"bitset\"\n",
+        )
+        .unwrap();
+        let mut records = Vec::new();
+        for (inst, status) in [("a", Status::Optimal), ("b", Status::Optimal)] {
+            for k in 0..3 {
+                records.push(Record {
+                    repetition: k,
+                    ..run(inst, "bitset", status, Some(1))
+                });
+            }
+        }
+        let md = optimisation_section(&exp, &records, true);
+        assert!(md.contains("was proved for 2 of them"), "{md}");
+        assert!(md.contains("| runs optimal |"), "{md}");
+        // 6 optimal runs, 2 instances proved: the column the sentence counts says 2.
+        assert!(md.contains("| `bitset` | 6 | 6 | 0 | 0 | 2 |"), "{md}");
     }
 
     #[test]

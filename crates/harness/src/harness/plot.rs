@@ -466,6 +466,16 @@ pub struct SizePanel {
     pub curves: Vec<(usize, Vec<(usize, f64)>)>,
 }
 
+/// The fewest points of a size-time series drawn joined by a line (fewer: markers only).
+const MIN_JOINED: usize = 5;
+
+/// The x axis of a size-time panel over sizes `lo..=hi`: a twelfth of the span (at least 1)
+/// added on each side, so a marker at the smallest or largest size is drawn whole.
+fn size_axis(lo: usize, hi: usize) -> (usize, usize) {
+    let pad = ((hi - lo.min(hi)) / 12).max(1);
+    (lo.saturating_sub(pad), hi + pad)
+}
+
 /// Median time against puzzle size as SVG text: one panel per [`SizePanel`] (a kind, or a
 /// family of generic models: sizes that mean different things never share an axis or a line),
 /// one series per label inside it, the time axis (log scale) the same in every panel. Labels
@@ -498,13 +508,13 @@ pub fn size_time(
                     .iter()
                     .flat_map(|(_, c)| c.iter().map(|&(x, _)| x))
             };
-            let (x_lo, x_hi) = (xs().min().unwrap_or(0), xs().max().unwrap_or(1));
+            let (x_lo, x_hi) = size_axis(xs().min().unwrap_or(0), xs().max().unwrap_or(1));
             let mut chart = ChartBuilder::on(area)
                 .margin(10)
                 .caption(&panel.name, ("sans-serif", 15))
                 .x_label_area_size(40)
                 .y_label_area_size(60)
-                .build_cartesian_2d(x_lo.saturating_sub(1)..x_hi + 1, (lo..hi).log_scale())
+                .build_cartesian_2d(x_lo..x_hi, (lo..hi).log_scale())
                 .map_err(err)?;
             chart
                 .configure_mesh()
@@ -514,9 +524,12 @@ pub fn size_time(
                 .draw()
                 .map_err(err)?;
             for (i, points) in panel.curves.iter().filter(|(_, p)| !p.is_empty()) {
-                chart
-                    .draw_series(LineSeries::new(points.clone(), colour(*i).stroke_width(2)))
-                    .map_err(err)?;
+                // A line through 2 to 4 medians suggests a trend they cannot show.
+                if points.len() >= MIN_JOINED {
+                    chart
+                        .draw_series(LineSeries::new(points.clone(), colour(*i).stroke_width(2)))
+                        .map_err(err)?;
+                }
                 draw_markers(&mut chart, points, *i)?;
                 if let Some(d) = drawn.get_mut(*i) {
                     *d = true;
@@ -533,6 +546,7 @@ pub fn size_time(
             .collect();
         let mut all_notes = vec![
             "per size: the median over its answered instances; one panel per kind".to_string(),
+            format!("lines join a series of {MIN_JOINED} or more sizes"),
         ];
         if !empty.is_empty() {
             all_notes.push(not_drawn(&empty));
@@ -705,4 +719,52 @@ pub fn shares(
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(i: usize) -> String {
+        let c = colour(i);
+        format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+    }
+
+    #[test]
+    fn size_time_joins_only_series_of_five_sizes_and_pads_its_axis() {
+        let few: Vec<(usize, f64)> = vec![(100, 0.01), (150, 0.02), (200, 0.05)];
+        let many: Vec<(usize, f64)> = (0..6)
+            .map(|k| (100 + 20 * k, 0.01 * k as f64 + 0.01))
+            .collect();
+        let panel = SizePanel {
+            name: "hex".into(),
+            axis: "width".into(),
+            curves: vec![(0, few), (1, many)],
+        };
+        let labels = ["few".to_string(), "many".to_string()];
+        let svg = size_time("t", &labels, &[panel], &[])
+            .unwrap()
+            .to_lowercase();
+        let lines: Vec<&str> = svg
+            .split('<')
+            .filter(|e| e.starts_with("polyline"))
+            .collect();
+        // A line through the data (the legend's sample line has two points).
+        let joined = |i: usize| {
+            lines.iter().any(|l| {
+                let points = l.split("points=\"").nth(1).unwrap_or("");
+                let points = points.split('"').next().unwrap_or("");
+                l.contains(&hex(i)) && points.split_whitespace().count() > 2
+            })
+        };
+        // Three medians get markers only (issue 36: 2-4 points were joined); six are joined.
+        assert!(!joined(0), "{lines:?}");
+        assert!(joined(1), "{lines:?}");
+        assert!(svg.contains(&hex(0)), "the short series' markers are drawn");
+        // The axis leaves room for a whole marker at the edges: more than the 1 unit it was
+        // on a span of 100.
+        assert_eq!(size_axis(100, 200), (92, 208));
+        assert_eq!(size_axis(5, 9), (4, 10));
+        assert_eq!(size_axis(0, 0), (0, 1));
+    }
 }

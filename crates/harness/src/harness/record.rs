@@ -96,6 +96,15 @@ pub struct Record {
     /// Rows (constraints) of the model.
     #[serde(default)]
     pub rows: usize,
+    /// Variables of the model as its file or builder wrote it: `variables` less the derived
+    /// ones normalisation added (complements `~x`, XCC colour choices). `None` on records made
+    /// before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_variables: Option<usize>,
+    /// Rows of the model as its file or builder wrote it: `rows` less the rows normalisation
+    /// added (`x + ~x = 1`, XCC colour rows). `None` on records made before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_rows: Option<usize>,
     /// The backend's statistics (nodes, steps, guesses, backtracks, extra figures).
     pub stats: Stats,
     /// The counters of `stats` the backend fills, named as its registry entry names them
@@ -177,6 +186,8 @@ impl Record {
             sense: None,
             variables: 0,
             rows: 0,
+            original_variables: None,
+            original_rows: None,
             stats: Stats::default(),
             counters: None,
             group: None,

@@ -105,6 +105,9 @@ fn run_job(
     record.variables = model.num_variables();
     record.sense = model.objective().map(|o| o.sense());
     record.rows = model.constraints().len();
+    let (own_variables, own_rows) = original_size(model);
+    record.original_variables = Some(own_variables);
+    record.original_rows = Some(own_rows);
     let job = Job {
         backend: config.name.clone(),
         options: config.options.clone(),
@@ -137,6 +140,32 @@ fn run_job(
     record.peak_rss_mb = Some(r.peak_rss_mb);
     record.limit_by = r.limit_by;
     record
+}
+
+/// The size of `model` as its file or builder wrote it, before normalisation: its own
+/// variables (the derived ones left out) and its rows less those normalisation added, the
+/// ties `x + ~x = 1` of a complement and the rows over the complement of an auxiliary
+/// variable (an XCC colour choice's `o + ~y <= 1`, `~y + sum o >= 1`). Cost: one pass over the
+/// rows' variables.
+pub fn original_size(model: &Model) -> (usize, usize) {
+    use crate::model::Derived;
+    let own = model.own_variables();
+    if own == model.num_variables() {
+        return (own, model.constraints().len());
+    }
+    let added = |c: &crate::model::Constraint| {
+        let tie = matches!(
+            (c.vars.as_slice(), c.sense),
+            ([x, y], crate::model::Sense::ExactlyOne)
+                if model.derived(*y) == Some(Derived::Complement(*x))
+        );
+        tie || c.vars.iter().any(|&v| match model.derived(v) {
+            Some(Derived::Complement(x)) => model.derived(x) == Some(Derived::Auxiliary),
+            _ => false,
+        })
+    };
+    let rows = model.constraints().iter().filter(|c| !added(c)).count();
+    (own, rows)
 }
 
 /// The progress of a run on stderr, in under 80 columns: runs done of all, how they ended
@@ -577,8 +606,8 @@ pub fn model_file_name(id: &str) -> String {
 }
 
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
-/// `dir/{id}.json` as `{"instance": id, "group", "file", "size", "position", "instances",
-/// "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
+/// `dir/{id}.json` as `{"instance": id, "group", "file", "size", "original_variables",
+/// "original_rows", "position", "instances", "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
 /// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
 /// atomically; cost: one model build and one JSON file per instance.
@@ -600,11 +629,14 @@ pub fn export_models(
         let model = puzzle
             .to_model(&inst.id)
             .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
+        let (original_variables, original_rows) = original_size(&model);
         let json = serde_json::json!({
             "instance": inst.id,
             "group": inst.group,
             "file": inst.file,
             "size": inst.size(),
+            "original_variables": original_variables,
+            "original_rows": original_rows,
             "position": i,
             "instances": instances.len(),
             "time_limit": experiment.time_limit.map(|t| t.as_secs_f64()),

@@ -58,6 +58,9 @@ pub struct SlurmRequest {
     pub memory_mb: Option<u64>,
     /// CPUs per task; each task runs this many workers at once (`--jobs`).
     pub cpus: usize,
+    /// Run the tasks without the experiment's peers (`run --no-peers`); otherwise each task
+    /// runs its shard's peers after its backends.
+    pub no_peers: bool,
 }
 
 /// Everything the two scripts say: the files, the requests and where they came from.
@@ -513,15 +516,17 @@ pub fn array_script(plan: &SlurmPlan) -> Result<String, HarnessError> {
     let _ = writeln!(s, "#SBATCH --time={}", format_time(plan.time));
     let _ = writeln!(s, "#SBATCH --mem={}M", plan.memory_mb);
     s += &shared_directives(&plan.request);
-    let _ = writeln!(s, "#SBATCH --output={logs}/shard-%a.out");
+    // `%A` (the array's job id) keeps a resubmission from overwriting the earlier logs.
+    let _ = writeln!(s, "#SBATCH --output={logs}/shard-%A_%a.out");
     s += "set -euo pipefail\n";
     let _ = writeln!(
         s,
-        "exec {} run {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --resume --jobs {} --reports {} --quiet",
+        "exec {} run {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --resume --jobs {} --reports {} --quiet{}",
         shell_path(&plan.zeroone)?,
         shell_path(&plan.experiment)?,
         plan.request.cpus,
-        shell_path(&plan.reports_dir)?
+        shell_path(&plan.reports_dir)?,
+        if plan.request.no_peers { " --no-peers" } else { "" }
     );
     Ok(s)
 }
@@ -544,7 +549,7 @@ pub fn merge_script(plan: &SlurmPlan) -> Result<String, HarnessError> {
     let _ = writeln!(s, "#SBATCH --mem={}M", plan.merge_memory_mb);
     s += &shared_directives(&plan.request);
     s += "#SBATCH --kill-on-invalid-dep=yes\n";
-    let _ = writeln!(s, "#SBATCH --output={logs}/merge.out");
+    let _ = writeln!(s, "#SBATCH --output={logs}/merge-%j.out");
     s += "set -euo pipefail\n";
     let mut line = format!(
         "exec {} merge {} --reports {}",
@@ -622,6 +627,7 @@ mod tests {
             time: None,
             memory_mb: None,
             cpus,
+            no_peers: false,
         }
     }
 
@@ -848,15 +854,27 @@ mod tests {
             "#SBATCH --account=proj-1\n",
             "--shard \"${SLURM_ARRAY_TASK_ID}/2\" --resume --jobs 4",
             r"exec '/opt/it'\''s/zeroone' run ",
+            // Each submission logs apart: the job id is in the name, not only the task.
+            "/logs/shard-%A_%a.out\n",
         ] {
             assert!(array.contains(line), "{line} in\n{array}");
         }
+        assert!(
+            !array.contains("--no-peers"),
+            "the tasks run the peers: {array}"
+        );
+        let mut quiet = p.clone();
+        quiet.request.no_peers = true;
+        assert!(array_script(&quiet)
+            .unwrap()
+            .contains(" --quiet --no-peers\n"));
         let merge = merge_script(&p).unwrap();
         assert!(
             merge.contains("#SBATCH --kill-on-invalid-dep=yes\n"),
             "{merge}"
         );
         assert!(merge.contains("#SBATCH --partition=short\n"), "{merge}");
+        assert!(merge.contains("/logs/merge-%j.out\n"), "{merge}");
         for k in 1..=2 {
             let file = format!("exp.shard-{k}-of-2.jsonl'");
             assert!(merge.contains(&file), "{file} in\n{merge}");

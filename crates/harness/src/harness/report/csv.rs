@@ -19,10 +19,12 @@ pub(super) fn positive(n: usize) -> String {
     }
 }
 
-/// The fixed columns of the CSV report, before the backends' figures.
-pub const CSV_COLUMNS: [&str; 19] = [
+/// The fixed columns of the CSV report, before the backends' figures; each is described in
+/// `docs/records.md` (the one schema of the CSV and of `zeroone.records()`).
+pub const CSV_COLUMNS: [&str; 25] = [
     "instance",
     "source",
+    "file",
     "size",
     "backend",
     "name",
@@ -37,8 +39,13 @@ pub const CSV_COLUMNS: [&str; 19] = [
     "limit_by",
     "count",
     "exhaustive",
+    "objective",
+    "bound",
+    "sense",
     "variables",
     "rows",
+    "original_variables",
+    "original_rows",
     "reason",
 ];
 
@@ -74,6 +81,7 @@ pub fn render_csv(records: &[Record]) -> String {
         let mut fields = vec![
             csv_field(&r.instance),
             csv_field(r.group_name()),
+            csv_field(r.file.as_deref().unwrap_or("")),
             r.size.map_or(String::new(), |x| x.to_string()),
             csv_field(&r.backend),
             csv_field(&r.name),
@@ -93,8 +101,14 @@ pub fn render_csv(records: &[Record]) -> String {
                 .to_string(),
             r.count.clone().unwrap_or_default(),
             r.exhaustive.map_or(String::new(), |e| e.to_string()),
+            r.objective.map_or(String::new(), |v| v.to_string()),
+            r.bound.map_or(String::new(), |v| v.to_string()),
+            r.sense.map_or("", |s| s.name()).to_string(),
             positive(r.variables),
             positive(r.rows),
+            r.original_variables
+                .map_or(String::new(), |n| n.to_string()),
+            r.original_rows.map_or(String::new(), |n| n.to_string()),
             csv_field(r.reason.as_deref().unwrap_or("")),
         ];
         for c in &figure_columns {

@@ -28,7 +28,7 @@ const PAGE_JS: &str = include_str!("html/page.js");
 const PAGE_CSS: &str = include_str!("html/page.css");
 
 /// The columns of a run in the page's data, in the order of each run's array.
-pub const HTML_RUN_COLUMNS: [&str; 21] = [
+pub const HTML_RUN_COLUMNS: [&str; 23] = [
     "instance",
     "source",
     "size",
@@ -46,6 +46,8 @@ pub const HTML_RUN_COLUMNS: [&str; 21] = [
     "nodes",
     "variables",
     "rows",
+    "original_variables",
+    "original_rows",
     "limit_by",
     "reason",
     "options",
@@ -97,11 +99,20 @@ fn page_data(experiment: &Experiment, records: &[Record]) -> Value {
     let labels = experiment.labels();
     let mut label_index: BTreeMap<String, usize> = BTreeMap::new();
     let mut label_list: Vec<Value> = Vec::new();
+    // Each label's colour is the one the SVG figures give it (its place among the labels
+    // with records), so a backend keeps one colour on the page and in every figure.
+    let (drawn, _) = super::present_labels(experiment, records);
+    let colour_of = |label: &str| {
+        (drawn.iter().position(|(l, _)| l == label)).map(|i| {
+            let c = crate::harness::plot::colour(i);
+            format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+        })
+    };
     let mut label_of = |label: &str, name: &str, list: &mut Vec<Value>| -> usize {
         if let Some(&k) = label_index.get(label) {
             return k;
         }
-        list.push(json!({"label": label, "name": name, "peer": name == "peer"}));
+        list.push(json!({"label": label, "name": name, "peer": name == "peer", "colour": colour_of(label)}));
         label_index.insert(label.to_string(), list.len() - 1);
         list.len() - 1
     };
@@ -144,6 +155,8 @@ fn page_data(experiment: &Experiment, records: &[Record]) -> Value {
                 (r.stats.nodes > 0).then_some(r.stats.nodes),
                 (r.variables > 0).then_some(r.variables),
                 (r.rows > 0).then_some(r.rows),
+                r.original_variables,
+                r.original_rows,
                 r.limit_by.map(|l| match l {
                     LimitBy::Backend => "backend",
                     LimitBy::Parent => "parent",
@@ -233,5 +246,48 @@ mod tests {
         assert!(!s.contains('<'), "{s}");
         let back: Value = serde_json::from_str(&s).unwrap();
         assert_eq!(back, v);
+    }
+
+    #[test]
+    fn each_backend_has_on_the_page_the_colour_it_has_in_the_figures() {
+        use crate::backend::Status;
+        use crate::harness::Task;
+        // `xcc` has no records: the page lists it, the figures do not, and the two palettes
+        // and numberings differed (issue 36, item 8).
+        let exp = Experiment::from_text(
+            std::path::Path::new("e.toml"),
+            "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"xcc\"\n[[backends]]\nname = \"bitset\"\n[[backends]]\nname = \"sat\"\n",
+        )
+        .unwrap();
+        let records: Vec<Record> = ["bitset", "sat"]
+            .into_iter()
+            .map(|b| Record {
+                status: Status::Solved,
+                verified: true,
+                seconds: 0.01,
+                ..Record::new("a", b, b, Task::Solve, 0)
+            })
+            .collect();
+        let data = page_data(&exp, &records);
+        let colour = |label: &str| {
+            let l = (data["labels"].as_array().unwrap().iter())
+                .find(|l| l["label"] == label)
+                .unwrap();
+            l["colour"].as_str().map(str::to_string)
+        };
+        let hex = |i: usize| {
+            let c = crate::harness::plot::colour(i);
+            format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+        };
+        assert_eq!(colour("bitset"), Some(hex(0)));
+        assert_eq!(colour("sat"), Some(hex(1)));
+        let figure = super::super::plots::figure_list(&exp, &records)
+            .into_iter()
+            .find(|f| matches!(f.kind, super::super::plots::FigureKind::Cactus(None)))
+            .unwrap();
+        let svg = super::super::plots::draw_figure(&exp, &records, &figure)
+            .unwrap()
+            .to_lowercase();
+        assert!(svg.contains(&hex(0)) && svg.contains(&hex(1)), "{svg}");
     }
 }

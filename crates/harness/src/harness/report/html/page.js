@@ -44,6 +44,8 @@
     { key: "nodes", kind: "num", value: raw("nodes") },
     { key: "variables", kind: "num", value: raw("variables") },
     { key: "rows", kind: "num", value: raw("rows") },
+    { key: "original_variables", kind: "num", value: raw("original_variables") },
+    { key: "original_rows", kind: "num", value: raw("original_rows") },
     { key: "limit_by", kind: "str", value: raw("limit_by") },
     { key: "reason", kind: "str", value: raw("reason") }
   ];
@@ -406,6 +408,8 @@
     return perInstance;
   }
   var charts = {};
+  // A label's colour in the report's SVG figures (from the data), so it is the same here.
+  function colourOf(l, k) { return l.colour || COLORS[k % COLORS.length]; }
   var COLORS = ["#2f5d9b", "#d9822b", "#3a9d5d", "#b3261e", "#7b4fa0", "#8a6d3b", "#d45d9e", "#5f6b7a", "#17a2b8", "#9aa63a"];
   function cap() {
     if (D.time_limit) return D.time_limit;
@@ -473,7 +477,7 @@
       times[k].forEach(function (v) { if (v.median !== null) ts.push(floor(v.median)); });
       ts.sort(function (a, b) { return a - b; });
       return { label: l.peer ? l.label + " (peer)" : l.label, data: ts.map(function (t, j) { return { x: j + 1, y: t }; }),
-        borderColor: COLORS[k % COLORS.length], backgroundColor: COLORS[k % COLORS.length], pointRadius: 2, showLine: true,
+        borderColor: colourOf(l, k), backgroundColor: colourOf(l, k), pointRadius: 2, showLine: true,
         borderWidth: 1.5, borderDash: l.peer ? [4, 3] : [] };
     });
     if (D.time_limit) {
