@@ -1,6 +1,7 @@
 //! The integration tests, built as one binary (a cold `cargo test` links one test program
 //! instead of one per file). Each file is a module named after its subject.
 
+mod bounds;
 mod cli;
 mod cli_export_generate;
 mod cli_families;

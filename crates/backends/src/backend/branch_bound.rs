@@ -35,6 +35,7 @@
 //! [`CostBound::slack_order`] also gives the search its branching order on variables in no
 //! equation when optimising: best value per unit of knapsack weight first.
 
+use crate::backend::incumbent::{GapLimit, Trace};
 use crate::backend::search::{Layout, VarSet};
 use crate::model::objective::Objective;
 use crate::model::Solution;
@@ -78,6 +79,18 @@ pub struct CostBound {
     pub bounds: u64,
     /// Branches pruned by the bound.
     pub pruned: u64,
+    /// The bound [`CostBound::admits`] computed at the last node it judged (`None` when it
+    /// computed none: before the first solution).
+    node_bound: Option<i128>,
+    /// The proved global bound (minimisation form) at the last [`CostBound::note_progress`]:
+    /// the least of the incumbent and the bounds of the nodes still open.
+    proved: Option<i128>,
+    /// The gap tolerances the search stops at.
+    gap_limit: GapLimit,
+    /// Whether the search stopped because the gap reached a tolerance.
+    stopped_at_gap: bool,
+    /// Every improving solution and bound change (minimisation form).
+    trace: Trace,
 }
 
 impl CostBound {
@@ -136,7 +149,65 @@ impl CostBound {
             best: None,
             bounds: 0,
             pruned: 0,
+            node_bound: None,
+            proved: None,
+            gap_limit: GapLimit::default(),
+            stopped_at_gap: false,
+            trace: Trace::default(),
         }
+    }
+
+    /// Makes the search stop once the gap between the incumbent and the proved bound is
+    /// within `limit` (see [`crate::backend::incumbent`]).
+    pub fn set_gap_limit(&mut self, limit: GapLimit) {
+        self.gap_limit = limit;
+    }
+
+    /// Whether the search stopped because the gap reached a tolerance of
+    /// [`CostBound::set_gap_limit`] (rather than a proof, a time limit or a stop).
+    pub fn stopped_at_gap(&self) -> bool {
+        self.stopped_at_gap
+    }
+
+    /// The bound computed at the last node [`CostBound::admits`] judged, if it computed one.
+    pub fn node_bound(&self) -> Option<i128> {
+        self.node_bound
+    }
+
+    /// The proved global bound (minimisation form) at the last
+    /// [`CostBound::note_progress`]: no solution costs less. `None` before the first note.
+    pub fn proved_bound(&self) -> Option<i128> {
+        self.proved
+    }
+
+    /// Notes the search's progress `seconds` after it started, with `open` the least bound
+    /// of the nodes still open (`None`: none is open, the search is over): the proved global
+    /// bound becomes the least of the incumbent and `open` (never lower than before), and the
+    /// trace gets a point when the incumbent or that bound changed. True when the gap is now
+    /// within the tolerance of [`CostBound::set_gap_limit`] (the search should stop). Cost:
+    /// constant.
+    pub fn note_progress(&mut self, seconds: f64, open: Option<i128>) -> bool {
+        let incumbent = self.best.as_ref().map(|(v, _)| *v);
+        let global = match (incumbent, open) {
+            (Some(v), Some(o)) => Some(v.min(o)),
+            (v, o) => v.or(o),
+        };
+        self.proved = match (self.proved, global) {
+            (Some(p), Some(g)) => Some(p.max(g)),
+            (p, g) => p.or(g),
+        };
+        self.trace.note(seconds, incumbent, self.proved);
+        let reached = match (incumbent, self.proved) {
+            (Some(v), Some(b)) => self.gap_limit.is_set() && self.gap_limit.reached(v, b),
+            _ => false,
+        };
+        self.stopped_at_gap |= reached;
+        reached
+    }
+
+    /// Takes the trace (minimisation form) out of the bound.
+    pub fn take_trace(&mut self) -> Trace {
+        std::mem::take(&mut self.trace)
     }
 
     /// The knapsack rows (general packing rows holding a negative-cost variable), the rows
@@ -210,6 +281,11 @@ impl CostBound {
             .collect()
     }
 
+    /// The minimisation-form value of the best solution found.
+    pub fn incumbent(&self) -> Option<i128> {
+        self.best.as_ref().map(|(v, _)| *v)
+    }
+
     /// The best solution found and its minimisation-form value.
     pub fn best(&self) -> Option<&(i128, Solution)> {
         self.best.as_ref()
@@ -235,10 +311,13 @@ impl CostBound {
     /// Whether the node may still hold a solution better than the incumbent (always, before
     /// the first solution). Cost: [`CostBound::lower_bound`] once there is an incumbent.
     pub fn admits(&mut self, layout: &Layout, legal: &VarSet, placed: &[u32]) -> bool {
+        self.node_bound = None;
         let Some(incumbent) = self.best.as_ref().map(|(v, _)| *v) else {
             return true;
         };
-        let keep = self.lower_bound(layout, legal, placed) < incumbent;
+        let bound = self.lower_bound(layout, legal, placed);
+        self.node_bound = Some(bound);
+        let keep = bound < incumbent;
         self.pruned += u64::from(!keep);
         keep
     }
@@ -400,6 +479,18 @@ impl CostBound {
         }
         best
     }
+}
+
+/// A proved bound on the optimum of `model` (in the objective's own sign: a lower bound when
+/// minimising, an upper bound when maximising) from the bound of this module at the root,
+/// nothing placed and every variable open; `None` without an objective. For optimisers with
+/// no bound of their own at a stop. Cost: one [`Layout`] and one bound evaluation.
+pub fn root_bound(model: &crate::model::Model) -> Option<i128> {
+    let objective = model.objective()?;
+    let layout = Layout::new(model);
+    let mut bound = CostBound::new(&layout, objective);
+    let root = bound.lower_bound(&layout, &VarSet::full(layout.num_vars), &[]);
+    Some(objective.flip(root))
 }
 
 /// What [`CostBound::fix_against`] found.

@@ -144,6 +144,12 @@ pub(crate) fn verify_optimum(model: &Model, report: OptimizeReport) -> Outcome {
             );
         }
     }
+    let at_gap = stats.extra.get("stopped_at_gap") == Some(&true.into());
+    let reason = match (proved, at_gap) {
+        (true, _) => None,
+        (false, true) => Some("stopped at the gap tolerance with a solution in hand".to_string()),
+        (false, false) => Some("stopped at the limit with a solution in hand".to_string()),
+    };
     Outcome {
         status: if proved {
             Status::Optimal
@@ -152,7 +158,7 @@ pub(crate) fn verify_optimum(model: &Model, report: OptimizeReport) -> Outcome {
         },
         solution: Some(solution),
         verified: true,
-        reason: (!proved).then(|| "stopped at the limit with a solution in hand".to_string()),
+        reason,
         objective: Some(actual),
         bound: if proved { Some(actual) } else { bound },
         stats,
@@ -194,7 +200,9 @@ pub fn optimal_solutions_verified(
 
 /// Optimisation on top of an [`Enumeration`](crate::backend::Enumeration): every solution is
 /// valued, the first of the best value (in enumeration order: stable ties) is kept. Proved when
-/// the enumeration finishes. Cost: the enumeration plus one valuation per solution.
+/// the enumeration finishes; stopped, the bound is the shared root bound
+/// ([`crate::backend::branch_bound::root_bound`]). Cost: the enumeration plus one valuation
+/// per solution.
 pub(crate) fn optimize_by_enumeration(
     model: &Model,
     enumerate: &mut crate::backend::Enumeration<'_>,
@@ -226,7 +234,7 @@ pub(crate) fn optimize_by_enumeration(
             found: Found::Solution(s),
             value: Some(value),
             proved: false,
-            bound: None,
+            bound: crate::backend::branch_bound::root_bound(model),
             stats,
         },
         None if finished => OptimizeReport::without_solution(Found::Infeasible, stats),

@@ -42,6 +42,10 @@ pub struct Stats {
     pub levels: Option<SpaceLevels>,
     /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
     pub extra: BTreeMap<String, serde_json::Value>,
+    /// An optimiser's incumbent trace: every improving solution and bound change with its
+    /// time, at most [`crate::backend::incumbent::TRACE_LIMIT`] points (see
+    /// [`crate::backend::incumbent`]); empty for every other run.
+    pub trace: Vec<crate::backend::incumbent::TracePoint>,
 }
 
 impl Stats {
@@ -201,6 +205,8 @@ struct StatsJson {
     levels: Option<SpaceLevels>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     extra: BTreeMap<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    trace: Vec<crate::backend::incumbent::TracePoint>,
 }
 
 impl From<StatsJson> for Stats {
@@ -216,6 +222,7 @@ impl From<StatsJson> for Stats {
             relaxation: LpVerdict::take_from(&mut j.extra),
             levels: j.levels,
             extra: j.extra,
+            trace: j.trace,
         }
     }
 }
@@ -233,6 +240,7 @@ impl From<Stats> for StatsJson {
             seconds: s.seconds,
             levels: s.levels,
             extra,
+            trace: s.trace,
         }
     }
 }

@@ -169,11 +169,17 @@ impl Optimizer for EnumBackend {
         Ok(match best {
             Some((_, s)) => {
                 let value = objective.value(&s.ones);
+                // Stopped: the shared bound at the root (the enumeration keeps no bound of
+                // its open nodes).
+                let bound = match proved {
+                    true => Some(value),
+                    false => crate::backend::branch_bound::root_bound(model),
+                };
                 OptimizeReport {
                     found: Found::Solution(s),
                     value: Some(value),
                     proved,
-                    bound: proved.then_some(value),
+                    bound,
                     stats: summary.stats,
                 }
             }

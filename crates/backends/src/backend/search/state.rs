@@ -63,6 +63,9 @@ pub(super) struct Frame {
     /// Whether the frame branches on a general row: alternative `i` places candidate `i` and
     /// excludes candidates `0..i` (so each solution is reached once).
     pub(super) exclusive: bool,
+    /// When optimising: a proved lower bound (minimisation form) on every solution of the
+    /// frame's subtree not yet explored (see `run.rs`, `Branches`); `i128::MIN` otherwise.
+    pub(super) bound: i128,
 }
 
 /// Added to the legal count of a row that needs no more variables (a filled "exactly one" row, or

@@ -1,0 +1,305 @@
+//! Proved bounds, gaps and incumbent traces of the optimisers (issue 39, items 1 and 2):
+//! stopped early (no time at all: the searches stop at their first check, after 256 steps),
+//! every optimiser reports a bound with its solution, on the right side of the optimum found
+//! by trying every assignment here (no backend involved); the gap options stop a search early
+//! with an honest status; the trace records the incumbents and bounds in order.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome, Status};
+use zeroone::model::{Coord, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Sense};
+
+/// A 0-1 knapsack over `n` items (weights 3 to 20: `vsa` reads sums up to 1024), each item's
+/// value its weight plus 10 (the strongly correlated kind, hard for branch and bound). Packing
+/// (`maximise`): at most half the total weight, maximising the value; covering: at least half
+/// the total weight, minimising the value.
+fn knapsack(n: usize, seed: u64, maximise: bool) -> Model {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut b = ModelBuilder::new(format!("knapsack-{n}"), PuzzleKind::Generic);
+    let vars: Vec<usize> = (0..n)
+        .map(|i| b.variable(format!("x{i}"), Coord::Free))
+        .collect();
+    let f = b.family("capacity");
+    let w: Vec<u64> = (0..n).map(|_| rng.gen_range(3..=20)).collect();
+    let half = w.iter().sum::<u64>() / 2;
+    let (sense, objective) = match maximise {
+        true => (Sense::AtMost(half), ObjectiveSense::Maximize),
+        false => (Sense::AtLeast(half), ObjectiveSense::Minimize),
+    };
+    b.weighted_row(f, vars, w.clone(), sense);
+    let values = w
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| (i, w as i64 + 10))
+        .collect();
+    b.objective(objective, values);
+    b.build().unwrap()
+}
+
+/// The knapsack's optimum by dynamic programming over the weight (no backend involved):
+/// packing, the best value within each capacity; covering, the least value reaching each
+/// weight (weights above the need counted as the need).
+fn knapsack_optimum(model: &Model) -> i128 {
+    let row = &model.constraints()[0];
+    let objective = model.objective().unwrap();
+    let items: Vec<(usize, i128)> = row
+        .terms()
+        .map(|(v, w)| (w as usize, objective.value(&[v])))
+        .collect();
+    match row.sense.bounds() {
+        (0, Some(cap)) => {
+            let cap = cap as usize;
+            let mut best = vec![0i128; cap + 1];
+            for &(w, value) in &items {
+                for c in (w..=cap).rev() {
+                    best[c] = best[c].max(best[c - w] + value);
+                }
+            }
+            best[cap]
+        }
+        (need, _) => {
+            let need = need as usize;
+            let mut best = vec![i128::MAX; need + 1];
+            best[0] = 0;
+            for &(w, value) in &items {
+                for c in (0..=need).rev() {
+                    if best[c] != i128::MAX {
+                        let to = (c + w).min(need);
+                        best[to] = best[to].min(best[c] + value);
+                    }
+                }
+            }
+            best[need]
+        }
+    }
+}
+
+/// A weighted set cover: `sets` sets over `elements` elements (each set holds each element
+/// with probability 1/4, each element in at least two sets), minimising the cost.
+fn set_cover(sets: usize, elements: usize, seed: u64) -> Model {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut b = ModelBuilder::new(format!("cover-{sets}"), PuzzleKind::Generic);
+    let vars: Vec<usize> = (0..sets)
+        .map(|i| b.variable(format!("s{i}"), Coord::Free))
+        .collect();
+    let f = b.family("element");
+    for _ in 0..elements {
+        let mut holding: Vec<usize> = vars
+            .iter()
+            .copied()
+            .filter(|_| rng.gen_bool(0.25))
+            .collect();
+        while holding.len() < 2 {
+            let v = rng.gen_range(0..sets);
+            if !holding.contains(&v) {
+                holding.push(v);
+            }
+        }
+        holding.sort_unstable();
+        b.row(f, holding, Sense::AtLeast(1));
+    }
+    let costs = (0..sets).map(|i| (i, rng.gen_range(3..=30))).collect();
+    b.objective(ObjectiveSense::Minimize, costs);
+    b.build().unwrap()
+}
+
+/// The set cover's optimum by dynamic programming over the sets of elements covered (no
+/// backend involved).
+fn cover_optimum(model: &Model) -> i128 {
+    let elements = model.constraints().len();
+    let objective = model.objective().unwrap();
+    let mut covers = vec![0u32; model.num_variables()];
+    for (e, row) in model.constraints().iter().enumerate() {
+        for (v, _) in row.terms() {
+            covers[v] |= 1 << e;
+        }
+    }
+    let full = (1usize << elements) - 1;
+    let mut best = vec![i128::MAX; full + 1];
+    best[0] = 0;
+    for (v, &c) in covers.iter().enumerate() {
+        let cost = objective.value(&[v]);
+        for mask in (0..=full).rev() {
+            if best[mask] != i128::MAX {
+                let to = mask | c as usize;
+                best[to] = best[to].min(best[mask] + cost);
+            }
+        }
+    }
+    best[full]
+}
+
+/// The optimum of a test model, by the method its kind allows.
+fn optimum(model: &Model) -> i128 {
+    match model.name().starts_with("knapsack") {
+        true => knapsack_optimum(model),
+        false => cover_optimum(model),
+    }
+}
+
+fn run(
+    name: &str,
+    model: &Model,
+    limit: Option<std::time::Duration>,
+    params: &[(&str, &str)],
+) -> Outcome {
+    let mut options = BackendOptions {
+        time_limit: limit,
+        ..BackendOptions::default()
+    };
+    if name == "vsa" {
+        options.params.insert("code".into(), "unitary".into());
+    }
+    for (k, v) in params {
+        options.params.insert((*k).into(), (*v).into());
+    }
+    let mut backend = make_backend(name, &options).unwrap();
+    solve_verified(backend.as_mut(), model).unwrap()
+}
+
+/// `bound` and `value` sandwich `optimum` (on the sides the model's sense says).
+fn sandwiched(model: &Model, out: &Outcome, optimum: i128) -> Result<(), String> {
+    let (Some(value), Some(bound)) = (out.objective, out.bound) else {
+        return Err(format!("no value or no bound: {out:?}"));
+    };
+    let ok = match model.objective().unwrap().sense() {
+        ObjectiveSense::Minimize => bound <= optimum && optimum <= value,
+        ObjectiveSense::Maximize => value <= optimum && optimum <= bound,
+    };
+    match ok {
+        true => Ok(()),
+        false => Err(format!("bound {bound}, optimum {optimum}, value {value}")),
+    }
+}
+
+#[test]
+fn every_optimiser_stopped_early_reports_a_bound_on_the_right_side_of_the_optimum() {
+    let models = [
+        knapsack(70, 2, true),
+        knapsack(70, 5, false),
+        set_cover(40, 14, 3),
+    ];
+    let mut stopped = std::collections::BTreeSet::new();
+    for model in &models {
+        let optimum = optimum(model);
+        for name in ["bitset", "vsa", "enum"] {
+            let out = run(name, model, Some(std::time::Duration::ZERO), &[]);
+            let what = format!("{name} on {}", model.name());
+            eprintln!(
+                "{what}: {:?} {:?} {:?} (optimum {optimum})",
+                out.status, out.objective, out.bound
+            );
+            if out.status == Status::Feasible {
+                stopped.insert(name);
+            }
+            assert!(
+                matches!(out.status, Status::Feasible | Status::Optimal),
+                "{what}: {:?} {:?}",
+                out.status,
+                out.reason
+            );
+            sandwiched(model, &out, optimum)
+                .map_err(|e| format!("{what}: {e}"))
+                .unwrap();
+            if out.status == Status::Optimal {
+                assert_eq!(
+                    (out.objective, out.bound),
+                    (Some(optimum), Some(optimum)),
+                    "{what}"
+                );
+            }
+        }
+    }
+    // Every optimiser was stopped before its proof at least once (so its bound at a stop
+    // was checked).
+    assert_eq!(stopped.len(), 3, "{stopped:?}");
+}
+
+#[test]
+fn the_search_bound_rises_above_the_root_bound_and_the_trace_is_in_order() {
+    // A 20-item knapsack: stopped at once, the search's bound is at least as tight as the
+    // root bound (maximising: at most it); run to the end, the trace's incumbents improve
+    // and its bounds only tighten (maximising: fall), ending at the optimum.
+    let model = knapsack(30, 7, true);
+    let optimum = optimum(&model);
+    let root = zeroone::backend::branch_bound::root_bound(&model).unwrap();
+    assert!(root >= optimum);
+    let out = run("bitset", &model, Some(std::time::Duration::ZERO), &[]);
+    sandwiched(&model, &out, optimum).unwrap();
+    assert!(
+        out.bound.unwrap() <= root,
+        "{:?} above the root's {root}",
+        out.bound
+    );
+    let full = run("bitset", &model, None, &[]);
+    let trace = &full.stats.trace;
+    assert!(trace.len() >= 2, "{trace:?}");
+    let values: Vec<i128> = trace.iter().filter_map(|p| p.value).collect();
+    let bounds: Vec<i128> = trace.iter().filter_map(|p| p.bound).collect();
+    assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+    assert!(bounds.windows(2).all(|w| w[0] >= w[1]), "{bounds:?}");
+    assert!(trace.windows(2).all(|w| w[0].seconds <= w[1].seconds));
+    let last = trace.last().unwrap();
+    assert_eq!((last.value, last.bound), (Some(optimum), Some(optimum)));
+    // The trace goes into the JSON of the stats and back.
+    let json = serde_json::to_value(&full.stats).unwrap();
+    assert!(json["trace"]
+        .as_array()
+        .is_some_and(|a| a.len() == trace.len()));
+    let back: zeroone::backend::Stats = serde_json::from_value(json).unwrap();
+    assert_eq!(&back.trace, trace);
+}
+
+#[test]
+fn the_gap_options_stop_early_with_status_feasible_and_zero_gap_is_optimal() {
+    let model = set_cover(40, 16, 11);
+    let optimum = optimum(&model);
+    let full = run("bitset", &model, None, &[]);
+    assert_eq!(full.objective, Some(optimum));
+    for name in ["bitset", "auto"] {
+        // A generous relative gap: the first incumbent within 100% of the bound stops it.
+        let out = run(name, &model, None, &[("gap", "1")]);
+        assert!(
+            matches!(out.status, Status::Feasible | Status::Optimal),
+            "{name}: {out:?}"
+        );
+        sandwiched(&model, &out, optimum).unwrap();
+        assert!(out.gap().unwrap() <= 1.0, "{name}: {:?}", out.gap());
+        if out.status == Status::Feasible {
+            assert!(
+                out.reason.as_deref().unwrap().contains("gap"),
+                "{:?}",
+                out.reason
+            );
+            assert!(out.stats.nodes <= full.stats.nodes);
+        }
+        // An absolute gap.
+        let out = run(name, &model, None, &[("abs-gap", "5")]);
+        sandwiched(&model, &out, optimum).unwrap();
+        let (v, b) = (out.objective.unwrap(), out.bound.unwrap());
+        assert!(v - b <= 5, "{name}: {v} {b}");
+        // Gap 0: only a proof stops it.
+        let out = run(name, &model, None, &[("gap", "0")]);
+        assert_eq!(out.status, Status::Optimal, "{name}");
+        assert_eq!(out.objective, Some(optimum));
+    }
+    // The first incumbent of a search is within a 1000% gap: the search stops at once.
+    let out = run("bitset", &model, None, &[("gap", "10")]);
+    assert_eq!(out.status, Status::Feasible, "{out:?}");
+    assert!(
+        out.stats.nodes < full.stats.nodes,
+        "{} {}",
+        out.stats.nodes,
+        full.stats.nodes
+    );
+    // Backends that cannot honour a gap refuse it by name.
+    for name in ["enum", "milp", "brute"] {
+        let mut options = BackendOptions::default();
+        options.params.insert("gap".into(), "0.1".into());
+        let err = make_backend(name, &options).err().expect(name).to_string();
+        assert!(err.contains("gap"), "{name}: {err}");
+    }
+    let mut options = BackendOptions::default();
+    options.params.insert("gap".into(), "-1".into());
+    assert!(make_backend("bitset", &options).is_err());
+}
