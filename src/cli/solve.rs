@@ -92,10 +92,22 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
             .is_terminal()
             .then_some(std::time::Duration::from_secs(10))
     });
+    // An optimiser in this process reports its incumbents and bounds to the heartbeat (a
+    // worker process, under --time-limit or --memory-limit, does not).
+    let latest: super::heartbeat::Latest = Default::default();
     let heartbeat = heartbeat.map(|every| {
-        super::heartbeat::Heartbeat::start("solving", index, backend.serving(&model), every)
+        let watch = model.objective().map(|_| latest.clone());
+        super::heartbeat::Heartbeat::start("solving", index, backend.serving(&model), every, watch)
     });
-    let outcome = super::isolated::solve(&args.backend, backend, &model);
+    let sink = {
+        let latest = latest.clone();
+        std::rc::Rc::new(move |p: &zeroone::backend::incumbent::TracePoint| {
+            *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
+        })
+    };
+    let outcome = zeroone::backend::incumbent::with_progress(sink, || {
+        super::isolated::solve(&args.backend, backend, &model)
+    });
     drop(heartbeat);
     let outcome = outcome?;
     let text = outcome_line(args, index, &model, backend.serving(&model), &outcome);

@@ -303,3 +303,113 @@ fn the_gap_options_stop_early_with_status_feasible_and_zero_gap_is_optimal() {
     options.params.insert("gap".into(), "-1".into());
     assert!(make_backend("bitset", &options).is_err());
 }
+
+fn zeroone(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+const KNAPSACK_60: &str = "models/generated/optimisation/knapsack-60.json";
+
+#[test]
+fn the_command_line_shows_bound_gap_and_trace_and_takes_the_gap_options() {
+    // Stopped by the time limit (in a worker process): feasible, with the bound, the gap as
+    // a float and an exact fraction, and the trace in the statistics.
+    let out = zeroone(&[
+        "solve",
+        KNAPSACK_60,
+        "--backend",
+        "bitset",
+        "--time-limit",
+        "0.3",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (value, bound) = (
+        json["objective"].as_i64().unwrap(),
+        json["bound"].as_i64().unwrap(),
+    );
+    if json["status"] == "feasible" {
+        // Maximising: the bound is at least the value, and at least the optimum (854).
+        assert!(bound >= 854 && value <= 854, "{json}");
+        let exact = format!("{}/{}", bound - value, value);
+        assert_eq!(json["gap_exact"], exact.as_str(), "{json}");
+        let gap = json["gap"].as_f64().unwrap();
+        assert!((gap - (bound - value) as f64 / value as f64).abs() < 1e-12);
+    }
+    let trace = json["stats"]["trace"].as_array().unwrap();
+    assert!(
+        !trace.is_empty() && trace.iter().all(|p| p["t"].is_number()),
+        "{json}"
+    );
+    // The gap option: 5% is met by an early incumbent against the root bound.
+    let out = zeroone(&[
+        "solve",
+        KNAPSACK_60,
+        "--backend",
+        "bitset",
+        "--gap",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["status"], "feasible", "{json}");
+    assert!(json["gap"].as_f64().unwrap() <= 0.05, "{json}");
+    assert!(
+        json["reason"].as_str().unwrap().contains("gap tolerance"),
+        "{json}"
+    );
+    // In text: the bound and the gap, with its exact fraction.
+    let out = zeroone(&["solve", KNAPSACK_60, "--backend", "bitset", "--gap", "0.05"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(", bound ") && text.contains("% (") && text.contains("feasible"),
+        "{text}"
+    );
+    // Refused: a backend that cannot honour it, a bad value (exit 2, naming the option).
+    for args in [
+        &["--backend", "milp", "--gap", "0.1"][..],
+        &["--backend", "bitset", "--gap=-1"][..],
+        &["--backend", "bitset", "--gap", "inf"][..],
+        &["--backend", "bitset", "--abs-gap", "x"][..],
+    ] {
+        let out = zeroone(&[&["solve", KNAPSACK_60][..], args].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("gap"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn solve_progress_prints_the_incumbent_bound_and_gap_of_an_optimiser() {
+    // The 60-item knapsack takes bitset a few seconds in a test build (no limit: in this
+    // process); lines every 0.2 s carry its incumbent, bound and gap.
+    let out = zeroone(&[
+        "solve",
+        KNAPSACK_60,
+        "--backend",
+        "bitset",
+        "--progress",
+        "0.2",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("still solving puzzle 0 with bitset"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(": incumbent ") && stderr.contains(", bound ") && stderr.contains(", gap "),
+        "{stderr}"
+    );
+}

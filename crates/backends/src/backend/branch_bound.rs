@@ -91,6 +91,8 @@ pub struct CostBound {
     stopped_at_gap: bool,
     /// Every improving solution and bound change (minimisation form).
     trace: Trace,
+    /// Whether the objective is maximised (values are turned back for progress reports).
+    maximise: bool,
 }
 
 impl CostBound {
@@ -154,6 +156,7 @@ impl CostBound {
             gap_limit: GapLimit::default(),
             stopped_at_gap: false,
             trace: Trace::default(),
+            maximise: objective.sense() == crate::model::ObjectiveSense::Maximize,
         }
     }
 
@@ -196,7 +199,14 @@ impl CostBound {
             (Some(p), Some(g)) => Some(p.max(g)),
             (p, g) => p.or(g),
         };
-        self.trace.note(seconds, incumbent, self.proved);
+        if self.trace.note(seconds, incumbent, self.proved) {
+            let sign = |v: i128| if self.maximise { -v } else { v };
+            crate::backend::incumbent::report_progress(&crate::backend::incumbent::TracePoint {
+                seconds,
+                value: incumbent.map(sign),
+                bound: self.proved.map(sign),
+            });
+        }
         let reached = match (incumbent, self.proved) {
             (Some(v), Some(b)) => self.gap_limit.is_set() && self.gap_limit.reached(v, b),
             _ => false,

@@ -106,15 +106,15 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// Adds a point when its value or bound differs from the last one's. Cost: one push, and
-    /// a thinning pass when full.
-    pub fn note(&mut self, seconds: f64, value: Option<i128>, bound: Option<i128>) {
+    /// Adds a point when its value or bound differs from the last one's (true then). Cost:
+    /// one push, and a thinning pass when full.
+    pub fn note(&mut self, seconds: f64, value: Option<i128>, bound: Option<i128>) -> bool {
         if self
             .points
             .last()
             .is_some_and(|p| p.value == value && p.bound == bound)
         {
-            return;
+            return false;
         }
         if self.points.len() >= TRACE_LIMIT {
             let last = self.points.len() - 1;
@@ -132,6 +132,7 @@ impl Trace {
             value,
             bound,
         });
+        true
     }
 
     /// The points kept, oldest first.
@@ -162,6 +163,31 @@ impl Trace {
                 ..p
             })
             .collect();
+    }
+}
+
+thread_local! {
+    /// The sink [`with_progress`] installed on this thread, if any.
+    static PROGRESS: std::cell::RefCell<Option<std::rc::Rc<dyn Fn(&TracePoint)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `sink` told every new trace point (incumbent or bound change, in the
+/// objective's own sign) of an optimiser that `f` runs on this thread (`solve --progress`
+/// prints them). The sink is called from inside the search: it should be quick. Backends
+/// that keep no trace never call it. Cost: one thread-local look-up per trace point.
+pub fn with_progress<R>(sink: std::rc::Rc<dyn Fn(&TracePoint)>, f: impl FnOnce() -> R) -> R {
+    let before = PROGRESS.with(|p| p.replace(Some(sink)));
+    let result = f();
+    PROGRESS.with(|p| *p.borrow_mut() = before);
+    result
+}
+
+/// Hands `point` to the sink of [`with_progress`] on this thread, if one is installed.
+pub(crate) fn report_progress(point: &TracePoint) {
+    let sink = PROGRESS.with(|p| p.borrow().clone());
+    if let Some(sink) = sink {
+        sink(point);
     }
 }
 

@@ -547,6 +547,15 @@ impl Outcome {
             self.bound?,
         ))
     }
+
+    /// The relative gap as the exact fraction `(|objective - bound|, max(1, |objective|))`
+    /// (see [`crate::model::objective::Objective::gap_ratio`]), when both are known.
+    pub fn gap_ratio(&self) -> Option<(u128, u128)> {
+        Some(crate::model::objective::Objective::gap_ratio(
+            self.objective?,
+            self.bound?,
+        ))
+    }
 }
 
 /// A verified count result.
