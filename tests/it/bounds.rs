@@ -413,3 +413,122 @@ fn solve_progress_prints_the_incumbent_bound_and_gap_of_an_optimiser() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_pool_lists_every_solution_within_the_gap_of_the_optimum_and_the_n_best() {
+    // Against brute force's every solution, valued here: the pool within G is exactly those
+    // within G of the optimum, for both senses; with a limit, the n best values in order.
+    use zeroone::backend::{solutions_verified, solutions_within_verified};
+    for model in [
+        knapsack(14, 21, true),
+        knapsack(14, 22, false),
+        set_cover(14, 8, 23),
+    ] {
+        let objective = model.objective().unwrap().clone();
+        let mut brute = make_backend("brute", &BackendOptions::default()).unwrap();
+        let mut all = Vec::new();
+        solutions_verified(brute.as_mut(), &model, None, &mut |s| {
+            all.push(objective.value(&s.ones))
+        })
+        .unwrap();
+        let optimum = optimum(&model);
+        let mut by_quality = all.clone();
+        by_quality.sort_by_key(|&v| objective.flip(v));
+        for within in [0u128, 3, 20] {
+            for name in ["bitset", "brute"] {
+                let mut backend = make_backend(name, &BackendOptions::default()).unwrap();
+                let mut got = Vec::new();
+                let (best, stream) =
+                    solutions_within_verified(backend.as_mut(), &model, within, None, &mut |s| {
+                        got.push(objective.value(&s.ones))
+                    })
+                    .unwrap();
+                assert_eq!(best.objective, Some(optimum));
+                assert!(stream.unwrap().exhaustive);
+                got.sort_by_key(|&v| objective.flip(v));
+                let expected: Vec<i128> = by_quality
+                    .iter()
+                    .copied()
+                    .filter(|v| v.abs_diff(optimum) <= within)
+                    .collect();
+                assert_eq!(got, expected, "{name} within {within} on {}", model.name());
+            }
+        }
+        // The 5 best (within a gap wide enough to hold them all), best first.
+        let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
+        let mut got = Vec::new();
+        let (_, stream) =
+            solutions_within_verified(backend.as_mut(), &model, u128::MAX, Some(5), &mut |s| {
+                got.push(objective.value(&s.ones))
+            })
+            .unwrap();
+        assert_eq!(stream.unwrap().count, got.len() as u128);
+        assert_eq!(
+            got,
+            by_quality[..5.min(by_quality.len())],
+            "{}",
+            model.name()
+        );
+    }
+}
+
+#[test]
+fn solve_all_within_prints_a_verified_pool_and_refuses_a_model_without_objective() {
+    let file = "models/generated/optimisation/knapsack-20.json";
+    let out = zeroone(&[
+        "solve",
+        file,
+        "--backend",
+        "bitset",
+        "--all",
+        "--within",
+        "30",
+        "--limit",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    let optimum = lines[0]["objective"].as_i64().unwrap();
+    assert_eq!(lines[0]["status"], "optimal");
+    let values: Vec<i64> = lines[..4]
+        .iter()
+        .map(|l| l["objective"].as_i64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    for l in &lines[1..4] {
+        assert!(l["verified"] == true && l["bound"] == optimum, "{l}");
+        let v = l["objective"].as_i64().unwrap();
+        assert!(optimum - v <= 30);
+        assert_eq!(
+            l["status"],
+            if v == optimum { "optimal" } else { "feasible" }
+        );
+    }
+    assert_eq!(
+        (lines[4]["solutions"].as_u64(), lines[4]["status"].as_str()),
+        (Some(4), Some("limit"))
+    );
+    let out = zeroone(&[
+        "solve",
+        "models/hex-bare.hex",
+        "--index",
+        "0",
+        "--all",
+        "--within",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--within needs a model with an objective")
+    );
+}

@@ -55,7 +55,9 @@ use thiserror::Error;
 
 use crate::model::Model;
 
-pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
+pub use optimize::{
+    optimal_solutions_verified, solutions_within_verified, OptimizeReport, Optimizer,
+};
 pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, LpVerdict, Outcome, SearchCounter, SolveReport,
     SpaceLevels, Stats, Status, Undecided, WITNESS_LIMIT,
