@@ -61,6 +61,12 @@ pub struct SolveArgs {
     /// `count --progress` does.
     #[arg(long, value_name = "SECS", value_parser = super::heartbeat::progress_interval)]
     pub progress: Option<std::time::Duration>,
+    /// Start an optimisation from this solution (a line as `solve` or `solve --json` prints
+    /// it) or partial assignment (`LABEL=0`/`LABEL=1` pairs): its values are tried first, and
+    /// a complete hint that satisfies every row is the first incumbent (one that breaks a row
+    /// is reported and only orders the choices). Backends that cannot use a hint refuse it.
+    #[arg(long, value_name = "FILE", conflicts_with = "all")]
+    pub hint: Option<PathBuf>,
     #[command(flatten)]
     pub jobs: JobsArg,
     #[command(flatten)]
@@ -112,13 +118,28 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
             *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
         })
     };
-    let outcome = zeroone::backend::incumbent::with_progress(sink, || {
-        super::isolated::solve(&args.backend, backend, &model)
+    let outcome = zeroone::backend::incumbent::with_progress(sink, || match &args.hint {
+        None => super::isolated::solve(&args.backend, backend, &model),
+        Some(path) => solve_hinted(args, path, &model),
     });
     drop(heartbeat);
     let outcome = outcome?;
     let text = outcome_line(args, index, &model, backend.serving(&model), &outcome);
     Ok((text, Tally::of(outcome.status, outcome.stats.seconds)))
+}
+
+/// `--hint FILE`: the hint read against `model` becomes the backend's `hint` option, so a
+/// backend made for this puzzle (here or in a worker process) starts from it.
+fn solve_hinted(
+    args: &SolveArgs,
+    path: &std::path::Path,
+    model: &Model,
+) -> Result<Outcome, CliError> {
+    let hint = super::hint::read_hint(path, model)?;
+    let mut hinted = args.backend.clone();
+    hinted.params.push(("hint".into(), hint.to_param()));
+    let mut backend = hinted.make()?;
+    super::isolated::solve(&hinted, backend.as_mut(), model)
 }
 
 /// `--all` streams solutions in this process, so only a backend that stops itself can honour a

@@ -74,6 +74,37 @@ fn knapsack_optimum(model: &Model) -> i128 {
     }
 }
 
+/// An optimal packing of a packing knapsack (its ones), by the dynamic programme of
+/// [`knapsack_optimum`] walked back.
+fn knapsack_packing(model: &Model) -> Vec<usize> {
+    let row = &model.constraints()[0];
+    let objective = model.objective().unwrap();
+    let cap = row.sense.bounds().1.unwrap() as usize;
+    let items: Vec<(usize, usize, i128)> = row
+        .terms()
+        .map(|(v, w)| (v, w as usize, objective.value(&[v])))
+        .collect();
+    // best[i][c]: the best value of the first i items within capacity c.
+    let mut best = vec![vec![0i128; cap + 1]; items.len() + 1];
+    for (i, &(_, w, value)) in items.iter().enumerate() {
+        for c in 0..=cap {
+            best[i + 1][c] = best[i][c];
+            if c >= w {
+                best[i + 1][c] = best[i + 1][c].max(best[i][c - w] + value);
+            }
+        }
+    }
+    let (mut c, mut ones) = (cap, Vec::new());
+    for i in (0..items.len()).rev() {
+        if best[i + 1][c] != best[i][c] {
+            ones.push(items[i].0);
+            c -= items[i].1;
+        }
+    }
+    ones.sort_unstable();
+    ones
+}
+
 /// A weighted set cover: `sets` sets over `elements` elements (each set holds each element
 /// with probability 1/4, each element in at least two sets), minimising the cost.
 fn set_cover(sets: usize, elements: usize, seed: u64) -> Model {
@@ -530,5 +561,135 @@ fn solve_all_within_prints_a_verified_pool_and_refuses_a_model_without_objective
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--within needs a model with an objective")
+    );
+}
+
+#[test]
+fn a_hint_seeds_the_incumbent_and_a_broken_hint_is_not_trusted() {
+    // The 70-item knapsack stopped at once: without a hint its incumbent is below the
+    // optimum; with the optimal solution as the hint, the stopped run returns the optimum.
+    let model = knapsack(70, 2, true);
+    let best = optimum(&model);
+    let plain = run("bitset", &model, Some(std::time::Duration::ZERO), &[]);
+    assert!(plain.objective.unwrap() < best, "{plain:?}");
+    let ones = knapsack_packing(&model);
+    assert_eq!(model.objective().unwrap().value(&ones), best);
+    let hint: Vec<String> = (0..model.num_variables())
+        .map(|v| format!("{v}={}", u8::from(ones.contains(&v))))
+        .collect();
+    let hint = hint.join(",");
+    for name in ["bitset", "auto"] {
+        let out = run(
+            name,
+            &model,
+            Some(std::time::Duration::ZERO),
+            &[("hint", &hint)],
+        );
+        assert_eq!(out.objective, Some(best), "{name}: {out:?}");
+        sandwiched(&model, &out, best).unwrap();
+        assert_eq!(out.stats.extra["hint_incumbent"], true);
+    }
+    // A complete hint that breaks the capacity row: never the answer, only an order.
+    let model = knapsack(30, 7, true);
+    let best = optimum(&model);
+    let all_in: Vec<String> = (0..model.num_variables())
+        .map(|v| format!("{v}=1"))
+        .collect();
+    let out = run("bitset", &model, None, &[("hint", &all_in.join(","))]);
+    assert_eq!((out.status, out.objective), (Status::Optimal, Some(best)));
+    assert_eq!(out.stats.extra["hint_incumbent"], false);
+    // A partial hint orders the choices; the answer is the same optimum.
+    let out = run("bitset", &model, None, &[("hint", "0=1,1=0,5=1")]);
+    assert_eq!((out.status, out.objective), (Status::Optimal, Some(best)));
+    // Bad hints are refused: malformed, a variable twice, beyond the model.
+    for bad in ["0=2", "x=1", "0=1,0=0"] {
+        let mut options = BackendOptions::default();
+        options.params.insert("hint".into(), bad.into());
+        assert!(make_backend("bitset", &options).is_err(), "{bad}");
+    }
+    let out = run("bitset", &model, None, &[("hint", "999=1")]);
+    assert_eq!(out.status, Status::Error, "{out:?}");
+}
+
+#[test]
+fn solve_hint_reads_solve_output_and_partial_assignments_with_located_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let file = "models/generated/optimisation/knapsack-20.json";
+    let solved = zeroone(&["solve", file, "--backend", "bitset", "--json"]);
+    let text = zeroone(&["solve", file, "--backend", "bitset"]);
+    let optimum =
+        serde_json::from_slice::<serde_json::Value>(&solved.stdout).unwrap()["objective"].clone();
+    for hint in [
+        write("solution.json", &String::from_utf8_lossy(&solved.stdout)),
+        write("solution.txt", &String::from_utf8_lossy(&text.stdout)),
+        write(
+            "partial.txt",
+            "# a partial assignment\nitem2=1, item3=1 item4=0\n",
+        ),
+    ] {
+        let out = zeroone(&[
+            "solve",
+            file,
+            "--backend",
+            "bitset",
+            "--json",
+            "--hint",
+            &hint,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{hint}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (&json["status"], &json["objective"]),
+            (&"optimal".into(), &optimum),
+            "{hint}"
+        );
+    }
+    // Located errors, exit 2; a backend that cannot take a hint refuses it.
+    for (text, expected) in [
+        ("item2=1 item3=7\n", ":1:9: expected LABEL=0 or LABEL=1"),
+        ("\nnothing=1\n", ":2:1: 'nothing' is no variable"),
+        ("item2=1 item2=0\n", "given both 0 and 1"),
+    ] {
+        let hint = write("bad.txt", text);
+        let out = zeroone(&["solve", file, "--hint", &hint]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(expected), "{text}: {stderr}");
+    }
+    let hint = write("partial.txt", "item2=1\n");
+    let out = zeroone(&["solve", file, "--backend", "milp", "--hint", &hint]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not take option 'hint'"));
+    // A solution that breaks a row is reported with the verifier's violation, not trusted.
+    let labels: Vec<String> = (0..20).map(|i| format!("item{i}")).collect();
+    let hint = write("greedy.txt", &format!("ones: {}\n", labels.join(" ")));
+    let out = zeroone(&[
+        "solve",
+        file,
+        "--backend",
+        "bitset",
+        "--json",
+        "--hint",
+        &hint,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not a solution of") && stderr.contains("must be <="),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&json["status"], &json["objective"]),
+        (&"optimal".into(), &optimum)
     );
 }

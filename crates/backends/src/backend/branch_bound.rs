@@ -93,6 +93,9 @@ pub struct CostBound {
     trace: Trace,
     /// Whether the objective is maximised (values are turned back for progress reports).
     maximise: bool,
+    /// Per layout variable, from a hint: 0 for a value the hint asks for, 2 for one it rules
+    /// out, 1 otherwise (the search tries lower ranks first); `None` without a hint.
+    preference: Option<Vec<u8>>,
 }
 
 impl CostBound {
@@ -157,7 +160,37 @@ impl CostBound {
             stopped_at_gap: false,
             trace: Trace::default(),
             maximise: objective.sense() == crate::model::ObjectiveSense::Maximize,
+            preference: None,
         }
+    }
+
+    /// Makes the search try the values of `hint` (per model variable) first: a hinted 1
+    /// before the other candidates of its row, a hinted 0 after them (through its slack
+    /// partner, when it has one, first). Cost: one pass over the slack rows.
+    pub fn set_preference(&mut self, layout: &Layout, hint: &[Option<bool>]) {
+        let mut rank = vec![1u8; layout.num_vars];
+        for (v, h) in hint.iter().enumerate().take(layout.model_vars) {
+            rank[v] = match h {
+                Some(true) => 0,
+                Some(false) => 2,
+                None => 1,
+            };
+        }
+        for r in self.first_slack..layout.num_rows {
+            let row = layout.row(r);
+            if let (Some(&v), Some(&s)) = (
+                row.iter().find(|&&v| (v as usize) < layout.model_vars),
+                row.iter().find(|&&v| (v as usize) >= layout.model_vars),
+            ) {
+                rank[s as usize] = 2 - rank[v as usize];
+            }
+        }
+        self.preference = Some(rank);
+    }
+
+    /// The ranks of [`CostBound::set_preference`], if a hint set them.
+    pub fn preference(&self) -> Option<&[u8]> {
+        self.preference.as_deref()
     }
 
     /// Makes the search stop once the gap between the incumbent and the proved bound is

@@ -32,8 +32,9 @@ pub struct GapLimit {
 }
 
 impl GapLimit {
-    /// The option keys a backend that honours the tolerances lists in its registry entry.
-    pub const PARAMS: [&'static str; 2] = ["gap", "abs-gap"];
+    /// The option keys a backend that honours the tolerances (and a [`Hint`]) lists in its
+    /// registry entry.
+    pub const PARAMS: [&'static str; 3] = ["gap", "abs-gap", "hint"];
 
     /// The tolerances in `options` (`gap`, `abs-gap`), for backend `backend`; a value that is
     /// not a finite number from 0 (`gap`) or a whole number from 0 (`abs-gap`) is
@@ -77,6 +78,91 @@ impl GapLimit {
             num as f64 <= g * den as f64
         });
         absolute || relative
+    }
+}
+
+/// A hint (`solve --hint FILE`, option `hint`): values for some or all of the model's
+/// variables. A search that honours it tries the hinted values first at every choice, and a
+/// complete hint that satisfies every row seeds branch and bound as its first incumbent (one
+/// that breaks a row is never trusted: it only orders the choices). The option's text is
+/// `ID=0|1` pairs separated by commas (e.g. `0=1,4=0,7=1`), over model variable ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hint {
+    /// `(variable id, value)` pairs, in the order given, each variable at most once.
+    pub values: Vec<(usize, bool)>,
+}
+
+impl Hint {
+    /// The hint in option `hint` of `options` (`None` without one), for backend `backend`. A
+    /// malformed pair or a variable given twice is [`BackendError::BadOption`]; ids are
+    /// checked against a model by [`Hint::for_model`].
+    pub fn from_options(
+        backend: &str,
+        options: &BackendOptions,
+    ) -> Result<Option<Hint>, BackendError> {
+        let Some(text) = options.params.get("hint") else {
+            return Ok(None);
+        };
+        let bad = |why: String| BackendError::BadOption {
+            backend: backend.into(),
+            key: "hint".into(),
+            value: text.chars().take(80).collect(),
+            expected: format!("ID=0|1 pairs separated by commas ({why})"),
+        };
+        let mut values = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let parsed = pair.split_once('=').and_then(|(id, v)| {
+                let value = match v.trim() {
+                    "0" => false,
+                    "1" => true,
+                    _ => return None,
+                };
+                Some((id.trim().parse::<usize>().ok()?, value))
+            });
+            let (id, value) = parsed.ok_or_else(|| bad(format!("'{pair}' is not one")))?;
+            if !seen.insert(id) {
+                return Err(bad(format!("variable {id} is given twice")));
+            }
+            values.push((id, value));
+        }
+        Ok(Some(Hint { values }))
+    }
+
+    /// The option text of this hint (see the type's docs).
+    pub fn to_param(&self) -> String {
+        let pairs: Vec<String> = self
+            .values
+            .iter()
+            .map(|&(v, x)| format!("{v}={}", u8::from(x)))
+            .collect();
+        pairs.join(",")
+    }
+
+    /// Per model variable of `model`: its hinted value, if any; `Err` naming the first id
+    /// beyond the model's variables.
+    pub fn for_model(&self, model: &crate::model::Model) -> Result<Vec<Option<bool>>, String> {
+        let n = model.num_variables();
+        let mut per_var = vec![None; n];
+        for &(v, x) in &self.values {
+            if v >= n {
+                return Err(format!("the hint names variable {v}; the model has {n}"));
+            }
+            per_var[v] = Some(x);
+        }
+        Ok(per_var)
+    }
+
+    /// The hint as a solution of `model` when it gives every variable a value and satisfies
+    /// every row (the shared verifier's check); otherwise `None`. Cost: one verifier pass.
+    pub fn as_solution(&self, model: &crate::model::Model) -> Option<crate::model::Solution> {
+        let per_var = self.for_model(model).ok()?;
+        let bools: Option<Vec<bool>> = per_var.into_iter().collect();
+        let solution = crate::model::Solution::from_bools(&bools?);
+        crate::model::verify::Verifier::new(model)
+            .check(&solution)
+            .is_ok()
+            .then_some(solution)
     }
 }
 

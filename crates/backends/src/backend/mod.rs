@@ -487,7 +487,7 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "bitset",
         about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
-        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o).with_gap_limit(o)?)),
+        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o).with_optimiser_options(o)?)),
         params: &incumbent::GapLimit::PARAMS,
         uses_time_limit: true,
         uses_seed: false,
@@ -512,8 +512,8 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "vsa",
         about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
-        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?.with_gap_limit(o)?)),
-        params: &["code", "dim", "slots", "refresh", "gap", "abs-gap"],
+        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?.with_optimiser_options(o)?)),
+        params: &["code", "dim", "slots", "refresh", "gap", "abs-gap", "hint"],
         uses_time_limit: true,
         uses_seed: true,
         counters: &[

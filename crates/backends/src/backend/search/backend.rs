@@ -6,7 +6,7 @@ use super::layout::Layout;
 use super::run::{run, run_optimizing, run_streaming};
 use super::state::Goal;
 use crate::backend::branch_bound::CostBound;
-use crate::backend::incumbent::GapLimit;
+use crate::backend::incumbent::{GapLimit, Hint};
 use crate::backend::BackendError;
 use crate::model::{Model, Solution};
 use std::ops::ControlFlow;
@@ -91,6 +91,8 @@ pub struct SearchBackend<E> {
     pub(super) layouts: LayoutCache,
     /// The gap tolerances an optimisation stops at (options `gap`, `abs-gap`).
     pub(super) gap_limit: GapLimit,
+    /// The hint an optimisation starts from (option `hint`).
+    pub(super) hint: Option<Hint>,
 }
 
 impl<E: LegalityEngine> SearchBackend<E> {
@@ -101,16 +103,19 @@ impl<E: LegalityEngine> SearchBackend<E> {
             time_limit: options.time_limit,
             layouts: LayoutCache::default(),
             gap_limit: GapLimit::default(),
+            hint: None,
         }
     }
 
-    /// The backend with the gap tolerances of `options` (`gap`, `abs-gap`: see
-    /// [`crate::backend::incumbent`]); a bad value is [`BackendError::BadOption`].
-    pub fn with_gap_limit(
+    /// The backend with the optimiser options of `options`: the gap tolerances (`gap`,
+    /// `abs-gap`) and the hint (`hint`), see [`crate::backend::incumbent`]; a bad value is
+    /// [`BackendError::BadOption`].
+    pub fn with_optimiser_options(
         mut self,
         options: &crate::backend::BackendOptions,
     ) -> Result<Self, BackendError> {
         self.gap_limit = GapLimit::from_options(self.engine.name(), options)?;
+        self.hint = Hint::from_options(self.engine.name(), options)?;
         Ok(self)
     }
 
@@ -165,6 +170,7 @@ impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
             model,
             self.time_limit,
             self.gap_limit,
+            self.hint.as_ref(),
         )
     }
 }
@@ -180,6 +186,7 @@ pub(crate) fn optimize_report(
     model: &Model,
     time_limit: Option<Duration>,
     gap_limit: GapLimit,
+    hint: Option<&Hint>,
 ) -> Result<crate::backend::OptimizeReport, BackendError> {
     use crate::backend::{Found, OptimizeReport};
     let objective = model.objective().ok_or_else(|| BackendError::Failed {
@@ -189,7 +196,16 @@ pub(crate) fn optimize_report(
     let layout = cache.layout(model);
     let mut bound = CostBound::new(layout, objective);
     bound.set_gap_limit(gap_limit);
+    let seeded = match hint {
+        Some(h) => Some(seed_with_hint(&mut bound, layout, model, h, engine.name())?),
+        None => None,
+    };
     let mut out = run_optimizing(engine, layout, time_limit, &mut bound)?;
+    if let Some(seeded) = seeded {
+        out.stats
+            .extra
+            .insert("hint_incumbent".into(), seeded.into());
+    }
     out.stats.extra.insert("bounds".into(), bound.bounds.into());
     out.stats.extra.insert("pruned".into(), bound.pruned.into());
     if bound.stopped_at_gap() {
@@ -225,6 +241,34 @@ pub(crate) fn optimize_report(
             out.stats,
         ),
     })
+}
+
+/// Seeds `bound` with `hint` (see [`Hint`]): its values become the search's first choices,
+/// and a complete hint that satisfies every row (checked by the shared verifier) its first
+/// incumbent. True when the hint became the incumbent. An id beyond the model is
+/// [`BackendError::BadOption`]. Cost: one verifier pass and one pass over the layout.
+fn seed_with_hint(
+    bound: &mut CostBound,
+    layout: &Layout,
+    model: &Model,
+    hint: &Hint,
+    backend: &str,
+) -> Result<bool, BackendError> {
+    let per_var = hint
+        .for_model(model)
+        .map_err(|why| BackendError::BadOption {
+            backend: backend.into(),
+            key: "hint".into(),
+            value: why.clone(),
+            expected: "variable ids of the model".into(),
+        })?;
+    bound.set_preference(layout, &per_var);
+    let Some(solution) = hint.as_solution(model) else {
+        return Ok(false);
+    };
+    let placed: Vec<u32> = solution.ones.iter().map(|&v| v as u32).collect();
+    bound.offer(&placed, || solution.clone());
+    Ok(true)
 }
 
 impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {

@@ -126,6 +126,9 @@ pub(super) fn search(
     let mut st = State::new(layout);
     st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     st.slack_order = bound.as_ref().map(|b| b.slack_order(layout));
+    st.prefer = bound
+        .as_ref()
+        .and_then(|b| b.preference().map(<[u8]>::to_vec));
     let limit = match goal {
         Goal::Solve => Some(1),
         Goal::Count { limit } => limit,
