@@ -252,9 +252,12 @@ impl Trace {
     }
 }
 
+/// A receiver of trace points (see [`with_progress`]).
+pub type ProgressSink = std::rc::Rc<dyn Fn(&TracePoint)>;
+
 thread_local! {
     /// The sink [`with_progress`] installed on this thread, if any.
-    static PROGRESS: std::cell::RefCell<Option<std::rc::Rc<dyn Fn(&TracePoint)>>> =
+    static PROGRESS: std::cell::RefCell<Option<ProgressSink>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -262,7 +265,7 @@ thread_local! {
 /// objective's own sign) of an optimiser that `f` runs on this thread (`solve --progress`
 /// prints them). The sink is called from inside the search: it should be quick. Backends
 /// that keep no trace never call it. Cost: one thread-local look-up per trace point.
-pub fn with_progress<R>(sink: std::rc::Rc<dyn Fn(&TracePoint)>, f: impl FnOnce() -> R) -> R {
+pub fn with_progress<R>(sink: ProgressSink, f: impl FnOnce() -> R) -> R {
     let before = PROGRESS.with(|p| p.replace(Some(sink)));
     let result = f();
     PROGRESS.with(|p| *p.borrow_mut() = before);

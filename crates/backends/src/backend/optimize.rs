@@ -243,7 +243,7 @@ pub fn solutions_within_verified(
     let mut pool: Vec<(i128, u64, Solution)> = Vec::new();
     let mut arrival = 0u64;
     let trim = |pool: &mut Vec<(i128, u64, Solution)>| {
-        pool.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        pool.sort_by_key(|p| (p.0, p.1));
         pool.truncate(n);
     };
     let mut stream = solutions_verified_where(backend, model, None, &keep, &mut |s| {

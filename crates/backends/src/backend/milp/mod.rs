@@ -358,8 +358,9 @@ impl Counter for Milp {
 
 /// The native objective: the MILP minimises it (in minimisation form). Proved optimal when
 /// the engine says so (microlp: no gap; HiGHS: absolute gap below 1, which is exact for integer
-/// costs); a solution the time limit stopped is `feasible`, with the root bound of
-/// [`Milp::stopped_bound`] (good_lp reports no dual bound of the open nodes). The claimed
+/// costs); a solution the time limit stopped is `feasible`, with a root bound: the better of
+/// [`crate::backend::branch_bound::root_bound`] and the LP relaxation's optimum rounded to the
+/// safe side (good_lp reports no dual bound of the open nodes). The claimed
 /// value is the exact value of the solution returned (the engine's own objective is a float).
 impl crate::backend::Optimizer for Milp {
     fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
