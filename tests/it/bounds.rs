@@ -272,6 +272,36 @@ fn the_search_bound_rises_above_the_root_bound_and_the_trace_is_in_order() {
     assert!(trace.windows(2).all(|w| w[0].seconds <= w[1].seconds));
     let last = trace.last().unwrap();
     assert_eq!((last.value, last.bound), (Some(optimum), Some(optimum)));
+    // enum keeps a trace too, in the model's own values even where its reduction fixed
+    // variables (a given item here: its value counts from the first point on).
+    let mut b = ModelBuilder::new("knapsack-given", PuzzleKind::Generic);
+    let vars: Vec<usize> = (0..12)
+        .map(|i| b.variable(format!("x{i}"), Coord::Free))
+        .collect();
+    let f = b.family("capacity");
+    let w: Vec<u64> = (0..12).map(|i| 3 + (i * 7) % 11).collect();
+    b.weighted_row(f, vars, w.clone(), Sense::AtMost(w.iter().sum::<u64>() / 2));
+    b.objective(
+        ObjectiveSense::Maximize,
+        w.iter()
+            .enumerate()
+            .map(|(i, &w)| (i, w as i64 + 10))
+            .collect(),
+    );
+    b.given(0);
+    let given = b.build().unwrap();
+    let out = run("enum", &given, None, &[]);
+    let bitset = run("bitset", &given, None, &[]);
+    assert_eq!(out.objective, bitset.objective);
+    let last = out.stats.trace.last().expect("enum keeps a trace");
+    assert_eq!(
+        (last.value, last.bound),
+        (out.objective, out.objective),
+        "{:?}",
+        out.stats.trace
+    );
+    let values: Vec<i128> = out.stats.trace.iter().filter_map(|p| p.value).collect();
+    assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
     // The trace goes into the JSON of the stats and back.
     let json = serde_json::to_value(&full.stats).unwrap();
     assert!(json["trace"]

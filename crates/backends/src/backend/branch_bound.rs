@@ -93,6 +93,10 @@ pub struct CostBound {
     trace: Trace,
     /// Whether the objective is maximised (values are turned back for progress reports).
     maximise: bool,
+    /// Added to every value in the trace, the progress reports and the gap (minimisation
+    /// form): the cost of the variables a reduction fixed before the search (see
+    /// [`CostBound::set_value_offset`]).
+    value_offset: i128,
     /// Per layout variable, from a hint: 0 for a value the hint asks for, 2 for one it rules
     /// out, 1 otherwise (the search tries lower ranks first); `None` without a hint.
     preference: Option<Vec<u8>>,
@@ -161,7 +165,16 @@ impl CostBound {
             trace: Trace::default(),
             maximise: objective.sense() == crate::model::ObjectiveSense::Maximize,
             preference: None,
+            value_offset: 0,
         }
+    }
+
+    /// Makes the trace, the progress reports and the gap count `offset` (minimisation form)
+    /// on top of the search's own values: for a search over a reduced model, the cost of the
+    /// variables the reduction fixed to 1. The incumbent, the bounds and
+    /// [`CostBound::proved_bound`] stay the search's own.
+    pub fn set_value_offset(&mut self, offset: i128) {
+        self.value_offset = offset;
     }
 
     /// Makes the search try the values of `hint` (per model variable) first: a hinted 1
@@ -232,15 +245,18 @@ impl CostBound {
             (Some(p), Some(g)) => Some(p.max(g)),
             (p, g) => p.or(g),
         };
-        if self.trace.note(seconds, incumbent, self.proved) {
+        // The model's own values: the costs of variables fixed before the search added.
+        let incumbent = incumbent.map(|v| v + self.value_offset);
+        let proved = self.proved.map(|b| b + self.value_offset);
+        if self.trace.note(seconds, incumbent, proved) {
             let sign = |v: i128| if self.maximise { -v } else { v };
             crate::backend::incumbent::report_progress(&crate::backend::incumbent::TracePoint {
                 seconds,
                 value: incumbent.map(sign),
-                bound: self.proved.map(sign),
+                bound: proved.map(sign),
             });
         }
-        let reached = match (incumbent, self.proved) {
+        let reached = match (incumbent, proved) {
             (Some(v), Some(b)) => self.gap_limit.is_set() && self.gap_limit.reached(v, b),
             _ => false,
         };
