@@ -48,6 +48,15 @@ pub struct BackendArgs {
     /// Branching order of `enum`: param `order` (`bitset` and `vsa` always branch MRV).
     #[arg(long, value_parser = ["fixed", "mrv"])]
     pub order: Option<String>,
+    /// Optimisation: stop once the relative gap `|value - bound| / max(1, |value|)` is at
+    /// most G (e.g. 0.01 for 1%); the answer is `feasible` with its bound and gap (`optimal`
+    /// only at gap 0). Param `gap`; refused by backends that cannot honour it.
+    #[arg(long, value_name = "G")]
+    pub gap: Option<f64>,
+    /// Optimisation: stop once the absolute gap `|value - bound|` is at most A (a whole
+    /// number). Param `abs-gap`; refused by backends that cannot honour it.
+    #[arg(long, value_name = "A")]
+    pub abs_gap: Option<u128>,
     /// Any other backend parameter, as key=value (repeatable).
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, String)>,
@@ -93,6 +102,17 @@ impl BackendArgs {
         }
         if let Some(o) = &self.order {
             set("order", o.clone(), "--order")?;
+        }
+        if let Some(g) = self.gap {
+            if !(g.is_finite() && g >= 0.0) {
+                return Err(CliError::BadInput(format!(
+                    "--gap {g}: expected a relative gap, a number from 0 (e.g. 0.01 for 1%)"
+                )));
+            }
+            set("gap", g.to_string(), "--gap")?;
+        }
+        if let Some(a) = self.abs_gap {
+            set("abs-gap", a.to_string(), "--abs-gap")?;
         }
         for (k, v) in &self.params {
             set(k, v.clone(), "--param")?;

@@ -94,8 +94,8 @@ fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: M
             .is_terminal()
             .then_some(Duration::from_secs(10))
     });
-    let heartbeat =
-        every.map(|every| Heartbeat::start("counting", index, backend.serving(&model), every));
+    let heartbeat = every
+        .map(|every| Heartbeat::start("counting", index, backend.serving(&model), every, None));
     let outcome = if args.optimal {
         count_optimal(args, backend, &model)
     } else {

@@ -7,6 +7,7 @@ mod export;
 mod gauss;
 mod generate;
 mod heartbeat;
+mod hint;
 mod input;
 mod isolated;
 mod merge;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use zeroone::backend::{
-    optimal_solutions_verified, solutions_verified, Backend, CountEnd, Outcome, Status,
-    StreamOutcome,
+    optimal_solutions_verified, solutions_verified, solutions_within_verified, Backend, CountEnd,
+    Outcome, Status, StreamOutcome,
 };
 use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, Solution};
@@ -45,14 +45,27 @@ pub struct SolveArgs {
     /// last solution; reaching --limit is status "limit" and exits 0.
     #[arg(long)]
     pub all: bool,
-    /// With `--all`: stop after this many solutions per puzzle (at least 1).
+    /// With `--all`: stop after this many solutions per puzzle (at least 1); with `--within`:
+    /// the N best solutions, best first.
     #[arg(long, value_name = "N", requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// With `--all` on a model with an objective: every solution whose value is within G
+    /// (a whole number) of the optimum, instead of the optimal ones only (a pool of good
+    /// solutions; the optimum is proved first). Each line's status is `optimal` or
+    /// `feasible`, with the optimum as its bound.
+    #[arg(long, value_name = "G", requires = "all")]
+    pub within: Option<u128>,
     /// While a puzzle is being solved, print "still solving" with the time so far on standard
     /// error every SECS seconds (default: every 10 s when standard error is a terminal), as
     /// `count --progress` does.
     #[arg(long, value_name = "SECS", value_parser = super::heartbeat::progress_interval)]
     pub progress: Option<std::time::Duration>,
+    /// Start an optimisation from this solution (a line as `solve` or `solve --json` prints
+    /// it) or partial assignment (`LABEL=0`/`LABEL=1` pairs): its values are tried first, and
+    /// a complete hint that satisfies every row is the first incumbent (one that breaks a row
+    /// is reported and only orders the choices). Backends that cannot use a hint refuse it.
+    #[arg(long, value_name = "FILE", conflicts_with = "all")]
+    pub hint: Option<PathBuf>,
     #[command(flatten)]
     pub certificate: super::check::ProofArgs,
     #[command(flatten)]
@@ -112,14 +125,25 @@ fn solve_one(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: M
             .is_terminal()
             .then_some(std::time::Duration::from_secs(10))
     });
+    // An optimiser in this process reports its incumbents and bounds to the heartbeat (a
+    // worker process, under --time-limit or --memory-limit, does not).
+    let latest: super::heartbeat::Latest = Default::default();
     let heartbeat = heartbeat.map(|every| {
-        super::heartbeat::Heartbeat::start("solving", index, backend.serving(&model), every)
+        let watch = model.objective().map(|_| latest.clone());
+        super::heartbeat::Heartbeat::start("solving", index, backend.serving(&model), every, watch)
     });
-    let outcome = if args.json && backend.solver().is_none() && model.objective().is_none() {
-        Ok(cannot_solve(backend))
-    } else {
-        super::isolated::solve(&args.backend, backend, &model)
+    let sink = {
+        let latest = latest.clone();
+        std::rc::Rc::new(move |p: &zeroone::backend::incumbent::TracePoint| {
+            *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
+        })
     };
+    let cannot = args.json && backend.solver().is_none() && model.objective().is_none();
+    let outcome = zeroone::backend::incumbent::with_progress(sink, || match &args.hint {
+        None if cannot => Ok(cannot_solve(backend)),
+        None => super::isolated::solve(&args.backend, backend, &model),
+        Some(path) => solve_hinted(args, path, &model),
+    });
     drop(heartbeat);
     let outcome = outcome?;
     let text = outcome_line(args, index, &model, backend.serving(&model), &outcome);
@@ -141,6 +165,20 @@ fn cannot_solve(backend: &dyn Backend) -> Outcome {
         )),
         ..Outcome::empty(zeroone::backend::Stats::default())
     }
+}
+
+/// `--hint FILE`: the hint read against `model` becomes the backend's `hint` option, so a
+/// backend made for this puzzle (here or in a worker process) starts from it.
+fn solve_hinted(
+    args: &SolveArgs,
+    path: &std::path::Path,
+    model: &Model,
+) -> Result<Outcome, CliError> {
+    let hint = super::hint::read_hint(path, model)?;
+    let mut hinted = args.backend.clone();
+    hinted.params.push(("hint".into(), hint.to_param()));
+    let mut backend = hinted.make()?;
+    super::isolated::solve(&hinted, backend.as_mut(), model)
 }
 
 /// `--all` streams solutions in this process, so only a backend that stops itself can honour a
@@ -193,13 +231,39 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
     let name = backend.serving(model);
     let mut text = String::new();
     let mut number = 0u64;
-    let mut each = |s: &Solution| {
-        text.push_str(&solution_line(args, index, model, name, number, s));
-        number += 1;
+    // A pool's lines (--within) need the optimum, known once the stream is over: its
+    // solutions are kept and printed then (the text is held until then anyway).
+    let mut pool: Vec<Solution> = Vec::new();
+    let mut each = |s: &Solution| match args.within {
+        Some(_) => pool.push(s.clone()),
+        None => {
+            text.push_str(&solution_line(args, index, model, name, number, s, None));
+            number += 1;
+        }
     };
+    if args.within.is_some() && model.objective().is_none() {
+        return Err(CliError::BadInput(format!(
+            "--within needs a model with an objective; '{}' has none",
+            model.name()
+        )));
+    }
     let stream = if model.objective().is_some() {
-        let (best, stream) = optimal_solutions_verified(backend, model, args.limit, &mut each)
-            .map_err(|e| CliError::BadInput(e.to_string()))?;
+        let (best, stream) = match args.within {
+            None => optimal_solutions_verified(backend, model, args.limit, &mut each),
+            Some(g) => solutions_within_verified(backend, model, g, args.limit, &mut each),
+        }
+        .map_err(|e| CliError::BadInput(e.to_string()))?;
+        for (number, s) in pool.iter().enumerate() {
+            text.push_str(&solution_line(
+                args,
+                index,
+                model,
+                name,
+                number as u64,
+                s,
+                best.objective,
+            ));
+        }
         match stream {
             Some(s) => s,
             // No proved optimum: say why, as a plain solve would.
@@ -220,7 +284,15 @@ fn solve_all(args: &SolveArgs, backend: &mut dyn Backend, index: usize, model: &
         solutions_verified(backend, model, args.limit, &mut each)
             .map_err(|e| CliError::BadInput(e.to_string()))?
     };
-    let end = StreamEnd::of(&stream, args.limit);
+    let end = match args.within {
+        // The n best of a pool: the stream ran to its end, the limit cut the list.
+        Some(_)
+            if stream.exhaustive && args.limit.is_some_and(|n| u128::from(n) == stream.count) =>
+        {
+            StreamEnd::AtLimit(stream.count as u64)
+        }
+        _ => StreamEnd::of(&stream, args.limit),
+    };
     let closing = match stream.count == 0 || stream.status == Status::Error {
         true => Outcome {
             status: stream.status,
@@ -318,12 +390,13 @@ fn closing_line(
         None => "all of them".to_string(),
         Some(why) => why,
     };
-    let optimal = match model.objective() {
-        Some(_) => " optimal",
-        None => "",
+    let (optimal, within) = match (model.objective(), args.within) {
+        (Some(_), Some(g)) => ("", format!(" within {g} of the optimum")),
+        (Some(_), None) => (" optimal", String::new()),
+        (None, _) => ("", String::new()),
     };
     format!(
-        "puzzle {index} ({}): {}{optimal} solution(s) by {name}, each verified ({how})\n",
+        "puzzle {index} ({}): {}{optimal} solution(s){within} by {name}, each verified ({how})\n",
         model.name(),
         stream.count
     )
@@ -373,15 +446,22 @@ fn solution_line(
     backend: &str,
     number: u64,
     solution: &Solution,
+    optimum: Option<i128>,
 ) -> String {
     let objective = Verifier::new(model).objective_value(solution);
+    // A pool's solution (--within) may be worse than the optimum, the proved bound.
+    let bound = match args.within {
+        Some(_) => optimum,
+        None => objective,
+    };
     let outcome = Outcome {
         status: match objective {
-            Some(_) => Status::Optimal,
+            Some(v) if Some(v) == bound => Status::Optimal,
+            Some(_) => Status::Feasible,
             None => Status::Solved,
         },
         objective,
-        bound: objective,
+        bound,
         ..Outcome::solved(solution.clone(), Default::default())
     };
     if args.json {

@@ -74,7 +74,7 @@ fn options_a_backend_does_not_read_are_refused_with_exit_2() {
     );
     refused(
         &["solve", hex, "--backend", "bitset", "--seed", "3"],
-        &["backend 'bitset' does not take option 'seed' (it takes: time_limit)"],
+        &["backend 'bitset' does not take option 'seed' (it takes: gap, abs-gap, hint, time_limit)"],
     );
 }
 

@@ -2,6 +2,7 @@
 //! instead of one per file). Each file is a module named after its subject.
 
 mod big_counts;
+mod bounds;
 mod certificates;
 mod cli;
 mod cli_export_generate;

@@ -335,6 +335,9 @@ pub struct SolveRecord {
     /// The relative gap `|objective - bound| / max(1, |objective|)`, when both are known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gap: Option<f64>,
+    /// The same gap as the exact fraction `"num/den"` (not reduced), when both are known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap_exact: Option<String>,
     /// Whether the verifier accepted the answer.
     pub verified: bool,
     /// Why the status is `unknown` or `error`.
@@ -373,6 +376,7 @@ impl SolveRecord {
             objective: outcome.objective,
             bound: outcome.bound,
             gap: outcome.gap(),
+            gap_exact: outcome.gap_ratio().map(|(n, d)| format!("{n}/{d}")),
             verified: outcome.verified,
             reason: outcome.reason.clone(),
             stats: Some(outcome.stats.clone()),
@@ -481,16 +485,22 @@ pub fn stable_outcome_text(
     outcome_text_timed(index, model, backend, outcome, false)
 }
 
-/// `, objective 17` (and `, bound 15, gap 11.76%` when not proved), or nothing without an
-/// objective.
+/// `, objective 17` (and `, bound 15, gap 11.76% (2/17)` when not proved: the relative gap
+/// and its exact fraction), or nothing without an objective.
 fn objective_text(outcome: &Outcome) -> String {
     let Some(value) = outcome.objective else {
         return String::new();
     };
     let mut text = format!(", objective {value}");
     if outcome.status != Status::Optimal {
-        if let (Some(bound), Some(gap)) = (outcome.bound, outcome.gap()) {
-            let _ = write!(text, ", bound {bound}, gap {:.2}%", gap * 100.0);
+        if let (Some(bound), Some(gap), Some((num, den))) =
+            (outcome.bound, outcome.gap(), outcome.gap_ratio())
+        {
+            let _ = write!(
+                text,
+                ", bound {bound}, gap {:.2}% ({num}/{den})",
+                gap * 100.0
+            );
         }
     }
     text

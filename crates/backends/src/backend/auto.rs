@@ -38,7 +38,7 @@ impl Auto {
     pub fn new(options: &BackendOptions) -> Result<Auto, BackendError> {
         Ok(Auto {
             xcc: Xcc::new(options)?,
-            bitset: BitsetBackend::new(options),
+            bitset: BitsetBackend::new(options).with_optimiser_options(options)?,
             last: None,
         })
     }

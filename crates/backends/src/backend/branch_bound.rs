@@ -35,6 +35,7 @@
 //! [`CostBound::slack_order`] also gives the search its branching order on variables in no
 //! equation when optimising: best value per unit of knapsack weight first.
 
+use crate::backend::incumbent::{GapLimit, Trace};
 use crate::backend::search::{Layout, VarSet};
 use crate::model::objective::Objective;
 use crate::model::Solution;
@@ -78,6 +79,27 @@ pub struct CostBound {
     pub bounds: u64,
     /// Branches pruned by the bound.
     pub pruned: u64,
+    /// The bound [`CostBound::admits`] computed at the last node it judged (`None` when it
+    /// computed none: before the first solution).
+    node_bound: Option<i128>,
+    /// The proved global bound (minimisation form) at the last [`CostBound::note_progress`]:
+    /// the least of the incumbent and the bounds of the nodes still open.
+    proved: Option<i128>,
+    /// The gap tolerances the search stops at.
+    gap_limit: GapLimit,
+    /// Whether the search stopped because the gap reached a tolerance.
+    stopped_at_gap: bool,
+    /// Every improving solution and bound change (minimisation form).
+    trace: Trace,
+    /// Whether the objective is maximised (values are turned back for progress reports).
+    maximise: bool,
+    /// Added to every value in the trace, the progress reports and the gap (minimisation
+    /// form): the cost of the variables a reduction fixed before the search (see
+    /// [`CostBound::set_value_offset`]).
+    value_offset: i128,
+    /// Per layout variable, from a hint: 0 for a value the hint asks for, 2 for one it rules
+    /// out, 1 otherwise (the search tries lower ranks first); `None` without a hint.
+    preference: Option<Vec<u8>>,
 }
 
 impl CostBound {
@@ -136,7 +158,115 @@ impl CostBound {
             best: None,
             bounds: 0,
             pruned: 0,
+            node_bound: None,
+            proved: None,
+            gap_limit: GapLimit::default(),
+            stopped_at_gap: false,
+            trace: Trace::default(),
+            maximise: objective.sense() == crate::model::ObjectiveSense::Maximize,
+            preference: None,
+            value_offset: 0,
         }
+    }
+
+    /// Makes the trace, the progress reports and the gap count `offset` (minimisation form)
+    /// on top of the search's own values: for a search over a reduced model, the cost of the
+    /// variables the reduction fixed to 1. The incumbent, the bounds and
+    /// [`CostBound::proved_bound`] stay the search's own.
+    pub fn set_value_offset(&mut self, offset: i128) {
+        self.value_offset = offset;
+    }
+
+    /// Makes the search try the values of `hint` (per model variable) first: a hinted 1
+    /// before the other candidates of its row, a hinted 0 after them (through its slack
+    /// partner, when it has one, first). Cost: one pass over the slack rows.
+    pub fn set_preference(&mut self, layout: &Layout, hint: &[Option<bool>]) {
+        let mut rank = vec![1u8; layout.num_vars];
+        for (v, h) in hint.iter().enumerate().take(layout.model_vars) {
+            rank[v] = match h {
+                Some(true) => 0,
+                Some(false) => 2,
+                None => 1,
+            };
+        }
+        for r in self.first_slack..layout.num_rows {
+            let row = layout.row(r);
+            if let (Some(&v), Some(&s)) = (
+                row.iter().find(|&&v| (v as usize) < layout.model_vars),
+                row.iter().find(|&&v| (v as usize) >= layout.model_vars),
+            ) {
+                rank[s as usize] = 2 - rank[v as usize];
+            }
+        }
+        self.preference = Some(rank);
+    }
+
+    /// The ranks of [`CostBound::set_preference`], if a hint set them.
+    pub fn preference(&self) -> Option<&[u8]> {
+        self.preference.as_deref()
+    }
+
+    /// Makes the search stop once the gap between the incumbent and the proved bound is
+    /// within `limit` (see [`crate::backend::incumbent`]).
+    pub fn set_gap_limit(&mut self, limit: GapLimit) {
+        self.gap_limit = limit;
+    }
+
+    /// Whether the search stopped because the gap reached a tolerance of
+    /// [`CostBound::set_gap_limit`] (rather than a proof, a time limit or a stop).
+    pub fn stopped_at_gap(&self) -> bool {
+        self.stopped_at_gap
+    }
+
+    /// The bound computed at the last node [`CostBound::admits`] judged, if it computed one.
+    pub fn node_bound(&self) -> Option<i128> {
+        self.node_bound
+    }
+
+    /// The proved global bound (minimisation form) at the last
+    /// [`CostBound::note_progress`]: no solution costs less. `None` before the first note.
+    pub fn proved_bound(&self) -> Option<i128> {
+        self.proved
+    }
+
+    /// Notes the search's progress `seconds` after it started, with `open` the least bound
+    /// of the nodes still open (`None`: none is open, the search is over): the proved global
+    /// bound becomes the least of the incumbent and `open` (never lower than before), and the
+    /// trace gets a point when the incumbent or that bound changed. True when the gap is now
+    /// within the tolerance of [`CostBound::set_gap_limit`] (the search should stop). Cost:
+    /// constant.
+    pub fn note_progress(&mut self, seconds: f64, open: Option<i128>) -> bool {
+        let incumbent = self.best.as_ref().map(|(v, _)| *v);
+        let global = match (incumbent, open) {
+            (Some(v), Some(o)) => Some(v.min(o)),
+            (v, o) => v.or(o),
+        };
+        self.proved = match (self.proved, global) {
+            (Some(p), Some(g)) => Some(p.max(g)),
+            (p, g) => p.or(g),
+        };
+        // The model's own values: the costs of variables fixed before the search added.
+        let incumbent = incumbent.map(|v| v + self.value_offset);
+        let proved = self.proved.map(|b| b + self.value_offset);
+        if self.trace.note(seconds, incumbent, proved) {
+            let sign = |v: i128| if self.maximise { -v } else { v };
+            crate::backend::incumbent::report_progress(&crate::backend::incumbent::TracePoint {
+                seconds,
+                value: incumbent.map(sign),
+                bound: proved.map(sign),
+            });
+        }
+        let reached = match (incumbent, proved) {
+            (Some(v), Some(b)) => self.gap_limit.is_set() && self.gap_limit.reached(v, b),
+            _ => false,
+        };
+        self.stopped_at_gap |= reached;
+        reached
+    }
+
+    /// Takes the trace (minimisation form) out of the bound.
+    pub fn take_trace(&mut self) -> Trace {
+        std::mem::take(&mut self.trace)
     }
 
     /// The knapsack rows (general packing rows holding a negative-cost variable), the rows
@@ -210,6 +340,11 @@ impl CostBound {
             .collect()
     }
 
+    /// The minimisation-form value of the best solution found.
+    pub fn incumbent(&self) -> Option<i128> {
+        self.best.as_ref().map(|(v, _)| *v)
+    }
+
     /// The best solution found and its minimisation-form value.
     pub fn best(&self) -> Option<&(i128, Solution)> {
         self.best.as_ref()
@@ -235,10 +370,13 @@ impl CostBound {
     /// Whether the node may still hold a solution better than the incumbent (always, before
     /// the first solution). Cost: [`CostBound::lower_bound`] once there is an incumbent.
     pub fn admits(&mut self, layout: &Layout, legal: &VarSet, placed: &[u32]) -> bool {
+        self.node_bound = None;
         let Some(incumbent) = self.best.as_ref().map(|(v, _)| *v) else {
             return true;
         };
-        let keep = self.lower_bound(layout, legal, placed) < incumbent;
+        let bound = self.lower_bound(layout, legal, placed);
+        self.node_bound = Some(bound);
+        let keep = bound < incumbent;
         self.pruned += u64::from(!keep);
         keep
     }
@@ -400,6 +538,18 @@ impl CostBound {
         }
         best
     }
+}
+
+/// A proved bound on the optimum of `model` (in the objective's own sign: a lower bound when
+/// minimising, an upper bound when maximising) from the bound of this module at the root,
+/// nothing placed and every variable open; `None` without an objective. For optimisers with
+/// no bound of their own at a stop. Cost: one [`Layout`] and one bound evaluation.
+pub fn root_bound(model: &crate::model::Model) -> Option<i128> {
+    let objective = model.objective()?;
+    let layout = Layout::new(model);
+    let mut bound = CostBound::new(&layout, objective);
+    let root = bound.lower_bound(&layout, &VarSet::full(layout.num_vars), &[]);
+    Some(objective.flip(root))
 }
 
 /// What [`CostBound::fix_against`] found.

@@ -26,6 +26,7 @@ mod fixtures;
 pub mod gauss;
 #[cfg(feature = "highs")]
 pub mod highs;
+pub mod incumbent;
 pub mod linear;
 pub mod memory;
 #[cfg(feature = "milp")]
@@ -57,7 +58,9 @@ use thiserror::Error;
 use crate::model::Model;
 
 pub use count::Count;
-pub use optimize::{optimal_solutions_verified, OptimizeReport, Optimizer};
+pub use optimize::{
+    optimal_solutions_verified, solutions_within_verified, OptimizeReport, Optimizer,
+};
 pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, LpVerdict, Outcome, SearchCounter, SolveReport,
     SpaceLevels, Stats, Status, Undecided, WITNESS_LIMIT,
@@ -486,7 +489,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "auto",
         about: "the default: xcc where it reads every row (unit-weight rows, no objective), bitset otherwise; records name the engine that ran",
         make: |o| Ok(Box::new(auto::Auto::new(o)?)),
-        params: &[],
+        params: &incumbent::GapLimit::PARAMS,
         uses_time_limit: true,
         uses_seed: false,
         counters: &[],
@@ -495,8 +498,8 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "bitset",
         about: "propagation + MRV/LCV backtracking with exact bitset legality; the fast exact path",
-        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o))),
-        params: &[],
+        make: |o| Ok(Box::new(bitset::BitsetBackend::new(o).with_optimiser_options(o)?)),
+        params: &incumbent::GapLimit::PARAMS,
         uses_time_limit: true,
         uses_seed: false,
         counters: &[
@@ -520,8 +523,8 @@ pub fn registry() -> Vec<BackendInfo> {
     BackendInfo {
         name: "vsa",
         about: "the same search with legality read from FFT-correlated shift-code bundles (code, dim, slots, refresh)",
-        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?)),
-        params: &["code", "dim", "slots", "refresh"],
+        make: |o| Ok(Box::new(vsa::VsaBackend::new(o)?.with_optimiser_options(o)?)),
+        params: &["code", "dim", "slots", "refresh", "gap", "abs-gap", "hint"],
         uses_time_limit: true,
         uses_seed: true,
         counters: &[

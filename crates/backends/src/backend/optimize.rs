@@ -144,6 +144,12 @@ pub(crate) fn verify_optimum(model: &Model, report: OptimizeReport) -> Outcome {
             );
         }
     }
+    let at_gap = stats.extra.get("stopped_at_gap") == Some(&true.into());
+    let reason = match (proved, at_gap) {
+        (true, _) => None,
+        (false, true) => Some("stopped at the gap tolerance with a solution in hand".to_string()),
+        (false, false) => Some("stopped at the limit with a solution in hand".to_string()),
+    };
     Outcome {
         status: if proved {
             Status::Optimal
@@ -152,7 +158,7 @@ pub(crate) fn verify_optimum(model: &Model, report: OptimizeReport) -> Outcome {
         },
         solution: Some(solution),
         verified: true,
-        reason: (!proved).then(|| "stopped at the limit with a solution in hand".to_string()),
+        reason,
         objective: Some(actual),
         bound: if proved { Some(actual) } else { bound },
         stats,
@@ -192,9 +198,74 @@ pub fn optimal_solutions_verified(
     Ok((best, Some(stream)))
 }
 
+/// A pool of good solutions (`solve --all --within G`): every solution of `model` (which has
+/// an objective) whose value is within `within` of the optimum (`|value - optimum| <=
+/// within`), each verified and distinct, handed to `each`. The optimum is proved first, as
+/// in [`optimal_solutions_verified`] (without a proof that outcome is returned and nothing is
+/// streamed). Without `best`: in the backend's search order, as they come. With `best =
+/// Some(n)`: the `n` best of them, best first (ties in search order), handed over once the
+/// stream ends (the returned count is then the number handed over). Cost: one optimisation
+/// plus one full enumeration; with `best`, `O(n)` solutions held. Only a missing streaming
+/// ability is `Err`.
+pub fn solutions_within_verified(
+    backend: &mut dyn Backend,
+    model: &Model,
+    within: u128,
+    best: Option<u64>,
+    each: &mut dyn FnMut(&Solution),
+) -> Result<(Outcome, Option<StreamOutcome>), BackendError> {
+    let Some(objective) = model.objective() else {
+        return Err(BackendError::Unsupported {
+            backend: backend.name().into(),
+            ability: "list the solutions near the optimum of a model without an objective".into(),
+        });
+    };
+    if backend.streamer().is_none() {
+        return Err(BackendError::Unsupported {
+            backend: backend.name().into(),
+            ability: "enumerate every solution".into(),
+        });
+    }
+    let proved = crate::backend::solve_verified(backend, model)?;
+    let Some(optimum) = proved
+        .objective
+        .filter(|_| proved.status == Status::Optimal)
+    else {
+        return Ok((proved, None));
+    };
+    let keep = |s: &Solution| objective.value(&s.ones).abs_diff(optimum) <= within;
+    let Some(n) = best else {
+        let stream = solutions_verified_where(backend, model, None, &keep, each)?;
+        return Ok((proved, Some(stream)));
+    };
+    // The n best: (minimisation-form value, arrival) keeps ties in search order.
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    let mut pool: Vec<(i128, u64, Solution)> = Vec::new();
+    let mut arrival = 0u64;
+    let trim = |pool: &mut Vec<(i128, u64, Solution)>| {
+        pool.sort_by_key(|p| (p.0, p.1));
+        pool.truncate(n);
+    };
+    let mut stream = solutions_verified_where(backend, model, None, &keep, &mut |s| {
+        pool.push((objective.flip(objective.value(&s.ones)), arrival, s.clone()));
+        arrival += 1;
+        if pool.len() >= n.saturating_mul(2).max(64) {
+            trim(&mut pool);
+        }
+    })?;
+    trim(&mut pool);
+    for (_, _, s) in &pool {
+        each(s);
+    }
+    stream.count = pool.len() as u128;
+    Ok((proved, Some(stream)))
+}
+
 /// Optimisation on top of an [`Enumeration`](crate::backend::Enumeration): every solution is
 /// valued, the first of the best value (in enumeration order: stable ties) is kept. Proved when
-/// the enumeration finishes. Cost: the enumeration plus one valuation per solution.
+/// the enumeration finishes; stopped, the bound is the shared root bound
+/// ([`crate::backend::branch_bound::root_bound`]). Cost: the enumeration plus one valuation
+/// per solution.
 pub(crate) fn optimize_by_enumeration(
     model: &Model,
     enumerate: &mut crate::backend::Enumeration<'_>,
@@ -226,7 +297,7 @@ pub(crate) fn optimize_by_enumeration(
             found: Found::Solution(s),
             value: Some(value),
             proved: false,
-            bound: None,
+            bound: crate::backend::branch_bound::root_bound(model),
             stats,
         },
         None if finished => OptimizeReport::without_solution(Found::Infeasible, stats),

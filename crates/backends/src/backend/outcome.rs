@@ -43,6 +43,10 @@ pub struct Stats {
     pub levels: Option<SpaceLevels>,
     /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
     pub extra: BTreeMap<String, serde_json::Value>,
+    /// An optimiser's incumbent trace: every improving solution and bound change with its
+    /// time, at most [`crate::backend::incumbent::TRACE_LIMIT`] points (see
+    /// [`crate::backend::incumbent`]); empty for every other run.
+    pub trace: Vec<crate::backend::incumbent::TracePoint>,
 }
 
 impl Stats {
@@ -202,6 +206,8 @@ struct StatsJson {
     levels: Option<SpaceLevels>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     extra: BTreeMap<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    trace: Vec<crate::backend::incumbent::TracePoint>,
 }
 
 impl From<StatsJson> for Stats {
@@ -217,6 +223,7 @@ impl From<StatsJson> for Stats {
             relaxation: LpVerdict::take_from(&mut j.extra),
             levels: j.levels,
             extra: j.extra,
+            trace: j.trace,
         }
     }
 }
@@ -234,6 +241,7 @@ impl From<Stats> for StatsJson {
             seconds: s.seconds,
             levels: s.levels,
             extra,
+            trace: s.trace,
         }
     }
 }
@@ -536,6 +544,15 @@ impl Outcome {
     /// [`crate::model::objective::Objective::gap`]), when both are known.
     pub fn gap(&self) -> Option<f64> {
         Some(crate::model::objective::Objective::gap(
+            self.objective?,
+            self.bound?,
+        ))
+    }
+
+    /// The relative gap as the exact fraction `(|objective - bound|, max(1, |objective|))`
+    /// (see [`crate::model::objective::Objective::gap_ratio`]), when both are known.
+    pub fn gap_ratio(&self) -> Option<(u128, u128)> {
+        Some(crate::model::objective::Objective::gap_ratio(
             self.objective?,
             self.bound?,
         ))

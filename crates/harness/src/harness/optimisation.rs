@@ -244,6 +244,84 @@ fn instance_table(records: &[Record]) -> String {
     md
 }
 
+/// The primal gap of value `v` against the reference (best known) value `best`: `|best - v| /
+/// max(|best|, |v|)`, 0 when both are 0, 1 without a value (Berthold's primal gap, in 0..=1
+/// when both have one sign).
+pub fn primal_gap(best: i128, v: Option<i128>) -> f64 {
+    let Some(v) = v else { return 1.0 };
+    let den = best.unsigned_abs().max(v.unsigned_abs());
+    if den == 0 {
+        return 0.0;
+    }
+    (best.abs_diff(v) as f64 / den as f64).min(1.0)
+}
+
+/// Per label of `labels`: the mean primal gap ([`primal_gap`]) over its runs of the instances
+/// with a verified value on record, as a step curve of `(seconds, mean gap)` points: a run is
+/// at 1 until its first incumbent, then follows its trace (`stats.trace`; a run without one
+/// jumps to its final value when it ends), and keeps its last gap after it ends. The
+/// reference of an instance is the best verified value of any run. Labels with no such run
+/// are left out. Cost: one sort of the trace points per label.
+pub fn primal_gap_curves(records: &[Record], labels: &[String]) -> Vec<(String, Vec<(f64, f64)>)> {
+    let mut best: BTreeMap<&str, i128> = BTreeMap::new();
+    for r in records
+        .iter()
+        .filter(|r| r.verified && r.status.has_solution())
+    {
+        let (Some(v), Some(sense)) = (r.objective, r.sense) else {
+            continue;
+        };
+        let better = |a: i128, b: i128| match sense {
+            crate::model::ObjectiveSense::Minimize => a < b,
+            crate::model::ObjectiveSense::Maximize => a > b,
+        };
+        let e = best.entry(&r.instance).or_insert(v);
+        if better(v, *e) {
+            *e = v;
+        }
+    }
+    let mut out = Vec::new();
+    for label in labels {
+        let runs: Vec<&Record> = records
+            .iter()
+            .filter(|r| &r.backend == label && best.contains_key(r.instance.as_str()))
+            .collect();
+        if runs.is_empty() {
+            continue;
+        }
+        // (time, run, gap from then on)
+        let mut events: Vec<(f64, usize, f64)> = Vec::new();
+        for (i, r) in runs.iter().enumerate() {
+            let reference = best[r.instance.as_str()];
+            let last = match r.status.has_solution() && r.verified {
+                true => r.objective,
+                false => None,
+            };
+            for p in &r.stats.trace {
+                if p.value.is_some() {
+                    events.push((p.seconds, i, primal_gap(reference, p.value)));
+                }
+            }
+            events.push((r.seconds, i, primal_gap(reference, last)));
+        }
+        events.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut gaps = vec![1.0f64; runs.len()];
+        let mut sum = runs.len() as f64;
+        let mut points = vec![(0.0, 1.0)];
+        for (t, i, g) in events {
+            sum += g - gaps[i];
+            gaps[i] = g;
+            let mean = sum / runs.len() as f64;
+            match points.last_mut() {
+                Some(p) if p.0 == t => p.1 = mean,
+                _ => points.push((t, mean)),
+            }
+        }
+        out.push((label.clone(), points));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,5 +490,38 @@ mod tests {
             md.contains("| backend | runs | solved | infeasible |"),
             "{md}"
         );
+    }
+
+    #[test]
+    fn the_primal_gap_curve_follows_each_trace_and_averages_over_runs() {
+        use crate::backend::incumbent::TracePoint;
+        let point = |t: f64, v: i128| TracePoint {
+            seconds: t,
+            value: Some(v),
+            bound: None,
+        };
+        // Minimising; the best verified value of instance a is 10 (milp's).
+        let mut b = run("a", "bitset", Status::Feasible, Some(20));
+        b.verified = true;
+        b.sense = Some(crate::model::ObjectiveSense::Minimize);
+        b.seconds = 2.0;
+        b.stats.trace = vec![point(0.5, 40), point(1.0, 20)];
+        let mut m = run("a", "milp", Status::Optimal, Some(10));
+        m.verified = true;
+        m.sense = b.sense;
+        m.seconds = 3.0;
+        let records = vec![b, m];
+        let curves = primal_gap_curves(&records, &["bitset".into(), "milp".into(), "sat".into()]);
+        assert_eq!(curves.len(), 2, "sat has no run: left out");
+        // bitset: 1 until 0.5 s, then |10 - 40| / 40 = 0.75, then 0.5 from 1 s on.
+        assert_eq!(
+            curves[0].1,
+            vec![(0.0, 1.0), (0.5, 0.75), (1.0, 0.5), (2.0, 0.5)]
+        );
+        // milp: no trace, so 1 until it ends with the optimum at 3 s.
+        assert_eq!(curves[1].1, vec![(0.0, 1.0), (3.0, 0.0)]);
+        assert_eq!(primal_gap(0, Some(0)), 0.0);
+        assert_eq!(primal_gap(5, None), 1.0);
+        assert_eq!(primal_gap(-5, Some(5)), 1.0);
     }
 }

@@ -721,6 +721,71 @@ pub fn shares(
     Ok(svg)
 }
 
+/// Step curves of a mean primal gap (0 to 1) against time (log scale) as SVG text: one curve
+/// per `(label, points)`, each point `(seconds, gap)` holding until the next; the time limit
+/// drawn as a dashed line. Cost: one pass over the points.
+pub fn gap_over_time(
+    title: &str,
+    curves: &[(String, Vec<(f64, f64)>)],
+    time_limit: Option<f64>,
+) -> Result<String, String> {
+    let (lo, hi) = log_range(
+        curves
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|&(t, _)| t.max(1e-6))),
+        time_limit,
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let labels: Vec<String> = curves.iter().map(|(l, _)| l.clone()).collect();
+        let (plot, side) = layout(&root, title, &labels)?;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(10)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.05)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("seconds (log scale)")
+            .y_desc("mean primal gap")
+            .x_label_formatter(&power_of_ten)
+            .draw()
+            .map_err(err)?;
+        if let Some(t) = time_limit {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(t, 0.0), (t, 1.05)],
+                    8,
+                    5,
+                    BLACK.stroke_width(1),
+                ))
+                .map_err(err)?;
+        }
+        for (i, (_, points)) in curves.iter().enumerate() {
+            let mut steps: Vec<(f64, f64)> = Vec::new();
+            for &(t, g) in points {
+                let t = t.clamp(lo, hi);
+                if let Some(&(_, before)) = steps.last() {
+                    steps.push((t, before));
+                }
+                steps.push((t, g));
+            }
+            if let Some(&(_, g)) = steps.last() {
+                steps.push((hi, g));
+            }
+            chart
+                .draw_series(LineSeries::new(steps, colour(i).stroke_width(2)))
+                .map_err(err)?;
+        }
+        let entries: Vec<(usize, String)> = labels.into_iter().enumerate().collect();
+        legend(&side, &entries, &[])?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

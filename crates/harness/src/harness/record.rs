@@ -86,6 +86,11 @@ pub struct Record {
     /// A model with an objective: the bound on the optimum the backend proved, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<i128>,
+    /// A model with an objective: the relative gap `|objective - bound| / max(1,
+    /// |objective|)` (see [`crate::backend::incumbent`]) when both are known; a float for
+    /// tables, the exact fraction follows from `objective` and `bound`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
     /// A model with an objective: its sense (which way a value is better), so the reports can
     /// tell a verified value that beats a proved optimum.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,6 +188,7 @@ impl Record {
             reason: None,
             objective: None,
             bound: None,
+            gap: None,
             sense: None,
             variables: 0,
             rows: 0,

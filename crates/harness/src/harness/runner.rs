@@ -134,6 +134,8 @@ fn run_job(
     record.exhaustive = r.exhaustive;
     record.objective = r.objective;
     record.bound = r.bound;
+    record.gap =
+        (r.objective.zip(r.bound)).map(|(v, b)| crate::model::objective::Objective::gap(v, b));
     record.stats = r.stats;
     record.wall_seconds = Some(r.wall_seconds);
     record.cpu_seconds = Some(r.cpu_seconds);

@@ -178,11 +178,18 @@ impl Objective {
     }
 
     /// The relative gap between a solution's value and a proved bound: `|value - bound| /
-    /// max(1, |value|)`, the convention of MILP solvers. A ratio for reports only: both values
-    /// stay exact integers.
+    /// max(1, |value|)`, HiGHS's `mip_rel_gap` with the denominator kept at least 1 (so a
+    /// value of 0 gives a finite gap). A float for display: [`Objective::gap_ratio`] is the
+    /// exact fraction.
     pub fn gap(value: i128, bound: i128) -> f64 {
-        let diff = (value - bound).unsigned_abs() as f64;
-        diff / (value.unsigned_abs().max(1) as f64)
+        let (num, den) = Objective::gap_ratio(value, bound);
+        num as f64 / den as f64
+    }
+
+    /// The relative gap of [`Objective::gap`] as the exact fraction `(|value - bound|,
+    /// max(1, |value|))` (not reduced).
+    pub fn gap_ratio(value: i128, bound: i128) -> (u128, u128) {
+        (value.abs_diff(bound), value.unsigned_abs().max(1))
     }
 
     /// The objective over the variables `keep` (new id `i` is old id `keep[i]`), for a model

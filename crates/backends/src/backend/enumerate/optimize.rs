@@ -31,6 +31,9 @@ use crate::model::{Model, Solution, VarId};
 struct BoundSink<'a> {
     layout: &'a Layout,
     bound: &'a mut CostBound,
+    /// When the search started, and the bound at the root (for the trace).
+    start: Instant,
+    root: i128,
     /// Scratch: the variables still open at the node.
     legal: VarSet,
     /// Scratch: the placed variables as layout ids.
@@ -50,8 +53,14 @@ impl Sink for BoundSink<'_> {
 
     fn solution(&mut self, chosen: &[VarId]) -> ControlFlow<()> {
         self.set_placed(chosen);
+        let before = self.bound.incumbent();
         self.bound
             .offer(&self.placed, || Solution::new(chosen.to_vec()));
+        if self.bound.incumbent() != before {
+            let open = Some(self.root);
+            self.bound
+                .note_progress(self.start.elapsed().as_secs_f64(), open);
+        }
         ControlFlow::Continue(())
     }
 
@@ -75,8 +84,9 @@ impl Enumerator {
     /// The best solution (in original ids, minimisation form value) of the model's objective
     /// by branch and bound over the enumeration; the summary says whether the search finished
     /// (the solution is then optimal). `None` when the model has no objective or no solution
-    /// was met. Sequential.
-    fn optimize(&self) -> (Option<(i128, Solution)>, SearchSummary) {
+    /// was met. Sequential. `offset`: the minimisation-form cost of the variables the
+    /// reduction fixed to 1, for the trace (`stats.trace`, in the model's own values).
+    fn optimize(&self, offset: i128) -> (Option<(i128, Solution)>, SearchSummary) {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
         let reduced = &self.reduction.model;
@@ -94,6 +104,8 @@ impl Enumerator {
         };
         let layout = Layout::new(reduced);
         let mut bound = CostBound::new(&layout, objective);
+        bound.set_value_offset(offset);
+        let root = bound.lower_bound(&layout, &VarSet::full(layout.num_vars), &[]);
         let costs = bound.costs().to_vec();
         let keys = bound.branch_keys(&layout);
         let deadline = self.deadline();
@@ -103,6 +115,8 @@ impl Enumerator {
             let sink = BoundSink {
                 layout: &layout,
                 bound: &mut bound,
+                start,
+                root,
                 legal: VarSet::new(layout.num_vars),
                 placed: Vec::new(),
             };
@@ -126,6 +140,12 @@ impl Enumerator {
             .extra
             .insert("pruned".into(), bound.pruned.into());
         trim_depths(&mut summary.stats);
+        if summary.finished {
+            bound.note_progress(summary.stats.seconds, None);
+        }
+        bound
+            .take_trace()
+            .into_stats(&mut summary.stats, |v| objective.flip(v));
         let best = bound.best().map(|(value, s)| (*value, self.lift(&s.ones)));
         (best, summary)
     }
@@ -163,17 +183,24 @@ impl Optimizer for EnumBackend {
             reason: "optimize called on a model without an objective".into(),
         })?;
         let e = Enumerator::new(model, &self.settings)?;
-        let (best, mut summary) = e.optimize();
+        let offset = objective.flip(objective.value(&e.reduction.ones));
+        let (best, mut summary) = e.optimize(offset);
         self.annotate(&mut summary.stats, &e);
         let proved = summary.finished;
         Ok(match best {
             Some((_, s)) => {
                 let value = objective.value(&s.ones);
+                // Stopped: the shared bound at the root (the enumeration keeps no bound of
+                // its open nodes).
+                let bound = match proved {
+                    true => Some(value),
+                    false => crate::backend::branch_bound::root_bound(model),
+                };
                 OptimizeReport {
                     found: Found::Solution(s),
                     value: Some(value),
                     proved,
-                    bound: proved.then_some(value),
+                    bound,
                     stats: summary.stats,
                 }
             }

@@ -223,6 +223,50 @@ impl Milp {
     }
 }
 
+/// The share of the time limit the LP bound of a stopped optimisation may take after it.
+const LP_BOUND_SHARE: u32 = 10;
+
+/// The longest the LP bound of a stopped optimisation may take.
+const LP_BOUND_MAX: Duration = Duration::from_secs(5);
+
+impl Milp {
+    /// A proved bound (the objective's own sign) for an optimisation the time limit stopped:
+    /// the better of the search's combinatorial root bound
+    /// ([`crate::backend::branch_bound::root_bound`], exact) and the LP relaxation's optimum
+    /// `L`, solved after the stop within a tenth of the time limit (at most
+    /// [`LP_BOUND_MAX`]; skipped without a time limit, i.e. when a stop request ended the
+    /// run) and rounded to the safe side: `ceil(L - 1e-6 (1 + sum |c|))` in minimisation form
+    /// (the optimum is an integer at least `L`; the margin covers the simplex's float error).
+    /// `stats.extra.lp_bound` says whether the LP bound was used. Cost: one layout and bound
+    /// evaluation, and at most one LP solve.
+    fn stopped_bound(
+        &self,
+        model: &Model,
+        objective: &crate::model::objective::Objective,
+        stats: &mut Stats,
+    ) -> i128 {
+        let root = crate::backend::branch_bound::root_bound(model)
+            .map(|b| objective.flip(b))
+            .unwrap_or(i128::MIN);
+        let budget = self
+            .time_limit
+            .map(|t| (t / LP_BOUND_SHARE).min(LP_BOUND_MAX));
+        let lp = budget
+            .and_then(|b| lp_relaxation(model, self.engine, Some(b)).ok().flatten())
+            .filter(|r| r.feasible)
+            .map(|r| {
+                let costs = (0..model.num_variables()).map(|v| objective.min_cost(v) as f64);
+                let value: f64 = costs.clone().zip(&r.values).map(|(c, x)| c * x).sum();
+                let margin = 1e-6 * (1.0 + costs.map(f64::abs).sum::<f64>());
+                (value - margin).ceil()
+            })
+            .filter(|b| b.is_finite() && b.abs() < 1e30)
+            .map(|b| b as i128);
+        stats.extra.insert("lp_bound".into(), lp.is_some().into());
+        objective.flip(root.max(lp.unwrap_or(i128::MIN)))
+    }
+}
+
 impl Solver for Milp {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
         let start = Instant::now();
@@ -314,9 +358,10 @@ impl Counter for Milp {
 
 /// The native objective: the MILP minimises it (in minimisation form). Proved optimal when
 /// the engine says so (microlp: no gap; HiGHS: absolute gap below 1, which is exact for integer
-/// costs); a solution the time limit stopped is `feasible`. good_lp reports no dual bound, so
-/// `bound` is known only once proved. The claimed value is the exact value of the solution
-/// returned (the engine's own objective is a float).
+/// costs); a solution the time limit stopped is `feasible`, with a root bound: the better of
+/// [`crate::backend::branch_bound::root_bound`] and the LP relaxation's optimum rounded to the
+/// safe side (good_lp reports no dual bound of the open nodes). The claimed
+/// value is the exact value of the solution returned (the engine's own objective is a float).
 impl crate::backend::Optimizer for Milp {
     fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
         use crate::backend::OptimizeReport;
@@ -355,7 +400,7 @@ impl crate::backend::Optimizer for Milp {
                 value: Some(objective.value(&s.ones)),
                 found: Found::Solution(s),
                 proved: false,
-                bound: None,
+                bound: Some(self.stopped_bound(model, objective, &mut stats)),
                 stats,
             },
             Ok(None) => OptimizeReport::without_solution(Found::Infeasible, stats),

@@ -186,3 +186,68 @@ fn at_least_and_weighted_rows_count_like_brute_force() {
     let c = count_verified(&mut milp(false), &b.build().unwrap(), None).unwrap();
     assert_eq!((c.count.to_u128().unwrap(), c.exhaustive), (16, true));
 }
+
+/// A random model over 4 to 12 variables: a few rows of every kind, costs -9 to 12, either
+/// sense (seeded).
+fn random_optimisation(rng: &mut rand_chacha::ChaCha8Rng) -> Model {
+    use crate::model::ObjectiveSense;
+    use rand::Rng;
+    let n = rng.gen_range(4..=12);
+    let mut b = ModelBuilder::new("random", PuzzleKind::Generic);
+    for i in 0..n {
+        b.variable(format!("x{i}"), Coord::Free);
+    }
+    let f = b.family("rows");
+    for _ in 0..rng.gen_range(1..=4) {
+        let vars: Vec<usize> = (0..n).filter(|_| rng.gen_bool(0.5)).collect();
+        if vars.is_empty() {
+            continue;
+        }
+        let weights: Vec<u64> = vars.iter().map(|_| rng.gen_range(1..=6)).collect();
+        let total: u64 = weights.iter().sum();
+        let sense = match rng.gen_range(0..3) {
+            0 => Sense::AtLeast(rng.gen_range(1..=total)),
+            1 => Sense::AtMost(rng.gen_range(1..=total)),
+            _ => Sense::Exactly(rng.gen_range(1..=total)),
+        };
+        b.weighted_row(f, vars, weights, sense);
+    }
+    let sense = match rng.gen_bool(0.5) {
+        true => ObjectiveSense::Minimize,
+        false => ObjectiveSense::Maximize,
+    };
+    b.objective(sense, (0..n).map(|v| (v, rng.gen_range(-9..=12))).collect());
+    b.build().unwrap()
+}
+
+#[test]
+fn the_bound_of_a_stopped_optimisation_never_cuts_off_the_optimum() {
+    // The bound a stopped run reports (root bound and LP bound rounded to the safe side)
+    // against brute force's optimum, on random models of both senses.
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(39);
+    let (mut feasible, mut strict) = (0, 0);
+    for _ in 0..60 {
+        let model = random_optimisation(&mut rng);
+        let mut brute = crate::backend::brute::BruteForce;
+        let best = solve_verified(&mut brute, &model).unwrap();
+        let Some(optimum) = best.objective else {
+            continue;
+        };
+        feasible += 1;
+        let objective = model.objective().unwrap();
+        let mut stats = Stats::default();
+        let bound = limited(Duration::from_secs(10)).stopped_bound(&model, objective, &mut stats);
+        assert!(
+            !objective.better(optimum, bound),
+            "bound {bound}, optimum {optimum}: {model:?}"
+        );
+        assert_eq!(stats.extra["lp_bound"], true);
+        strict += usize::from(bound != optimum);
+    }
+    // Both the tight and the loose case occur.
+    assert!(
+        feasible > 25 && strict > 5,
+        "{feasible} feasible, {strict} strict"
+    );
+}

@@ -6,6 +6,7 @@ use super::layout::Layout;
 use super::run::{run, run_optimizing, run_streaming};
 use super::state::Goal;
 use crate::backend::branch_bound::CostBound;
+use crate::backend::incumbent::{GapLimit, Hint};
 use crate::backend::BackendError;
 use crate::model::{Model, Solution};
 use std::ops::ControlFlow;
@@ -88,6 +89,10 @@ pub struct SearchBackend<E> {
     pub(super) engine: E,
     pub(super) time_limit: Option<Duration>,
     pub(super) layouts: LayoutCache,
+    /// The gap tolerances an optimisation stops at (options `gap`, `abs-gap`).
+    pub(super) gap_limit: GapLimit,
+    /// The hint an optimisation starts from (option `hint`).
+    pub(super) hint: Option<Hint>,
 }
 
 impl<E: LegalityEngine> SearchBackend<E> {
@@ -97,7 +102,21 @@ impl<E: LegalityEngine> SearchBackend<E> {
             engine,
             time_limit: options.time_limit,
             layouts: LayoutCache::default(),
+            gap_limit: GapLimit::default(),
+            hint: None,
         }
+    }
+
+    /// The backend with the optimiser options of `options`: the gap tolerances (`gap`,
+    /// `abs-gap`) and the hint (`hint`), see [`crate::backend::incumbent`]; a bad value is
+    /// [`BackendError::BadOption`].
+    pub fn with_optimiser_options(
+        mut self,
+        options: &crate::backend::BackendOptions,
+    ) -> Result<Self, BackendError> {
+        self.gap_limit = GapLimit::from_options(self.engine.name(), options)?;
+        self.hint = Hint::from_options(self.engine.name(), options)?;
+        Ok(self)
     }
 
     /// The legality engine (for its statistics and settings).
@@ -145,18 +164,29 @@ impl<E: LegalityEngine> crate::backend::SolutionStream for SearchBackend<E> {
 
 impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
     fn optimize(&mut self, model: &Model) -> Result<crate::backend::OptimizeReport, BackendError> {
-        optimize_report(&mut self.engine, &mut self.layouts, model, self.time_limit)
+        optimize_report(
+            &mut self.engine,
+            &mut self.layouts,
+            model,
+            self.time_limit,
+            self.gap_limit,
+            self.hint.as_ref(),
+        )
     }
 }
 
 /// The shared `optimize` body: branch and bound over the search. Proved optimal when the
-/// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then);
-/// stopped by the time limit with a solution: `feasible`, with no bound.
+/// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then)
+/// or the proved bound meets the incumbent; stopped by the time limit, a stop or the gap
+/// tolerance `gap_limit` with a solution: `feasible`, with the proved global bound (the least
+/// bound of the open nodes) and the trace in `stats.trace`.
 pub(crate) fn optimize_report(
     engine: &mut dyn LegalityEngine,
     cache: &mut LayoutCache,
     model: &Model,
     time_limit: Option<Duration>,
+    gap_limit: GapLimit,
+    hint: Option<&Hint>,
 ) -> Result<crate::backend::OptimizeReport, BackendError> {
     use crate::backend::{Found, OptimizeReport};
     let objective = model.objective().ok_or_else(|| BackendError::Failed {
@@ -165,19 +195,44 @@ pub(crate) fn optimize_report(
     })?;
     let layout = cache.layout(model);
     let mut bound = CostBound::new(layout, objective);
+    bound.set_gap_limit(gap_limit);
+    let seeded = match hint {
+        Some(h) => Some(seed_with_hint(&mut bound, layout, model, h, engine.name())?),
+        None => None,
+    };
     let mut out = run_optimizing(engine, layout, time_limit, &mut bound)?;
+    if let Some(seeded) = seeded {
+        out.stats
+            .extra
+            .insert("hint_incumbent".into(), seeded.into());
+    }
     out.stats.extra.insert("bounds".into(), bound.bounds.into());
     out.stats.extra.insert("pruned".into(), bound.pruned.into());
-    let proved = out.exhausted && out.exact;
+    if bound.stopped_at_gap() {
+        out.stats.extra.insert("stopped_at_gap".into(), true.into());
+    }
+    bound
+        .take_trace()
+        .into_stats(&mut out.stats, |v| objective.flip(v));
+    let exact = out.exact;
     Ok(match bound.best() {
-        Some((value, s)) => OptimizeReport {
-            found: Found::Solution(s.clone()),
-            value: Some(objective.flip(*value)),
-            proved,
-            bound: proved.then(|| objective.flip(*value)),
-            stats: out.stats,
-        },
-        None if proved => OptimizeReport::without_solution(Found::Infeasible, out.stats),
+        Some((value, s)) => {
+            let proved_bound = if out.exhausted && exact {
+                Some(*value)
+            } else {
+                bound.proved_bound().filter(|_| exact)
+            };
+            OptimizeReport {
+                found: Found::Solution(s.clone()),
+                value: Some(objective.flip(*value)),
+                proved: proved_bound == Some(*value),
+                bound: proved_bound.map(|b| objective.flip(b)),
+                stats: out.stats,
+            }
+        }
+        None if out.exhausted && exact => {
+            OptimizeReport::without_solution(Found::Infeasible, out.stats)
+        }
         None if out.timed_out => OptimizeReport::without_solution(Found::TimedOut, out.stats),
         None => OptimizeReport::without_solution(
             Found::Undecided(crate::backend::Undecided::ApproximateEngine {
@@ -186,6 +241,34 @@ pub(crate) fn optimize_report(
             out.stats,
         ),
     })
+}
+
+/// Seeds `bound` with `hint` (see [`Hint`]): its values become the search's first choices,
+/// and a complete hint that satisfies every row (checked by the shared verifier) its first
+/// incumbent. True when the hint became the incumbent. An id beyond the model is
+/// [`BackendError::BadOption`]. Cost: one verifier pass and one pass over the layout.
+fn seed_with_hint(
+    bound: &mut CostBound,
+    layout: &Layout,
+    model: &Model,
+    hint: &Hint,
+    backend: &str,
+) -> Result<bool, BackendError> {
+    let per_var = hint
+        .for_model(model)
+        .map_err(|why| BackendError::BadOption {
+            backend: backend.into(),
+            key: "hint".into(),
+            value: why.clone(),
+            expected: "variable ids of the model".into(),
+        })?;
+    bound.set_preference(layout, &per_var);
+    let Some(solution) = hint.as_solution(model) else {
+        return Ok(false);
+    };
+    let placed: Vec<u32> = solution.ones.iter().map(|&v| v as u32).collect();
+    bound.offer(&placed, || solution.clone());
+    Ok(true)
 }
 
 impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {

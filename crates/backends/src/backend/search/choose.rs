@@ -115,11 +115,15 @@ impl State<'_> {
         }
         match &self.costs {
             None => scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1))),
-            Some(c) => scored.sort_by(|a, b| {
-                (c[a.1 as usize].cmp(&c[b.1 as usize]))
-                    .then(b.0.cmp(&a.0))
-                    .then(a.1.cmp(&b.1))
-            }),
+            Some(c) => {
+                let rank = |v: u32| self.prefer.as_ref().map_or(1, |p| p[v as usize]);
+                scored.sort_by(|a, b| {
+                    (rank(a.1).cmp(&rank(b.1)))
+                        .then(c[a.1 as usize].cmp(&c[b.1 as usize]))
+                        .then(b.0.cmp(&a.0))
+                        .then(a.1.cmp(&b.1))
+                })
+            }
         }
         let mut worth = scored.len();
         if exclusive {

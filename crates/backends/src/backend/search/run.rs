@@ -149,6 +149,9 @@ pub(super) fn search(
     st.rup_only = logging;
     st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     st.slack_order = bound.as_ref().map(|b| b.slack_order(layout));
+    st.prefer = bound
+        .as_ref()
+        .and_then(|b| b.preference().map(<[u8]>::to_vec));
     let limit = match goal {
         Goal::Solve => Some(1),
         Goal::Count { limit } => limit,
@@ -175,9 +178,16 @@ pub(super) fn search(
     st.start(engine);
     let mut branches = Branches::default();
     let mut checked = 0u64;
+    let watched = deadline.is_some() || stop.is_some() || bound.is_some();
     loop {
-        if (deadline.is_some() || stop.is_some()) && st.stats.steps >= checked + 256 {
+        if watched && st.stats.steps >= checked + 256 {
             checked = st.stats.steps;
+            let seconds = start.elapsed().as_secs_f64();
+            if let Some(b) = bound.as_deref_mut() {
+                if b.note_progress(seconds, branches.open_bound()) {
+                    return finish(st, outcome, engine);
+                }
+            }
             if deadline.is_some_and(|d| Instant::now() >= d) || crate::backend::stop::raised(&stop)
             {
                 outcome.timed_out = true;
@@ -185,12 +195,21 @@ pub(super) fn search(
             }
         }
         let mut ok = st.propagate(engine);
+        let mut node_bound = None;
         if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
-            ok = if logging {
-                admits_by_propagation(b, &st.legal, &st.placed)
+            if logging {
+                // Only the prune a checker replays; the node's own bound is not computed.
+                ok = admits_by_propagation(b, &st.legal, &st.placed);
             } else {
-                b.admits(layout, &st.legal, &st.placed)
-            };
+                ok = b.admits(layout, &st.legal, &st.placed);
+                node_bound = b.node_bound();
+            }
+            if branches.frames.is_empty() && branches.root_bound.is_none() {
+                // The root: its bound covers every node until the first choice point.
+                let root =
+                    node_bound.unwrap_or_else(|| b.lower_bound(layout, &st.legal, &st.placed));
+                branches.root_bound = Some(root);
+            }
         }
         if ok && st.open == 0 {
             outcome.count += 1;
@@ -198,7 +217,13 @@ pub(super) fn search(
                 log_solution(proof, layout, bound.as_deref(), &st.placed);
             }
             if let Some(b) = bound.as_deref_mut() {
+                let before = b.incumbent();
                 b.offer(&st.placed, || st.solution());
+                if b.incumbent() != before
+                    && b.note_progress(start.elapsed().as_secs_f64(), branches.open_bound())
+                {
+                    return finish(st, outcome, engine);
+                }
             } else if let Some(sink) = sink.as_deref_mut() {
                 if sink(st.solution()).is_break() {
                     return finish(st, outcome, engine);
@@ -212,14 +237,19 @@ pub(super) fn search(
             ok = false;
         }
         let hooks: Option<&mut dyn ProofLog> = if logging { Some(&mut *proof) } else { None };
+        // Closing a frame by its bound is a step no checker replays: not while logging.
+        let closing = bound.as_deref_mut().filter(|_| !logging);
         if ok {
-            branches.open(&mut st, engine, hooks);
-        } else if !branches.next_alternative(&mut st, engine, hooks) {
+            branches.open(&mut st, engine, node_bound, hooks);
+        } else if !branches.next_alternative(&mut st, engine, closing, hooks) {
             // Contradiction (or a solution counted) with no open alternative left.
             if logging {
                 proof.exhausted();
             }
             outcome.exhausted = true;
+            if let Some(b) = bound.as_deref_mut() {
+                b.note_progress(start.elapsed().as_secs_f64(), None);
+            }
             return finish(st, outcome, engine);
         }
     }
@@ -227,21 +257,45 @@ pub(super) fn search(
 
 /// The search's explicit stack: one [`Frame`] per choice point, over one shared list of
 /// candidates.
+///
+/// When optimising, each frame keeps a proved lower bound (minimisation form) on every
+/// solution in its subtree not yet explored: the bound of its parent or of the root, raised to
+/// the bound computed at its node, and raised again at each backtrack to it (the bound of the
+/// node with the candidates already tried shut out). So the least bound over the frames,
+/// with the incumbent, is the proved global bound ([`Branches::open_bound`]).
 #[derive(Default)]
 struct Branches {
     frames: Vec<Frame>,
     cands: Vec<u32>,
+    /// When optimising: the bound computed at the root node.
+    root_bound: Option<i128>,
+    /// Scratch: the legal set with a frame's tried candidates shut out.
+    untried: Option<VarSet>,
 }
 
 impl Branches {
+    /// The least proved bound of the open frames (the root's before the first choice point):
+    /// no solution not yet met costs less. `None` when not optimising. Cost: one step per
+    /// frame.
+    fn open_bound(&self) -> Option<i128> {
+        let root = self.root_bound?;
+        Some(self.frames.iter().map(|f| f.bound).min().unwrap_or(root))
+    }
+
     /// Opens a choice point at the row [`State::choose_row`] picks and places its first
-    /// candidate.
+    /// candidate. `node_bound`: the bound computed at this node, if any; `proof`: told of the
+    /// decision.
     fn open(
         &mut self,
         st: &mut State,
         engine: &mut dyn LegalityEngine,
+        node_bound: Option<i128>,
         proof: Option<&mut dyn ProofLog>,
     ) {
+        let inherited = match self.frames.last() {
+            Some(f) => f.bound,
+            None => self.root_bound.unwrap_or(i128::MIN),
+        };
         let (r, exclusive) = st.choose_row();
         let cand_start = self.cands.len();
         st.candidates(r, &mut self.cands, exclusive);
@@ -253,6 +307,7 @@ impl Branches {
             trail_len: st.placed.len(),
             excluded_len: st.excluded_trail.len(),
             exclusive,
+            bound: node_bound.map_or(inherited, |b| b.max(inherited)),
         });
         st.stats.guesses += 1;
         st.stats.steps += 1;
@@ -266,10 +321,14 @@ impl Branches {
 
     /// After a contradiction (or a solution counted): back to the latest open alternative and
     /// places it. False when none is left (the space is exhausted).
+    /// With `bound` (optimising, once there is an incumbent), the frame's bound is raised to
+    /// that of its untried alternatives, and a frame whose untried alternatives cannot beat
+    /// the incumbent is closed at once. `proof`: told of every retraction and decision.
     fn next_alternative(
         &mut self,
         st: &mut State,
         engine: &mut dyn LegalityEngine,
+        mut bound: Option<&mut CostBound>,
         mut proof: Option<&mut dyn ProofLog>,
     ) -> bool {
         let layout = st.layout;
@@ -304,6 +363,24 @@ impl Branches {
                                 _ => {}
                             }
                         }
+                    }
+                }
+                let tried = &self.cands[f.cand_start..f.cand_start + f.next - 1];
+                if let Some(b) = bound.as_deref_mut().filter(|b| b.incumbent().is_some()) {
+                    let untried =
+                        (self.untried).get_or_insert_with(|| VarSet::new(layout.num_vars));
+                    untried.copy_from(st.legal.words());
+                    for &u in tried {
+                        untried.remove(u as usize);
+                    }
+                    let rest = b.lower_bound(layout, untried, &st.placed);
+                    f.bound = f.bound.max(rest);
+                    if b.incumbent().is_some_and(|i| rest >= i) {
+                        // No untried alternative can beat the incumbent: close the frame.
+                        b.pruned += 1;
+                        self.cands.truncate(f.cand_start);
+                        self.frames.pop();
+                        continue;
                     }
                 }
                 st.stats.guesses += 1;

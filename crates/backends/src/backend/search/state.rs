@@ -63,6 +63,9 @@ pub(super) struct Frame {
     /// Whether the frame branches on a general row: alternative `i` places candidate `i` and
     /// excludes candidates `0..i` (so each solution is reached once).
     pub(super) exclusive: bool,
+    /// When optimising: a proved lower bound (minimisation form) on every solution of the
+    /// frame's subtree not yet explored (see `run.rs`, `Branches`); `i128::MIN` otherwise.
+    pub(super) bound: i128,
 }
 
 /// Added to the legal count of a row that needs no more variables (a filled "exactly one" row, or
@@ -104,6 +107,9 @@ pub(super) struct State<'l> {
     /// When optimising: each variable's minimisation-form cost, which orders candidates
     /// (cheapest first, then LCV).
     pub(super) costs: Option<Vec<i64>>,
+    /// When optimising from a hint: per variable, its rank (hinted values first; see
+    /// [`crate::backend::branch_bound::CostBound::set_preference`]), before the cost.
+    pub(super) prefer: Option<Vec<u8>>,
     /// When optimising: the slack rows in the order to branch on them, after every open model
     /// row (see [`State::choose_row_optimizing`]).
     pub(super) slack_order: Option<Vec<u32>>,
@@ -148,6 +154,7 @@ impl<'l> State<'l> {
             scored: Vec::new(),
             parts: Vec::new(),
             costs: None,
+            prefer: None,
             slack_order: None,
             local: false,
             dirty: None,

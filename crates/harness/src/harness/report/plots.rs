@@ -19,6 +19,8 @@ pub enum FigureKind {
     SizeTime,
     /// The share of runs whose LP relaxation was integral, per source.
     IntegralShare,
+    /// The mean primal gap against time, per backend (optimisation runs with traces).
+    PrimalGap,
 }
 
 /// One figure of a solve report: its file (in the reports folder), its caption line for the
@@ -112,6 +114,13 @@ pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
             kind: FigureKind::IntegralShare,
         });
     }
+    if records.iter().any(|r| !r.stats.trace.is_empty()) {
+        out.push(Figure {
+            file: format!("{name}.primal-gap.svg"),
+            caption: format!("Mean primal gap over time per backend and peer (`|best - value| / max(|best|, |value|)` against the best verified value of the instance, 1 before a first solution; log time){limit}. Lower earlier is better."),
+            kind: FigureKind::PrimalGap,
+        });
+    }
     let (labels, _) = present_labels(experiment, records);
     let names: Vec<String> = labels.into_iter().map(|(l, _)| l).collect();
     if !size_panels(experiment, records, &names).0.is_empty() {
@@ -201,6 +210,15 @@ pub fn draw_figure(
                 &format!("{title}: LP relaxation integral, per source"),
                 "runs with an integral LP optimum (%)",
                 &bars,
+            )
+        }
+        FigureKind::PrimalGap => {
+            let names: Vec<String> = labels.iter().map(|(l, _)| l.clone()).collect();
+            let curves = crate::harness::optimisation::primal_gap_curves(records, &names);
+            plot::gap_over_time(
+                &format!("{title}: primal gap over time"),
+                &curves,
+                time_limit_on_record(records),
             )
         }
         FigureKind::SizeTime => {
