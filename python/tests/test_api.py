@@ -51,6 +51,20 @@ def test_big_counts_stay_exact_beyond_a_float():
     assert c.status == "solved" and c.count == 3 ** 40 and c.count > 2 ** 63
 
 
+def test_counts_past_2_to_128_are_exact_ints():
+    # 81 independent "exactly one of three" rows: 3^81 > 2^128 solutions, and 130 variables in
+    # no row: 2^130. xcc's memo engine counts past u128 in big integers (issue 41).
+    m = zeroone.Model("triples")
+    labels = [f"x{i}" for i in range(243)]
+    m.add_variables(labels)
+    m.add_family("triple", "exactly-one", [labels[i:i + 3] for i in range(0, 243, 3)])
+    c = zeroone.count(m, backend="xcc", engine="memo")
+    assert (c.status, c.count, type(c.count)) == ("solved", 3 ** 81, int) and c.count > 2 ** 128
+    free = zeroone.Model("free")
+    free.add_variables([f"y{i}" for i in range(130)])
+    assert zeroone.count(free, backend="xcc", engine="memo").count == 2 ** 130
+
+
 def test_matrix_rows_and_labels_match_the_model():
     m = zeroone.Model("weighted")
     m.add_variables(["p", "q", "r"])
