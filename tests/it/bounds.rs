@@ -317,7 +317,8 @@ fn the_gap_options_stop_early_with_status_feasible_and_zero_gap_is_optimal() {
     let optimum = optimum(&model);
     let full = run("bitset", &model, None, &[]);
     assert_eq!(full.objective, Some(optimum));
-    for name in ["bitset", "auto"] {
+    for name in ["bitset", "auto", "enum"] {
+        let full = run(name, &model, None, &[]);
         // A generous relative gap: the first incumbent within 100% of the bound stops it.
         let out = run(name, &model, None, &[("gap", "1")]);
         assert!(
@@ -354,7 +355,7 @@ fn the_gap_options_stop_early_with_status_feasible_and_zero_gap_is_optimal() {
         full.stats.nodes
     );
     // Backends that cannot honour a gap refuse it by name.
-    for name in ["enum", "milp", "brute"] {
+    for name in ["milp", "brute", "dp"] {
         let mut options = BackendOptions::default();
         options.params.insert("gap".into(), "0.1".into());
         let err = make_backend(name, &options).err().expect(name).to_string();

@@ -412,7 +412,7 @@ pub fn registry() -> Vec<BackendInfo> {
         name: "enum",
         about: "coordinate-tuple enumerator: one family gives the lines, the others are bitset distinctness rules; solves, counts, streams",
         make: |o| Ok(Box::new(enumerate::EnumBackend::new(o)?)),
-        params: &["families", "order", "coordinate", "threads"],
+        params: &["families", "order", "coordinate", "threads", "gap", "abs-gap"],
         uses_time_limit: true,
         uses_seed: false,
         counters: &[(SearchCounter::Nodes, "partial placements")],

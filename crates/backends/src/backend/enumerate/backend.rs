@@ -13,6 +13,9 @@ use std::ops::ControlFlow;
 #[derive(Debug, Clone)]
 pub struct EnumBackend {
     pub(super) settings: EnumSettings,
+    /// The gap tolerances an optimisation stops at (options `gap`, `abs-gap`), checked
+    /// against the bound at the root at each improving solution.
+    pub(super) gap_limit: crate::backend::incumbent::GapLimit,
 }
 
 impl EnumBackend {
@@ -20,6 +23,7 @@ impl EnumBackend {
     pub fn new(options: &BackendOptions) -> Result<EnumBackend, BackendError> {
         Ok(EnumBackend {
             settings: EnumSettings::from_options(options)?,
+            gap_limit: crate::backend::incumbent::GapLimit::from_options("enum", options)?,
         })
     }
 

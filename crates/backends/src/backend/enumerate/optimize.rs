@@ -23,6 +23,7 @@ use super::{
     trim_depths, AnyPlan, EnumBackend, Enumerator, Order, Plan, Search, SearchSummary, Sink, NAME,
 };
 use crate::backend::branch_bound::CostBound;
+use crate::backend::incumbent::GapLimit;
 use crate::backend::search::{Layout, VarSet};
 use crate::backend::{BackendError, Found, OptimizeReport, Optimizer, Stats, Undecided};
 use crate::model::{Model, Solution, VarId};
@@ -58,8 +59,9 @@ impl Sink for BoundSink<'_> {
             .offer(&self.placed, || Solution::new(chosen.to_vec()));
         if self.bound.incumbent() != before {
             let open = Some(self.root);
-            self.bound
-                .note_progress(self.start.elapsed().as_secs_f64(), open);
+            if (self.bound).note_progress(self.start.elapsed().as_secs_f64(), open) {
+                return ControlFlow::Break(()); // within the gap tolerance
+            }
         }
         ControlFlow::Continue(())
     }
@@ -86,7 +88,11 @@ impl Enumerator {
     /// (the solution is then optimal). `None` when the model has no objective or no solution
     /// was met. Sequential. `offset`: the minimisation-form cost of the variables the
     /// reduction fixed to 1, for the trace (`stats.trace`, in the model's own values).
-    fn optimize(&self, offset: i128) -> (Option<(i128, Solution)>, SearchSummary) {
+    fn optimize(
+        &self,
+        offset: i128,
+        gap_limit: GapLimit,
+    ) -> (Option<(i128, Solution)>, SearchSummary, Option<i128>) {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
         let reduced = &self.reduction.model;
@@ -99,12 +105,13 @@ impl Enumerator {
                     timed_out: false,
                     stats: Stats::default(),
                 };
-                return (None, summary);
+                return (None, summary, None);
             }
         };
         let layout = Layout::new(reduced);
         let mut bound = CostBound::new(&layout, objective);
         bound.set_value_offset(offset);
+        bound.set_gap_limit(gap_limit);
         let root = bound.lower_bound(&layout, &VarSet::full(layout.num_vars), &[]);
         let costs = bound.costs().to_vec();
         let keys = bound.branch_keys(&layout);
@@ -143,11 +150,20 @@ impl Enumerator {
         if summary.finished {
             bound.note_progress(summary.stats.seconds, None);
         }
+        if bound.stopped_at_gap() {
+            summary.finished = false;
+            summary
+                .stats
+                .extra
+                .insert("stopped_at_gap".into(), true.into());
+        }
+        // The proved bound in the model's own minimisation-form values.
+        let proved = bound.proved_bound().map(|b| b + offset);
         bound
             .take_trace()
             .into_stats(&mut summary.stats, |v| objective.flip(v));
         let best = bound.best().map(|(value, s)| (*value, self.lift(&s.ones)));
-        (best, summary)
+        (best, summary, proved)
     }
 }
 
@@ -184,22 +200,25 @@ impl Optimizer for EnumBackend {
         })?;
         let e = Enumerator::new(model, &self.settings)?;
         let offset = objective.flip(objective.value(&e.reduction.ones));
-        let (best, mut summary) = e.optimize(offset);
+        let (best, mut summary, proved_bound) = e.optimize(offset, self.gap_limit);
         self.annotate(&mut summary.stats, &e);
         let proved = summary.finished;
         Ok(match best {
             Some((_, s)) => {
                 let value = objective.value(&s.ones);
                 // Stopped: the shared bound at the root (the enumeration keeps no bound of
-                // its open nodes).
+                // its open nodes), of the reduced model plus the fixed costs when the
+                // search noted it, else of the model.
                 let bound = match proved {
                     true => Some(value),
-                    false => crate::backend::branch_bound::root_bound(model),
+                    false => proved_bound
+                        .map(|b| objective.flip(b))
+                        .or_else(|| crate::backend::branch_bound::root_bound(model)),
                 };
                 OptimizeReport {
                     found: Found::Solution(s),
                     value: Some(value),
-                    proved,
+                    proved: proved || bound == Some(value),
                     bound,
                     stats: summary.stats,
                 }
