@@ -26,6 +26,8 @@
 //! figure).
 
 pub mod improve;
+#[cfg(test)]
+mod improve_tests;
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
