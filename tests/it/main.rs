@@ -35,6 +35,7 @@ mod peer_fairness;
 mod plugin_format;
 mod plugin_kind;
 mod plugins;
+mod portfolio;
 mod report_benchexec;
 mod report_compare;
 mod slurm;

@@ -309,6 +309,9 @@ impl Backend for Sat {
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
     }
+    fn size_caps(&self) -> &'static str {
+        "a row's encoding 2^24 clauses; objective costs summing to 2^63"
+    }
     /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
     fn rows_supported(&self, _model: &Model) -> Result<(), RowRefusal> {
         Ok(())
