@@ -65,8 +65,9 @@ use crate::model::{Model, Objective, Reduction, Solution};
 /// about 10^6) on GTE.
 pub const GTE_OBJECTIVE_BUDGET: u128 = 1 << 22;
 
-/// The most clauses the objective bounds may add over the whole search; a larger encoding is
-/// refused (`unsupported`) rather than allowed to exhaust memory.
+/// The most clauses the objective bounds may add to one stage's solver (the clauses held at
+/// once; a new stage drops the old solver); a larger encoding is refused (`unsupported`)
+/// rather than allowed to exhaust memory.
 pub const MAX_OBJECTIVE_CLAUSES: usize = 2_000_000;
 
 /// A new `Stage` is built when a call fixes at least this fraction of the model's variables
@@ -296,6 +297,8 @@ struct Stage<'a> {
     valid_to: Option<i128>,
     /// How many variables the stage fixes.
     fixed: usize,
+    /// The clauses of objective bounds this stage's solver holds.
+    objective_clauses: usize,
 }
 
 impl Stage<'_> {
@@ -361,6 +364,7 @@ impl Stage<'_> {
             reduced,
             offset,
             valid_to,
+            objective_clauses: 0,
         }))
     }
 
@@ -385,9 +389,10 @@ impl Stage<'_> {
                 return Ok(Query::None); // the fixed ones alone cost more than t
             };
             counters.objective_clauses += clauses.len();
-            if counters.objective_clauses > MAX_OBJECTIVE_CLAUSES {
+            self.objective_clauses += clauses.len();
+            if self.objective_clauses > MAX_OBJECTIVE_CLAUSES {
                 return Err(too_large(format!(
-                    "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses; try pb-encoding=adder"
+                    "the objective bounds of one stage took more than {MAX_OBJECTIVE_CLAUSES} clauses; try pb-encoding=adder"
                 )));
             }
             add_clauses(&mut self.solver, &clauses);
