@@ -25,12 +25,20 @@ fn listing() -> Vec<std::collections::HashMap<String, String>> {
         .filter(|&i| i < 2 || &header[i - 2..i] == "  ")
         .collect();
     let cell = |line: &str, c: usize| {
-        let end = starts.get(c + 1).copied().unwrap_or(line.len()).min(line.len());
+        let end = starts
+            .get(c + 1)
+            .copied()
+            .unwrap_or(line.len())
+            .min(line.len());
         line.get(starts[c]..end).unwrap_or("").trim().to_string()
     };
     let names: Vec<String> = (0..starts.len()).map(|c| cell(header, c)).collect();
     lines
-        .map(|l| (0..starts.len()).map(|c| (names[c].clone(), cell(l, c))).collect())
+        .map(|l| {
+            (0..starts.len())
+                .map(|c| (names[c].clone(), cell(l, c)))
+                .collect()
+        })
         .collect()
 }
 
@@ -54,5 +62,7 @@ fn backends_lists_abilities_refusals_and_caps_per_backend() {
     // The one-line descriptions follow, each starting with the name.
     let o = zeroone(&["backends"]);
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.lines().any(|l| l.starts_with("brute") && l.contains("every 0-1 assignment")));
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("brute") && l.contains("every 0-1 assignment")));
 }
