@@ -117,7 +117,15 @@ fn cnf_shaped(model: &Model) -> bool {
         && clauses <= SAT_MAX_CLAUSES_PER_VARIABLE * model.num_variables()
 }
 
-/// The default backend: `xcc`, `sat` or `bitset`, chosen per model (see the module docs).
+/// What a call asks of the engine: to solve or optimise, or to count or list solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ability {
+    Optimise,
+    Enumerate,
+}
+
+/// The default backend: `xcc`, `sat`, `milp` or `bitset`, chosen per model (see the module
+/// docs).
 #[derive(Debug)]
 pub struct Auto {
     xcc: Xcc,
@@ -158,19 +166,21 @@ impl Auto {
         alike.then_some(*engine)
     }
 
-    /// The engine serving `model`.
-    fn engine(&mut self, model: &Model) -> &mut dyn Backend {
+    /// The engine serving `model` for `ability`: [`choose`]'s, except that `milp` only
+    /// optimises (and solves): counting and listing solutions of a model it would optimise go
+    /// to `bitset` (`milp` lists none, and counts with one no-good cut per solution).
+    fn engine(&mut self, model: &Model, ability: Ability) -> &mut dyn Backend {
         let engine = self.known(model).unwrap_or_else(|| {
             let engine = choose(model);
             self.last = Some((model.clone(), engine));
             engine
         });
-        match engine {
-            Engine::Xcc => &mut self.xcc,
+        match (engine, ability) {
+            (Engine::Xcc, _) => &mut self.xcc,
             #[cfg(feature = "sat")]
-            Engine::Sat => &mut self.sat,
+            (Engine::Sat, _) => &mut self.sat,
             #[cfg(feature = "milp")]
-            Engine::Milp => &mut self.milp,
+            (Engine::Milp, Ability::Optimise) => &mut self.milp,
             _ => &mut self.bitset,
         }
     }
@@ -186,7 +196,7 @@ impl Auto {
 
 impl Solver for Auto {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        match self.engine(model).solver() {
+        match self.engine(model, Ability::Optimise).solver() {
             Some(s) => s.solve(model),
             None => Err(Auto::missing("solve")),
         }
@@ -195,7 +205,7 @@ impl Solver for Auto {
 
 impl Counter for Auto {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        match self.engine(model).counter() {
+        match self.engine(model, Ability::Enumerate).counter() {
             Some(c) => c.count(model, limit),
             None => Err(Auto::missing("count")),
         }
@@ -208,7 +218,7 @@ impl SolutionStream for Auto {
         model: &Model,
         found: &mut dyn FnMut(Solution) -> ControlFlow<()>,
     ) -> Result<StreamReport, BackendError> {
-        match self.engine(model).streamer() {
+        match self.engine(model, Ability::Enumerate).streamer() {
             Some(s) => s.for_each_solution(model, found),
             None => Err(Auto::missing("stream solutions")),
         }
@@ -218,7 +228,7 @@ impl SolutionStream for Auto {
 /// Objectives go to `milp` or `bitset` ([`choose`]).
 impl Optimizer for Auto {
     fn optimize(&mut self, model: &Model) -> Result<OptimizeReport, BackendError> {
-        match self.engine(model).optimizer() {
+        match self.engine(model, Ability::Optimise).optimizer() {
             Some(o) => o.optimize(model),
             None => Err(Auto::missing("optimise")),
         }
@@ -229,6 +239,8 @@ impl Backend for Auto {
     fn name(&self) -> &'static str {
         "auto"
     }
+    /// The engine [`choose`] names (for a count or a listing of solutions of a model it
+    /// sends to `milp`, `bitset` runs; see `Auto::engine`).
     fn serving(&self, model: &Model) -> &'static str {
         self.known(model).unwrap_or_else(|| choose(model)).name()
     }
@@ -356,6 +368,13 @@ mod tests {
             );
             assert!(by_auto.verified || by_auto.status == Status::Infeasible);
         }
+        // Listing solutions of a model whose optimisation goes to milp runs bitset (milp
+        // lists none).
+        let mut listed = 0;
+        let out =
+            crate::backend::solutions_verified(&mut auto, &cover, Some(5), &mut |_| listed += 1)
+                .unwrap();
+        assert_eq!((out.status, out.count, listed), (Status::Solved, 5, 5));
     }
 
     #[test]
