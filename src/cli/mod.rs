@@ -1,6 +1,7 @@
 //! Subcommands. One file each; `run` dispatches.
 
 mod backend_args;
+mod backends;
 mod check;
 mod count;
 mod export;
@@ -68,7 +69,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 #[allow(clippy::large_enum_variant)] // parsed once per process
 enum Command {
-    /// List the registered backends.
+    /// List the registered backends: abilities, refused rows, size caps.
     Backends,
     /// Print the 0-1 model of each puzzle in a file: sizes, rows per family, the matrix if small.
     Show(show::ShowArgs),
@@ -113,13 +114,7 @@ enum Command {
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::Backends => {
-            let list: String = zeroone::backend::registry()
-                .iter()
-                .map(|b| format!("{:<8} {}\n", b.name, b.about))
-                .collect();
-            print_stdout(&list)
-        }
+        Command::Backends => print_stdout(&backends::listing()),
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),

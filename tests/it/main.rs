@@ -38,6 +38,7 @@ mod peer_fairness;
 mod plugin_format;
 mod plugin_kind;
 mod plugins;
+mod portfolio;
 mod report_benchexec;
 mod report_compare;
 mod researcher_loop;

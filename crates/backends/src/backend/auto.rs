@@ -1,78 +1,208 @@
 //! The default backend (`--backend auto`, what `solve` and `count` use without `--backend`):
-//! the fastest exact engine that reads the model, as measured in `reports/exact-cover.md`.
-//! That is `xcc` for exact cover with no objective where its `transposed` engine (at most 512
-//! primary items of at most 64 options each: Langford pairs, n-queens, Sudoku, bare hex boards)
-//! or its `sweep` engine (at most 128 items: pentominoes) takes the model, where it is faster
-//! than `bitset` (see the report), and `bitset` otherwise: general rows and objectives (which
-//! `xcc` does not read), and multiplicity models such as Star Battle, where `xcc`'s MRV
-//! engines are level with `bitset` or slower.
-//! [`Backend::serving`] names the engine a model goes to, so records say `xcc` or `bitset`,
-//! never `auto`.
+//! per model, the engine measured fastest on models of its shape ([`choose`]; the figures are
+//! in `reports/portfolio.md`, made by `experiments/portfolio.toml`, and in the README's
+//! "auto" section):
+//!
+//! 1. exact cover with no objective that `xcc`'s `transposed` engine (at most 512 primary items
+//!    of at most 64 options each: Langford pairs, n-queens, Sudoku, bare hex boards) or its
+//!    `sweep` engine (at most 128 items: pentominoes) takes: `xcc` (`reports/exact-cover.md`);
+//! 2. a CNF-shaped model (no objective; at least [`SAT_FROM_CLAUSES`] clause rows, `sum >= 1`
+//!    or `sum <= len - 1` over unit weights, those at least half of all rows, and at most
+//!    [`SAT_MAX_CLAUSES_PER_VARIABLE`] per variable): `sat` (with the `sat` feature). Random
+//!    3-SAT, pigeonhole and ordering formulas; the dense parity formulas stay on `bitset`;
+//! 3. an objective of at least [`MILP_FROM_TERMS`] nonzero costs over rows that are not all
+//!    exact cover (`= 1`, `<= 1`): covering, cardinality or knapsack rows: `milp` (with the
+//!    `milp` feature);
+//! 4. everything else: `bitset` (general rows without an objective, small objectives,
+//!    objectives over exact-cover rows such as the cheapest Queens placement, multiplicity
+//!    models such as Star Battle, where `xcc`'s MRV engines are level with `bitset` or slower).
+//!
+//! [`Backend::serving`] names the engine a model goes to, so records say `xcc`, `sat`, `milp`
+//! or `bitset`, never `auto`.
 //!
 //! Cost: one scan of the rows and the variables' rows per model shape to choose (a batch of
-//! puzzles of one shape is judged once); then the chosen engine's. Both engines keep their per-model caches between calls. Options: none besides the
-//! time limit (both read it).
+//! puzzles of one shape is judged once); then the chosen engine's. The engines keep their
+//! per-model caches between calls. Options: none besides the time limit (every engine reads
+//! it).
 
 use std::ops::ControlFlow;
 
 use crate::backend::bitset::BitsetBackend;
+#[cfg(feature = "milp")]
+use crate::backend::milp::Milp;
+#[cfg(feature = "sat")]
+use crate::backend::sat::Sat;
 use crate::backend::xcc::{self, Xcc};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountReport, Counter, OptimizeReport, Optimizer,
     RowRefusal, SolutionStream, SolveReport, Solver, StreamReport,
 };
-use crate::model::{Model, Solution};
+use crate::model::{Model, Sense, Solution};
 
-/// The default backend: `xcc` or `bitset`, chosen per model (see the module docs).
+/// The fewest clause rows (see [`choose`]) at which a CNF-shaped model
+/// goes to `sat`: measured in `reports/portfolio.md` (see the README's "auto" section).
+pub const SAT_FROM_CLAUSES: usize = 100;
+
+/// The most clause rows per variable of a model `sat` gets: past it (the parity formulas, 7 to
+/// 11 per variable) `bitset` is faster.
+pub const SAT_MAX_CLAUSES_PER_VARIABLE: usize = 6;
+
+/// The fewest nonzero objective costs at which a model with rows other than exact cover goes
+/// to `milp`.
+pub const MILP_FROM_TERMS: usize = 40;
+
+/// The engine `auto` hands a model to (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Exact cover that `xcc`'s fast engines take.
+    Xcc,
+    /// CNF-shaped models past [`SAT_FROM_CLAUSES`] clauses.
+    Sat,
+    /// Objectives of [`MILP_FROM_TERMS`] terms or more over rows other than exact cover.
+    Milp,
+    /// Everything else.
+    Bitset,
+}
+
+impl Engine {
+    /// The registry name of the engine.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Xcc => "xcc",
+            Engine::Sat => "sat",
+            Engine::Milp => "milp",
+            Engine::Bitset => "bitset",
+        }
+    }
+}
+
+/// The engine for `model` by the rules of the module docs (without the `sat` or `milp`
+/// feature, what would go there goes to `bitset`). Cost: one scan of the rows, and of the
+/// variables' rows for exact cover.
+pub fn choose(model: &Model) -> Engine {
+    match model.objective() {
+        None if xcc::transposed_takes(model) || xcc::sweep_takes(model) => Engine::Xcc,
+        None if cfg!(feature = "sat") && cnf_shaped(model) => Engine::Sat,
+        Some(objective) if cfg!(feature = "milp") => {
+            let terms = (0..model.num_variables())
+                .filter(|&v| objective.cost(v) != 0)
+                .count();
+            let beyond_exact_cover = (model.constraints().iter())
+                .any(|c| !matches!(c.sense, Sense::ExactlyOne | Sense::AtMostOne));
+            if terms >= MILP_FROM_TERMS && beyond_exact_cover {
+                Engine::Milp
+            } else {
+                Engine::Bitset
+            }
+        }
+        _ => Engine::Bitset,
+    }
+}
+
+/// Whether `model` has at least [`SAT_FROM_CLAUSES`] clause rows and they are at least half
+/// of its rows. A clause row has unit weights, two or more variables, and is `sum >= 1` or
+/// `sum <= len - 1` (the readers write a clause with mostly negated literals as the latter,
+/// over the complements).
+fn cnf_shaped(model: &Model) -> bool {
+    let rows = model.constraints();
+    let clause = |c: &&crate::model::Constraint| {
+        let len = c.vars.len() as u64;
+        c.weights.is_none()
+            && len >= 2
+            && matches!(c.sense.bounds(), (1, None)) | (c.sense.bounds() == (0, Some(len - 1)))
+    };
+    let clauses = rows.iter().filter(clause).count();
+    clauses >= SAT_FROM_CLAUSES
+        && 2 * clauses >= rows.len()
+        && clauses <= SAT_MAX_CLAUSES_PER_VARIABLE * model.num_variables()
+}
+
+/// What a call asks of the engine: to solve or optimise, or to count or list solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ability {
+    Optimise,
+    Enumerate,
+}
+
+/// The default backend: `xcc`, `sat`, `milp` or `bitset`, chosen per model (see the module
+/// docs).
 #[derive(Debug)]
 pub struct Auto {
     xcc: Xcc,
     bitset: BitsetBackend,
-    /// The last model routed and whether it went to `xcc`: a batch of puzzles of one shape
-    /// (which differ in their givens only) is judged once.
-    last: Option<(Model, bool)>,
+    #[cfg(feature = "sat")]
+    sat: Sat,
+    #[cfg(feature = "milp")]
+    milp: Milp,
+    /// The last model routed and its engine: a batch of puzzles of one shape (which differ in
+    /// their givens only) is judged once.
+    last: Option<(Model, Engine)>,
+    /// Whether `gap`, `abs-gap` or `hint` was given: only `bitset` honours them, so every
+    /// objective then goes to `bitset`.
+    bitset_options: bool,
 }
 
 impl Auto {
-    /// Both engines, with the time limit of `options`.
+    /// The engines, with the time limit of `options`.
     pub fn new(options: &BackendOptions) -> Result<Auto, BackendError> {
         Ok(Auto {
             xcc: Xcc::new(options)?,
             bitset: BitsetBackend::new(options).with_optimiser_options(options)?,
+            #[cfg(feature = "sat")]
+            sat: Sat::new(options)?,
+            #[cfg(feature = "milp")]
+            milp: Milp::new(options)?,
             last: None,
+            bitset_options: (crate::backend::incumbent::GapLimit::PARAMS.iter())
+                .any(|key| options.params.contains_key(*key)),
         })
     }
 
-    /// Whether `model` goes to `xcc`: no objective, and its `transposed` or `sweep` engine
-    /// takes the model (see [`xcc::transposed_takes`], [`xcc::sweep_takes`]).
+    /// Whether `model` goes to `xcc` ([`choose`]).
     pub fn takes_xcc(model: &Model) -> bool {
-        model.objective().is_none() && (xcc::transposed_takes(model) || xcc::sweep_takes(model))
+        choose(model) == Engine::Xcc
     }
 
-    /// The verdict of [`Auto::takes_xcc`] on the last model routed, when `model` shares its
-    /// shape (rows and variables) and has an objective alike.
-    fn known(&self, model: &Model) -> Option<bool> {
-        let (last, xcc) = self.last.as_ref()?;
-        let alike = last.shares_shape_with(model)
-            && last.objective().is_none() == model.objective().is_none();
-        alike.then_some(*xcc)
+    /// The verdict of [`choose`] on the last model routed, when `model` shares its shape
+    /// (rows and variables) and its objective.
+    fn known(&self, model: &Model) -> Option<Engine> {
+        let (last, engine) = self.last.as_ref()?;
+        let alike = last.shares_shape_with(model) && last.objective() == model.objective();
+        alike.then_some(*engine)
     }
 
-    /// The engine serving `model`.
-    fn engine(&mut self, model: &Model) -> &mut dyn Backend {
-        let xcc = self.known(model).unwrap_or_else(|| {
-            let xcc = Auto::takes_xcc(model);
-            self.last = Some((model.clone(), xcc));
-            xcc
+    /// The engine serving `model` for `ability`: [`choose`]'s, except that `milp` only
+    /// optimises (and solves): counting and listing solutions of a model it would optimise go
+    /// to `bitset` (`milp` lists none, and counts with one no-good cut per solution), and with
+    /// `gap`, `abs-gap` or `hint` given every objective goes to `bitset` (the one engine here
+    /// that honours them).
+    fn engine(&mut self, model: &Model, ability: Ability) -> &mut dyn Backend {
+        let engine = self.known(model).unwrap_or_else(|| {
+            let engine = choose(model);
+            self.last = Some((model.clone(), engine));
+            engine
         });
-        if xcc {
-            &mut self.xcc
-        } else {
-            &mut self.bitset
+        let engine = self.honouring_options(model, engine);
+        match (engine, ability) {
+            (Engine::Xcc, _) => &mut self.xcc,
+            #[cfg(feature = "sat")]
+            (Engine::Sat, _) => &mut self.sat,
+            #[cfg(feature = "milp")]
+            (Engine::Milp, Ability::Optimise) => &mut self.milp,
+            _ => &mut self.bitset,
         }
     }
 
-    /// The error of an engine that lacks an ability both engines have (never happens).
+    /// `engine`, or `bitset` for an objective when an option only `bitset` honours was given.
+    fn honouring_options(&self, model: &Model, engine: Engine) -> Engine {
+        let optimising = model.objective().is_some();
+        match engine {
+            Engine::Sat | Engine::Milp if optimising && self.bitset_options => Engine::Bitset,
+            engine => engine,
+        }
+    }
+
+    /// The error of an engine that lacks an ability every engine has (never happens).
     fn missing(ability: &str) -> BackendError {
         BackendError::Unsupported {
             backend: "auto".into(),
@@ -83,7 +213,7 @@ impl Auto {
 
 impl Solver for Auto {
     fn solve(&mut self, model: &Model) -> Result<SolveReport, BackendError> {
-        match self.engine(model).solver() {
+        match self.engine(model, Ability::Optimise).solver() {
             Some(s) => s.solve(model),
             None => Err(Auto::missing("solve")),
         }
@@ -92,7 +222,7 @@ impl Solver for Auto {
 
 impl Counter for Auto {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
-        match self.engine(model).counter() {
+        match self.engine(model, Ability::Enumerate).counter() {
             Some(c) => c.count(model, limit),
             None => Err(Auto::missing("count")),
         }
@@ -105,17 +235,17 @@ impl SolutionStream for Auto {
         model: &Model,
         found: &mut dyn FnMut(Solution) -> ControlFlow<()>,
     ) -> Result<StreamReport, BackendError> {
-        match self.engine(model).streamer() {
+        match self.engine(model, Ability::Enumerate).streamer() {
             Some(s) => s.for_each_solution(model, found),
             None => Err(Auto::missing("stream solutions")),
         }
     }
 }
 
-/// Objectives always go to `bitset` (its branch and bound; `xcc` has none).
+/// Objectives go to `milp` or `bitset` ([`choose`]).
 impl Optimizer for Auto {
     fn optimize(&mut self, model: &Model) -> Result<OptimizeReport, BackendError> {
-        match self.bitset.optimizer() {
+        match self.engine(model, Ability::Optimise).optimizer() {
             Some(o) => o.optimize(model),
             None => Err(Auto::missing("optimise")),
         }
@@ -126,12 +256,11 @@ impl Backend for Auto {
     fn name(&self) -> &'static str {
         "auto"
     }
+    /// The engine [`choose`] names (for a count or a listing of solutions of a model it
+    /// sends to `milp`, `bitset` runs; see `Auto::engine`).
     fn serving(&self, model: &Model) -> &'static str {
-        if self.known(model).unwrap_or_else(|| Auto::takes_xcc(model)) {
-            self.xcc.name()
-        } else {
-            self.bitset.name()
-        }
+        let engine = self.known(model).unwrap_or_else(|| choose(model));
+        self.honouring_options(model, engine).name()
     }
     fn solver(&mut self) -> Option<&mut dyn Solver> {
         Some(self)
@@ -144,6 +273,9 @@ impl Backend for Auto {
     }
     fn optimizer(&mut self) -> Option<&mut dyn Optimizer> {
         Some(self)
+    }
+    fn size_caps(&self) -> &'static str {
+        "those of the engine it picks"
     }
     /// What `bitset` reads (every row kind); `xcc` reads a subset.
     fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
@@ -161,6 +293,112 @@ mod tests {
         let out = count_verified(backend, model, None).unwrap();
         assert_eq!(out.status, Status::Solved, "{:?}", out.reason);
         out.count.to_u128().unwrap()
+    }
+
+    /// Random 3-SAT (a fixed xorshift stream) in DIMACS: `n` variables, `m` clauses.
+    fn three_sat(n: usize, m: usize) -> Model {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut text = format!("p cnf {n} {m}\n");
+        for _ in 0..m {
+            let mut vars = Vec::new();
+            while vars.len() < 3 {
+                let v = 1 + next(n);
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+            for v in vars {
+                let sign = if next(2) == 0 { "-" } else { "" };
+                text.push_str(&format!("{sign}{v} "));
+            }
+            text.push_str("0\n");
+        }
+        zeroone_model::read::read_str(zeroone_model::read::Format::Cnf, &text, "3sat").unwrap()
+    }
+
+    /// A model whose rows are `rows` (one family, `sense` each) over `n` variables, with the
+    /// objective `1 + v % 7` on every variable.
+    fn with_objective(n: usize, rows: &[Vec<usize>], sense: Sense) -> Model {
+        let mut b = ModelBuilder::new("objective", PuzzleKind::Generic);
+        let x: Vec<usize> = (0..n)
+            .map(|i| b.variable(format!("x{i}"), Coord::Free))
+            .collect();
+        let f = b.family("rows");
+        for row in rows {
+            b.row(f, row.iter().map(|&i| x[i]).collect(), sense);
+        }
+        b.objective(
+            crate::model::ObjectiveSense::Minimize,
+            x.iter().map(|&v| (v, 1 + v as i64 % 7)).collect(),
+        );
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn each_rule_keeps_its_choice_on_a_small_model_of_its_shape() {
+        use crate::puzzle::QueensBoard;
+        let when = |feature: bool, engine: Engine| if feature { engine } else { Engine::Bitset };
+        let sat = when(cfg!(feature = "sat"), Engine::Sat);
+        let milp = when(cfg!(feature = "milp"), Engine::Milp);
+        // Exact cover: xcc.
+        assert_eq!(choose(&QueensBoard::bare(6).to_model("q6")), Engine::Xcc);
+        // CNF: sat from the threshold on, bitset below it and for dense formulas.
+        let cnf = three_sat(100, SAT_FROM_CLAUSES * 3);
+        assert_eq!(choose(&cnf), sat);
+        assert_eq!(
+            choose(&three_sat(20, SAT_FROM_CLAUSES - 10)),
+            Engine::Bitset
+        );
+        assert_eq!(choose(&three_sat(20, 300)), Engine::Bitset); // 7.5 per variable or more
+                                                                 // General rows without an objective: bitset.
+        let general = crate::backend::fixtures::line_sums(4, Sense::Exactly(2), Sense::Exactly(2));
+        assert_eq!(choose(&general), Engine::Bitset);
+        // Objectives: milp from MILP_FROM_TERMS costs over covering rows, bitset below it and
+        // over exact-cover rows.
+        let pairs =
+            |n: usize| -> Vec<Vec<usize>> { (0..n).step_by(2).map(|i| vec![i, i + 1]).collect() };
+        let cover = with_objective(MILP_FROM_TERMS, &pairs(MILP_FROM_TERMS), Sense::AtLeast(1));
+        assert_eq!(choose(&cover), milp);
+        let small = with_objective(
+            MILP_FROM_TERMS - 2,
+            &pairs(MILP_FROM_TERMS - 2),
+            Sense::AtLeast(1),
+        );
+        assert_eq!(choose(&small), Engine::Bitset);
+        let exact = with_objective(100, &pairs(100), Sense::ExactlyOne);
+        assert_eq!(choose(&exact), Engine::Bitset);
+        // Records name the engine chosen, and each answers as bitset does.
+        let mut auto = Auto::new(&BackendOptions::default()).unwrap();
+        let mut bitset = make_backend("bitset", &BackendOptions::default()).unwrap();
+        for (model, engine) in [(&cnf, sat), (&cover, milp), (&exact, Engine::Bitset)] {
+            assert_eq!(auto.serving(model), engine.name());
+            let by_auto = crate::backend::solve_verified(&mut auto, model).unwrap();
+            let by_bitset = crate::backend::solve_verified(bitset.as_mut(), model).unwrap();
+            assert_eq!(
+                (by_auto.status, by_auto.objective),
+                (by_bitset.status, by_bitset.objective)
+            );
+            assert!(by_auto.verified || by_auto.status == Status::Infeasible);
+        }
+        // With a gap tolerance (which only bitset honours) the objective goes to bitset.
+        let mut gap_options = BackendOptions::default();
+        gap_options.params.insert("abs-gap".into(), "0".into());
+        let with_gap = Auto::new(&gap_options).unwrap();
+        assert_eq!(with_gap.serving(&cover), "bitset");
+        assert_eq!(with_gap.serving(&cnf), sat.name());
+        // Listing solutions of a model whose optimisation goes to milp runs bitset (milp
+        // lists none).
+        let mut listed = 0;
+        let out =
+            crate::backend::solutions_verified(&mut auto, &cover, Some(5), &mut |_| listed += 1)
+                .unwrap();
+        assert_eq!((out.status, out.count, listed), (Status::Solved, 5, 5));
     }
 
     #[test]

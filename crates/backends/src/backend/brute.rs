@@ -155,6 +155,9 @@ impl Backend for BruteForce {
     fn optimizer(&mut self) -> Option<&mut dyn crate::backend::Optimizer> {
         Some(self)
     }
+    fn size_caps(&self) -> &'static str {
+        "25 free variables (MAX_FREE)"
+    }
     /// Every row kind: each assignment's weighted row sums are checked against the bounds.
     fn rows_supported(&self, _model: &Model) -> Result<(), crate::backend::RowRefusal> {
         Ok(())

@@ -595,6 +595,9 @@ impl Backend for DpBackend {
     fn name(&self) -> &'static str {
         NAME
     }
+    fn size_caps(&self) -> &'static str {
+        "64 rows open at one frontier; the states of a line within memory"
+    }
     /// Exact-cover rows only, with the reason of [`general_rows_refused`].
     fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         general_rows_refused(model)

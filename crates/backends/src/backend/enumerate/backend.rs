@@ -94,6 +94,9 @@ impl Backend for EnumBackend {
     fn name(&self) -> &'static str {
         NAME
     }
+    fn size_caps(&self) -> &'static str {
+        "4,096 rows (MAX_ROWS)"
+    }
     /// Every row kind: exact-cover rows are bits, general rows running sums.
     fn rows_supported(&self, _model: &Model) -> Result<(), crate::backend::RowRefusal> {
         Ok(())

@@ -36,8 +36,19 @@
 //! Each new incumbent is first improved greedily (`BoundFixer::fill`). Stopped by the time
 //! limit or the stop flag: the incumbent with `lower` as its proved bound (`feasible`), or
 //! `timeout` without one. Cost: two bound evaluations per open variable per call and
-//! incumbent, one CNF encoding per stage. Refused (`unsupported`) beyond
-//! [`MAX_OBJECTIVE_TERMS`] terms or [`MAX_OBJECTIVE_CLAUSES`] clauses of bounds.
+//! incumbent, one CNF encoding per stage.
+//!
+//! **Objectives of any length.** The objective's bound is encoded with the backend's
+//! `pb-encoding`, except that a GTE whose estimated size passes [`GTE_OBJECTIVE_BUDGET`] (it
+//! grows with the number of distinct partial sums, so with long objectives of varied costs)
+//! is replaced by the dynamic polynomial watchdog (DPW, about `n * B^2` clauses for `B` bits
+//! of the largest cost), which stays small at any length ([`objective_encoding`]). Refused
+//! (`unsupported`) only when the costs' absolute values sum past `isize::MAX` (the encodings'
+//! weight type), or past [`MAX_OBJECTIVE_CLAUSES`] clauses of bounds.
+//!
+//! **Bound.** `lower` is a proved bound at every moment: the branch-and-bound bound at the
+//! root (with `bound-fixing`) or the trivial one (every negative cost taken, the givens
+//! placed), raised by each target refuted. A stop at any point reports it.
 
 use varisat::{Lit, Solver as VarisatSolver};
 
@@ -45,15 +56,18 @@ use super::{add_clauses, encode, failed, new_solver, run, Limits, Sat};
 use crate::backend::branch_bound::{BoundFixing, CostBound};
 use crate::backend::search::{Layout, VarSet};
 use crate::backend::{BackendError, Found, OptimizeReport, Optimizer, Stats};
-use crate::export::cnf::{CnfOptions, ObjectiveBounds};
+use crate::export::cnf::{CnfOptions, ObjectiveBounds, PbEncoding};
 use crate::model::{Model, Objective, Reduction, Solution};
 
-/// The most objective terms the solution-improving search encodes (the encodings need the
-/// total weight in an `isize`: 2^9 terms of at most 2^53 each).
-pub const MAX_OBJECTIVE_TERMS: usize = 1 << 9;
+/// The largest GTE (in clauses, as [`gte_estimate`] counts them) the objective's bound gets;
+/// past it the objective is encoded with DPW instead (see the module docs). 2^22 clauses keep
+/// the committed optimisation experiment's objectives (at most 120 terms of costs up to 50:
+/// about 10^6) on GTE.
+pub const GTE_OBJECTIVE_BUDGET: u128 = 1 << 22;
 
-/// The most clauses the objective bounds may add over the whole search; a larger encoding is
-/// refused (`unsupported`) rather than allowed to exhaust memory.
+/// The most clauses the objective bounds may add to one stage's solver (the clauses held at
+/// once; a new stage drops the old solver); a larger encoding is refused (`unsupported`)
+/// rather than allowed to exhaust memory.
 pub const MAX_OBJECTIVE_CLAUSES: usize = 2_000_000;
 
 /// A new `Stage` is built when a call fixes at least this fraction of the model's variables
@@ -64,7 +78,7 @@ pub const REBUILD_FRACTION: usize = 16;
 struct Search {
     /// The incumbent (minimisation-form value and solution), if any.
     best: Option<(i128, Solution)>,
-    /// The proved lower bound (minimisation form), `i128::MIN` when none is known.
+    /// The proved lower bound (minimisation form).
     lower: i128,
     /// Whether a limit stopped it (otherwise it finished: optimal or infeasible).
     stopped: bool,
@@ -86,7 +100,10 @@ impl Sat {
         let mut fixer = self.bound_fixing.then(|| BoundFixer::new(model));
         let mut search = Search {
             best: None,
-            lower: fixer.as_mut().map_or(i128::MIN, BoundFixer::root_bound),
+            lower: match fixer.as_mut() {
+                Some(fixer) => fixer.root_bound(),
+                None => trivial_bound(model, objective),
+            },
             stopped: false,
         };
         let n = model.num_variables();
@@ -183,6 +200,68 @@ impl Sat {
     }
 }
 
+/// The trivial lower bound (minimisation form): every negative cost taken, every given
+/// placed. Cost: one pass over the variables.
+fn trivial_bound(model: &Model, objective: &Objective) -> i128 {
+    let mut given = vec![false; model.num_variables()];
+    for &g in model.givens() {
+        given[g] = true;
+    }
+    (0..model.num_variables())
+        .map(|v| {
+            let c = i128::from(objective.min_cost(v));
+            if given[v] {
+                c
+            } else {
+                c.min(0)
+            }
+        })
+        .sum()
+}
+
+/// The encoding the objective's bound gets: `requested`, unless that is GTE and its size
+/// ([`gte_estimate`] over the costs' absolute values) passes [`GTE_OBJECTIVE_BUDGET`]: then
+/// DPW. Cost: `O(n log n)` over the costs.
+pub fn objective_encoding(costs: &[(usize, i64)], requested: PbEncoding) -> PbEncoding {
+    if requested != PbEncoding::Gte {
+        return requested;
+    }
+    let weights: Vec<u128> = costs
+        .iter()
+        .map(|&(_, c)| c.unsigned_abs().into())
+        .collect();
+    if gte_estimate(&weights) > GTE_OBJECTIVE_BUDGET {
+        PbEncoding::Dpw
+    } else {
+        PbEncoding::Gte
+    }
+}
+
+/// An upper estimate of the clauses of a generalized totalizer over `weights` with no bound
+/// (a balanced tree whose node has one output per distinct partial sum, at most
+/// `min(2^leaves, sum + 1)`, and `left * right` clauses), saturating. Cost: `O(n log n)`.
+pub fn gte_estimate(weights: &[u128]) -> u128 {
+    fn node(weights: &[u128]) -> (u128, u128) {
+        let sum = weights.iter().fold(0u128, |a, &w| a.saturating_add(w));
+        let sums = if weights.len() >= 127 {
+            u128::MAX
+        } else {
+            1u128 << weights.len()
+        };
+        let outputs = sums.min(sum.saturating_add(1));
+        if weights.len() <= 1 {
+            return (outputs, 0);
+        }
+        let (l, r) = weights.split_at(weights.len() / 2);
+        let ((lo, lc), (ro, rc)) = (node(l), node(r));
+        (
+            outputs,
+            lo.saturating_mul(ro).saturating_add(lc).saturating_add(rc),
+        )
+    }
+    node(weights).1
+}
+
 /// The minimisation-form value of `solution`: the sum of its ones' [`Objective::min_cost`].
 fn min_form_value(objective: &Objective, solution: &Solution) -> i128 {
     (solution.ones.iter())
@@ -218,6 +297,8 @@ struct Stage<'a> {
     valid_to: Option<i128>,
     /// How many variables the stage fixes.
     fixed: usize,
+    /// The clauses of objective bounds this stage's solver holds.
+    objective_clauses: usize,
 }
 
 impl Stage<'_> {
@@ -247,12 +328,16 @@ impl Stage<'_> {
             .map(|(i, &v)| (i, objective.min_cost(v)))
             .filter(|&(_, c)| c != 0)
             .collect();
-        if costs.len() > MAX_OBJECTIVE_TERMS {
+        let total: i128 = costs
+            .iter()
+            .map(|&(_, c)| i128::from(c.unsigned_abs()))
+            .sum();
+        if total > isize::MAX as i128 {
             return Err(BackendError::TooLarge {
                 backend: "sat".into(),
                 reason: format!(
-                    "{} objective terms; the solution-improving encoding takes at most {MAX_OBJECTIVE_TERMS}",
-                    costs.len()
+                    "the objective's costs sum to {total} in absolute value; the encodings take at most {}",
+                    isize::MAX
                 ),
             });
         }
@@ -268,13 +353,18 @@ impl Stage<'_> {
             .sum();
         Ok(Some(Stage {
             solver,
-            bounds: ObjectiveBounds::new(&costs, cnf.num_vars, encoding.pb),
+            bounds: ObjectiveBounds::new(
+                &costs,
+                cnf.num_vars,
+                objective_encoding(&costs, encoding.pb),
+            ),
             fixed: value.iter().filter(|f| f.is_some()).count(),
             reduction,
             value,
             reduced,
             offset,
             valid_to,
+            objective_clauses: 0,
         }))
     }
 
@@ -299,9 +389,10 @@ impl Stage<'_> {
                 return Ok(Query::None); // the fixed ones alone cost more than t
             };
             counters.objective_clauses += clauses.len();
-            if counters.objective_clauses > MAX_OBJECTIVE_CLAUSES {
+            self.objective_clauses += clauses.len();
+            if self.objective_clauses > MAX_OBJECTIVE_CLAUSES {
                 return Err(too_large(format!(
-                    "the objective bounds took more than {MAX_OBJECTIVE_CLAUSES} clauses; try pb-encoding=adder"
+                    "the objective bounds of one stage took more than {MAX_OBJECTIVE_CLAUSES} clauses; try pb-encoding=adder"
                 )));
             }
             add_clauses(&mut self.solver, &clauses);
@@ -444,11 +535,14 @@ impl Optimizer for Sat {
                 found: Found::Solution(s),
                 value: Some(objective.flip(v)),
                 proved: false,
-                bound: (search.lower > i128::MIN).then(|| objective.flip(search.lower)),
+                bound: Some(objective.flip(search.lower)),
                 stats,
             },
             (None, false) => OptimizeReport::without_solution(Found::Infeasible, stats),
-            (None, true) => OptimizeReport::without_solution(Found::TimedOut, stats),
+            (None, true) => OptimizeReport {
+                bound: Some(objective.flip(search.lower)),
+                ..OptimizeReport::without_solution(Found::TimedOut, stats)
+            },
         })
     }
 }

@@ -26,6 +26,8 @@
 //! figure).
 
 pub mod improve;
+#[cfg(test)]
+mod improve_tests;
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -306,6 +308,9 @@ impl Backend for Sat {
     }
     fn streamer(&mut self) -> Option<&mut dyn crate::backend::SolutionStream> {
         Some(self)
+    }
+    fn size_caps(&self) -> &'static str {
+        "a row's encoding 2^24 clauses; objective costs summing to 2^63"
     }
     /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
     fn rows_supported(&self, _model: &Model) -> Result<(), RowRefusal> {

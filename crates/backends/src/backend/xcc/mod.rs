@@ -485,6 +485,9 @@ impl Backend for Xcc {
     fn streamer(&mut self) -> Option<&mut dyn SolutionStream> {
         Some(self)
     }
+    fn size_caps(&self) -> &'static str {
+        "none for dlx; transposed: 512 items of 64 options, sweep: 128 items"
+    }
     /// Exact-cover rows and unit-weight cardinality rows; weighted rows are refused by name.
     fn rows_supported(&self, model: &Model) -> Result<(), RowRefusal> {
         rows_supported(model)
