@@ -44,7 +44,10 @@ import sys
 import tempfile
 import time
 
-import counters
+# The counting peers live beside this script; named explicitly so that `python -I` (isolated
+# mode, which leaves the script's folder off sys.path) finds them too.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import counters  # noqa: E402
 
 
 def cpu_now():
