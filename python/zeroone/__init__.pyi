@@ -77,6 +77,9 @@ class Model:
         """``sense`` ``"minimize"`` or ``"maximize"`` in any case (also ``"minimise"``,
         ``"maximise"``, ``"min"``, ``"max"``); integer ``costs`` from -2**53 to 2**53 by label
         (others 0). A bad sense, label or cost raises ``ModelError``."""
+    def export(self, format: str) -> str:
+        """The model as ``zeroone export --format FORMAT`` writes it (lp, mps, opb, cnf, json,
+        xcc)."""
     def to_json(self) -> str:
         """The model in the JSON schema every zeroone command reads."""
     @classmethod
@@ -173,6 +176,7 @@ def run(
     resume: bool = True,
     reports: Optional[_Path] = None,
     jobs: Optional[int] = None,
+    peers: bool = True,
 ) -> pd.DataFrame:
     """Runs an experiment (workers, limits, records, reports) and returns its records;
     ``reports`` defaults to the experiment's own ``reports_dir``."""
