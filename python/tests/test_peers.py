@@ -132,3 +132,4 @@ def test_the_stand_in_program_exports_as_the_package_does(tmp_path):
     refused = subprocess.run([exe, "export", str(source), "--format", "xls", "--output",
                               os.devnull], capture_output=True, text=True)
     assert refused.returncode == 2 and "xls" in refused.stderr
+

@@ -90,7 +90,8 @@ class Model:
     def row_senses(self) -> List[Tuple[str, int]]:
         """Each row's relation (``=``, ``<=``, ``>=``) and right-hand side, in matrix order."""
     def row_labels(self) -> List[str]:
-        """``family_index`` for each row, in matrix order."""
+        """Each row's name, in matrix order, as the LP and MPS exports write it: the name its
+        file gave it (an LP or MPS row name), else ``family_index``."""
     def variable_labels(self) -> List[str]:
         """Each variable's label, in matrix (column) order."""
     def families(self) -> List[str]:
