@@ -107,7 +107,11 @@ impl PeerSetup {
             if !out.status.success() {
                 let said = String::from_utf8_lossy(&out.stderr);
                 let said = said.trim().trim_start_matches("peers.py: ");
-                return Err(peer_error(label, format!("{said}; {}", self.skip_hint), true));
+                return Err(peer_error(
+                    label,
+                    format!("{said}; {}", self.skip_hint),
+                    true,
+                ));
             }
         }
         Ok(())
