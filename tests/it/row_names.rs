@@ -120,6 +120,20 @@ fn two_names_alike_once_sanitized_stay_distinct_in_the_export() {
 }
 
 #[test]
+fn a_row_name_with_a_control_character_is_refused_where_it_stands_or_left_out() {
+    let mps = "NAME m\nROWS\n N obj\n G c\u{1}3\nCOLUMNS\n x c\u{1}3 1\nRHS\n rhs c\u{1}3 1\nBOUNDS\n BV bnd x\nENDATA\n";
+    let e = read_str(Format::Mps, mps, "m").unwrap_err().to_string();
+    assert!(
+        e.starts_with("4:4:") && e.contains("a row name without control characters"),
+        "{e}"
+    );
+    // An OPB comment is free text: a name there that the model cannot keep is left out.
+    let opb = "* row c\u{1}3\n+1 x1 +1 x2 >= 1 ;\n";
+    let model = read_str(Format::Opb, opb, "m").unwrap();
+    assert_eq!(model.row_label(0), None);
+}
+
+#[test]
 fn the_verifier_names_the_broken_row_by_its_own_name() {
     let model = lp_model();
     // Only z: cov3 (x + y >= 1) is the first row broken.

@@ -205,6 +205,15 @@ impl Reader {
                 ))
             }
         };
+        if name.chars().any(char::is_control) {
+            // The model keeps row names, and prints them in messages and exports.
+            return Err(ReadError::at(
+                number,
+                name_col,
+                "a row name without control characters",
+                format!("{name:?}"),
+            ));
+        }
         if self.row_ids.contains_key(name) {
             return Err(ReadError::at(
                 number,

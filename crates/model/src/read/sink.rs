@@ -276,9 +276,12 @@ impl LinearSink {
     }
 
     /// Gives row `row` (an id [`LinearSink::row`] returned) the name its file gave it (see
-    /// [`ModelBuilder::name_row`]).
+    /// [`ModelBuilder::name_row`]). A name holding a control character, which the model
+    /// refuses, is left out (a reader whose names can hold one refuses it where it stands).
     pub fn name_row(&mut self, row: RowId, name: &str) {
-        self.builder.name_row(row, name);
+        if !name.chars().any(char::is_control) {
+            self.builder.name_row(row, name);
+        }
     }
 
     /// Makes the model infeasible (a row that can never hold), once.
