@@ -107,6 +107,54 @@ fn mps_and_opb_exports_carry_the_names_back() {
 }
 
 #[test]
+fn the_json_model_keeps_the_names_and_refuses_a_bad_list_where_it_stands() {
+    use zeroone::puzzle::parse::generic::parse_json;
+    let model = lp_model();
+    let json = zeroone::export::json::to_json(&model).unwrap();
+    assert!(json.contains("\"names\""), "{json}");
+    let back = parse_json(&json, "m.json").unwrap();
+    // JSON lists rows family by family, so compare each row's place and name.
+    let placed = |m: &Model| {
+        let mut rows: Vec<(String, usize, Option<String>)> = (0..m.constraints().len())
+            .map(|r| {
+                let c = &m.constraints()[r];
+                let family = m.families()[c.family].name.clone();
+                (family, c.index, m.row_label(r).map(str::to_string))
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(placed(&back), placed(&model));
+    // A family whose rows have no names of their own writes none.
+    let plain = read_str(
+        Format::Lp,
+        "Subject To\n x + y >= 1\nBinary\n x y\nEnd\n",
+        "u",
+    )
+    .unwrap();
+    let plain_json = zeroone::export::json::to_json(&plain).unwrap();
+    assert!(!plain_json.contains("\"names\""), "{plain_json}");
+    let text = r#"{"variables": ["a", "b"], "families": [
+  {"name": "f", "sense": "at-least", "rhs": 1, "rows": [["a", "b"], ["a"]],
+   "names": ["one"]}]}"#;
+    let e = parse_json(text, "bad.json").unwrap_err().to_string();
+    assert!(
+        e.starts_with("bad.json:3:") && e.contains("one name per row (2)"),
+        "{e}"
+    );
+    let e = parse_json(
+        &text.replace(r#"["one"]"#, r#"["one", "t\u0007"]"#),
+        "bad.json",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("row name"), "{e}");
+    let named = parse_json(&text.replace(r#"["one"]"#, r#"[null, "two"]"#), "ok.json").unwrap();
+    assert_eq!(row_names(&named), [None, Some("two".to_string())]);
+}
+
+#[test]
 fn two_names_alike_once_sanitized_stay_distinct_in_the_export() {
     let text = "Subject To\n a.b: x + y >= 1\n a_b: x + z >= 1\n row_2: y + z >= 1\n x + y + z >= 2\nBinary\n x y z\nEnd\n";
     let model = read_str(Format::Lp, text, "m").unwrap();
