@@ -215,6 +215,7 @@ impl Draft {
             },
             rows,
             weights,
+            names: None,
         });
         Ok(())
     }

@@ -116,13 +116,21 @@ fn _records_csv(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
     Ok(zeroone::harness::report::render_csv(&records))
 }
 
-/// `_run(experiment, resume, reports, worker_exe, jobs)`: runs an experiment as `zeroone run`
-/// does (workers started from `worker_exe`; the experiment's own `reports_dir` when `reports`
-/// is `None`, as the CLI's `--reports`), writes its reports, and returns the path of its
-/// record file. Ctrl-C stops it within [`zeroone::backend::worker::STOP_POLL`] and raises
-/// `KeyboardInterrupt`; runs cut short are not recorded.
+/// How Python's messages say to run an experiment without its peers.
+const NO_PEERS: &str = "or pass peers=False to run the backends alone";
+
+/// `_run(experiment, resume, reports, worker_exe, jobs, zeroone_exe)`: runs an experiment as
+/// `zeroone run` does (workers started from `worker_exe`; the experiment's own `reports_dir`
+/// when `reports` is `None`, as the CLI's `--reports`), writes its reports, and returns the
+/// path of its record file. With `zeroone_exe` (the program `peers.py` exports models with)
+/// the experiment's peers run too, as the CLI runs them: checked before anything runs (a
+/// missing package raises `ValueError` with the CLI's message), run after the backends, their
+/// records joined and the reports written again; `None` runs the backends alone
+/// (`--no-peers`). Ctrl-C stops the backends' runs within
+/// [`zeroone::backend::worker::STOP_POLL`] and raises `KeyboardInterrupt`; runs cut short are
+/// not recorded.
 #[pyfunction]
-#[pyo3(signature = (experiment, resume, reports, worker_exe, jobs=None))]
+#[pyo3(signature = (experiment, resume, reports, worker_exe, jobs=None, zeroone_exe=None))]
 fn _run(
     py: Python<'_>,
     experiment: std::path::PathBuf,
@@ -130,9 +138,22 @@ fn _run(
     reports: Option<std::path::PathBuf>,
     worker_exe: std::path::PathBuf,
     jobs: Option<usize>,
+    zeroone_exe: Option<std::path::PathBuf>,
 ) -> PyResult<String> {
+    use zeroone::harness::peers::PeerSetup;
     use zeroone::harness::{run_experiment, Experiment, RunOptions};
     let loaded = Experiment::load(&experiment).map_err(|e| harness_error(py, &e))?;
+    let peers = zeroone_exe.filter(|_| !loaded.peers.is_empty()).map(|exe| {
+        let setup = PeerSetup {
+            skip_hint: NO_PEERS,
+            ..PeerSetup::of(&loaded)
+        };
+        (setup, exe)
+    });
+    if let Some((setup, _)) = &peers {
+        py.allow_threads(|| setup.check(&loaded))
+            .map_err(|e| harness_error(py, &e))?;
+    }
     let mut options = RunOptions::new(reports.unwrap_or_else(|| loaded.reports_dir.clone()));
     options.resume = resume;
     options.fresh = !resume;
@@ -154,6 +175,16 @@ fn _run(
         ));
     }
     let summary = summary.map_err(|e| harness_error(py, &e))?;
+    if let Some((setup, exe)) = peers.filter(|_| !summary.stopped) {
+        let dir = &options.reports_dir;
+        py.allow_threads(|| {
+            setup.run(&loaded, dir, None, resume, &exe)?;
+            zeroone::harness::runner::rewrite_reports(&loaded, dir, &options.command)
+        })
+        .map_err(|e| harness_error(py, &e))?;
+        // A Ctrl-C that stopped a peer's process is raised as such.
+        py.check_signals()?;
+    }
     Ok(summary.records.display().to_string())
 }
 

@@ -25,7 +25,7 @@ use zeroone::export::Names;
 use zeroone::model::Model;
 use zeroone::puzzle::parse::generic::parse_json;
 
-use crate::convert::{parse_error, ModelError, Whole};
+use crate::convert::{parse_error, ModelError, OptionError, Whole};
 use crate::draft::{Draft, FamilyArgs, Rhs};
 
 /// The Python `Model`.
@@ -213,6 +213,17 @@ impl PyModel {
         zeroone::export::json::to_json(&model).map_err(|e| ModelError::new_err(e.to_string()))
     }
 
+    /// The model as `zeroone export --format FORMAT` writes it (`lp`, `mps`, `opb`, `cnf`,
+    /// `json`, `xcc`; CNF with the CLI's default encodings). An unknown format raises
+    /// `OptionError`; a model the format cannot express (weighted rows in XCC, an objective in
+    /// CNF) raises `ModelError`. Cost: one pass over the nonzeros.
+    fn export(&self, format: &str) -> PyResult<String> {
+        let format: zeroone::export::Format = (format.parse())
+            .map_err(|e: zeroone::export::ExportError| OptionError::new_err(e.to_string()))?;
+        zeroone::export::render(&self.model()?, format)
+            .map_err(|e| ModelError::new_err(e.to_string()))
+    }
+
     /// `Model.from_json(text)`: a model from that JSON schema; a malformed text raises
     /// `ParseError` with its line and column.
     #[classmethod]
@@ -248,7 +259,8 @@ impl PyModel {
             .collect())
     }
 
-    /// One label per row, in matrix order: `family_index` (the LP and MPS exports' names).
+    /// One label per row, in matrix order, as the LP and MPS exports name the rows: the row's
+    /// own name when its file gave it one (an LP or MPS row name), else `family_index`.
     fn row_labels(&self) -> PyResult<Vec<String>> {
         Ok(Names::of(&self.model()?).rows)
     }

@@ -1,6 +1,8 @@
 """Records as pandas DataFrames: the tidy CSV's columns, from committed records and from a run."""
 
+import json
 import shutil
+from fractions import Fraction
 
 import pandas as pd
 
@@ -10,7 +12,7 @@ import zeroone
 CSV_COLUMNS = [
     "instance", "source", "file", "size", "backend", "name", "task", "repetition", "status",
     "verified", "seconds", "wall_seconds", "cpu_seconds", "peak_rss_mb", "limit_by",
-    "count", "exhaustive", "objective", "bound", "sense", "variables", "rows",
+    "count", "exhaustive", "objective", "bound", "gap", "sense", "variables", "rows",
     "original_variables", "original_rows", "reason",
 ]
 
@@ -26,6 +28,24 @@ def test_committed_records_read_with_the_csv_columns_and_exact_counts(root):
     assert all(type(c) is int for c in counted["count"])
     assert sorted(str(c) for c in counted["count"]) == sorted(committed["count"].dropna())
     assert frame["seconds"].dtype == float
+
+
+def test_gap_is_the_relative_gap_of_objective_and_bound_as_the_json_lines_give_them(root):
+    path = root / "reports/optimisation.jsonl"
+    frame = zeroone.records(path)
+    assert frame["gap"].dtype == float
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == len(frame)
+    open_gaps = 0
+    for line, (_, row) in zip(lines, frame.iterrows()):
+        if "objective" in line and "bound" in line:
+            value, bound = line["objective"], line["bound"]
+            exact = Fraction(abs(value - bound), max(1, abs(value)))
+            assert row["gap"] == float(exact), (line["instance"], line["backend"])
+            open_gaps += exact > 0
+        else:
+            assert pd.isna(row["gap"]), (line["instance"], line["backend"])
+    assert open_gaps > 0, "the committed records hold runs stopped short of the optimum"
 
 
 def test_run_writes_records_and_returns_them(root, tmp_path):

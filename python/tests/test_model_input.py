@@ -158,3 +158,11 @@ def test_numbers_of_other_integer_types_are_read_and_floats_refused():
     with pytest.raises(TypeError):
         m.add_family("x", "at-most", [["a", "d"]], 1.5)
     assert m.families() == ["one", "w"]
+
+
+def test_row_labels_keep_an_lp_files_row_names(tmp_path):
+    path = tmp_path / "m.lp"
+    path.write_text("Subject To\n cov3: x + y >= 1\n x + z >= 1\nBinary\n x y z\nEnd\n")
+    model = next(iter(zeroone.load(path)))
+    assert model.row_labels() == ["cov3", "row_1"]
+    assert " cov3: " in model.export("lp")

@@ -148,36 +148,56 @@ def records(jsonl_path: "str | os.PathLike[str]"):
 
 
 def run(experiment_path: "str | os.PathLike[str]", resume: bool = True,
-        reports: "Optional[str | os.PathLike[str]]" = None, jobs: Optional[int] = None):
+        reports: "Optional[str | os.PathLike[str]]" = None, jobs: Optional[int] = None,
+        peers: bool = True):
     """Runs an experiment file as ``zeroone run`` does (each run in a worker process, under
     the experiment's limits), writes ``NAME.jsonl`` and its reports into ``reports`` (default:
     the experiment's own ``reports_dir``, relative to its file, as for ``zeroone run``), and
     returns the records as a DataFrame (see ``records``). ``resume`` continues the record file, skipping
-    runs already on record; ``resume=False`` starts it afresh. Ctrl-C raises
-    ``KeyboardInterrupt`` within a second: running workers are killed, finished runs stay on
-    record, and none cut short is recorded."""
+    runs already on record; ``resume=False`` starts it afresh.
+
+    The experiment's ``peers`` run as the CLI runs them: checked before anything runs (a
+    missing package raises ``ValueError`` naming it and the command that installs it), run
+    after the backends through ``experiments/peers/peers.py`` under ``$ZEROONE_PYTHON``
+    (default ``python3``), their records joined and the reports written again.
+    ``peers=False`` runs the backends alone (the CLI's ``--no-peers``).
+
+    Ctrl-C raises ``KeyboardInterrupt`` within a second: running workers are killed, finished
+    runs stay on record, and none cut short is recorded."""
     folder = None if reports is None else os.fspath(reports)
-    path = _zeroone._run(os.fspath(experiment_path), resume, folder, _worker_exe(), jobs)
+    exe = _cli_exe() if peers else None
+    path = _zeroone._run(os.fspath(experiment_path), resume, folder, _worker_exe(), jobs, exe)
     return records(path)
 
 
-_WORKER: Optional[str] = None
+_EXES: Dict[str, str] = {}
+
+
+def _script_exe(name: str, command: str) -> str:
+    """An executable ``name`` that runs ``command`` (a shell command line; the executable's
+    own arguments follow it), made once per process in a temporary folder."""
+    if name not in _EXES:
+        folder = tempfile.mkdtemp(prefix="zeroone-exe-")
+        atexit.register(shutil.rmtree, folder, True)
+        exe = os.path.join(folder, name)
+        with open(exe, "w") as f:
+            f.write(f"#!/bin/sh\nexec {command} \"$@\"\n")
+        os.chmod(exe, os.stat(exe).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        _EXES[name] = exe
+    return _EXES[name]
 
 
 def _worker_exe() -> str:
     """An executable that runs this interpreter as a zeroone worker (``EXE worker`` serves
-    jobs on standard input), made once per process in a temporary folder."""
-    global _WORKER
-    if _WORKER is None:
-        folder = tempfile.mkdtemp(prefix="zeroone-worker-")
-        atexit.register(shutil.rmtree, folder, True)
-        exe = os.path.join(folder, "zeroone-worker")
-        code = "from zeroone._zeroone import _serve_worker; _serve_worker()"
-        with open(exe, "w") as f:
-            f.write(f"#!/bin/sh\nexec {_quote(sys.executable)} -c {_quote(code)}\n")
-        os.chmod(exe, os.stat(exe).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-        _WORKER = exe
-    return _WORKER
+    jobs on standard input)."""
+    code = "from zeroone._zeroone import _serve_worker; _serve_worker()"
+    return _script_exe("zeroone-worker", f"{_quote(sys.executable)} -c {_quote(code)}")
+
+
+def _cli_exe() -> str:
+    """An executable that stands in for the ``zeroone`` program peers.py calls (its
+    ``export`` command, see ``zeroone/_cli.py``), run by this interpreter."""
+    return _script_exe("zeroone", f"{_quote(sys.executable)} -m zeroone._cli")
 
 
 def _quote(text: str) -> str:

@@ -77,6 +77,9 @@ class Model:
         """``sense`` ``"minimize"`` or ``"maximize"`` in any case (also ``"minimise"``,
         ``"maximise"``, ``"min"``, ``"max"``); integer ``costs`` from -2**53 to 2**53 by label
         (others 0). A bad sense, label or cost raises ``ModelError``."""
+    def export(self, format: str) -> str:
+        """The model as ``zeroone export --format FORMAT`` writes it (lp, mps, opb, cnf, json,
+        xcc)."""
     def to_json(self) -> str:
         """The model in the JSON schema every zeroone command reads."""
     @classmethod
@@ -87,7 +90,8 @@ class Model:
     def row_senses(self) -> List[Tuple[str, int]]:
         """Each row's relation (``=``, ``<=``, ``>=``) and right-hand side, in matrix order."""
     def row_labels(self) -> List[str]:
-        """``family_index`` for each row, in matrix order."""
+        """Each row's name, in matrix order, as the LP and MPS exports write it: the name its
+        file gave it (an LP or MPS row name), else ``family_index``."""
     def variable_labels(self) -> List[str]:
         """Each variable's label, in matrix (column) order."""
     def families(self) -> List[str]:
@@ -173,6 +177,7 @@ def run(
     resume: bool = True,
     reports: Optional[_Path] = None,
     jobs: Optional[int] = None,
+    peers: bool = True,
 ) -> pd.DataFrame:
     """Runs an experiment (workers, limits, records, reports) and returns its records;
     ``reports`` defaults to the experiment's own ``reports_dir``."""

@@ -42,6 +42,7 @@ mod portfolio;
 mod report_benchexec;
 mod report_compare;
 mod researcher_loop;
+mod row_names;
 mod slurm;
 mod snapshots_model;
 mod solve_all;

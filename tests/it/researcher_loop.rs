@@ -202,6 +202,7 @@ fn the_csv_holds_objective_bound_sense_file_and_both_model_sizes() {
     // x1 + x2 >= 1 and ~x2 + x3 >= 1 (x2 needs x3): x1 alone costs 2, x2 and x3 cost 4.
     assert_eq!(cell("objective"), "2");
     assert_eq!(cell("bound"), "2");
+    assert_eq!(cell("gap"), "0", "proved optimal: no gap");
     assert_eq!(cell("sense"), "minimize");
     assert_eq!(cell("file"), "m.opb");
     // The file's 3 variables and 2 rows; normalised: the complement ~x2 and its row.
@@ -210,6 +211,42 @@ fn the_csv_holds_objective_bound_sense_file_and_both_model_sizes() {
         ("3", "2")
     );
     assert_eq!((cell("variables"), cell("rows")), ("4", "3"));
+}
+
+/// The CSV's `gap` cell of one record with `objective` and `bound` (either may be absent).
+fn gap_cell(objective: Option<i128>, bound: Option<i128>) -> String {
+    use zeroone::harness::experiment::Task;
+    use zeroone::harness::record::Record;
+    // A peer's record as peers.py writes it: objective and bound, no gap of its own.
+    let mut r = Record::new("m#0", "fake", "peer", Task::Solve, 0);
+    (r.objective, r.bound) = (objective, bound);
+    let csv = zeroone::harness::report::render_csv(&[r]);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header.len(), row.len(), "{csv}");
+    row[header.iter().position(|h| *h == "gap").unwrap()].to_string()
+}
+
+#[test]
+fn the_csv_gap_is_the_relative_gap_of_objective_and_bound_and_empty_without_both() {
+    // (objective, bound, |objective - bound|, max(1, |objective|)), the fractions by hand.
+    let cases: [(i128, i128, u64, u64); 6] = [
+        (7, 5, 2, 7),
+        (5, 7, 2, 5),
+        (-4, -6, 2, 4),
+        (0, -3, 3, 1),
+        (12, 12, 0, 12),
+        (-(1 << 60), 0, 1, 1),
+    ];
+    for (objective, bound, num, den) in cases {
+        let cell = gap_cell(Some(objective), Some(bound));
+        let gap: f64 = cell.parse().unwrap_or_else(|e| panic!("{cell:?}: {e}"));
+        assert_eq!(gap, num as f64 / den as f64, "{objective} against {bound}");
+    }
+    assert_eq!(gap_cell(Some(3), None), "", "no bound, no gap");
+    assert_eq!(gap_cell(None, Some(3)), "", "no objective, no gap");
+    assert_eq!(gap_cell(None, None), "");
 }
 
 #[test]

@@ -165,7 +165,7 @@ impl LineProblem {
     ) -> Result<LineProblem, BackendError> {
         general_rows_refused(model).map_err(|reason| BackendError::UnsupportedRows {
             backend: NAME.into(),
-            reason,
+            reason: Box::new(reason),
         })?;
         let reduction = model.reduce();
         let m = &reduction.model;

@@ -87,8 +87,8 @@ pub enum BackendError {
     UnsupportedRows {
         /// Backend name.
         backend: String,
-        /// Which row, and why.
-        reason: RowRefusal,
+        /// Which row, and why (boxed: the error stays small).
+        reason: Box<RowRefusal>,
     },
     /// The backend lacks the ability asked for (for example `dp` cannot solve).
     #[error("backend '{backend}' cannot {ability}")]

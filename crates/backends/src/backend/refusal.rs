@@ -10,17 +10,21 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::model::verify::row_words;
 use crate::model::{Constraint, Model, Sense};
 
 /// A row a backend cannot read: where it is, and why. Its message names the row by family
-/// and index, then says what is unsupported.
+/// and index (and by its own name when its file gave it one), then says what is unsupported.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("row {index} of family '{family}' {limit}")]
+#[error("{} {limit}", row_words(.label.as_deref(), *.index, .family))]
 pub struct RowRefusal {
     /// The row's family name.
     pub family: String,
     /// The row's index within its family.
     pub index: usize,
+    /// The row's own name ([`Model::row_label`]), if its file gave it one (boxed: the error
+    /// stays small).
+    pub label: Option<Box<str>>,
     /// What about the row the backend does not read.
     pub limit: RowLimit,
 }
@@ -105,9 +109,11 @@ impl fmt::Display for RowLimit {
 impl RowRefusal {
     /// The refusal of row `c` of `model` for `limit`.
     pub fn of(model: &Model, c: &Constraint, limit: RowLimit) -> RowRefusal {
+        let row = model.families()[c.family].rows.get(c.index).copied();
         RowRefusal {
             family: model.families()[c.family].name.clone(),
             index: c.index,
+            label: row.and_then(|r| model.row_label(r)).map(Box::from),
             limit,
         }
     }

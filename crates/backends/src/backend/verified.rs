@@ -107,7 +107,7 @@ fn guarded<R>(
     let result = catch_unwind(AssertUnwindSafe(|| {
         rows.map_err(|reason| BackendError::UnsupportedRows {
             backend: name.into(),
-            reason,
+            reason: Box::new(reason),
         })?;
         call(backend).unwrap_or_else(|| Err(unsupported()))
     }));

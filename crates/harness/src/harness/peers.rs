@@ -31,7 +31,7 @@ use crate::harness::HarnessError;
 pub const PYTHON_VAR: &str = "ZEROONE_PYTHON";
 /// The environment variable naming the peers script (default: see the module docs).
 pub const SCRIPT_VAR: &str = "ZEROONE_PEERS_SCRIPT";
-/// How to run an experiment without its peers.
+/// How the command line runs an experiment without its peers.
 const SKIP_HINT: &str = "or pass --no-peers to run the backends alone";
 
 /// Where the peers run: the interpreter and the script.
@@ -41,6 +41,9 @@ pub struct PeerSetup {
     pub python: PathBuf,
     /// `peers.py`.
     pub script: PathBuf,
+    /// How the messages say to run the backends alone: `or pass --no-peers ...` on the command
+    /// line (the default); the Python package names its own argument.
+    pub skip_hint: &'static str,
 }
 
 impl PeerSetup {
@@ -57,7 +60,11 @@ impl PeerSetup {
                 Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/peers/peers.py")
             }
         });
-        PeerSetup { python, script }
+        PeerSetup {
+            python,
+            script,
+            skip_hint: SKIP_HINT,
+        }
     }
 
     fn command(&self) -> Command {
@@ -77,8 +84,9 @@ impl PeerSetup {
             return Err(peer_error(
                 first,
                 format!(
-                    "the peers script {} does not exist; set {SCRIPT_VAR} to experiments/peers/peers.py of a zeroone checkout, {SKIP_HINT}",
-                    self.script.display()
+                    "the peers script {} does not exist; set {SCRIPT_VAR} to experiments/peers/peers.py of a zeroone checkout, {}",
+                    self.script.display(),
+                    self.skip_hint
                 ),
                 true,
             ));
@@ -89,8 +97,9 @@ impl PeerSetup {
                     peer_error(
                         label,
                         format!(
-                            "cannot start the Python interpreter '{}' ({e}); set {PYTHON_VAR} to one with the peers' packages (pip install -r experiments/peers/requirements.txt), {SKIP_HINT}",
-                            self.python.display()
+                            "cannot start the Python interpreter '{}' ({e}); set {PYTHON_VAR} to one with the peers' packages (pip install -r experiments/peers/requirements.txt), {}",
+                            self.python.display(),
+                            self.skip_hint
                         ),
                         true,
                     )
@@ -98,7 +107,11 @@ impl PeerSetup {
             if !out.status.success() {
                 let said = String::from_utf8_lossy(&out.stderr);
                 let said = said.trim().trim_start_matches("peers.py: ");
-                return Err(peer_error(label, format!("{said}; {SKIP_HINT}"), true));
+                return Err(peer_error(
+                    label,
+                    format!("{said}; {}", self.skip_hint),
+                    true,
+                ));
             }
         }
         Ok(())

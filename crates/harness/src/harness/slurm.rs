@@ -8,7 +8,8 @@
 //! does, with a margin), or for a table experiment the memory estimate of its kinds' sharded
 //! counts (hex's three-axis count). [`write_scripts`] writes `NAME.slurm/array.sbatch` and `NAME.slurm/merge.sbatch`
 //! next to the records, each atomically. [`incomplete_shards`] reads each shard's record file
-//! and names the shards that still miss runs: what a second submission reruns. A table
+//! and names the shards that still miss runs (the peers' runs too, unless the tasks run
+//! without peers): what a second submission reruns. A table
 //! experiment that splits a count into K shards (`hex_parts = K`) runs as K tasks by default
 //! ([`default_shards`]).
 //!
@@ -120,6 +121,22 @@ impl SlurmPlan {
     }
 }
 
+/// The runs a task must leave on record for `instances`, instance by instance: the backends'
+/// ([`job_keys`]) and, `with_peers`, each of the experiment's peers under the same repetitions
+/// (a task runs its shard's peers after its backends, into the same record file). Cost: one
+/// key per run.
+fn task_keys(experiment: &Experiment, instances: &[String], with_peers: bool) -> Vec<RunKey> {
+    let mut keys = Vec::new();
+    for inst in instances {
+        keys.extend(job_keys(experiment, std::slice::from_ref(inst)));
+        let peers = experiment.peers.iter().filter(|_| with_peers);
+        for peer in peers {
+            keys.extend((0..experiment.repetitions).map(|rep| (inst.clone(), peer.clone(), rep)));
+        }
+    }
+    keys
+}
+
 /// The tasks a table experiment that splits a count into K shards (`hex_parts = K`, K > 1)
 /// runs as by default: K (the most of its sweeps), one shard of each split size per task.
 /// `None` for other experiments (the user gives `--shards`).
@@ -151,7 +168,7 @@ pub fn plan(
             .into_iter()
             .map(|i| i.id)
             .collect();
-        (ids.len(), job_keys(experiment, &ids))
+        (ids.len(), task_keys(experiment, &ids, !request.no_peers))
     };
     let what = if table { "table rows" } else { "instances" };
     if request.shards == 0 || request.shards > items {
@@ -914,5 +931,42 @@ mod tests {
         assert_eq!(incomplete_shards(&p).unwrap(), [2]);
         std::fs::write(p.shard_records(2), lines(&p.shard_keys[1])).unwrap();
         assert_eq!(incomplete_shards(&p).unwrap(), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_shard_whose_peers_have_not_run_is_incomplete_unless_the_tasks_run_without_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let exp = experiment(dir.path(), &format!("peers = [\"cp-sat\"]\n{SOLVE}"));
+        let backend_lines = |p: &SlurmPlan, k: usize| -> String {
+            (p.shard_keys[k].iter())
+                .filter(|(_, b, _)| b != "cp-sat")
+                .map(|(i, b, r)| Record::new(i, b, "brute", Task::Solve, *r).to_line() + "\n")
+                .collect()
+        };
+        let with = plan(&exp, dir.path(), Path::new("/z"), request(2, 1)).unwrap();
+        let without = SlurmRequest {
+            no_peers: true,
+            ..request(2, 1)
+        };
+        let without = plan(&exp, dir.path(), Path::new("/z"), without).unwrap();
+        // 5 instances, 3 repetitions: 2 backends in both plans, the peer in one.
+        let runs = |p: &SlurmPlan| p.shard_keys.iter().map(Vec::len).sum::<usize>();
+        assert_eq!((runs(&with), runs(&without)), (45, 30));
+        for k in 0..2 {
+            std::fs::write(with.shard_records(k + 1), backend_lines(&with, k)).unwrap();
+        }
+        // The backends' runs alone: complete for tasks without peers, not for tasks with them.
+        assert_eq!(incomplete_shards(&without).unwrap(), Vec::<usize>::new());
+        assert_eq!(incomplete_shards(&with).unwrap(), [1, 2]);
+        let peer_lines: String = (with.shard_keys[0].iter())
+            .filter(|(_, b, _)| b == "cp-sat")
+            .map(|(i, b, r)| Record::new(i, b, "peer", Task::Solve, *r).to_line() + "\n")
+            .collect();
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(with.shard_records(1))
+            .unwrap();
+        std::io::Write::write_all(&mut file, peer_lines.as_bytes()).unwrap();
+        assert_eq!(incomplete_shards(&with).unwrap(), [2]);
     }
 }

@@ -14,7 +14,8 @@
 //! variables by label; `sense` (`exactly-one`, `at-most-one`, `exactly`, `at-most` or `at-least`)
 //! holds for the whole family (or is a list with one per row, for a family that mixes
 //! relations, as models read from OPB, LP and MPS have), with `rhs` (one number, or one per row; absent: 1) and `weights`
-//! (the shape of `rows`; absent: all 1) for the general rows. The
+//! (the shape of `rows`; absent: all 1) for the general rows; `names` (one per row, `null` for
+//! a row without one; absent when no row has one) keeps the rows' own names (LP, MPS). The
 //! puzzle kind is not part of the schema: a model read back is [`crate::model::PuzzleKind::Generic`]
 //! with everything else equal. Costs one pass over the nonzeros.
 
@@ -60,6 +61,10 @@ pub struct JsonFamily {
     /// The weights of each row, in the shape of `rows`; absent when every weight is 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights: Option<Vec<Vec<u64>>>,
+    /// Each row's own name (an LP or MPS row name; `null` for a row without one), one per
+    /// row; absent when no row of the family has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<Vec<Option<String>>>,
 }
 
 /// The sense of a family's rows: one name for all (every family zeroone's puzzles build), or
@@ -202,7 +207,21 @@ fn family(
                 .map(|c| c.terms().map(|(_, w)| w).collect())
                 .collect()
         }),
+        names: row_names(model, id),
     }
+}
+
+/// The own names of family `id`'s rows (`None` for an unnamed row), or `None` when no row of
+/// it has one. Costs a look-up per row, only for a model with named rows.
+fn row_names(model: &Model, id: usize) -> Option<Vec<Option<String>>> {
+    if !model.has_row_labels() {
+        return None;
+    }
+    let rows = &model.families()[id].rows;
+    let names: Vec<Option<String>> = (rows.iter())
+        .map(|&r| model.row_label(r).map(str::to_string))
+        .collect();
+    names.iter().any(Option::is_some).then_some(names)
 }
 
 /// The model as pretty-printed JSON (one variable per line is not attempted; serde's pretty

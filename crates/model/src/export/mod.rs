@@ -4,7 +4,8 @@
 //!
 //! Every format names variables and rows the same way ([`Names`]): a variable is
 //! `x<id>_<label>` (the label with characters other than letters, digits and `_` turned into
-//! `_`), a row is `<family>_<index>`; OPB and CNF number variables instead and list the labels
+//! `_`), a row is its own name when its file gave it one (an LP or MPS row name, made safe the
+//! same way), else `<family>_<index>`; OPB and CNF number variables instead and list the labels
 //! and puzzle coordinates in their header comments, so every answer maps back to the puzzle.
 //! Givens are written as one-variable rows of a family `given` (see
 //! [`Model::with_givens_as_rows`]).
@@ -170,7 +171,8 @@ pub fn write_file(path: &Path, text: &str) -> Result<(), ExportError> {
 pub struct Names {
     /// `x<id>_<label>` per variable.
     pub variables: Vec<String>,
-    /// `<family>_<index>` per row (in [`Model::constraints`] order).
+    /// Per row (in [`Model::constraints`] order): its own name ([`Model::row_label`]) when its
+    /// file gave it one, else `<family>_<index>`; unique.
     pub rows: Vec<String>,
 }
 
@@ -214,7 +216,7 @@ impl Names {
         sorted.sort();
         sorted.dedup();
         let clash = sorted.len() != families.len();
-        let rows = model
+        let rows: Vec<String> = model
             .constraints()
             .iter()
             .map(|c| {
@@ -225,8 +227,50 @@ impl Names {
                 }
             })
             .collect();
+        let rows = if model.has_row_labels() {
+            with_row_labels(model, rows)
+        } else {
+            rows
+        };
         Names { variables, rows }
     }
+}
+
+/// The row names of [`Names::of`] with each named row's own name ([`Model::row_label`],
+/// sanitized, `r_` in front of a leading digit) in place of the made one; a name already taken
+/// (two rows whose names sanitize alike, a made name equal to a row's own) gets the first free
+/// `_K` suffix. Costs one hash per row.
+fn with_row_labels(model: &Model, made: Vec<String>) -> Vec<String> {
+    let mut names: Vec<Option<String>> = (0..made.len())
+        .map(|r| {
+            let s = sanitize(model.row_label(r)?);
+            Some(if s.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("r_{s}")
+            } else {
+                s
+            })
+        })
+        .collect();
+    let mut taken = std::collections::HashSet::with_capacity(made.len());
+    let mut unique = |name: String| {
+        let name = if taken.contains(&name) {
+            (2..)
+                .map(|k| format!("{name}_{k}"))
+                .find(|n| !taken.contains(n))
+                .expect("some suffix is free")
+        } else {
+            name
+        };
+        taken.insert(name.clone());
+        name
+    };
+    // The rows' own names first, so that a made name yields to them.
+    for name in names.iter_mut().flatten() {
+        *name = unique(std::mem::take(name));
+    }
+    (names.into_iter().zip(made))
+        .map(|(own, made)| own.unwrap_or_else(|| unique(made)))
+        .collect()
 }
 
 /// Where a variable sits, in words, for comment tables: `row 3 col 4`, `row 0 col 0 digit 7`.

@@ -5,7 +5,8 @@
 //! for `<= 0`. Givens are `+1 xi = 1 ;` rows.
 //!
 //! The first line is the required `* #variable= N #constraint= M`; `*` comment lines then give
-//! the model, its families and the table `x<i> label coordinate`. A model with an objective
+//! the model, its families and the table `x<i> label coordinate`; a row with a name of its own
+//! (an LP or MPS row name) follows a comment `* row NAME`, which the OPB reader reads back. A model with an objective
 //! then has its `min:` line (OPB only minimises: a maximised objective is written with its costs
 //! negated, and a comment says so); without one, no objective line: a satisfaction problem. Costs one pass over the nonzeros.
 
@@ -55,10 +56,13 @@ pub fn to_opb(model: &Model) -> String {
         out.push_str(" ;\n");
     }
     let mut family = usize::MAX;
-    for c in model.constraints() {
+    for (r, c) in model.constraints().iter().enumerate() {
         if c.family != family {
             family = c.family;
             let _ = writeln!(out, "* family {}", model.families()[family].name);
+        }
+        if let Some(name) = model.row_label(r) {
+            let _ = writeln!(out, "* row {name}");
         }
         // OPB has only "=" and ">=": "sum <= k" is written "sum -w x >= -k".
         let (sign, op) = match c.sense.relation() {

@@ -45,6 +45,7 @@ impl PartialEq for Model {
                 && a.variables == b.variables
                 && a.families == b.families
                 && a.constraints == b.constraints
+                && a.row_labels == b.row_labels
                 && a.derived == b.derived
                 && (0..a.variables.len()).all(|v| self.label(v) == other.label(v)));
         self.name == other.name
@@ -198,6 +199,26 @@ impl Model {
     /// [`Model::with_givens_as_rows`].
     pub fn constraints(&self) -> &[Constraint] {
         &self.shape.constraints
+    }
+
+    /// The name row `r` was given in its file (an LP or MPS row name, see
+    /// [`ModelBuilder::name_row`](crate::model::ModelBuilder::name_row)), if any. Costs a binary
+    /// search over the named rows.
+    pub fn row_label(&self, r: RowId) -> Option<&str> {
+        self.shape.row_labels.get(r)
+    }
+
+    /// Whether some row has a name of its own ([`Model::row_label`]). Free.
+    pub fn has_row_labels(&self) -> bool {
+        !self.shape.row_labels.is_empty()
+    }
+
+    /// Row `r` in words, for messages: `row 'cov3' (row 2 of family 'row')` when the row has
+    /// a name of its own, else `row 2 of family 'row'`. One allocation.
+    pub fn describe_row(&self, r: RowId) -> String {
+        let c = &self.constraints()[r];
+        let family = &self.families()[c.family].name;
+        super::verify::row_words(self.row_label(r), c.index, family)
     }
 
     /// The rows of one family.

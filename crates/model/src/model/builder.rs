@@ -1,7 +1,7 @@
 //! [`ModelBuilder`]: how every model is made (variables, families, rows, givens, objective),
 //! with the checks a model must pass.
 
-use super::labels::Labels;
+use super::labels::{Labels, RowLabels};
 use super::shape::Shape;
 use crate::model::{
     coord_label, derived, Constraint, Coord, Derived, Family, FamilyId, Model, ModelError,
@@ -42,6 +42,8 @@ pub struct ModelBuilder {
     pub(super) labels: Option<Labels>,
     pub(super) families: Vec<Family>,
     pub(super) constraints: Vec<Constraint>,
+    /// The names rows were given ([`ModelBuilder::name_row`]); empty for most models.
+    pub(super) row_labels: RowLabels,
     pub(super) givens: Vec<VarId>,
     /// The objective's sense and terms, checked in [`ModelBuilder::build`].
     pub(super) objective: Option<(ObjectiveSense, Vec<(VarId, i64)>)>,
@@ -62,6 +64,7 @@ impl ModelBuilder {
             labels: None,
             families: Vec::new(),
             constraints: Vec::new(),
+            row_labels: RowLabels::default(),
             givens: Vec::new(),
             objective: None,
             derived: Vec::new(),
@@ -323,6 +326,28 @@ impl ModelBuilder {
         id
     }
 
+    /// Gives row `row` (an id [`ModelBuilder::row`] returned) a name of its own, as an LP or
+    /// MPS file names its rows (`cov3`): [`Model::row_label`] returns it, the verifier's
+    /// messages and the LP, MPS and OPB exports use it. Checked in [`ModelBuilder::build`]
+    /// (a known row, no control characters). The name every export gives an unnamed row
+    /// anyway, `{family}_{index}` (`knap_3`, as zeroone's own LP and MPS files name their
+    /// rows), is not stored. Costs one stored string per named row; a model whose rows are
+    /// not named stores nothing for them.
+    pub fn name_row(&mut self, row: RowId, name: impl Into<String>) {
+        let name: String = name.into();
+        if let Some(c) = self.constraints.get(row) {
+            let family = &self.families[c.family].name;
+            let plain = |s: &str| {
+                s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !s.starts_with(|c: char| c.is_ascii_digit())
+            };
+            if plain(family) && name == format!("{family}_{}", c.index) {
+                return;
+            }
+        }
+        self.row_labels.set(row, name.into_boxed_str());
+    }
+
     /// Fixes `var` to 1.
     pub fn given(&mut self, var: VarId) {
         self.givens.push(var);
@@ -354,6 +379,7 @@ impl ModelBuilder {
         for c in &self.constraints {
             c.check(&self.families[c.family].name, n, &|v| self.label(v))?;
         }
+        self.check_row_labels()?;
         let objective = match self.objective {
             Some((sense, terms)) => Some(Arc::new(Objective::new(sense, n, terms)?)),
             None => None,
@@ -363,8 +389,7 @@ impl ModelBuilder {
             self.kind,
             self.hints,
             (self.variables, self.labels, derived),
-            self.families,
-            self.constraints,
+            (self.families, self.constraints, self.row_labels),
         );
         Model {
             name: String::new(),
@@ -373,6 +398,24 @@ impl ModelBuilder {
             objective,
         }
         .with_givens(self.name, self.givens)
+    }
+}
+
+impl ModelBuilder {
+    /// Refuses a row name given to a row the builder does not have, or holding a control
+    /// character (a name is printed in messages and written in exports, one line each).
+    fn check_row_labels(&self) -> Result<(), ModelError> {
+        let rows = self.constraints.len();
+        for (row, label) in self.row_labels.iter() {
+            if row >= rows || label.is_empty() || label.chars().any(char::is_control) {
+                return Err(ModelError::RowLabel {
+                    row,
+                    rows,
+                    label: label.escape_debug().to_string(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 

@@ -1,6 +1,6 @@
 //! [`ModelError`]: what can be wrong with a model being built or read.
 
-use crate::model::{ObjectiveError, VarId};
+use crate::model::{ObjectiveError, RowId, VarId};
 use thiserror::Error;
 
 use crate::model::MAX_COEFFICIENT;
@@ -98,6 +98,17 @@ pub enum ModelError {
     /// Two families share a name.
     #[error("two families are named '{0}'")]
     DuplicateFamily(String),
+    /// A row name given to a row the model does not have, empty, or holding a control
+    /// character.
+    #[error("row {row} is named \"{label}\", but row names are non-empty, without control characters, and name one of the {rows} rows")]
+    RowLabel {
+        /// The row's id.
+        row: RowId,
+        /// How many rows the model has.
+        rows: usize,
+        /// The name, escaped.
+        label: String,
+    },
     /// A derived variable that is not among the last variables, or a complement of an unknown
     /// variable or of itself (a hand-edited serialized model).
     #[error("variable {var} is marked derived, but derived variables are the last of the {variables} and complement another variable")]

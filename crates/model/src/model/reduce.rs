@@ -29,8 +29,7 @@ impl Model {
                 b.kind,
                 b.hints,
                 (b.variables, b.labels, derived),
-                b.families,
-                b.constraints,
+                (b.families, b.constraints, b.row_labels),
             )),
             name: b.name,
             givens: b.givens,
@@ -47,6 +46,7 @@ impl Model {
         let mut b = self.builder_with_variables();
         b.families = self.shape.families.clone();
         b.constraints = self.shape.constraints.clone();
+        b.row_labels = self.shape.row_labels.clone();
         let fam = b.family("given");
         for &g in &self.givens {
             b.row(fam, vec![g], Sense::ExactlyOne);
@@ -61,15 +61,17 @@ impl Model {
     /// Unknown names are ignored; givens are kept.
     pub fn restricted_to(&self, keep: &[&str]) -> Model {
         let mut b = self.builder_with_variables();
+        let mut new_row = vec![None; self.constraints().len()];
         for f in self.families() {
             if keep.contains(&f.name.as_str()) {
                 let id = b.family(f.name.clone());
                 for &r in &f.rows {
                     let c = &self.constraints()[r];
-                    b.push_row(id, c.vars.clone(), c.weights.clone(), c.sense);
+                    new_row[r] = Some(b.push_row(id, c.vars.clone(), c.weights.clone(), c.sense));
                 }
             }
         }
+        b.row_labels = self.shape.row_labels.renumbered(|r| new_row[r]);
         b.givens = self.givens.clone();
         Model {
             objective: self.objective.clone(),
@@ -119,7 +121,15 @@ impl Model {
             let id = b.family(f.name.clone());
             for &r in &f.rows {
                 let c = &self.constraints()[r];
+                let before = b.constraints.len();
                 infeasible |= !reduce_row(c, value, &new_id, id, &mut b);
+                // A kept row keeps its name.
+                if let Some(label) = (b.constraints.len() > before)
+                    .then(|| self.row_label(r))
+                    .flatten()
+                {
+                    b.name_row(before, label);
+                }
             }
         }
         let objective = (self.objective.as_ref()).map(|o| Arc::new(o.restricted(&original)));

@@ -4,7 +4,7 @@
 use super::kind::is_default_hints;
 use crate::model::objective::ObjectiveRepr;
 use crate::model::{
-    Constraint, Coord, Derived, Family, Model, ModelBuilder, ModelHints, PuzzleKind, VarId,
+    Constraint, Coord, Derived, Family, Model, ModelBuilder, ModelHints, PuzzleKind, RowId, VarId,
 };
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -27,6 +27,9 @@ pub(super) struct ModelRepr<'a> {
     pub(super) variables: Vec<LabelledVariable<'a>>,
     pub(super) families: &'a [Family],
     pub(super) constraints: &'a [Constraint],
+    /// The rows' own names, `[row, name]` for the named rows (left out when none is named).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) row_names: Vec<(RowId, &'a str)>,
     pub(super) givens: &'a [VarId],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) objective: Option<ObjectiveRepr>,
@@ -49,6 +52,7 @@ impl Serialize for Model {
                 .collect(),
             families: self.families(),
             constraints: self.constraints(),
+            row_names: self.shape.row_labels.iter().collect(),
             givens: &self.givens,
             objective: self.objective().map(ObjectiveRepr::from),
             derived: &self.shape.derived,
@@ -68,6 +72,8 @@ pub(super) struct OwnedModelRepr {
     pub(super) variables: Vec<OwnedVariable>,
     pub(super) families: Vec<Family>,
     pub(super) constraints: Vec<Constraint>,
+    #[serde(default)]
+    pub(super) row_names: Vec<(RowId, String)>,
     pub(super) givens: Vec<VarId>,
     #[serde(default)]
     pub(super) objective: Option<ObjectiveRepr>,
@@ -109,6 +115,9 @@ impl<'de> Deserialize<'de> for Model {
                 Some(w) => b.weighted_row(c.family, c.vars, w, c.sense),
                 None => b.row(c.family, c.vars, c.sense),
             };
+        }
+        for (row, name) in repr.row_names {
+            b.name_row(row, name);
         }
         for g in repr.givens {
             b.given(g);

@@ -1,7 +1,7 @@
 //! The shared part of a model ([`Shape`]): variables, labels, rows, families and the column
 //! view, held by reference by every model of that shape.
 
-use super::labels::Labels;
+use super::labels::{Labels, RowLabels};
 use crate::model::{
     Constraint, Derived, Family, ModelHints, PuzzleKind, RowId, Sense, VarId, Variable,
 };
@@ -17,6 +17,8 @@ pub(super) struct Shape {
     pub(super) labels: Option<Labels>,
     pub(super) families: Vec<Family>,
     pub(super) constraints: Vec<Constraint>,
+    /// The rows' own names, for the rows a file named (empty for most models).
+    pub(super) row_labels: RowLabels,
     /// Column view as compressed lists: the rows of variable `v` are
     /// `col_rows[col_start[v]..col_start[v + 1]]`.
     pub(super) col_start: Vec<usize>,
@@ -30,14 +32,15 @@ pub(super) struct Shape {
 }
 
 impl Shape {
-    /// The shape of `vars` = (variables, stored labels, what the last variables derive from).
+    /// The shape of `vars` = (variables, stored labels, what the last variables derive from)
+    /// and `rows` = (families, rows, the rows' own names).
     pub(super) fn new(
         kind: PuzzleKind,
         hints: ModelHints,
         vars: (Vec<Variable>, Option<Labels>, Vec<Derived>),
-        families: Vec<Family>,
-        constraints: Vec<Constraint>,
+        rows: (Vec<Family>, Vec<Constraint>, RowLabels),
     ) -> Shape {
+        let (families, constraints, row_labels) = rows;
         let (variables, labels, derived) = vars;
         let n = variables.len();
         // Column v's entries end at col_start[v] after the counting pass; placing the rows
@@ -74,6 +77,7 @@ impl Shape {
             labels,
             families,
             constraints,
+            row_labels,
             col_start,
             col_rows,
             col_weights,

@@ -309,3 +309,38 @@ fn sense_names_are_read_in_any_case() {
     }
     assert_eq!(ObjectiveSense::parse("most"), None);
 }
+
+#[test]
+fn row_names_are_kept_checked_and_cost_nothing_when_they_are_the_made_name() {
+    let mut b = ModelBuilder::new("n", PuzzleKind::Generic);
+    let x = b.variable("x", Coord::Free);
+    let y = b.variable("y", Coord::Free);
+    let f = b.family("knap");
+    let first = b.row(f, vec![x, y], Sense::AtLeast(1));
+    let second = b.row(f, vec![x], Sense::AtMost(1));
+    b.name_row(first, "cover");
+    // `knap_1` is the name the exports give the second row anyway: not stored.
+    b.name_row(second, "knap_1");
+    let model = b.clone().build().unwrap();
+    assert_eq!(model.row_label(first), Some("cover"));
+    assert_eq!(model.row_label(second), None);
+    assert_eq!(
+        model.describe_row(first),
+        "row 'cover' (row 0 of family 'knap')"
+    );
+    assert_eq!(model.describe_row(second), "row 1 of family 'knap'");
+    // Reduced (y fixed to 0): `x >= 1` keeps its name; the "at most one" row stays unnamed.
+    let reduced = model.reduce_fixed(&[None, Some(false)]).model;
+    assert_eq!(reduced.constraints().len(), 2);
+    assert_eq!(reduced.constraints()[0].sense, Sense::AtLeast(1));
+    assert_eq!(
+        (reduced.row_label(0), reduced.row_label(1)),
+        (Some("cover"), None)
+    );
+    for (row, name) in [(7, "far"), (first, ""), (first, "a\u{7}b")] {
+        let mut bad = b.clone();
+        bad.name_row(row, name);
+        let e = bad.build().unwrap_err();
+        assert!(matches!(e, ModelError::RowLabel { .. }), "{e}");
+    }
+}

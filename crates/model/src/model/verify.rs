@@ -25,13 +25,17 @@ pub enum Violation {
     /// The assignment lists a variable twice or out of order.
     #[error("the list of ones is not sorted and duplicate-free")]
     Unsorted,
-    /// A row's sense does not hold.
-    #[error("row {index} of family '{family}' sums to {sum}, but must be {sense}")]
+    /// A row's sense does not hold. The message names the row by its own name too when its
+    /// file gave it one (`row 'cov3' (row 2 of family 'row') sums to 0, but must be >= 1`).
+    #[error("{} sums to {sum}, but must be {sense}", row_words(.label.as_deref(), *.index, .family))]
     Row {
         /// Family name.
         family: String,
         /// Row index within its family.
         index: usize,
+        /// The row's own name (an LP or MPS row name, [`Model::row_label`]), if it has one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
         /// Its weighted sum (for a unit-weight row: how many of its variables are 1).
         sum: u64,
         /// The row's sense, as text (`= 1`, `<= 1`, `>= 3`).
@@ -43,6 +47,17 @@ pub enum Violation {
         /// The given's label.
         label: String,
     },
+}
+
+/// A row in words for messages: `row 'cov3' (row 2 of family 'row')` with its own name (an
+/// LP or MPS row name), else `row 2 of family 'row'` (as [`Model::describe_row`] says it).
+/// One allocation.
+pub fn row_words(label: Option<&str>, index: usize, family: &str) -> String {
+    let place = format!("row {index} of family '{family}'");
+    match label {
+        Some(label) => format!("row '{label}' ({place})"),
+        None => place,
+    }
 }
 
 /// Checks assignments against one model.
@@ -88,6 +103,7 @@ impl<'m> Verifier<'m> {
             return Err(Violation::Row {
                 family: self.model.families()[c.family].name.clone(),
                 index: c.index,
+                label: self.model.row_label(r).map(str::to_string),
                 sum: sum[r],
                 sense: c.sense.to_string(),
             });

@@ -28,7 +28,9 @@
 //! error naming the variable or row.
 //!
 //! A row named `NAME_K` (K a number, as zeroone's export names rows) goes to the family
-//! `NAME`; other rows to the family `row`. An empty objective is no objective (a feasibility
+//! `NAME`; other rows to the family `row`. The model keeps each row's name
+//! ([`crate::model::Model::row_label`]; not stored when it is the name the exports give the row
+//! anyway). An empty objective is no objective (a feasibility
 //! problem); one that names variables is kept even when every cost is 0, as JSON and OPB keep it.
 //!
 //! Costs: one pass; one row's terms held at a time; one hash look-up per variable name.
@@ -538,7 +540,11 @@ impl Reader {
                 f
             }
         };
-        self.sink.row(family, &terms, relation, rhs, &label, at)
+        let row = self.sink.row(family, &terms, relation, rhs, &label, at)?;
+        if let (Some(row), Some(name)) = (row, name) {
+            self.sink.name_row(row, name);
+        }
+        Ok(())
     }
 
     /// One line of Bounds: `x <= 1`, `0 <= x`, `0 <= x <= 1`, `x >= 0`; anything else

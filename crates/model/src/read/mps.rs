@@ -27,7 +27,8 @@
 //! 1`); `LO 0` / `LI 0` may be given. Anything else (a continuous or general-integer column,
 //! another bound, a nonzero `RANGES` entry, a constant on the objective row, a fractional or
 //! huge coefficient) is a located error naming the column or row. A row named `NAME_K` (K a
-//! number) goes to the family `NAME`, others to `row`.
+//! number) goes to the family `NAME`, others to `row`; the model keeps each row's name, as the
+//! LP reader does.
 //!
 //! Costs: the rows are gathered column by column and written at `ENDATA` (the model's own
 //! size); one hash look-up per name.
@@ -204,6 +205,15 @@ impl Reader {
                 ))
             }
         };
+        if name.chars().any(char::is_control) {
+            // The model keeps row names, and prints them in messages and exports.
+            return Err(ReadError::at(
+                number,
+                name_col,
+                "a row name without control characters",
+                format!("{name:?}"),
+            ));
+        }
         if self.row_ids.contains_key(name) {
             return Err(ReadError::at(
                 number,
@@ -431,8 +441,10 @@ impl Reader {
                 }
             };
             let label = format!("row '{}'", row.name);
-            self.sink
-                .row(family, &row.terms, relation, row.rhs, &label, row.at)?;
+            let id = (self.sink).row(family, &row.terms, relation, row.rhs, &label, row.at)?;
+            if let Some(id) = id {
+                self.sink.name_row(id, &row.name);
+            }
         }
         // An objective row that names a column is an objective, even when every cost is 0
         // (as JSON and OPB keep one); with no entry it is a feasibility problem.

@@ -16,7 +16,9 @@
 //! The older syntax `+3*x1` (a `*` between coefficient and literal) reads the same.
 //! `min:` / `max:` start the objective. Two literals after one coefficient are a product (a
 //! non-linear term) and are refused. A comment `* family NAME` (as zeroone's OPB export writes)
-//! puts the rows after it in family `NAME`; otherwise rows are in family `constraint`.
+//! puts the rows after it in family `NAME`; otherwise rows are in family `constraint`. A
+//! comment `* row NAME` (two words, as the export writes for a row an LP or MPS file named)
+//! names the constraint after it.
 //!
 //! Costs: one pass; one row's terms held at a time.
 
@@ -104,6 +106,8 @@ struct Reader {
     /// it starts, fewer at the end.
     declared_rows: Option<usize>,
     family: Option<FamilyId>,
+    /// The name a `* row NAME` comment gives the next constraint.
+    row_name: Option<String>,
     rows: usize,
     seen_objective: bool,
     pending: Pending,
@@ -116,6 +120,7 @@ pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
         declared: None,
         declared_rows: None,
         family: None,
+        row_name: None,
         rows: 0,
         seen_objective: false,
         pending: Pending::default(),
@@ -149,8 +154,8 @@ pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
 }
 
 impl Reader {
-    /// A `*` line: the `#variable=` header (first line only), a `family NAME` comment, or
-    /// nothing.
+    /// A `*` line: the `#variable=` header (first line only), a `family NAME` comment, a
+    /// `row NAME` comment (exactly two words), or nothing.
     fn comment(&mut self, text: &str, line: usize) -> Result<(), ReadError> {
         let words = super::words(text);
         if line == 1 {
@@ -181,10 +186,13 @@ impl Reader {
                 }
             }
         }
-        if let [(_, "family"), (_, name), ..] = words[..] {
-            if self.pending.start.is_none() {
-                self.family = Some(self.sink.family(name));
-            }
+        if self.pending.start.is_some() {
+            return Ok(());
+        }
+        match words[..] {
+            [(_, "family"), (_, name), ..] => self.family = Some(self.sink.family(name)),
+            [(_, "row"), (_, name)] => self.row_name = Some(name.to_string()),
+            _ => {}
         }
         Ok(())
     }
@@ -377,6 +385,13 @@ impl Reader {
             return Err(ReadError::at(at.0, at.1, expected, found));
         }
         let row = format!("constraint {} (line {})", self.rows, at.0);
-        self.sink.row(family, &p.terms, relation, rhs, &row, at)
+        let name = self.row_name.take();
+        if let (Some(id), Some(name)) = (
+            self.sink.row(family, &p.terms, relation, rhs, &row, at)?,
+            name,
+        ) {
+            self.sink.name_row(id, &name);
+        }
+        Ok(())
     }
 }

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::{ReadError, MAX_NONZEROS, MAX_VARIABLES};
 use crate::model::{
-    Coord, FamilyId, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Relation, Sense, VarId,
-    MAX_COEFFICIENT, MAX_COST,
+    Coord, FamilyId, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Relation, RowId, Sense,
+    VarId, MAX_COEFFICIENT, MAX_COST,
 };
 
 /// A literal: a variable, or its negation (`~x`, `-x` in CNF, `1 - x`).
@@ -202,8 +202,10 @@ impl LinearSink {
         Ok(())
     }
 
-    /// Adds the row `sum coef * lit (relation) rhs` to `family`, normalised (module docs).
-    /// `row` names the row in errors (`row 'c3'`, `constraint 4`); `at` is where it starts.
+    /// Adds the row `sum coef * lit (relation) rhs` to `family`, normalised (module docs), and
+    /// returns its id; `None` when it was dropped (it always holds) or made the model
+    /// infeasible. `row` names the row in errors (`row 'c3'`, `constraint 4`); `at` is where
+    /// it starts.
     pub fn row(
         &mut self,
         family: FamilyId,
@@ -212,7 +214,7 @@ impl LinearSink {
         rhs: i128,
         row: &str,
         at: (usize, usize),
-    ) -> Result<(), ReadError> {
+    ) -> Result<Option<RowId>, ReadError> {
         let (mut coefs, constant) = merged(terms);
         let mut rhs = rhs - constant;
         let mut relation = relation;
@@ -257,10 +259,10 @@ impl LinearSink {
             Relation::AtMost => (0, rhs),
         };
         if low > high || low > total || high < 0 {
-            return self.never_holds(at);
+            return self.never_holds(at).map(|()| None);
         }
         if vars.is_empty() || (low <= 0 && high >= total) {
-            return Ok(()); // always holds
+            return Ok(None); // always holds
         }
         let bound = match relation {
             Relation::AtMost => high,
@@ -268,8 +270,18 @@ impl LinearSink {
         };
         self.count_nonzeros(vars.len(), at)?;
         let sense = Sense::new(relation, bound as u64);
-        self.builder.weighted_row(family, vars, weights, sense);
-        Ok(())
+        Ok(Some(
+            self.builder.weighted_row(family, vars, weights, sense),
+        ))
+    }
+
+    /// Gives row `row` (an id [`LinearSink::row`] returned) the name its file gave it (see
+    /// [`ModelBuilder::name_row`]). A name holding a control character, which the model
+    /// refuses, is left out (a reader whose names can hold one refuses it where it stands).
+    pub fn name_row(&mut self, row: RowId, name: &str) {
+        if !name.chars().any(char::is_control) {
+            self.builder.name_row(row, name);
+        }
     }
 
     /// Makes the model infeasible (a row that can never hold), once.

@@ -160,11 +160,15 @@ fn encode(model: &Model, options: &CnfOptions) -> Result<Cnf, BackendError> {
             estimate,
         } => BackendError::UnsupportedRows {
             backend: "sat".into(),
-            reason: RowRefusal {
+            reason: Box::new(RowRefusal {
+                label: (model.family_id(&family))
+                    .and_then(|f| model.families()[f].rows.get(row).copied())
+                    .and_then(|r| model.row_label(r))
+                    .map(Box::from),
                 family,
                 index: row,
                 limit: RowLimit::EncodingTooLarge { encoding, estimate },
-            },
+            }),
         },
         _ => failed(&e.to_string()),
     })

@@ -19,9 +19,20 @@ pub(super) fn positive(n: usize) -> String {
     }
 }
 
-/// The fixed columns of the CSV report, before the backends' figures; each is described in
-/// `docs/records.md` (the one schema of the CSV and of `zeroone.records()`).
-pub const CSV_COLUMNS: [&str; 25] = [
+/// A record's relative gap for its CSV cell: `|objective - bound| / max(1, |objective|)` (the
+/// exact fraction of [`crate::model::objective::Objective::gap_ratio`]) as a float for display,
+/// shortest digits that read back to it; empty unless the record has both an objective and a
+/// bound. Computed from those two, not from the record's own `gap`, so a peer's record (whose
+/// script writes none) gets one too.
+pub(super) fn gap_cell(r: &Record) -> String {
+    (r.objective.zip(r.bound)).map_or(String::new(), |(value, bound)| {
+        crate::model::objective::Objective::gap(value, bound).to_string()
+    })
+}
+
+/// The fixed columns of the CSV report, before the backends' figures; each is described in the
+/// README's "Experiment files" table (the one schema of the CSV and of `zeroone.records()`).
+pub const CSV_COLUMNS: [&str; 26] = [
     "instance",
     "source",
     "file",
@@ -41,6 +52,7 @@ pub const CSV_COLUMNS: [&str; 25] = [
     "exhaustive",
     "objective",
     "bound",
+    "gap",
     "sense",
     "variables",
     "rows",
@@ -103,6 +115,7 @@ pub fn render_csv(records: &[Record]) -> String {
             r.exhaustive.map_or(String::new(), |e| e.to_string()),
             r.objective.map_or(String::new(), |v| v.to_string()),
             r.bound.map_or(String::new(), |v| v.to_string()),
+            gap_cell(r),
             r.sense.map_or("", |s| s.name()).to_string(),
             positive(r.variables),
             positive(r.rows),

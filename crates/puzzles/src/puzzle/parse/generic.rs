@@ -22,7 +22,10 @@
 //! unit-weight rows), `exactly`, `at-most` or `at-least` (or a list with one per row, for a
 //! family that mixes them); `rhs` (default 1) is `k`, a whole number
 //! from 0 to 2^53, either one for every row or a list with one per row; `weights` (optional) has
-//! the shape of `rows` and holds positive whole numbers (default 1), a row's total at most 2^53.
+//! the shape of `rows` and holds positive whole numbers (default 1), a row's total at most 2^53;
+//! `names` (optional) gives the rows their own names (LP, MPS row names, kept in exports and
+//! messages), one per row, `null` for a row without one (JSON; TOML, which has no null, names
+//! every row of the family or none).
 //! `givens` (optional) lists variables fixed to 1. `objective` (optional) is
 //! `{"sense": "minimize" | "maximize", "costs": {"a": 3, "c": -2}}`: whole-number costs from
 //! -2^53 to 2^53 by label, a variable not named costing 0 (TOML: an `[objective]` table with an
@@ -203,6 +206,8 @@ struct FamilySpec {
     rows: Vec<Located<Vec<Located<String>>>>,
     #[serde(default)]
     weights: Option<Located<Vec<WeightRow>>>,
+    #[serde(default)]
+    names: Option<Located<Vec<Option<Located<String>>>>>,
 }
 
 /// One row's weights, each located.
@@ -387,6 +392,7 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
         }
         let f = b.family(fam.name.value.clone());
         let (senses, weights) = row_terms(fam)?;
+        let names = row_names(fam)?;
         for (index, row) in fam.rows.iter().enumerate() {
             if row.value.is_empty() {
                 return Err(problem(
@@ -429,10 +435,13 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
                 }
             }
             upper.push(sense.bounds().1.filter(|_| !sense.is_unit()));
-            match row_weights {
+            let id = match row_weights {
                 Some(w) => b.weighted_row(f, vars, w, sense),
                 None => b.row(f, vars, sense),
             };
+            if let Some(name) = names.get(index).copied().flatten() {
+                b.name_row(id, name);
+            }
         }
     }
     let rows = GivenRows {
@@ -685,6 +694,42 @@ fn last_element(list: &Located<Vec<Located<i64>>>) -> (usize, Option<(String, us
         Some(last) => (last.seq, Some((last.value.to_string(), 1))),
         None => (list.seq, None),
     }
+}
+
+/// The own names of `fam`'s rows (`None` for a row without one; empty when the family gives
+/// none): one per row, each non-empty and without control characters, else a located problem.
+fn row_names(fam: &FamilySpec) -> Result<Vec<Option<&str>>, Problem> {
+    let Some(names) = &fam.names else {
+        return Ok(Vec::new());
+    };
+    let n = fam.rows.len();
+    if names.value.len() != n {
+        let found = format!("{} names", names.value.len());
+        return Err(bad_value(
+            names.seq,
+            format!("one name per row ({n}), null for none"),
+            found,
+            None,
+        ));
+    }
+    let mut out = Vec::with_capacity(n);
+    for name in &names.value {
+        if let Some(l) = name {
+            if let Some(p) = control_char("row name", l.seq, &l.value) {
+                return Err(p);
+            }
+            if l.value.is_empty() {
+                return Err(bad_value(
+                    l.seq,
+                    "a row name, or null".into(),
+                    "\"\"".into(),
+                    None,
+                ));
+            }
+        }
+        out.push(name.as_ref().map(|l| l.value.as_str()));
+    }
+    Ok(out)
 }
 
 fn bad_value(
