@@ -140,7 +140,7 @@ def records(jsonl_path: "str | os.PathLike[str]"):
 
     text = _zeroone._records_csv(os.fspath(jsonl_path))
     exact = ("count", "objective", "bound")
-    text_columns = ("reason", "limit_by", "sense", "file")
+    text_columns = ("reason", "limit_by", "sense", "file", "certificate")
     frame = pd.read_csv(io.StringIO(text), dtype={c: str for c in exact + text_columns})
     for c in exact:
         frame[c] = frame[c].map(lambda v: int(v) if isinstance(v, str) else None)

@@ -17,9 +17,11 @@
 //! solutions are counted over the model's variables, as zeroone counts them.
 
 mod check;
+mod verified;
 mod writer;
 
 pub use check::{check, find_checker, Checked, CHECKER_INSTALL};
+pub use verified::{prove_verified, NoProof, Proved, ProvedAnswer};
 pub use writer::{opb_constraint_count, VeriPbWriter, WrittenProof};
 
 use std::path::{Path, PathBuf};

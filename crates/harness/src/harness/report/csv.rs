@@ -21,7 +21,7 @@ pub(super) fn positive(n: usize) -> String {
 
 /// The fixed columns of the CSV report, before the backends' figures; each is described in
 /// `docs/records.md` (the one schema of the CSV and of `zeroone.records()`).
-pub const CSV_COLUMNS: [&str; 25] = [
+pub const CSV_COLUMNS: [&str; 27] = [
     "instance",
     "source",
     "file",
@@ -32,6 +32,8 @@ pub const CSV_COLUMNS: [&str; 25] = [
     "repetition",
     "status",
     "verified",
+    "certificate",
+    "check_seconds",
     "seconds",
     "wall_seconds",
     "cpu_seconds",
@@ -89,6 +91,8 @@ pub fn render_csv(records: &[Record]) -> String {
             r.repetition.to_string(),
             r.status.name().to_string(),
             r.verified.to_string(),
+            r.certificate.name().to_string(),
+            opt(r.check_seconds),
             format!("{:e}", r.seconds),
             opt(r.wall_seconds),
             opt(r.cpu_seconds),
