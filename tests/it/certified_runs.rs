@@ -80,7 +80,13 @@ fn a_certified_count_experiment_checks_every_proof_and_agrees_with_enum() {
     for r in &records {
         let size = r.size.unwrap();
         let want = known.iter().find(|(n, _)| *n == size).unwrap().1;
-        assert_eq!(r.count.as_deref(), Some(want), "{} {}", r.backend, r.instance);
+        assert_eq!(
+            r.count.as_deref(),
+            Some(want),
+            "{} {}",
+            r.backend,
+            r.instance
+        );
         assert_eq!(r.status, Status::Solved, "{} {}", r.backend, r.instance);
         assert!(r.options.certify);
         if r.backend == "enum" {
@@ -89,12 +95,20 @@ fn a_certified_count_experiment_checks_every_proof_and_agrees_with_enum() {
             assert!(r.proof.is_none() && r.check_seconds.is_none());
             continue;
         }
-        assert_eq!(r.certificate, Certificate::Checked, "{} {}", r.backend, r.instance);
+        assert_eq!(
+            r.certificate,
+            Certificate::Checked,
+            "{} {}",
+            r.backend,
+            r.instance
+        );
         assert!(r.check_seconds.is_some());
         assert!(matches!(recheck(&reports, r), Checked::Certified { .. }));
     }
     // One proof pair per certified run, nothing else in the folder.
-    let files = std::fs::read_dir(reports.join("certified.proofs")).unwrap().count();
+    let files = std::fs::read_dir(reports.join("certified.proofs"))
+        .unwrap()
+        .count();
     assert_eq!(files, 2 * 10);
     let md = std::fs::read_to_string(reports.join("certified.md")).unwrap();
     assert!(md.contains("| verified | certified |"), "{md}");
@@ -143,8 +157,16 @@ fn certified_optima_and_solutions_agree_with_milp() {
             .find(|m| m.backend == "milp" && m.instance == r.instance)
             .unwrap();
         assert_eq!(milp.certificate, Certificate::None);
-        assert_eq!((r.status, r.objective), (milp.status, milp.objective), "{}", r.instance);
-        assert!(matches!(r.status, Status::Optimal | Status::Solved), "{r:?}");
+        assert_eq!(
+            (r.status, r.objective),
+            (milp.status, milp.objective),
+            "{}",
+            r.instance
+        );
+        assert!(
+            matches!(r.status, Status::Optimal | Status::Solved),
+            "{r:?}"
+        );
         assert!(r.verified);
         assert_eq!(r.certificate, Certificate::Checked, "{}", r.instance);
         assert!(matches!(recheck(&reports, r), Checked::Certified { .. }));
@@ -258,7 +280,10 @@ fn a_rejected_proof_is_an_error_in_the_records_and_the_report() {
     let (records, _) = read_records(&summary.records, false).unwrap();
     for r in &records {
         if r.backend == "bitset" {
-            assert_eq!((r.status, r.certificate), (Status::Solved, Certificate::Checked));
+            assert_eq!(
+                (r.status, r.certificate),
+                (Status::Solved, Certificate::Checked)
+            );
             continue;
         }
         assert_eq!(r.certificate, Certificate::Rejected, "{r:?}");
@@ -310,6 +335,33 @@ fn a_certified_run_resumes_and_refuses_a_changed_certify() {
 }
 
 #[test]
+fn a_run_stopped_by_its_time_limit_gets_no_certificate_and_leaves_no_proof() {
+    if !have_checker("stopped runs") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 14 x 14 bare Queens boards have 2.7e10 solutions (A002464): no count ends in 0.3 s.
+    let text = "description = \"stopped\"\nkind = \"count\"\ncertify = true\ntime_limit = 0.3\n\
+                [[instances]]\ngenerate = \"queens-bare\"\nsizes = [14]\n\
+                [[backends]]\nname = \"bitset\"\n[[backends]]\nname = \"xcc\"\n";
+    let path = write(dir.path(), "stopped.toml", text);
+    let experiment = Experiment::load(&path).unwrap();
+    let summary = run_experiment(&experiment, &options(dir.path())).unwrap();
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert!(matches!(r.status, Status::Limit | Status::Timeout), "{r:?}");
+        assert_eq!(r.certificate, Certificate::None, "{r:?}");
+        assert!(r.proof.is_none());
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("reports/stopped.proofs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
 fn certify_without_the_checker_or_in_a_table_experiment_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "certified.toml", QUEENS_COUNTS);
@@ -320,20 +372,37 @@ fn certify_without_the_checker_or_in_a_table_experiment_is_refused() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("certify: the proof checker `veripb` was not found"), "{stderr}");
+    assert!(
+        stderr.contains("certify: the proof checker `veripb` was not found"),
+        "{stderr}"
+    );
     assert!(!dir.path().join("reports").exists(), "nothing is written");
     let table = "kind = \"table\"\ncertify = true\n[table]\nhex_widths = [1]\n";
-    let e = Experiment::from_text(Path::new("t.toml"), table).unwrap_err().to_string();
-    assert!(e.starts_with("t.toml:2:11: certify: a table experiment"), "{e}");
+    let e = Experiment::from_text(Path::new("t.toml"), table)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("t.toml:2:11: certify: a table experiment"),
+        "{e}"
+    );
 }
 
 #[test]
 fn records_without_a_certificate_read_as_none() {
     let dir = tempfile::tempdir().unwrap();
-    let mut r = Record::new("queens-bare-4", "bitset", "bitset", zeroone::harness::Task::Count, 0);
+    let mut r = Record::new(
+        "queens-bare-4",
+        "bitset",
+        "bitset",
+        zeroone::harness::Task::Count,
+        0,
+    );
     r.status = Status::Solved;
     let line = r.to_line();
-    assert!(!line.contains("certificate") && !line.contains("certify"), "{line}");
+    assert!(
+        !line.contains("certificate") && !line.contains("certify"),
+        "{line}"
+    );
     let path = write(dir.path(), "old.jsonl", &format!("{line}\n"));
     let (back, _) = read_records(&path, false).unwrap();
     assert_eq!(back[0].certificate, Certificate::None);

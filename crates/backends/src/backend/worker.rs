@@ -250,7 +250,8 @@ fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
             LimitBy::Parent
         }
     });
-    let proved = (job.proof.as_deref()).and_then(|stem| execute_proved(backend.as_mut(), job, model, stem));
+    let proved =
+        (job.proof.as_deref()).and_then(|stem| execute_proved(backend.as_mut(), job, model, stem));
     let mut result = match (proved, job.task) {
         (Some(result), _) => result,
         (None, JobTask::Solve) => match solve_verified(backend.as_mut(), model) {

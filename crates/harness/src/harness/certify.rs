@@ -4,8 +4,9 @@
 //!
 //! The worker writes `NAME.proofs/STEM.opb` and `STEM.pbp` ([`crate::backend::worker::Job`]'s
 //! `proof`) when its backend logs proofs of the model and task; the others run as usual and
-//! their records say `certificate: none`, as does a run stopped without a claim (its files
-//! are removed: a partial proof certifies nothing). A proof the checker rejects makes the run
+//! their records say `certificate: none`, as does a run stopped by its limit (no answer, or a
+//! count's partial value: its files are removed, a partial proof certifies no answer, and
+//! checking one could take far longer than the run). A proof the checker rejects makes the run
 //! an `error` whose reason is the checker's. Files over [`COMPRESS_ABOVE`] bytes are gzipped
 //! after the check (`STEM.pbp.gz`; `gunzip` them before `zeroone check`).
 
@@ -49,7 +50,11 @@ pub fn proof_stem(instance: &str, label: &str, repetition: u32) -> String {
             None => t,
         }
     };
-    let hash = fnv1a(&[instance.as_bytes(), label.as_bytes(), &repetition.to_le_bytes()]);
+    let hash = fnv1a(&[
+        instance.as_bytes(),
+        label.as_bytes(),
+        &repetition.to_le_bytes(),
+    ]);
     format!(
         "{}--{}--r{repetition}-{hash:016x}",
         safe(instance, 48),
@@ -87,10 +92,10 @@ pub fn require_checker(experiment: &Experiment) -> Result<(), HarnessError> {
 }
 
 /// Fills `record`'s certificate from the worker's `result` of a job that asked for a proof at
-/// `dir/stem`: no claim, or claim `nothing`, is `none` (and the files go); otherwise the
-/// proof is checked, compressed when large, and a rejection turns the run into an `error`.
-/// Cost: the checker's run (often longer than the search) and, for a large proof, one gzip
-/// pass. Errors: only failures to compress or remove the files.
+/// `dir/stem`: no claim, claim `nothing` or a partial count is `none` (and the files go);
+/// otherwise the proof is checked, compressed when large, and a rejection turns the run into
+/// an `error`. Cost: the checker's run (often longer than the search) and, for a large proof,
+/// one gzip pass. Errors: only failures to compress or remove the files.
 pub fn certify_run(
     record: &mut Record,
     result: &RunResult,
@@ -100,11 +105,23 @@ pub fn certify_run(
     let opb = dir.join(format!("{stem}.opb"));
     let pbp = dir.join(format!("{stem}.pbp"));
     let claim = result.claim.as_deref().and_then(Claim::parse);
-    if matches!(claim, None | Some(Claim::Nothing)) {
+    // A count cut short by the time limit claims "at least k": no answer to certify, and its
+    // check (every solution step) could take far longer than the run.
+    let partial = matches!(
+        claim,
+        None | Some(
+            Claim::Nothing
+                | Claim::Count {
+                    exhaustive: false,
+                    ..
+                }
+        )
+    );
+    if partial {
         for path in [&opb, &pbp] {
             remove_if_present(path)?;
         }
-        return Ok(());
+        return remove_partial(dir, stem);
     }
     let start = Instant::now();
     let verdict = check(&opb, &pbp);
@@ -127,6 +144,22 @@ pub fn certify_run(
     let name = kept.file_name().map(|n| n.to_string_lossy().into_owned());
     let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     record.proof = folder.zip(name).map(|(d, n)| format!("{d}/{n}"));
+    Ok(())
+}
+
+/// Removes what a worker killed while writing left of `stem`'s files: the temporary files
+/// the atomic writer names `.STEM.opb.*.tmp` and `.STEM.pbp.*.tmp`. Cost: one listing of
+/// `dir`.
+fn remove_partial(dir: &Path, stem: &str) -> Result<(), HarnessError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| HarnessError::io(dir, e))?;
+    let prefix = format!(".{stem}.");
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+            remove_if_present(&entry.path())?;
+        }
+    }
     Ok(())
 }
 
@@ -184,7 +217,12 @@ mod tests {
             "",
             &"long".repeat(80),
         ];
-        let labels = ["bitset", "b--c", "", "label with spaces and / slashes ....."];
+        let labels = [
+            "bitset",
+            "b--c",
+            "",
+            "label with spaces and / slashes .....",
+        ];
         let mut seen = HashSet::new();
         for n in names {
             for l in labels {
@@ -222,7 +260,9 @@ mod tests {
         assert_eq!(compress_if_large(&small).unwrap(), small);
         assert!(small.is_file());
         let big = dir.path().join("b.pbp");
-        let text: String = (0..200_000).map(|i| format!("rup 1 ~x{i} >= 1 ;\n")).collect();
+        let text: String = (0..200_000)
+            .map(|i| format!("rup 1 ~x{i} >= 1 ;\n"))
+            .collect();
         assert!(text.len() as u64 > COMPRESS_ABOVE);
         std::fs::write(&big, &text).unwrap();
         let kept = compress_if_large(&big).unwrap();

@@ -189,7 +189,8 @@ fn counted(model: &Model, run: ProvedRun) -> CountOutcome {
         reason: None,
         stats: run.stats,
     };
-    if let Err(why) = crate::backend::verified::check_witnesses(model, &witnesses, &base.count, None)
+    if let Err(why) =
+        crate::backend::verified::check_witnesses(model, &witnesses, &base.count, None)
     {
         return CountOutcome {
             status: Status::Error,
