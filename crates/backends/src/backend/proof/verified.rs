@@ -72,8 +72,10 @@ pub fn prove_verified(
         prove_to_dir(prover, model, task, dir, name)
     }));
     let failed = |why: String| {
-        let mut stats = Stats::default();
-        stats.seconds = start.elapsed().as_secs_f64();
+        let stats = Stats {
+            seconds: start.elapsed().as_secs_f64(),
+            ..Stats::default()
+        };
         Ok(Proved {
             answer: failure(task, why, stats),
             claim: Claim::Nothing,
