@@ -450,3 +450,68 @@ fn the_command_line_writes_certifies_and_checks_proofs() {
         assert!(stderr.contains(says), "{stderr}");
     }
 }
+
+#[test]
+fn generated_boards_are_certified_unique_and_read_back() {
+    if !have_checker("generate --certify") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let line = "# certified unique: bitset's VeriPB proof of the count 1 checked by veripb";
+    for (kind, extra) in [
+        ("queens", &["--width", "6"][..]),
+        ("hex", &["--width", "5"][..]),
+        ("star", &["--width", "8", "--stars", "1"][..]),
+        ("killer", &["--width", "4"][..]),
+    ] {
+        let mut args = vec!["generate", kind, "--count", "2", "--seed", "5"];
+        args.extend(extra);
+        let plain = zeroone(&args);
+        args.push("--certify");
+        let certified = zeroone(&args);
+        let stderr = String::from_utf8_lossy(&certified.stderr);
+        assert!(certified.status.success(), "{kind}: {stderr}");
+        let text = String::from_utf8(certified.stdout).unwrap();
+        // The same boards, each with the certificate's line after its `# unique by:` line.
+        assert_eq!(text.matches(line).count(), 2, "{kind}: {text}");
+        let with_line = String::from_utf8(plain.stdout)
+            .unwrap()
+            .replace('\n', "\n\u{0}")
+            .split('\u{0}')
+            .map(|l| match l.starts_with("# unique by:") {
+                true => format!("{l}{line}\n"),
+                false => l.to_string(),
+            })
+            .collect::<String>();
+        assert_eq!(text, with_line, "{kind}");
+        // The certified file reads back: each board counted unique again.
+        let file = dir.path().join(format!("boards.{kind}"));
+        std::fs::write(&file, &text).unwrap();
+        let counted = zeroone(&[
+            "count",
+            file.to_str().unwrap(),
+            "--backend",
+            "bitset",
+            "--json",
+        ]);
+        let out = String::from_utf8_lossy(&counted.stdout);
+        assert!(counted.status.success(), "{kind}: {out}");
+        assert_eq!(out.matches("\"count\":1,").count(), 2, "{kind}: {out}");
+    }
+}
+
+#[test]
+fn generate_certify_without_the_checker_is_refused_before_any_board() {
+    let out = Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(["generate", "queens", "--width", "6", "--certify"])
+        .env("ZEROONE_VERIPB", "/no/such/veripb")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--certify: the proof checker `veripb` was not found"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
