@@ -194,7 +194,8 @@ pub fn certified_unique(model: &Model) -> Result<String, String> {
 pub struct CheckArgs {
     /// The model as OPB (as `zeroone export --to opb` or `--proof` writes it).
     pub model: PathBuf,
-    /// The VeriPB proof.
+    /// The VeriPB proof. Either file may be gzipped (`.gz`, as an experiment keeps a proof
+    /// over 1 MB): it is unpacked into a temporary folder first.
     pub proof: PathBuf,
 }
 
@@ -202,7 +203,18 @@ pub struct CheckArgs {
 /// rejected: REASON` (exit 1); a missing or unreadable file, a proof the checker cannot parse
 /// or one for another model, or no checker installed: exit 2.
 pub fn run(args: CheckArgs) -> Result<(), CliError> {
-    let checked = check(&args.model, &args.proof).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let gz = |p: &Path| p.extension().is_some_and(|e| e == "gz");
+    let temp = match gz(&args.model) || gz(&args.proof) {
+        true => Some(TempDir::new(0)?),
+        false => None,
+    };
+    let unpack = |p: &Path| match &temp {
+        Some(dir) => zeroone::harness::certify::unpacked(p, &dir.0)
+            .map_err(|e| CliError::BadInput(e.to_string())),
+        None => Ok(p.to_path_buf()),
+    };
+    let (model, proof) = (unpack(&args.model)?, unpack(&args.proof)?);
+    let checked = check(&model, &proof).map_err(|e| CliError::BadInput(e.to_string()))?;
     match checked {
         Checked::Certified { claim, detail } => {
             let what = claim.map_or_else(|| detail.clone(), |c| c.text());

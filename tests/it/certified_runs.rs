@@ -362,6 +362,49 @@ fn a_run_stopped_by_its_time_limit_gets_no_certificate_and_leaves_no_proof() {
 }
 
 #[test]
+fn a_large_proof_is_kept_gzipped_and_zeroone_check_takes_it_as_it_is() {
+    if !have_checker("gzipped proofs") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let text = "description = \"large\"\nkind = \"count\"\ncertify = true\n\
+                [[instances]]\ngenerate = \"queens-bare\"\nsizes = [8]\n\
+                [[backends]]\nname = \"bitset\"\n";
+    let path = write(dir.path(), "large.toml", text);
+    let experiment = Experiment::load(&path).unwrap();
+    let summary = run_experiment(&experiment, &options(dir.path())).unwrap();
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    let r = &records[0];
+    // A002464(8) = 5242 solutions, one `solx` step each: well over 1 MB.
+    assert_eq!(
+        (r.count.as_deref(), r.certificate),
+        (Some("5242"), Certificate::Checked)
+    );
+    let proof = r.proof.as_deref().unwrap();
+    assert!(proof.ends_with(".pbp.gz"), "{proof}");
+    let pbp = dir.path().join("reports").join(proof);
+    let opb = pbp.with_file_name(
+        pbp.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace(".pbp.gz", ".opb"),
+    );
+    assert!(!pbp.with_extension("").exists(), "the plain proof is gone");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(["check", opb.to_str().unwrap(), pbp.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("certified: count 5242"), "{stdout}");
+}
+
+#[test]
 fn certify_without_the_checker_or_in_a_table_experiment_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "certified.toml", QUEENS_COUNTS);

@@ -8,7 +8,7 @@
 //! count's partial value: its files are removed, a partial proof certifies no answer, and
 //! checking one could take far longer than the run). A proof the checker rejects makes the run
 //! an `error` whose reason is the checker's. Files over [`COMPRESS_ABOVE`] bytes are gzipped
-//! after the check (`STEM.pbp.gz`; `gunzip` them before `zeroone check`).
+//! after the check (`STEM.pbp.gz`; `zeroone check` unpacks them, see [`unpacked`]).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -199,6 +199,29 @@ pub fn compress_if_large(path: &Path) -> Result<PathBuf, HarnessError> {
     Ok(gz)
 }
 
+/// `path` itself, or for a gzipped file (`.gz`, as [`compress_if_large`] leaves a large
+/// proof) its content unpacked into `dir` under the name without `.gz`, so the checker (which
+/// reads plain files) can take it. Cost: one decompressing copy of a `.gz` file.
+pub fn unpacked(path: &Path, dir: &Path) -> Result<PathBuf, HarnessError> {
+    let Some(plain) = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".gz"))
+    else {
+        return Ok(path.to_path_buf());
+    };
+    let target = dir.join(plain);
+    let copy = || -> io::Result<()> {
+        let input = std::fs::File::open(path)?;
+        let mut decoder = flate2::read::MultiGzDecoder::new(io::BufReader::new(input));
+        let mut out = io::BufWriter::new(std::fs::File::create(&target)?);
+        io::copy(&mut decoder, &mut out)?;
+        io::Write::flush(&mut out)
+    };
+    copy().map_err(|e| HarnessError::io(path, e))?;
+    Ok(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +297,16 @@ mod tests {
             .unwrap();
         assert_eq!(back, text);
         assert!(std::fs::metadata(&kept).unwrap().len() < COMPRESS_ABOVE);
+        // Unpacked for the checker: the same text under the plain name; a plain file as is.
+        let out = tempfile::tempdir().unwrap();
+        let plain = unpacked(&kept, out.path()).unwrap();
+        assert_eq!(plain, out.path().join("b.pbp"));
+        assert_eq!(std::fs::read_to_string(&plain).unwrap(), text);
+        assert_eq!(unpacked(&small, out.path()).unwrap(), small);
+        // A file that is not gzip is a read error naming it, never a panic.
+        let fake = dir.path().join("fake.pbp.gz");
+        std::fs::write(&fake, "not gzip").unwrap();
+        let e = unpacked(&fake, out.path()).unwrap_err().to_string();
+        assert!(e.starts_with(&fake.display().to_string()), "{e}");
     }
 }

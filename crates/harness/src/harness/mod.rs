@@ -24,7 +24,9 @@
 //! | [`slurm`] | a sharded run as a Slurm job array and a merge job: scripts, requests, shards to rerun |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
-//! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
+//! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`], or under
+//! `certify = true` [`crate::backend::proof::prove_verified`], which verifies the same way and
+//! whose proof [`certify`] then checks.
 
 pub mod certify;
 pub mod experiment;
