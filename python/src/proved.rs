@@ -29,20 +29,14 @@ impl ProofRequest {
     }
 
     /// Refuses what cannot be honoured before anything runs: a backend without a proof log,
-    /// a missing checker, a count limit (the proof log counts every solution). Cost: a few
-    /// `stat` calls.
-    pub fn refusal(&self, backend: &mut dyn Backend, limit: Option<u64>) -> Option<String> {
+    /// a missing checker. Cost: a few `stat` calls.
+    pub fn refusal(&self, backend: &mut dyn Backend) -> Option<String> {
         let name = backend.name();
         if backend.prover().is_none() {
             return Some(format!(
                 "certify/proof: backend '{name}' cannot log proofs: {} (bitset and xcc do)",
                 backend.no_prover_reason()
             ));
-        }
-        if limit.is_some() {
-            return Some(
-                "certify/proof certify an exhaustive count: drop limit (the proof log counts every solution)".into(),
-            );
         }
         if self.certify && find_checker().is_none() {
             return Some(format!(

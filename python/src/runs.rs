@@ -219,7 +219,7 @@ pub fn solve(
         dir: proof,
     };
     if request.wanted() {
-        if let Some(why) = request.refusal(b.as_mut(), None) {
+        if let Some(why) = request.refusal(b.as_mut()) {
             return Err(OptionError::new_err(why));
         }
     }
@@ -392,7 +392,7 @@ pub fn count(
         dir: proof,
     };
     if request.wanted() {
-        if let Some(why) = request.refusal(b.as_mut(), limit) {
+        if let Some(why) = request.refusal(b.as_mut()) {
             return Err(OptionError::new_err(why));
         }
     }
@@ -402,11 +402,10 @@ pub fn count(
                 .map(|o| (o, "none"))
                 .map_err(|e| e.to_string()),
             true => {
-                run_proved(b.as_mut(), &model, ProofTask::Count, &request).and_then(|p| {
-                    match p.answer {
-                        ProvedAnswer::Count(o) => Ok((o, p.certificate)),
-                        ProvedAnswer::Solve(_) => Err("a count answered with a solve".into()),
-                    }
+                let task = limit.map_or(ProofTask::Count, ProofTask::CountUpTo);
+                run_proved(b.as_mut(), &model, task, &request).and_then(|p| match p.answer {
+                    ProvedAnswer::Count(o) => Ok((o, p.certificate)),
+                    ProvedAnswer::Solve(_) => Err("a count answered with a solve".into()),
                 })
             }
         };

@@ -110,6 +110,84 @@ fn xcc_counts_and_refutations_are_certified() {
 }
 
 #[test]
+fn counts_up_to_a_limit_are_certified_exact_or_at_least_the_limit() {
+    if !have_checker("count up to") {
+        return;
+    }
+    let sudoku = &zeroone::puzzle::parse::load_models(&model_file("sudoku-9x9.sudoku")).unwrap()[0];
+    let at_least = |count| Claim::Count {
+        count,
+        exhaustive: false,
+    };
+    for backend in ["bitset", "xcc"] {
+        // A uniqueness check: the search ends before the limit, so the count is exact.
+        assert_eq!(
+            certified_by(backend, sudoku, ProofTask::CountUpTo(2)),
+            exact(1)
+        );
+        assert_eq!(
+            certified_by(backend, &n_queens(6), ProofTask::CountUpTo(5)),
+            exact(4)
+        );
+        // Stopped at the limit: the proof holds the limit's solutions, nothing more.
+        assert_eq!(
+            certified_by(backend, &n_queens(8), ProofTask::CountUpTo(2)),
+            at_least(2)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let files = prove_with(backend, &n_queens(8), ProofTask::CountUpTo(3), dir.path());
+        let text = std::fs::read_to_string(&files.pbp).unwrap();
+        assert_eq!(text.lines().filter(|l| l.starts_with("solx")).count(), 3);
+        assert!(
+            !text.contains("rup >= 1 ;"),
+            "no contradiction after a stop"
+        );
+        assert_eq!(files.claim, at_least(3));
+        // Claimed exact, the same proof is rejected: it never refutes the rest.
+        let exact_claim = text.replace("% zeroone claim: at least 3", "% zeroone claim: count 3");
+        assert!(!accepted(&files.opb, dir.path(), &exact_claim));
+    }
+}
+
+#[test]
+fn count_limit_with_certify_on_the_command_line() {
+    if !have_checker("count --limit --certify") {
+        return;
+    }
+    let file = model_file("sudoku-9x9.sudoku");
+    let out = zeroone(&[
+        "count",
+        file.to_str().unwrap(),
+        "--index",
+        "0",
+        "--backend",
+        "bitset",
+        "--limit",
+        "2",
+        "--certify",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(": 1 solution [bitset]; certified"),
+        "{stdout}"
+    );
+    let out = zeroone(&[
+        "count",
+        file.to_str().unwrap(),
+        "--index",
+        "0",
+        "--optimal",
+        "--certify",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn sudoku_uniqueness_is_certified() {
     if !have_checker("sudoku") {
         return;

@@ -362,6 +362,62 @@ fn a_run_stopped_by_its_time_limit_gets_no_certificate_and_leaves_no_proof() {
 }
 
 #[test]
+fn a_uniqueness_experiment_certifies_the_unique_boards_and_not_the_others() {
+    if !have_checker("certified uniqueness") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let text = format!(
+        "description = \"unique?\"\nkind = \"count\"\ncount_limit = 2\ncertify = true\n\
+         [[instances]]\nfile = \"{}/sudoku-9x9.sudoku\"\nfirst = 2\n\
+         [[instances]]\ngenerate = \"queens-bare\"\nsizes = [4, 5]\n\
+         [[backends]]\nname = \"bitset\"\n[[backends]]\nname = \"xcc\"\n",
+        models.display()
+    );
+    let path = write(dir.path(), "unique.toml", &text);
+    let experiment = Experiment::load(&path).unwrap();
+    let summary = run_experiment(&experiment, &options(dir.path())).unwrap();
+    let (records, _) = read_records(&summary.records, false).unwrap();
+    assert_eq!(records.len(), 8);
+    for r in &records {
+        assert_eq!(r.options.count_limit, Some(2));
+        if r.instance == "queens-bare-5" {
+            // 14 solutions: stopped at the limit, a partial count, no certificate.
+            assert_eq!((r.status, r.count.as_deref()), (Status::Limit, Some("2")));
+            assert_eq!(r.certificate, Certificate::None, "{r:?}");
+            assert_eq!(r.reason.as_deref(), Some("stopped at the limit of 2"));
+            continue;
+        }
+        // The unique Sudokus are exact counts of 1, certified; queens-bare-4 has 2 solutions,
+        // and the search stops at the second: a partial count, as for queens-bare-5.
+        let want = if r.instance == "queens-bare-4" {
+            "2"
+        } else {
+            "1"
+        };
+        assert_eq!(r.count.as_deref(), Some(want), "{r:?}");
+        if want == "1" {
+            assert_eq!(
+                (r.status, r.certificate),
+                (Status::Solved, Certificate::Checked),
+                "{r:?}"
+            );
+            assert!(matches!(
+                recheck(&dir.path().join("reports"), r),
+                Checked::Certified { .. }
+            ));
+        } else {
+            assert_eq!(
+                (r.status, r.certificate),
+                (Status::Limit, Certificate::None),
+                "{r:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_large_proof_is_kept_gzipped_and_zeroone_check_takes_it_as_it_is() {
     if !have_checker("gzipped proofs") {
         return;

@@ -269,8 +269,7 @@ fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
 
 /// A job with a proof (`stem`): the run with the backend's proof log, verified
 /// ([`prove_verified`]), as a result carrying the proof's claim; `None` when the backend logs
-/// no proof of this model and task (a count with a limit among them: the proof log counts
-/// every solution), so the job runs without one.
+/// no proof of this model and task, so the job runs without one.
 fn execute_proved(
     backend: &mut dyn crate::backend::Backend,
     job: &Job,
@@ -281,7 +280,7 @@ fn execute_proved(
         JobTask::Solve if model.objective().is_some() => ProofTask::Optimize,
         JobTask::Solve => ProofTask::Solve,
         JobTask::Count { limit: None } => ProofTask::Count,
-        JobTask::Count { limit: Some(_) } => return None,
+        JobTask::Count { limit: Some(n) } => ProofTask::CountUpTo(n),
     };
     let dir = stem.parent().filter(|d| !d.as_os_str().is_empty())?;
     let name = stem.file_name()?.to_string_lossy();

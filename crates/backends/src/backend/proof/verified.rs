@@ -100,7 +100,7 @@ pub fn prove_verified(
 /// An answer with status `error` and `why` for `task`.
 fn failure(task: ProofTask, why: String, stats: Stats) -> ProvedAnswer {
     match task {
-        ProofTask::Count => ProvedAnswer::Count(CountOutcome {
+        ProofTask::Count | ProofTask::CountUpTo(_) => ProvedAnswer::Count(CountOutcome {
             status: Status::Error,
             count: 0u128.into(),
             exhaustive: false,
@@ -127,7 +127,8 @@ fn verified(model: &Model, task: ProofTask, files: ProofFiles) -> Proved {
     let answer = match task {
         ProofTask::Solve => ProvedAnswer::Solve(solved(model, run)),
         ProofTask::Optimize => ProvedAnswer::Solve(optimised(model, run)),
-        ProofTask::Count => ProvedAnswer::Count(counted(model, run)),
+        ProofTask::Count => ProvedAnswer::Count(counted(model, run, None)),
+        ProofTask::CountUpTo(n) => ProvedAnswer::Count(counted(model, run, Some(n))),
     };
     Proved {
         answer,
@@ -179,8 +180,8 @@ fn optimised(model: &Model, run: ProvedRun) -> Outcome {
 }
 
 /// A count: its first witness verified; complete when the search was exhausted, else stopped
-/// by the time limit with its partial count.
-fn counted(model: &Model, run: ProvedRun) -> CountOutcome {
+/// at `limit` or by the time limit, with its partial count.
+fn counted(model: &Model, run: ProvedRun, limit: Option<u64>) -> CountOutcome {
     let count = run.count.into();
     let witnesses: Vec<_> = run.witness.into_iter().collect();
     let base = CountOutcome {
@@ -192,7 +193,7 @@ fn counted(model: &Model, run: ProvedRun) -> CountOutcome {
         stats: run.stats,
     };
     if let Err(why) =
-        crate::backend::verified::check_witnesses(model, &witnesses, &base.count, None)
+        crate::backend::verified::check_witnesses(model, &witnesses, &base.count, limit)
     {
         return CountOutcome {
             status: Status::Error,
@@ -204,9 +205,13 @@ fn counted(model: &Model, run: ProvedRun) -> CountOutcome {
     if run.exhausted {
         return base;
     }
+    let why = match limit {
+        Some(l) if run.count >= u128::from(l) => format!("stopped at the limit of {l}"),
+        _ => "stopped before the count was complete (time limit)".into(),
+    };
     CountOutcome {
         status: Status::Limit,
-        reason: Some("stopped before the count was complete (time limit)".into()),
+        reason: Some(why),
         ..base
     }
 }
