@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 mod convert;
 mod draft;
 mod model;
+mod proved;
 mod runs;
 mod sigint;
 

@@ -31,6 +31,9 @@ use zeroone::model::{Model, Solution};
 
 use crate::convert::{option_error, stats_to_py, BackendError, OptionError, Whole};
 use crate::model::PyModel;
+use crate::proved::{run_proved, ProofRequest};
+use std::path::PathBuf;
+use zeroone::backend::proof::{ProofTask, ProvedAnswer};
 
 /// How often the waiting thread checks for Ctrl-C.
 const POLL: Duration = Duration::from_millis(50);
@@ -190,9 +193,11 @@ fn ones(model: &Model, solution: &Solution) -> (Vec<String>, Vec<usize>) {
     (labels, ids)
 }
 
-/// `solve(model, backend, time_limit, seed, params)`: one verified outcome, as a dict.
+/// `solve(model, backend, time_limit, seed, params, certify, proof)`: one verified outcome;
+/// with `certify` or `proof`, the run with the backend's proof log (see [`crate::proved`]).
 #[pyfunction]
-#[pyo3(signature = (model, backend="auto", time_limit=None, seed=None, params=BTreeMap::new()))]
+#[pyo3(signature = (model, backend="auto", time_limit=None, seed=None, params=BTreeMap::new(), certify=false, proof=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
     model: &PyModel,
@@ -200,6 +205,8 @@ pub fn solve(
     time_limit: Option<f64>,
     seed: Option<Whole>,
     params: BTreeMap<String, String>,
+    certify: bool,
+    proof: Option<PathBuf>,
 ) -> PyResult<SolveResult> {
     let model = model.model()?;
     let options = self::options(backend, time_limit, seed, params)?;
@@ -207,16 +214,40 @@ pub fn solve(
     let name = b.name();
     // The engine that runs the model, as the CLI names it (`auto` names the one it picks).
     let engine = b.serving(&model);
+    let request = ProofRequest {
+        certify,
+        dir: proof,
+    };
+    if request.wanted() {
+        if let Some(why) = request.refusal(b.as_mut()) {
+            return Err(OptionError::new_err(why));
+        }
+    }
     let (b, model, outcome) = run(py, name, move || {
-        let outcome = solve_verified(b.as_mut(), &model);
+        let outcome = match request.wanted() {
+            false => solve_verified(b.as_mut(), &model)
+                .map(|o| (o, "none"))
+                .map_err(|e| e.to_string()),
+            true => {
+                let task = match model.objective() {
+                    Some(_) => ProofTask::Optimize,
+                    None => ProofTask::Solve,
+                };
+                run_proved(b.as_mut(), &model, task, &request).and_then(|p| match p.answer {
+                    ProvedAnswer::Solve(o) => Ok((o, p.certificate)),
+                    ProvedAnswer::Count(_) => Err("a solve answered with a count".into()),
+                })
+            }
+        };
         (b, model, outcome)
     })?;
     keep_backend(backend, options, b);
-    let outcome = outcome.map_err(|e| option_error(&e))?;
+    let (outcome, certificate) = outcome.map_err(OptionError::new_err)?;
     Ok(SolveResult {
         backend: engine,
         outcome,
         model,
+        certificate,
     })
 }
 
@@ -226,6 +257,7 @@ pub struct SolveResult {
     backend: &'static str,
     outcome: Outcome,
     model: Model,
+    certificate: &'static str,
 }
 
 impl SolveResult {
@@ -302,6 +334,14 @@ impl SolveResult {
         self.outcome.stats.seconds
     }
 
+    /// `checked` (with `certify=True`: the checker verified the proof of this answer),
+    /// `rejected` (it did not: the status is `error`) or `none` (not asked, or the run stopped
+    /// without an answer).
+    #[getter]
+    fn certificate(&self) -> &'static str {
+        self.certificate
+    }
+
     /// The engine that ran, as the CLI names it: the backend's registry name, or for `auto`
     /// the backend it picked (`xcc`, `bitset`).
     #[getter]
@@ -324,10 +364,12 @@ impl SolveResult {
     }
 }
 
-/// `count(model, backend, limit, time_limit, seed, params)`: a verified count, as a dict with
-/// the count as an exact int.
+/// `count(model, backend, limit, time_limit, seed, params, certify, proof)`: a verified count,
+/// as a dict with the count as an exact int; with `certify` or `proof`, the run with the
+/// backend's proof log (see [`crate::proved`]).
 #[pyfunction]
-#[pyo3(signature = (model, backend="auto", limit=None, time_limit=None, seed=None, params=BTreeMap::new()))]
+#[pyo3(signature = (model, backend="auto", limit=None, time_limit=None, seed=None, params=BTreeMap::new(), certify=false, proof=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn count(
     py: Python<'_>,
     model: &PyModel,
@@ -336,6 +378,8 @@ pub fn count(
     time_limit: Option<f64>,
     seed: Option<Whole>,
     params: BTreeMap<String, String>,
+    certify: bool,
+    proof: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     let limit = limit.map(|l| l.unsigned("limit")).transpose()?;
     let model = model.model()?;
@@ -343,13 +387,34 @@ pub fn count(
     let mut b = take_backend(backend, &options)?;
     let name = b.name();
     let engine = b.serving(&model);
+    let request = ProofRequest {
+        certify,
+        dir: proof,
+    };
+    if request.wanted() {
+        if let Some(why) = request.refusal(b.as_mut()) {
+            return Err(OptionError::new_err(why));
+        }
+    }
     let (b, outcome) = run(py, name, move || {
-        let outcome = count_verified(b.as_mut(), &model, limit);
+        let outcome = match request.wanted() {
+            false => count_verified(b.as_mut(), &model, limit)
+                .map(|o| (o, "none"))
+                .map_err(|e| e.to_string()),
+            true => {
+                let task = limit.map_or(ProofTask::Count, ProofTask::CountUpTo);
+                run_proved(b.as_mut(), &model, task, &request).and_then(|p| match p.answer {
+                    ProvedAnswer::Count(o) => Ok((o, p.certificate)),
+                    ProvedAnswer::Solve(_) => Err("a count answered with a solve".into()),
+                })
+            }
+        };
         (b, outcome)
     })?;
     keep_backend(backend, options, b);
-    let outcome = outcome.map_err(|e| option_error(&e))?;
+    let (outcome, certificate) = outcome.map_err(OptionError::new_err)?;
     let d = PyDict::new(py);
+    d.set_item("certificate", certificate)?;
     d.set_item("backend", engine)?;
     d.set_item("status", outcome.status.name())?;
     let counted = matches!(outcome.status, Status::Solved | Status::Limit);

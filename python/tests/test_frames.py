@@ -11,8 +11,9 @@ import zeroone
 # The fixed columns of the report CSV (src/harness/report.rs CSV_COLUMNS), in order.
 CSV_COLUMNS = [
     "instance", "source", "file", "size", "backend", "name", "task", "repetition", "status",
-    "verified", "seconds", "wall_seconds", "cpu_seconds", "peak_rss_mb", "limit_by",
-    "count", "exhaustive", "objective", "bound", "gap", "sense", "variables", "rows",
+    "verified", "certificate", "check_seconds", "seconds", "wall_seconds", "cpu_seconds",
+    "peak_rss_mb", "limit_by", "count", "exhaustive", "objective", "bound", "gap", "sense",
+    "variables", "rows",
     "original_variables", "original_rows", "reason",
 ]
 

@@ -54,10 +54,11 @@ class CountResult:
     """One verified count: ``count`` (an exact Python int; None when the count failed),
     ``status`` (``solved`` when complete, ``limit`` when stopped at a limit, else why not),
     ``exhaustive``, ``verified`` (every witness checked passed the verifier), ``reason``,
-    ``stats`` and ``backend``."""
+    ``stats``, ``backend`` and ``certificate`` (``checked``, ``rejected`` or ``none``; see
+    ``count(certify=True)``)."""
 
     __slots__ = ("status", "count", "exhaustive", "verified", "reason", "stats", "backend",
-                 "seconds")
+                 "seconds", "certificate")
 
     def __init__(self, raw: Dict[str, Any]):
         self.status: str = raw["status"]
@@ -68,6 +69,7 @@ class CountResult:
         self.stats: Dict[str, Any] = raw["stats"]
         self.backend: str = raw["backend"]
         self.seconds: float = raw["seconds"]
+        self.certificate: str = raw["certificate"]
 
     def __repr__(self) -> str:
         return (f"CountResult(count={self.count}, status={self.status!r}, "
@@ -94,22 +96,35 @@ def load(path: "str | os.PathLike[str]", format: Optional[str] = None) -> Iterat
 
 
 def solve(model: Model, backend: str = "auto", time_limit: Optional[float] = None,
-          seed: Optional[int] = None, **params: Any) -> Result:
+          seed: Optional[int] = None, certify: bool = False,
+          proof: "Optional[str | os.PathLike[str]]" = None, **params: Any) -> Result:
     """Solves ``model`` with ``backend`` and verifies the answer. ``time_limit`` (seconds) is
     taken only by backends that stop themselves (bitset, vsa, enum, xcc, milp); ``seed`` only by
     those that read one; ``params`` are the backend's own options (``zeroone.backends()``
     lists them). An option the backend does not read raises ``OptionError``. The GIL is
-    released while the backend runs; Ctrl-C raises ``KeyboardInterrupt`` within a second."""
-    return _zeroone.solve(_model_of(model), backend, time_limit, seed, _params(params))
+    released while the backend runs; Ctrl-C raises ``KeyboardInterrupt`` within a second.
+
+    ``certify=True`` runs the backend with its VeriPB proof log (``bitset``; ``xcc`` without an
+    objective) and checks the proof with ``veripb``: ``Result.certificate`` is ``checked``, or
+    ``rejected`` (the status is then ``error``, the reason the checker's), or ``none`` when the
+    run stopped without an answer. On a model with an objective the optimum is what is
+    proved. ``proof=DIR`` keeps ``NAME.opb`` and ``NAME.pbp`` there (checked only with
+    ``certify``). A backend that logs no proof, or a missing checker, raises ``OptionError``
+    before anything runs. Checking often takes longer than solving."""
+    return _zeroone.solve(_model_of(model), backend, time_limit, seed, _params(params),
+                          certify, None if proof is None else os.fspath(proof))
 
 
 def count(model: Model, backend: str = "auto", limit: Optional[int] = None,
           time_limit: Optional[float] = None, seed: Optional[int] = None,
+          certify: bool = False, proof: "Optional[str | os.PathLike[str]]" = None,
           **params: Any) -> CountResult:
     """Counts the solutions of ``model`` (every witness verified), stopping after ``limit``
-    when given. Options as for ``solve``."""
+    when given. Options as for ``solve``; ``certify=True`` proves the exact count (each
+    solution logged and excluded, then the rest refuted), so it takes no ``limit``."""
     return CountResult(_zeroone.count(_model_of(model), backend, limit, time_limit, seed,
-                                      _params(params)))
+                                      _params(params), certify,
+                                      None if proof is None else os.fspath(proof)))
 
 
 def solutions(model: Model, backend: str = "auto", limit: Optional[int] = None,
@@ -140,7 +155,7 @@ def records(jsonl_path: "str | os.PathLike[str]"):
 
     text = _zeroone._records_csv(os.fspath(jsonl_path))
     exact = ("count", "objective", "bound")
-    text_columns = ("reason", "limit_by", "sense", "file")
+    text_columns = ("reason", "limit_by", "sense", "file", "certificate")
     frame = pd.read_csv(io.StringIO(text), dtype={c: str for c in exact + text_columns})
     for c in exact:
         frame[c] = frame[c].map(lambda v: int(v) if isinstance(v, str) else None)

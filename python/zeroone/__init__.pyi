@@ -116,6 +116,8 @@ class Result:
     """The solution's objective value (exact), or None when the model has no objective."""
     bound: Optional[int]
     """The best bound proved on the objective (equal to it when optimal), or None."""
+    certificate: str
+    """``checked``, ``rejected`` or ``none`` (see ``solve(certify=True)``)."""
     @property
     def vector(self) -> Optional[np.ndarray]:
         """0-1 int8 array over the variables (``Model.variable_labels()`` order)."""
@@ -133,6 +135,8 @@ class CountResult:
     stats: Dict[str, Any]
     backend: str
     seconds: float
+    certificate: str
+    """``checked``, ``rejected`` or ``none`` (see ``count(certify=True)``)."""
 
 def load(path: _Path, format: Optional[str] = None) -> Iterator[Model]:
     """The models of a puzzle file, one at a time (every format the CLI reads)."""
@@ -142,6 +146,8 @@ def solve(
     backend: str = "auto",
     time_limit: Optional[float] = None,
     seed: Optional[int] = None,
+    certify: bool = False,
+    proof: Optional[_Path] = None,
     **params: Any,
 ) -> Result:
     """Solves and verifies; the GIL is released; Ctrl-C raises KeyboardInterrupt."""
@@ -152,6 +158,8 @@ def count(
     limit: Optional[int] = None,
     time_limit: Optional[float] = None,
     seed: Optional[int] = None,
+    certify: bool = False,
+    proof: Optional[_Path] = None,
     **params: Any,
 ) -> CountResult:
     """Counts solutions (every witness verified), stopping after ``limit``."""

@@ -150,12 +150,52 @@ fn answer_text(model: &Model, claim: &Claim) -> String {
     }
 }
 
+/// `generate --certify`: proves with `bitset` that `model` has exactly one solution and checks
+/// the proof with `veripb`; `Ok` is the line the board gets (`# certified unique: ...`),
+/// `Err` why it is not certified (another count, a rejected proof, a failed check). The
+/// proof lives in a temporary folder. Cost: one exhaustive count with proof logging and one
+/// run of the checker.
+pub fn certified_unique(model: &Model) -> Result<String, String> {
+    let options = zeroone::backend::BackendOptions::default();
+    let mut bitset =
+        zeroone::backend::make_backend("bitset", &options).map_err(|e| e.to_string())?;
+    let prover = bitset.prover().ok_or("bitset logs no proofs")?;
+    let dir = TempDir::new(0).map_err(|e| e.to_string())?;
+    let files = prove_to_dir(prover, model, ProofTask::Count, &dir.0, model.name())
+        .map_err(|e| format!("bitset: {e}"))?;
+    let unique = Claim::Count {
+        count: 1,
+        exhaustive: true,
+    };
+    if files.claim != unique {
+        return Err(format!(
+            "board '{}' is not certified unique: bitset's proof claims {}",
+            model.name(),
+            files.claim.text()
+        ));
+    }
+    match check(&files.opb, &files.pbp).map_err(|e| e.to_string())? {
+        Checked::Certified { claim, .. } if claim.as_ref() == Some(&unique) => {
+            Ok("# certified unique: bitset's VeriPB proof of the count 1 checked by veripb".into())
+        }
+        Checked::Certified { claim, .. } => Err(format!(
+            "board '{}': the checker confirmed {claim:?}, not a unique solution",
+            model.name()
+        )),
+        Checked::Rejected { reason } => Err(format!(
+            "board '{}': uniqueness certificate rejected: {reason}",
+            model.name()
+        )),
+    }
+}
+
 /// Arguments of `zeroone check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The model as OPB (as `zeroone export --to opb` or `--proof` writes it).
     pub model: PathBuf,
-    /// The VeriPB proof.
+    /// The VeriPB proof. Either file may be gzipped (`.gz`, as an experiment keeps a proof
+    /// over 1 MB): it is unpacked into a temporary folder first.
     pub proof: PathBuf,
 }
 
@@ -163,7 +203,18 @@ pub struct CheckArgs {
 /// rejected: REASON` (exit 1); a missing or unreadable file, a proof the checker cannot parse
 /// or one for another model, or no checker installed: exit 2.
 pub fn run(args: CheckArgs) -> Result<(), CliError> {
-    let checked = check(&args.model, &args.proof).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let gz = |p: &Path| p.extension().is_some_and(|e| e == "gz");
+    let temp = match gz(&args.model) || gz(&args.proof) {
+        true => Some(TempDir::new(0)?),
+        false => None,
+    };
+    let unpack = |p: &Path| match &temp {
+        Some(dir) => zeroone::harness::certify::unpacked(p, &dir.0)
+            .map_err(|e| CliError::BadInput(e.to_string())),
+        None => Ok(p.to_path_buf()),
+    };
+    let (model, proof) = (unpack(&args.model)?, unpack(&args.proof)?);
+    let checked = check(&model, &proof).map_err(|e| CliError::BadInput(e.to_string()))?;
     match checked {
         Checked::Certified { claim, detail } => {
             let what = claim.map_or_else(|| detail.clone(), |c| c.text());
@@ -196,5 +247,33 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zeroone::model::{Coord, ModelBuilder, PuzzleKind, Sense};
+
+    #[test]
+    fn a_board_with_two_solutions_is_not_certified_unique() {
+        if zeroone::backend::proof::find_checker().is_none() {
+            eprintln!("skipped: veripb is not installed");
+            return;
+        }
+        // A 2x2 Latin square of one symbol: two solutions.
+        let mut b = ModelBuilder::new("two", PuzzleKind::Generic);
+        for i in 0..4 {
+            b.variable(format!("x{i}"), Coord::Free);
+        }
+        let lines = b.family("line");
+        for row in [[0, 1], [2, 3], [0, 2], [1, 3]] {
+            b.row(lines, row.to_vec(), Sense::ExactlyOne);
+        }
+        let e = certified_unique(&b.build().unwrap()).unwrap_err();
+        assert!(
+            e.contains("is not certified unique") && e.contains("count 2"),
+            "{e}"
+        );
     }
 }

@@ -73,12 +73,15 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
 fn count_one(args: &CountArgs, backend: &mut dyn Backend, index: usize, model: Model) -> Printed {
     let model = input::restrict(model, args.backend.families.as_deref())?;
     if args.certificate.wanted() {
-        if args.optimal || args.limit.is_some() {
+        if args.optimal {
             return Err(CliError::BadInput(
-                "--proof/--certify certify an exhaustive count: drop --optimal and --limit".into(),
+                "--proof/--certify certify a count of all solutions: drop --optimal".into(),
             ));
         }
-        let task = zeroone::backend::proof::ProofTask::Count;
+        // With --limit the proof claims the exact count when the search ends first (a
+        // uniqueness check: --limit 2 and one solution), else at least the limit.
+        use zeroone::backend::proof::ProofTask;
+        let task = args.limit.map_or(ProofTask::Count, ProofTask::CountUpTo);
         return super::check::proved_one(
             &args.certificate,
             backend,

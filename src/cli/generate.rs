@@ -15,6 +15,7 @@ use clap::{Arg, ArgMatches, Args, Command};
 use zeroone::output::AtomicWriter;
 use zeroone::puzzle::generate::{GenerateError, GeneratorOption, Request};
 use zeroone::puzzle::kinds::{by_name, generator_for, generator_options, generators, KINDS};
+use zeroone::puzzle::parse::{parse_str, Format};
 
 use super::CliError;
 
@@ -48,6 +49,11 @@ pub struct GenerateArgs {
     /// Write to this file (through a temporary file and a rename) instead of standard output.
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Certify each board unique: `bitset` logs a VeriPB proof of its count 1 and the checker
+    /// (`veripb`) checks it; the board gets a line `# certified unique: ...`. A board whose
+    /// certificate fails stops the run (exit 1); without the checker, refused (exit 2).
+    #[arg(long)]
+    certify: bool,
 }
 
 impl GenerateArgs {
@@ -183,6 +189,38 @@ impl Sink {
     }
 }
 
+/// `--certify`: the format the boards of `kind` are read back in, once the checker is known
+/// to be there (else bad input, before any board is made).
+fn certifier(kind: &str) -> Result<Format, CliError> {
+    if zeroone::backend::proof::find_checker().is_none() {
+        return Err(CliError::BadInput(format!(
+            "--certify: the proof checker `veripb` was not found (looked in $ZEROONE_VERIPB, $PATH and ~/.cargo/bin); install it with: {}",
+            zeroone::backend::proof::CHECKER_INSTALL
+        )));
+    }
+    let kind = by_name(kind).ok_or_else(|| CliError::BadInput(format!("unknown kind '{kind}'")))?;
+    Ok(Format::Puzzle(kind.name()))
+}
+
+/// `block` (one board in its kind's format) read back, certified unique
+/// ([`super::check::certified_unique`]) and returned with the certificate's line after its
+/// `# unique by:` line (first, when it has none); `Err` stops the run with the reason.
+fn with_certificate(format: Format, block: String) -> Result<String, String> {
+    let puzzles = parse_str(&block, format, "generated").map_err(|e| e.to_string())?;
+    let [puzzle] = puzzles.as_slice() else {
+        return Err(format!("a generated block holds {} boards", puzzles.len()));
+    };
+    let model = puzzle
+        .to_model("generated")
+        .map_err(|e| format!("the generated board makes no model: {e}"))?;
+    let line = super::check::certified_unique(&model)?;
+    let mut lines: Vec<&str> = block.lines().collect();
+    let at = (lines.iter().position(|l| l.starts_with("# unique by:"))).map_or(0, |i| i + 1);
+    lines.insert(at, &line);
+    let end = if block.ends_with('\n') { "\n" } else { "" };
+    Ok(format!("{}{end}", lines.join("\n")))
+}
+
 /// Runs `zeroone generate`: each board is written as soon as it is found and checked, so
 /// memory does not grow with `--count` and an interrupted run keeps the boards printed.
 pub fn run(args: GenerateArgs) -> Result<(), CliError> {
@@ -200,10 +238,15 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     let request = args.request();
     let generator =
         generator_for(KINDS, &args.kind, &request).map_err(|e| cli_error(args.width, e))?;
+    let certify = args.certify.then(|| certifier(&args.kind)).transpose()?;
     let mut sink = Sink::open(args.output.as_ref())?;
     let mut written = 0usize;
     let (found, stopped) = generator
         .generate_each(&request, &mut |block| {
+            let block = match certify {
+                Some(format) => with_certificate(format, block)?,
+                None => block,
+            };
             let r = sink.write(written == 0, &block);
             written += 1;
             r

@@ -110,6 +110,84 @@ fn xcc_counts_and_refutations_are_certified() {
 }
 
 #[test]
+fn counts_up_to_a_limit_are_certified_exact_or_at_least_the_limit() {
+    if !have_checker("count up to") {
+        return;
+    }
+    let sudoku = &zeroone::puzzle::parse::load_models(&model_file("sudoku-9x9.sudoku")).unwrap()[0];
+    let at_least = |count| Claim::Count {
+        count,
+        exhaustive: false,
+    };
+    for backend in ["bitset", "xcc"] {
+        // A uniqueness check: the search ends before the limit, so the count is exact.
+        assert_eq!(
+            certified_by(backend, sudoku, ProofTask::CountUpTo(2)),
+            exact(1)
+        );
+        assert_eq!(
+            certified_by(backend, &n_queens(6), ProofTask::CountUpTo(5)),
+            exact(4)
+        );
+        // Stopped at the limit: the proof holds the limit's solutions, nothing more.
+        assert_eq!(
+            certified_by(backend, &n_queens(8), ProofTask::CountUpTo(2)),
+            at_least(2)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let files = prove_with(backend, &n_queens(8), ProofTask::CountUpTo(3), dir.path());
+        let text = std::fs::read_to_string(&files.pbp).unwrap();
+        assert_eq!(text.lines().filter(|l| l.starts_with("solx")).count(), 3);
+        assert!(
+            !text.contains("rup >= 1 ;"),
+            "no contradiction after a stop"
+        );
+        assert_eq!(files.claim, at_least(3));
+        // Claimed exact, the same proof is rejected: it never refutes the rest.
+        let exact_claim = text.replace("% zeroone claim: at least 3", "% zeroone claim: count 3");
+        assert!(!accepted(&files.opb, dir.path(), &exact_claim));
+    }
+}
+
+#[test]
+fn count_limit_with_certify_on_the_command_line() {
+    if !have_checker("count --limit --certify") {
+        return;
+    }
+    let file = model_file("sudoku-9x9.sudoku");
+    let out = zeroone(&[
+        "count",
+        file.to_str().unwrap(),
+        "--index",
+        "0",
+        "--backend",
+        "bitset",
+        "--limit",
+        "2",
+        "--certify",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(": 1 solution [bitset]; certified"),
+        "{stdout}"
+    );
+    let out = zeroone(&[
+        "count",
+        file.to_str().unwrap(),
+        "--index",
+        "0",
+        "--optimal",
+        "--certify",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn sudoku_uniqueness_is_certified() {
     if !have_checker("sudoku") {
         return;
@@ -449,4 +527,69 @@ fn the_command_line_writes_certifies_and_checks_proofs() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(says), "{stderr}");
     }
+}
+
+#[test]
+fn generated_boards_are_certified_unique_and_read_back() {
+    if !have_checker("generate --certify") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let line = "# certified unique: bitset's VeriPB proof of the count 1 checked by veripb";
+    for (kind, extra) in [
+        ("queens", &["--width", "6"][..]),
+        ("hex", &["--width", "5"][..]),
+        ("star", &["--width", "8", "--stars", "1"][..]),
+        ("killer", &["--width", "4"][..]),
+    ] {
+        let mut args = vec!["generate", kind, "--count", "2", "--seed", "5"];
+        args.extend(extra);
+        let plain = zeroone(&args);
+        args.push("--certify");
+        let certified = zeroone(&args);
+        let stderr = String::from_utf8_lossy(&certified.stderr);
+        assert!(certified.status.success(), "{kind}: {stderr}");
+        let text = String::from_utf8(certified.stdout).unwrap();
+        // The same boards, each with the certificate's line after its `# unique by:` line.
+        assert_eq!(text.matches(line).count(), 2, "{kind}: {text}");
+        let with_line = String::from_utf8(plain.stdout)
+            .unwrap()
+            .replace('\n', "\n\u{0}")
+            .split('\u{0}')
+            .map(|l| match l.starts_with("# unique by:") {
+                true => format!("{l}{line}\n"),
+                false => l.to_string(),
+            })
+            .collect::<String>();
+        assert_eq!(text, with_line, "{kind}");
+        // The certified file reads back: each board counted unique again.
+        let file = dir.path().join(format!("boards.{kind}"));
+        std::fs::write(&file, &text).unwrap();
+        let counted = zeroone(&[
+            "count",
+            file.to_str().unwrap(),
+            "--backend",
+            "bitset",
+            "--json",
+        ]);
+        let out = String::from_utf8_lossy(&counted.stdout);
+        assert!(counted.status.success(), "{kind}: {out}");
+        assert_eq!(out.matches("\"count\":1,").count(), 2, "{kind}: {out}");
+    }
+}
+
+#[test]
+fn generate_certify_without_the_checker_is_refused_before_any_board() {
+    let out = Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(["generate", "queens", "--width", "6", "--certify"])
+        .env("ZEROONE_VERIPB", "/no/such/veripb")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--certify: the proof checker `veripb` was not found"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }

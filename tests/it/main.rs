@@ -4,6 +4,7 @@
 mod big_counts;
 mod bounds;
 mod certificates;
+mod certified_runs;
 mod cli;
 mod cli_export_generate;
 mod cli_families;

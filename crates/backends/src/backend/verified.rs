@@ -74,7 +74,7 @@ fn status_of_error(e: &BackendError) -> Status {
     }
 }
 
-fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = p.downcast_ref::<String>() {
@@ -308,7 +308,7 @@ pub fn count_verified(
 
 /// `Err(reason)` unless every witness passes the verifier, no witness repeats, there are no
 /// more witnesses than the count, and the count is within `limit`.
-fn check_witnesses(
+pub(crate) fn check_witnesses(
     model: &Model,
     witnesses: &[Solution],
     count: &Count,

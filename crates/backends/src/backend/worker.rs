@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend::stop::StopFlag;
 
 use crate::backend::memory;
+use crate::backend::proof::{prove_verified, ProofTask, ProvedAnswer};
 use crate::backend::{
     count_verified, solve_verified, stops_itself, BackendOptions, Registry, Stats, Status,
 };
@@ -76,6 +77,12 @@ pub struct Job {
     pub model_key: String,
     /// The model, or `None` to reuse the worker's last one.
     pub model: Option<Model>,
+    /// Log a proof of the answer: the worker writes `STEM.opb` and `STEM.pbp` (`STEM` this
+    /// path, its file name safe as [`crate::backend::proof::safe_file_name`] leaves it, its
+    /// folder existing) when the backend logs proofs of this model and task; otherwise it runs
+    /// the job without one (the result's `claim` says which). The caller checks the proof.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<PathBuf>,
 }
 
 /// A [`Job`] as the parent writes it: borrowed, so the model is not copied to be sent.
@@ -86,6 +93,8 @@ struct JobRef<'a> {
     task: JobTask,
     model_key: &'a str,
     model: Option<&'a Model>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof: Option<&'a Path>,
 }
 
 /// Who enforced a run's time limit: the backend when it stopped itself, the parent whenever it
@@ -137,9 +146,42 @@ pub struct RunResult {
     /// Who enforces the time limit, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_by: Option<LimitBy>,
+    /// A job with `proof`: what the proof it wrote claims
+    /// ([`crate::backend::proof::Claim::text`]); `None` when the
+    /// backend logs no proof of this model and task and the job ran without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<String>,
 }
 
 impl RunResult {
+    /// The result of a verified solve (or optimisation), before the parent's measurements.
+    fn of_outcome(o: crate::backend::Outcome) -> RunResult {
+        RunResult {
+            status: o.status,
+            verified: o.verified,
+            reason: o.reason,
+            solution: o.solution,
+            objective: o.objective,
+            bound: o.bound,
+            stats: o.stats,
+            ..RunResult::failed(Status::Error, String::new())
+        }
+    }
+
+    /// The result of a verified count: the count is kept when complete or stopped at a limit.
+    fn of_count(o: crate::backend::CountOutcome) -> RunResult {
+        let counted = matches!(o.status, Status::Solved | Status::Limit);
+        RunResult {
+            status: o.status,
+            verified: o.verified,
+            reason: o.reason,
+            count: counted.then(|| o.count.to_string()),
+            exhaustive: counted.then_some(o.exhaustive),
+            stats: o.stats,
+            ..RunResult::failed(Status::Error, String::new())
+        }
+    }
+
     fn failed(status: Status, reason: String) -> RunResult {
         RunResult {
             status,
@@ -155,6 +197,7 @@ impl RunResult {
             cpu_seconds: 0.0,
             peak_rss_mb: 0.0,
             limit_by: None,
+            claim: None,
         }
     }
 }
@@ -207,38 +250,47 @@ fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
             LimitBy::Parent
         }
     });
-    let mut result = match job.task {
-        JobTask::Solve => match solve_verified(backend.as_mut(), model) {
-            Ok(o) => RunResult {
-                status: o.status,
-                verified: o.verified,
-                reason: o.reason,
-                solution: o.solution,
-                objective: o.objective,
-                bound: o.bound,
-                stats: o.stats,
-                ..RunResult::failed(Status::Error, String::new())
-            },
+    let proved =
+        (job.proof.as_deref()).and_then(|stem| execute_proved(backend.as_mut(), job, model, stem));
+    let mut result = match (proved, job.task) {
+        (Some(result), _) => result,
+        (None, JobTask::Solve) => match solve_verified(backend.as_mut(), model) {
+            Ok(o) => RunResult::of_outcome(o),
             Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
         },
-        JobTask::Count { limit } => match count_verified(backend.as_mut(), model, limit) {
-            Ok(o) => {
-                let counted = matches!(o.status, Status::Solved | Status::Limit);
-                RunResult {
-                    status: o.status,
-                    verified: o.verified,
-                    reason: o.reason,
-                    count: counted.then(|| o.count.to_string()),
-                    exhaustive: counted.then_some(o.exhaustive),
-                    stats: o.stats,
-                    ..RunResult::failed(Status::Error, String::new())
-                }
-            }
+        (None, JobTask::Count { limit }) => match count_verified(backend.as_mut(), model, limit) {
+            Ok(o) => RunResult::of_count(o),
             Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
         },
     };
     result.limit_by = limit_by;
     result
+}
+
+/// A job with a proof (`stem`): the run with the backend's proof log, verified
+/// ([`prove_verified`]), as a result carrying the proof's claim; `None` when the backend logs
+/// no proof of this model and task, so the job runs without one.
+fn execute_proved(
+    backend: &mut dyn crate::backend::Backend,
+    job: &Job,
+    model: &Model,
+    stem: &Path,
+) -> Option<RunResult> {
+    let task = match job.task {
+        JobTask::Solve if model.objective().is_some() => ProofTask::Optimize,
+        JobTask::Solve => ProofTask::Solve,
+        JobTask::Count { limit: None } => ProofTask::Count,
+        JobTask::Count { limit: Some(n) } => ProofTask::CountUpTo(n),
+    };
+    let dir = stem.parent().filter(|d| !d.as_os_str().is_empty())?;
+    let name = stem.file_name()?.to_string_lossy();
+    let proved = prove_verified(backend, model, task, dir, &name).ok()?;
+    let mut result = match proved.answer {
+        ProvedAnswer::Solve(o) => RunResult::of_outcome(o),
+        ProvedAnswer::Count(o) => RunResult::of_count(o),
+    };
+    result.claim = Some(proved.claim.text());
+    Some(result)
 }
 
 /// Runs `job` in this process, measuring its CPU time and (where the kernel allows) its peak
@@ -542,6 +594,7 @@ impl Worker {
             task: job.task,
             model_key: &job.model_key,
             model: send_model.then_some(model),
+            proof: job.proof.as_deref(),
         });
         let sent = match (line, self.stdin.as_mut()) {
             (Ok(text), Some(stdin)) => writeln!(stdin, "{text}")

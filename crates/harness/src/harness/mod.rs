@@ -14,6 +14,7 @@
 //! | [`figures`] | backend-specific figures, named per backend (never pooled) |
 //! | [`stats`] | competition statistics: PAR-2, time distributions, spread, ratios, the VBS |
 //! | [`plan`] | the options of a run, shards, job keys |
+//! | [`certify`] | certified runs: proof files beside the records, checked, compressed when large |
 //! | [`store`] | where records live; opening them for a run (resume, fresh, the lock) |
 //! | [`plot`] | SVG plots (time distributions, search-space sizes) |
 //! | [`report`] | Markdown and CSV reports from records alone (`zeroone report`) |
@@ -23,8 +24,11 @@
 //! | [`slurm`] | a sharded run as a Slurm job array and a merge job: scripts, requests, shards to rerun |
 //!
 //! Every answer counted in a record has passed the shared verifier: the runner only calls
-//! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`].
+//! [`crate::backend::solve_verified`] and [`crate::backend::count_verified`], or under
+//! `certify = true` [`crate::backend::proof::prove_verified`], which verifies the same way and
+//! whose proof [`certify`] then checks.
 
+pub mod certify;
 pub mod experiment;
 pub mod figures;
 pub mod optimisation;

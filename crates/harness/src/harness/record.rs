@@ -46,6 +46,41 @@ pub struct RecordOptions {
     /// The count limit of a counting run, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count_limit: Option<u64>,
+    /// Whether the run logged a proof when its backend can (`certify = true`): a run with
+    /// proof logging is a different configuration (it may search differently and costs more),
+    /// so resuming with the other setting is refused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub certify: bool,
+}
+
+/// What became of a run's proof (`certify = true`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Certificate {
+    /// The checker verified the proof and its claim agrees with the answer on record.
+    Checked,
+    /// The checker (or zeroone's reading of the claim) rejected the proof: the run is an
+    /// `error`, with the checker's reason.
+    Rejected,
+    /// No proof: the backend logs none (of this model, or with a count limit), the run
+    /// stopped without a claim, or the experiment did not ask (records made before the field).
+    #[default]
+    None,
+}
+
+impl Certificate {
+    /// The name in records, the CSV and the reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Certificate::Checked => "checked",
+            Certificate::Rejected => "rejected",
+            Certificate::None => "none",
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        *self == Certificate::None
+    }
 }
 
 /// One finished run: a JSON line in `reports/NAME.jsonl`.
@@ -68,6 +103,17 @@ pub struct Record {
     pub status: Status,
     /// Whether the verifier accepted the answer (a solution, or every count witness).
     pub verified: bool,
+    /// Whether a checked proof stands behind the answer (`certify = true`); `none` when the
+    /// field is absent (records made before it, or without `certify`).
+    #[serde(default, skip_serializing_if = "Certificate::is_none")]
+    pub certificate: Certificate,
+    /// Seconds the checker took on the run's proof (not part of `seconds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_seconds: Option<f64>,
+    /// The run's proof, relative to the records' folder (`NAME.proofs/STEM.pbp`, `.gz` when
+    /// compressed; the model is `STEM.opb` beside it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     /// Seconds inside the backend (its engine's run; for a peer, its solver's solve call as
     /// `experiments/peers/peers.py` times it): what the reports' times and PAR-2 use.
     pub seconds: f64,
@@ -182,6 +228,9 @@ impl Record {
             options: RecordOptions::default(),
             status: Status::Error,
             verified: false,
+            certificate: Certificate::None,
+            check_seconds: None,
+            proof: None,
             seconds: 0.0,
             count: None,
             exhaustive: None,
@@ -278,7 +327,7 @@ impl Record {
     /// as `FIELD X here but Y`; `None` when they agree.
     pub fn disagreement(&self, other: &Record) -> Option<String> {
         let text = |x: &dyn std::fmt::Debug| format!("{x:?}");
-        let fields: [(&str, String, String); 4] = [
+        let fields: [(&str, String, String); 5] = [
             (
                 "status",
                 self.status.name().into(),
@@ -294,6 +343,11 @@ impl Record {
                 "exhaustive",
                 text(&self.exhaustive),
                 text(&other.exhaustive),
+            ),
+            (
+                "certificate",
+                self.certificate.name().into(),
+                other.certificate.name().into(),
             ),
         ];
         fields

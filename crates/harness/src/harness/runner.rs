@@ -48,6 +48,7 @@ fn record_options(
             Task::Count => experiment.count_limit,
             Task::Solve => None,
         },
+        certify: experiment.certify,
     }
 }
 
@@ -60,17 +61,20 @@ struct RunContext<'a> {
     instances: usize,
     workers: usize,
     machine: String,
+    /// `certify = true`: the folder of the runs' proofs (it exists).
+    proofs: Option<PathBuf>,
 }
 
-/// Runs one job in a worker and returns its record. Never panics on backend failure: errors,
-/// panics, time-outs, memory-outs and crashes are records with those statuses.
+/// Runs one job in a worker and returns its record (checking its proof under `certify`).
+/// Never panics on backend failure: errors, panics, time-outs, memory-outs and crashes are
+/// records with those statuses; `Err` only when a proof file cannot be kept or removed.
 fn run_job(
     run: &RunContext<'_>,
     (position, instance): (usize, &Instance),
     model: &Result<Model, String>,
     config: &BackendConfig,
     repetition: u32,
-) -> Record {
+) -> Result<Record, HarnessError> {
     let mut record = Record::new(
         &instance.id,
         &config.label,
@@ -99,7 +103,7 @@ fn run_job(
                 record.status = crate::backend::Status::Memout;
             }
             record.reason = Some(reason.clone());
-            return record;
+            return Ok(record);
         }
     };
     record.variables = model.num_variables();
@@ -119,6 +123,12 @@ fn run_job(
         },
         model_key: instance.id.clone(),
         model: None,
+        proof: None,
+    };
+    let stem = crate::harness::certify::proof_stem(&instance.id, &config.label, repetition);
+    let job = Job {
+        proof: run.proofs.as_ref().map(|dir| dir.join(&stem)),
+        ..job
     };
     // A backend a program added to the registry exists only in this process.
     let r = if run.registry.is_builtin(&config.name) {
@@ -126,6 +136,16 @@ fn run_job(
     } else {
         crate::backend::worker::run_in_process_with(run.registry, &job, model)
     };
+    fill_outcome(&mut record, &r);
+    if let Some(dir) = &run.proofs {
+        crate::harness::certify::certify_run(&mut record, &r, dir, &stem)?;
+    }
+    Ok(record)
+}
+
+/// The worker's answer and measurements into `record`.
+fn fill_outcome(record: &mut Record, r: &crate::backend::worker::RunResult) {
+    let r = r.clone();
     record.status = r.status;
     record.verified = r.verified;
     record.reason = r.reason;
@@ -141,7 +161,6 @@ fn run_job(
     record.cpu_seconds = Some(r.cpu_seconds);
     record.peak_rss_mb = Some(r.peak_rss_mb);
     record.limit_by = r.limit_by;
-    record
 }
 
 /// The size of `model` as its file or builder wrote it, before normalisation: its own
@@ -301,6 +320,7 @@ pub fn run_experiment(
     if experiment.kind == ExperimentKind::Table {
         return crate::harness::table_run::run_table(experiment, options);
     }
+    crate::harness::certify::require_checker(experiment)?;
     let memory_limit = options.memory_limit.or(experiment.memory_limit);
     // The models go to workers under the limit: this process reads them within it too, and a
     // file past it is an instance whose runs are recorded `memout`.
@@ -333,6 +353,12 @@ pub fn run_experiment(
             }
         })?;
     }
+    let proofs = experiment
+        .certify
+        .then(|| crate::harness::certify::proofs_dir(&options.reports_dir, experiment));
+    if let Some(dir) = &proofs {
+        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
+    }
     let run = RunContext {
         experiment,
         registry: &options.registry,
@@ -347,6 +373,7 @@ pub fn run_experiment(
         instances: total,
         workers: options.workers(),
         machine: crate::harness::record::machine(),
+        proofs,
     };
     let progress = Progress::new(pending, options.progress);
     let ran = run_pending(&run, &instances, &done, file, options, &progress)?;
@@ -449,20 +476,24 @@ fn run_pending(
                     // Cut short by the stop request: not a result, so not on record.
                     return;
                 }
-                let written = file
-                    .lock()
-                    .map_err(|_| HarnessError::Poisoned {
+                let written = record.and_then(|record| {
+                    let mut f = file.lock().map_err(|_| HarnessError::Poisoned {
                         what: "record file",
-                    })
-                    .and_then(|mut f| f.append(&record));
-                if let Err(e) = written {
-                    if let Ok(mut f) = failure.lock() {
-                        f.get_or_insert(e);
+                    })?;
+                    f.append(&record)?;
+                    Ok(record.status)
+                });
+                let status = match written {
+                    Ok(status) => status,
+                    Err(e) => {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(e);
+                        }
+                        return;
                     }
-                    return;
-                }
+                };
                 finished.fetch_add(1, Ordering::SeqCst);
-                progress.finished(record.status);
+                progress.finished(status);
             }
         });
     };

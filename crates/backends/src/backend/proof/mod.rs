@@ -17,9 +17,11 @@
 //! solutions are counted over the model's variables, as zeroone counts them.
 
 mod check;
+mod verified;
 mod writer;
 
 pub use check::{check, find_checker, Checked, CHECKER_INSTALL};
+pub use verified::{prove_verified, NoProof, Proved, ProvedAnswer};
 pub use writer::{opb_constraint_count, VeriPbWriter, WrittenProof};
 
 use std::path::{Path, PathBuf};
@@ -122,6 +124,9 @@ pub enum ProofTask {
     Solve,
     /// Count every solution (exhaustively).
     Count,
+    /// Count solutions, stopping after this many (a uniqueness check counts up to 2): the
+    /// proof claims the exact count when the search ends first, else at least the limit.
+    CountUpTo(u64),
     /// Find an optimal solution and prove it optimal (the model has an objective).
     Optimize,
 }
@@ -214,7 +219,7 @@ pub fn prove_to_dir(
         (ProofTask::Optimize, true) => Claim::Optimum {
             value: run.min_value.unwrap_or_default(),
         },
-        (ProofTask::Count, exhaustive) => Claim::Count {
+        (ProofTask::Count | ProofTask::CountUpTo(_), exhaustive) => Claim::Count {
             count: run.count,
             exhaustive,
         },

@@ -69,6 +69,7 @@ impl<E: LegalityEngine> Prover for SearchBackend<E> {
         let goal = match task {
             ProofTask::Solve => Goal::Solve,
             ProofTask::Count | ProofTask::Optimize => Goal::Count { limit: None },
+            ProofTask::CountUpTo(n) => Goal::Count { limit: Some(n) },
         };
         let mut bound = match task {
             ProofTask::Optimize => {

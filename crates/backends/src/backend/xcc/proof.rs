@@ -64,14 +64,19 @@ impl Prover for Xcc {
         stats.extra.insert("engine".into(), "counts".into());
         let (mut count, mut witness) = (0u128, None);
         let n = problem.model_options;
-        let solve = task == ProofTask::Solve;
+        // How many solutions to find before stopping.
+        let enough = match task {
+            ProofTask::Solve => 1,
+            ProofTask::CountUpTo(n) => u128::from(n),
+            _ => u128::MAX,
+        };
         let mut found = |chosen: &[u32]| {
             count += 1;
             if witness.is_none() {
                 let ones = chosen.iter().map(|&o| o as usize).filter(|&o| o < n);
                 witness = Some(Solution::new(ones.collect()));
             }
-            !solve
+            count < enough
         };
         let start = Instant::now();
         let ending = self.searcher.run_logged(

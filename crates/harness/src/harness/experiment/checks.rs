@@ -86,6 +86,7 @@ impl Experiment {
         let data = data_root(dir, raw.data_dir.as_deref());
         let reports_dir = join_tidy(dir, raw.reports_dir.as_deref().unwrap_or("reports"));
         let limits = RunLimits::of(&raw, &at)?;
+        let certify = certify_of(&raw, &at)?;
         let sources = (raw.instances.iter().enumerate())
             .map(|(i, s)| source_of(i, s, &at, dir, &data))
             .collect::<Result<Vec<_>, _>>()?;
@@ -110,6 +111,7 @@ impl Experiment {
             time_limit: limits.time_limit,
             memory_limit: limits.memory_limit,
             count_limit: limits.count_limit,
+            certify,
             reports_dir,
             baseline,
             sources,
@@ -118,6 +120,19 @@ impl Experiment {
             table,
             peers,
         })
+    }
+}
+
+/// `certify`: only for solve and count experiments (a table has no backend run to prove).
+fn certify_of(raw: &RawExperiment, at: &Locator<'_>) -> Result<bool, HarnessError> {
+    match &raw.certify {
+        Some(c) if *c.get_ref() && raw.kind == ExperimentKind::Table => Err(at.at(
+            c.span(),
+            "certify: a table experiment runs no backend whose answers a proof could certify; \
+             use it in a solve or count experiment",
+        )),
+        Some(c) => Ok(*c.get_ref()),
+        None => Ok(false),
     }
 }
 

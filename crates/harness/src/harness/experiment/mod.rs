@@ -13,6 +13,7 @@
 //! time_limit = 10           # seconds per run: the backend stops itself, or its worker is killed
 //! memory_limit = 2000       # MB of address space per run (its worker process); beyond: memout
 //! count_limit = 2           # "count": stop counting after this many solutions
+//! certify = true            # proofs of the answers, checked (backends that log proofs)
 //! baseline = "brute"        # label the ratios are taken against
 //! outputs = ["markdown", "csv", "time-plot"]
 //!
@@ -211,6 +212,11 @@ pub struct Experiment {
     pub memory_limit: Option<u64>,
     /// For counting: stop after this many solutions.
     pub count_limit: Option<u64>,
+    /// `certify = true`: every run of a backend that logs proofs writes its proof beside the
+    /// records (`NAME.proofs/`) and the checker (`veripb`) checks it; the record says
+    /// `certificate` (see [`crate::harness::certify`]). Costs the logging during the run and
+    /// the check after it (often slower than the run).
+    pub certify: bool,
     /// The label ratios are taken against.
     pub baseline: Option<String>,
     /// Where instances come from, in order.

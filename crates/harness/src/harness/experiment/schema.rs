@@ -25,6 +25,7 @@ pub(super) struct RawExperiment {
     pub(super) time_limit: Option<Spanned<toml::Value>>,
     pub(super) memory_limit: Option<Spanned<toml::Value>>,
     pub(super) count_limit: Option<Spanned<u64>>,
+    pub(super) certify: Option<Spanned<bool>>,
     pub(super) baseline: Option<Spanned<String>>,
     pub(super) data_dir: Option<String>,
     pub(super) reports_dir: Option<String>,

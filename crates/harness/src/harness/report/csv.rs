@@ -32,7 +32,7 @@ pub(super) fn gap_cell(r: &Record) -> String {
 
 /// The fixed columns of the CSV report, before the backends' figures; each is described in the
 /// README's "Experiment files" table (the one schema of the CSV and of `zeroone.records()`).
-pub const CSV_COLUMNS: [&str; 26] = [
+pub const CSV_COLUMNS: [&str; 28] = [
     "instance",
     "source",
     "file",
@@ -43,6 +43,8 @@ pub const CSV_COLUMNS: [&str; 26] = [
     "repetition",
     "status",
     "verified",
+    "certificate",
+    "check_seconds",
     "seconds",
     "wall_seconds",
     "cpu_seconds",
@@ -101,6 +103,8 @@ pub fn render_csv(records: &[Record]) -> String {
             r.repetition.to_string(),
             r.status.name().to_string(),
             r.verified.to_string(),
+            r.certificate.name().to_string(),
+            opt(r.check_seconds),
             format!("{:e}", r.seconds),
             opt(r.wall_seconds),
             opt(r.cpu_seconds),

@@ -16,7 +16,7 @@ use crate::harness::figures::{self, FigureValue};
 use crate::harness::plan::job_keys;
 use crate::harness::record::{
     memory_limits_on_record, read_records, repetitions_on_record, time_limit_on_record,
-    time_limits_on_record, Record, RunKey,
+    time_limits_on_record, Certificate, Record, RunKey,
 };
 use crate::harness::store::records_path;
 use crate::harness::{plot, stats, write_atomically, HarnessError};
@@ -78,6 +78,10 @@ pub struct BackendSummary {
     pub error: usize,
     /// Runs whose answer passed the verifier.
     pub verified: usize,
+    /// Runs whose proof the checker verified (`certify = true`).
+    pub certified: usize,
+    /// Runs whose proof the checker rejected (each also an `error`).
+    pub rejected_certificates: usize,
     /// Counting runs that ended `solved` with nothing for the verifier to check (a counter
     /// such as `dp` returns a number, no witness); never part of `verified`.
     pub unwitnessed_counts: usize,
@@ -142,6 +146,7 @@ fn summary_of(
 ) -> BackendSummary {
     let mine: Vec<&Record> = records.iter().filter(|r| r.backend == label).collect();
     let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
+    let certificates = |c: Certificate| mine.iter().filter(|r| r.certificate == c).count();
     let own = answered_times(records, &label);
     let times: Vec<f64> = own.values().copied().collect();
     let nodes: Vec<f64> = mine
@@ -169,6 +174,8 @@ fn summary_of(
         unsupported: count(Status::Unsupported),
         error: count(Status::Error),
         verified: mine.iter().filter(|r| r.verified).count(),
+        certified: certificates(Certificate::Checked),
+        rejected_certificates: certificates(Certificate::Rejected),
         unwitnessed_counts: mine
             .iter()
             .filter(|r| r.task == Task::Count && r.status == Status::Solved && !r.verified)
@@ -251,14 +258,19 @@ fn status_table(experiment: &Experiment, records: &[Record]) -> String {
     } else {
         ""
     };
+    // `certified` when some run was asked for a proof: the table of an experiment without
+    // `certify` keeps its columns.
+    let certifying = records.iter().any(|r| r.options.certify);
+    let last = if certifying { " certified |" } else { "" };
     let _ = writeln!(
         md,
-        "| backend | runs | solved |{extra} infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified |"
+        "| backend | runs | solved |{extra} infeasible | unknown | limit | timeout | memout | crash | unsupported | error | verified |{last}"
     );
     let _ = writeln!(
         md,
-        "|---|---:|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        if optimising { "---:|---:|" } else { "" }
+        "|---|---:|---:|{}---:|---:|---:|---:|---:|---:|---:|---:|---:|{}",
+        if optimising { "---:|---:|" } else { "" },
+        if certifying { "---:|" } else { "" }
     );
     for s in &summarise(experiment, records) {
         let verified = if s.unwitnessed_counts > 0 {
@@ -273,9 +285,13 @@ fn status_table(experiment: &Experiment, records: &[Record]) -> String {
             true => format!(" {} | {} |", s.optimal, s.feasible),
             false => String::new(),
         };
+        let certified = match certifying {
+            true => format!(" {} |", certified_cell(s)),
+            false => String::new(),
+        };
         let _ = writeln!(
             md,
-            "| {} | {} | {} |{extra} {} | {} | {} | {} | {} | {} | {} | {} | {verified} |",
+            "| {} | {} | {} |{extra} {} | {} | {} | {} | {} | {} | {} | {} | {verified} |{certified}",
             label_cell(&s.label, &s.name),
             s.runs,
             s.solved,
@@ -295,12 +311,28 @@ fn status_table(experiment: &Experiment, records: &[Record]) -> String {
          `unsupported` when the backend refused the model. A counting run is `solved` when its count is complete; `verified` counts the runs whose answer or count witnesses passed the verifier, \
          so a counter that returns only a number (`dp`) shows its counts apart; they are checked against the other backends' exhaustive counts under \"Disagreements\".\n",
     );
+    if certifying {
+        md.push_str(
+            "\n`certified` counts the runs whose VeriPB proof the checker (`veripb`) verified, the count, infeasibility, uniqueness or optimum included (`certify = true`; the proofs are in `NAME.proofs/` beside the records); \
+             `-` when the backend logged no proof (it cannot, or every run stopped without a claim). A rejected proof is counted apart and makes its run an `error`.\n",
+        );
+    }
     if optimising {
         md.push_str(
             "\nOn a model with an objective a run with a verified solution is `optimal` when the backend also proved no better one exists, `feasible` when a limit stopped it first; neither is counted as `solved`.\n",
         );
     }
     md
+}
+
+/// The `certified` cell of a backend: its checked proofs, the rejected ones apart, `-` when
+/// it has neither.
+fn certified_cell(s: &BackendSummary) -> String {
+    match (s.certified, s.rejected_certificates) {
+        (0, 0) => "-".into(),
+        (n, 0) => n.to_string(),
+        (n, r) => format!("{n} ({r} rejected)"),
+    }
 }
 
 /// Labels with records, in experiment order, with their registry names (`peer` for peers),
