@@ -350,12 +350,15 @@ pub fn run_experiment(
             }
         })?;
     }
-    let proofs = experiment
-        .certify
-        .then(|| crate::harness::certify::proofs_dir(&options.reports_dir, experiment));
-    if let Some(dir) = &proofs {
-        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-    }
+    let proofs = match experiment.certify {
+        false => None,
+        true => {
+            let dir = crate::harness::certify::proofs_dir(&options.reports_dir, experiment);
+            std::fs::create_dir_all(&dir).map_err(|e| HarnessError::io(&dir, e))?;
+            // Absolute, so a worker started in another folder writes to the same place.
+            Some(std::fs::canonicalize(&dir).map_err(|e| HarnessError::io(&dir, e))?)
+        }
+    };
     let run = RunContext {
         experiment,
         registry: &options.registry,
