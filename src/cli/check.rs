@@ -18,7 +18,8 @@ use super::CliError;
 pub struct ProofArgs {
     /// Write a VeriPB proof of each answer: DIR/NAME.opb (the model) and DIR/NAME.pbp (the
     /// proof), NAME the puzzle's name made safe as a file name. Only backends that log
-    /// proofs take it (bitset); the others are refused (exit 2), never run uncertified.
+    /// proofs take it (bitset, xcc, vsa with an exact code); the others are refused (exit 2),
+    /// never run uncertified.
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
     /// Also run the checker (`veripb`) on each proof and print `certified` or `certificate

@@ -112,6 +112,8 @@ fn run_job(
     let (own_variables, own_rows) = original_size(model);
     record.original_variables = Some(own_variables);
     record.original_rows = Some(own_rows);
+    // Under `certify`, the worker writes this run's proof into the proofs folder.
+    let stem = crate::harness::certify::proof_stem(&instance.id, &config.label, repetition);
     let job = Job {
         backend: config.name.clone(),
         options: config.options.clone(),
@@ -123,12 +125,7 @@ fn run_job(
         },
         model_key: instance.id.clone(),
         model: None,
-        proof: None,
-    };
-    let stem = crate::harness::certify::proof_stem(&instance.id, &config.label, repetition);
-    let job = Job {
         proof: run.proofs.as_ref().map(|dir| dir.join(&stem)),
-        ..job
     };
     // A backend a program added to the registry exists only in this process.
     let r = if run.registry.is_builtin(&config.name) {
@@ -353,12 +350,15 @@ pub fn run_experiment(
             }
         })?;
     }
-    let proofs = experiment
-        .certify
-        .then(|| crate::harness::certify::proofs_dir(&options.reports_dir, experiment));
-    if let Some(dir) = &proofs {
-        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(dir, e))?;
-    }
+    let proofs = match experiment.certify {
+        false => None,
+        true => {
+            let dir = crate::harness::certify::proofs_dir(&options.reports_dir, experiment);
+            std::fs::create_dir_all(&dir).map_err(|e| HarnessError::io(&dir, e))?;
+            // Absolute, so a worker started in another folder writes to the same place.
+            Some(std::fs::canonicalize(&dir).map_err(|e| HarnessError::io(&dir, e))?)
+        }
+    };
     let run = RunContext {
         experiment,
         registry: &options.registry,
