@@ -475,7 +475,10 @@ mod tests {
             let out = count_verified(b.as_mut(), &projected, None).unwrap();
             assert_eq!(out.status, Status::Unsupported, "{name}");
             let reason = out.reason.unwrap_or_default();
-            assert!(reason.contains("projected onto 1 of its 2 variables"), "{reason}");
+            assert!(
+                reason.contains("projected onto 1 of its 2 variables"),
+                "{reason}"
+            );
             assert!(reason.contains("c p show"), "{reason}");
             if b.streamer().is_some() {
                 let listed = solutions_verified(b.as_mut(), &projected, None, &mut |_| {});

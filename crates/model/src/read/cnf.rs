@@ -155,7 +155,12 @@ impl Reader {
         if !ended {
             let column = words.last().map_or(column, |w| w.0 + w.1.len());
             let expected = "the 'c p show' line to end with 0";
-            return Err(ReadError::at(number, column, expected, "the end of the line"));
+            return Err(ReadError::at(
+                number,
+                column,
+                expected,
+                "the end of the line",
+            ));
         }
         Ok(())
     }

@@ -209,9 +209,24 @@ fn cnf_projection_lines_mark_the_model_unless_they_show_every_variable() {
     assert_eq!(plain.count_projection(), None);
     // Bad projection lines are located errors.
     for (text, line, column, expected) in [
-        ("p cnf 2 1\nc p show 3 0\n1 0\n", 2, 10, "a variable to show, 1 to 2"),
-        ("p cnf 2 1\nc p show -1 0\n1 0\n", 2, 10, "a variable to show"),
-        ("p cnf 2 1\nc p show 1 0 2\n1 0\n", 2, 14, "the end of the 'c p show' line"),
+        (
+            "p cnf 2 1\nc p show 3 0\n1 0\n",
+            2,
+            10,
+            "a variable to show, 1 to 2",
+        ),
+        (
+            "p cnf 2 1\nc p show -1 0\n1 0\n",
+            2,
+            10,
+            "a variable to show",
+        ),
+        (
+            "p cnf 2 1\nc p show 1 0 2\n1 0\n",
+            2,
+            14,
+            "the end of the 'c p show' line",
+        ),
         ("p cnf 2 1\nc p show 1 2\n1 0\n", 2, 13, "to end with 0"),
         ("c p show 1 0\np cnf 2 1\n1 0\n", 1, 1, "the header 'p cnf"),
     ] {
