@@ -138,18 +138,19 @@ fn guarded<R>(
 }
 
 /// Why `ability` is refused on `model` when the model's count is projected onto some of its
-/// variables (a CNF file's `c p show` lines): every backend counts and lists over all of them,
-/// which would answer another question. Solving and optimising are not affected.
+/// variables (a CNF file's `c p show` lines): every backend counts over all of them, which
+/// would answer another question. Solving, optimising and listing solutions (each an
+/// assignment of every variable, verified as such) are not affected.
 fn projection_refusal(model: &Model, ability: Ability) -> Option<String> {
     let shown = model.count_projection()?;
-    if !matches!(ability, Ability::Count | Ability::Stream) {
+    if ability != Ability::Count {
         return None;
     }
     Some(format!(
         "the model's count is projected onto {} of its {} variables (`c p show` lines): zeroone \
-         counts and lists solutions over every variable, so it refuses this rather than answer \
-         over the wrong ones; count it with a projected model counter (Ganak, d4), or drop the \
-         `c p show` lines to count over all variables",
+         counts solutions over every variable, so it refuses this rather than answer over the \
+         wrong ones; count it with a projected model counter (Ganak, d4), or drop the `c p \
+         show` lines to count over all variables",
         shown.len(),
         model.own_variables()
     ))
@@ -465,7 +466,7 @@ mod tests {
     use zeroone_model::read::{read_str, Format};
 
     #[test]
-    fn a_projected_count_is_refused_by_every_counter_but_the_model_still_solves() {
+    fn a_projected_count_is_refused_by_every_counter_but_the_model_still_solves_and_lists() {
         // x1 or x2, shown: x1. Over all variables 3 solutions, projected onto x1 only 2.
         let text = "p cnf 2 1\nc p show 1 0\n1 2 0\n";
         let projected = read_str(Format::Cnf, text, "p").unwrap();
@@ -480,9 +481,10 @@ mod tests {
                 "{reason}"
             );
             assert!(reason.contains("c p show"), "{reason}");
+            // Listing goes on: each solution is an assignment of every variable.
             if b.streamer().is_some() {
                 let listed = solutions_verified(b.as_mut(), &projected, None, &mut |_| {});
-                assert_eq!(listed.unwrap().status, Status::Unsupported, "{name}");
+                assert_eq!(listed.unwrap().count, 3, "{name}");
             }
             let solved = solve_verified(b.as_mut(), &projected).unwrap();
             assert_eq!(solved.status, Status::Solved, "{name}");

@@ -170,9 +170,10 @@ impl Model {
 
     /// The variables this model's count is projected onto (ascending), when that is not every
     /// one of its own variables: a CNF file's `c p show` lines naming fewer than all of them.
-    /// zeroone counts over every variable, so the shared runner refuses to count or list such
-    /// a model (status `unsupported`, saying so) rather than count something else; `None`:
-    /// counts are over all variables. Free.
+    /// zeroone counts over every variable, so the shared runner refuses to count such a model
+    /// (status `unsupported`, saying so) rather than count something else; solving and listing
+    /// solutions (each an assignment of every variable) are unaffected. `None`: counts are
+    /// over all variables. Free.
     pub fn count_projection(&self) -> Option<&[VarId]> {
         self.shape.projection.as_deref()
     }

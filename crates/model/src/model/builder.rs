@@ -211,9 +211,10 @@ impl ModelBuilder {
     }
 
     /// Projects the model's count onto `vars`: two solutions that agree on them are one
-    /// (a CNF file's `c p show` lines). zeroone counts and lists over every variable, so the
-    /// shared runner refuses to count or list a model projected onto fewer than all of its own
-    /// variables (see [`Model::count_projection`]); solving is unaffected. Checked in
+    /// (a CNF file's `c p show` lines). zeroone counts over every variable, so the shared
+    /// runner refuses to count a model projected onto fewer than all of its own variables (see
+    /// [`Model::count_projection`]); solving, and listing solutions (each an assignment of
+    /// every variable), are unaffected. Checked in
     /// [`ModelBuilder::build`]: known variables; repeats count once.
     pub fn project_count(&mut self, vars: Vec<VarId>) {
         self.projection = Some(vars);

@@ -11,9 +11,9 @@
 //! projection: a count is over the variables shown, any number of such lines): the variables
 //! shown become the model's count projection ([`crate::model::Model::count_projection`]) unless
 //! they are all `V` (positive variable numbers up to `V`, the line ended by `0`, else a located
-//! error). zeroone counts over every variable, so counting or listing a projected model is
-//! refused (status `unsupported`) rather than answered over the wrong variables; solving it is
-//! unaffected. `p cnf V C` declares variables `x1..xV` (model variables `0..V`)
+//! error). zeroone counts over every variable, so counting a projected model is refused
+//! (status `unsupported`) rather than answered over the wrong variables; solving it and listing
+//! its solutions (each an assignment of every variable) are unaffected. `p cnf V C` declares variables `x1..xV` (model variables `0..V`)
 //! and `C` clauses; then clauses, each a list of nonzero literals (`-k` negates `xk`) ended by
 //! `0`, over as many lines as they like. A clause is an "at least one" row of the family
 //! `clause` over its literals; a negative literal is the complement `~xk` (see
@@ -68,10 +68,9 @@ impl Reader {
         let Some(&(column, first)) = words.first() else {
             return Ok(());
         };
-        if first == "c" && words.get(1).map(|w| w.1) == Some("p") {
-            if words.get(2).map(|w| w.1) == Some("show") {
-                return self.show(&words[3..], number, column);
-            }
+        let word = |i: usize| words.get(i).map(|w| w.1);
+        if first == "c" && word(1) == Some("p") && word(2) == Some("show") {
+            return self.show(&words[3..], number, column);
         }
         if first.starts_with('c') {
             return Ok(()); // a comment
