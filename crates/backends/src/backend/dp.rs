@@ -682,6 +682,45 @@ mod tests {
         );
     }
 
+    /// `n` variables, each alone in an "at most one" row: `2^n` solutions, all in one state
+    /// (no row stays open), whose count doubles at every line.
+    fn doubling(n: usize) -> Model {
+        use crate::model::{Coord, ModelBuilder};
+        let mut b = ModelBuilder::new("doubling", PuzzleKind::Generic);
+        let f = b.family("single");
+        for i in 0..n {
+            let v = b.variable(format!("x{i}"), Coord::Free);
+            b.row(f, vec![v], Sense::AtMostOne);
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn a_state_count_past_2_64_is_refused_by_name_never_wrapped() {
+        use crate::backend::{count_verified, Status};
+        let mut dp = DpBackend::new(&BackendOptions::default()).unwrap();
+        // 2^63 fits a state's u64: counted exactly.
+        let out = count_verified(&mut dp, &doubling(63), None).unwrap();
+        assert_eq!(out.status, Status::Solved);
+        assert_eq!(out.count.to_u128(), Some(1u128 << 63));
+        // 2^64 does not: refused, naming the limit (a wrapped count would read 0).
+        let out = count_verified(&mut dp, &doubling(64), None).unwrap();
+        assert_eq!(out.status, Status::Unsupported, "{:?}", out.reason);
+        let reason = out.reason.unwrap_or_default();
+        assert!(reason.contains("passed 2^64"), "{reason}");
+        // `xcc`'s memo engine counts past it exactly (free-standing rows are its slack).
+        let mut memo = crate::backend::make_backend(
+            "xcc",
+            &BackendOptions {
+                params: [("engine".to_string(), "memo".to_string())].into(),
+                ..BackendOptions::default()
+            },
+        )
+        .unwrap();
+        let out = count_verified(memo.as_mut(), &doubling(70), None).unwrap();
+        assert_eq!(out.count.to_u128(), Some(1u128 << 70), "{:?}", out.reason);
+    }
+
     #[test]
     fn general_rows_are_refused_with_the_row_and_the_reason_never_miscounted() {
         use crate::backend::{count_verified, Status};

@@ -103,6 +103,15 @@ fn guarded<R>(
         return Err(unsupported());
     }
     let rows = backend.rows_supported(model);
+    if let Some(reason) = projection_refusal(model, ability) {
+        return Ok(Guarded {
+            report: Err(Failure {
+                status: Status::Unsupported,
+                reason,
+            }),
+            seconds: 0.0,
+        });
+    }
     let start = Instant::now();
     let result = catch_unwind(AssertUnwindSafe(|| {
         rows.map_err(|reason| BackendError::UnsupportedRows {
@@ -126,6 +135,25 @@ fn guarded<R>(
         report,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Why `ability` is refused on `model` when the model's count is projected onto some of its
+/// variables (a CNF file's `c p show` lines): every backend counts over all of them, which
+/// would answer another question. Solving, optimising and listing solutions (each an
+/// assignment of every variable, verified as such) are not affected.
+fn projection_refusal(model: &Model, ability: Ability) -> Option<String> {
+    let shown = model.count_projection()?;
+    if ability != Ability::Count {
+        return None;
+    }
+    Some(format!(
+        "the model's count is projected onto {} of its {} variables (`c p show` lines): zeroone \
+         counts solutions over every variable, so it refuses this rather than answer over the \
+         wrong ones; count it with a projected model counter (Ganak, d4), or drop the `c p \
+         show` lines to count over all variables",
+        shown.len(),
+        model.own_variables()
+    ))
 }
 
 /// `stats` with the measured `seconds` when the backend left its own time at zero.
@@ -429,4 +457,40 @@ pub(crate) fn solutions_verified_where(
         reason,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{make_backend, BackendOptions};
+    use zeroone_model::read::{read_str, Format};
+
+    #[test]
+    fn a_projected_count_is_refused_by_every_counter_but_the_model_still_solves_and_lists() {
+        // x1 or x2, shown: x1. Over all variables 3 solutions, projected onto x1 only 2.
+        let text = "p cnf 2 1\nc p show 1 0\n1 2 0\n";
+        let projected = read_str(Format::Cnf, text, "p").unwrap();
+        let whole = read_str(Format::Cnf, "p cnf 2 1\n1 2 0\n", "w").unwrap();
+        for name in ["auto", "xcc", "bitset", "brute"] {
+            let mut b = make_backend(name, &BackendOptions::default()).unwrap();
+            let out = count_verified(b.as_mut(), &projected, None).unwrap();
+            assert_eq!(out.status, Status::Unsupported, "{name}");
+            let reason = out.reason.unwrap_or_default();
+            assert!(
+                reason.contains("projected onto 1 of its 2 variables"),
+                "{reason}"
+            );
+            assert!(reason.contains("c p show"), "{reason}");
+            // Listing goes on: each solution is an assignment of every variable.
+            if b.streamer().is_some() {
+                let listed = solutions_verified(b.as_mut(), &projected, None, &mut |_| {});
+                assert_eq!(listed.unwrap().count, 3, "{name}");
+            }
+            let solved = solve_verified(b.as_mut(), &projected).unwrap();
+            assert_eq!(solved.status, Status::Solved, "{name}");
+            assert!(solved.verified);
+            let out = count_verified(b.as_mut(), &whole, None).unwrap();
+            assert_eq!(out.count.to_u128(), Some(3), "{name}");
+        }
+    }
 }

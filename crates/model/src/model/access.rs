@@ -47,6 +47,7 @@ impl PartialEq for Model {
                 && a.constraints == b.constraints
                 && a.row_labels == b.row_labels
                 && a.derived == b.derived
+                && a.projection == b.projection
                 && (0..a.variables.len()).all(|v| self.label(v) == other.label(v)));
         self.name == other.name
             && self.givens == other.givens
@@ -166,6 +167,16 @@ impl Model {
     /// the derived ones ([`Derived`]), which come after them. Free.
     pub fn own_variables(&self) -> usize {
         self.num_variables() - self.shape.derived.len()
+    }
+
+    /// The variables this model's count is projected onto (ascending), when that is not every
+    /// one of its own variables: a CNF file's `c p show` lines naming fewer than all of them.
+    /// zeroone counts over every variable, so the shared runner refuses to count such a model
+    /// (status `unsupported`, saying so) rather than count something else; solving and listing
+    /// solutions (each an assignment of every variable) are unaffected. `None`: counts are
+    /// over all variables. Free.
+    pub fn count_projection(&self) -> Option<&[VarId]> {
+        self.shape.projection.as_deref()
     }
 
     /// What variable `v` is derived from, if it is derived ([`Derived`]). Free.

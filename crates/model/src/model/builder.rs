@@ -51,6 +51,8 @@ pub struct ModelBuilder {
     pub(super) derived: Vec<(VarId, Derived)>,
     /// The complement made for each variable that has one (`x -> ~x`).
     pub(super) complements: std::collections::HashMap<VarId, VarId>,
+    /// The variables a count is projected onto ([`ModelBuilder::project_count`]).
+    pub(super) projection: Option<Vec<VarId>>,
 }
 
 impl ModelBuilder {
@@ -69,6 +71,7 @@ impl ModelBuilder {
             objective: None,
             derived: Vec::new(),
             complements: std::collections::HashMap::new(),
+            projection: None,
         }
     }
 
@@ -180,6 +183,9 @@ impl ModelBuilder {
         for g in &mut self.givens {
             *g = map(*g);
         }
+        for v in self.projection.iter_mut().flatten() {
+            *v = map(*v);
+        }
         if let Some((_, terms)) = &mut self.objective {
             for (v, _) in terms.iter_mut() {
                 *v = map(*v);
@@ -205,6 +211,16 @@ impl ModelBuilder {
     /// `|cost| <= 2^53`.
     pub fn objective(&mut self, sense: ObjectiveSense, terms: Vec<(VarId, i64)>) {
         self.objective = Some((sense, terms));
+    }
+
+    /// Projects the model's count onto `vars`: two solutions that agree on them are one
+    /// (a CNF file's `c p show` lines). zeroone counts over every variable, so the shared
+    /// runner refuses to count a model projected onto fewer than all of its own variables (see
+    /// [`Model::count_projection`]); solving, and listing solutions (each an assignment of
+    /// every variable), are unaffected. Checked in
+    /// [`ModelBuilder::build`]: known variables; repeats count once.
+    pub fn project_count(&mut self, vars: Vec<VarId>) {
+        self.projection = Some(vars);
     }
 
     /// Sets the hints the model carries for backends (see [`ModelHints`]).
@@ -385,12 +401,18 @@ impl ModelBuilder {
             None => None,
         };
         let derived = derived_tail(&self.derived, n)?;
-        let shape = Shape::new(
+        let own = n - derived.len();
+        let projection = match self.projection {
+            Some(vars) => checked_projection(vars, n, own)?,
+            None => None,
+        };
+        let mut shape = Shape::new(
             self.kind,
             self.hints,
             (self.variables, self.labels, derived),
             (self.families, self.constraints, self.row_labels),
         );
+        shape.projection = projection;
         Model {
             name: String::new(),
             shape: Arc::new(shape),
@@ -417,6 +439,22 @@ impl ModelBuilder {
         }
         Ok(())
     }
+}
+
+/// `vars` ascending without repeats (`None` when they are the `own` variables `0..own`, a
+/// count over all), or the first that is not among the `n` variables.
+fn checked_projection(
+    mut vars: Vec<VarId>,
+    n: usize,
+    own: usize,
+) -> Result<Option<Vec<VarId>>, ModelError> {
+    if let Some(&var) = vars.iter().find(|&&v| v >= n) {
+        return Err(ModelError::UnknownProjected { var, variables: n });
+    }
+    vars.sort_unstable();
+    vars.dedup();
+    let all = vars.len() == own && vars.iter().enumerate().all(|(i, &v)| i == v);
+    Ok((!all).then_some(vars))
 }
 
 /// The derived variables of a builder as the last `k` variables of a model of `n`: what each

@@ -118,6 +118,14 @@ pub enum ModelError {
         /// How many variables exist.
         variables: usize,
     },
+    /// A count projection names a variable id the model does not have.
+    #[error("the count is projected onto variable {var}, which does not exist (the model has {variables} variables)")]
+    UnknownProjected {
+        /// The variable named.
+        var: VarId,
+        /// How many variables the model has.
+        variables: usize,
+    },
     /// A given names a variable id the model does not have.
     #[error("given {var} does not exist (the model has {variables} variables)")]
     UnknownGiven {

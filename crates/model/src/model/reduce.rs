@@ -17,6 +17,7 @@ impl Model {
         b.labels = self.shape.labels.clone();
         let own = self.own_variables();
         b.derived = (own..).zip(self.shape.derived.iter().copied()).collect();
+        b.projection = self.shape.projection.clone();
         b
     }
 
@@ -24,13 +25,15 @@ impl Model {
     /// from a checked one, whose derived variables are already last).
     pub(super) fn from_parts(b: ModelBuilder) -> Model {
         let derived = b.derived.iter().map(|&(_, d)| d).collect();
+        let mut shape = Shape::new(
+            b.kind,
+            b.hints,
+            (b.variables, b.labels, derived),
+            (b.families, b.constraints, b.row_labels),
+        );
+        shape.projection = b.projection;
         Model {
-            shape: Arc::new(Shape::new(
-                b.kind,
-                b.hints,
-                (b.variables, b.labels, derived),
-                (b.families, b.constraints, b.row_labels),
-            )),
+            shape: Arc::new(shape),
             name: b.name,
             givens: b.givens,
             objective: None,

@@ -36,6 +36,9 @@ pub(super) struct ModelRepr<'a> {
     /// What the last variables derive from (left out when none is derived).
     #[serde(skip_serializing_if = "<[Derived]>::is_empty")]
     pub(super) derived: &'a [Derived],
+    /// The variables a count is projected onto (left out when it is over all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) projection: Option<&'a [VarId]>,
 }
 
 impl Serialize for Model {
@@ -56,6 +59,7 @@ impl Serialize for Model {
             givens: &self.givens,
             objective: self.objective().map(ObjectiveRepr::from),
             derived: &self.shape.derived,
+            projection: self.count_projection(),
         }
         .serialize(serializer)
     }
@@ -79,6 +83,8 @@ pub(super) struct OwnedModelRepr {
     pub(super) objective: Option<ObjectiveRepr>,
     #[serde(default)]
     pub(super) derived: Vec<Derived>,
+    #[serde(default)]
+    pub(super) projection: Option<Vec<VarId>>,
 }
 
 #[derive(Deserialize)]
@@ -128,6 +134,7 @@ impl<'de> Deserialize<'de> for Model {
         // The tie rows of complements are among the rows already: only mark the variables.
         let own = b.variables.len().saturating_sub(repr.derived.len());
         b.derived = (own..).zip(repr.derived).collect();
+        b.projection = repr.projection;
         b.build().map_err(D::Error::custom)
     }
 }

@@ -29,6 +29,9 @@ pub(super) struct Shape {
     pub(super) senses: Vec<Sense>,
     /// What each derived variable is: the last `derived.len()` variables are derived.
     pub(super) derived: Vec<Derived>,
+    /// The variables a count is projected onto, ascending, when not every variable (a CNF
+    /// file's `c p show` lines; see [`crate::model::Model::count_projection`]).
+    pub(super) projection: Option<Vec<VarId>>,
 }
 
 impl Shape {
@@ -83,6 +86,7 @@ impl Shape {
             col_weights,
             senses,
             derived,
+            projection: None,
         }
     }
 

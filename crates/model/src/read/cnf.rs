@@ -7,7 +7,13 @@
 //! 2 3 -1 0
 //! ```
 //!
-//! `c` lines are comments; `p cnf V C` declares variables `x1..xV` (model variables `0..V`)
+//! `c` lines are comments, but for `c p show v1 v2 ... 0` (the model-counting competition's
+//! projection: a count is over the variables shown, any number of such lines): the variables
+//! shown become the model's count projection ([`crate::model::Model::count_projection`]) unless
+//! they are all `V` (positive variable numbers up to `V`, the line ended by `0`, else a located
+//! error). zeroone counts over every variable, so counting a projected model is refused
+//! (status `unsupported`) rather than answered over the wrong variables; solving it and listing
+//! its solutions (each an assignment of every variable) are unaffected. `p cnf V C` declares variables `x1..xV` (model variables `0..V`)
 //! and `C` clauses; then clauses, each a list of nonzero literals (`-k` negates `xk`) ended by
 //! `0`, over as many lines as they like. A clause is an "at least one" row of the family
 //! `clause` over its literals; a negative literal is the complement `~xk` (see
@@ -31,6 +37,7 @@ pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
         clauses: 0,
         ended: false,
         family: 0,
+        shown: None,
     };
     r.family = r.sink.family("clause");
     let mut last = 0;
@@ -51,6 +58,8 @@ struct Reader {
     /// After a `%` line.
     ended: bool,
     family: usize,
+    /// The variables of the `c p show` lines (0-based), when there are any.
+    shown: Option<Vec<usize>>,
 }
 
 impl Reader {
@@ -59,6 +68,10 @@ impl Reader {
         let Some(&(column, first)) = words.first() else {
             return Ok(());
         };
+        let word = |i: usize| words.get(i).map(|w| w.1);
+        if first == "c" && word(1) == Some("p") && word(2) == Some("show") {
+            return self.show(&words[3..], number, column);
+        }
         if first.starts_with('c') {
             return Ok(()); // a comment
         }
@@ -104,6 +117,49 @@ impl Reader {
             let var = k.unsigned_abs() as usize - 1;
             let lit = if k < 0 { Lit::neg(var) } else { Lit::pos(var) };
             self.clause.push((lit, 1));
+        }
+        Ok(())
+    }
+
+    /// The variables of one `c p show` line (its words after `show`), starting at `column`.
+    fn show(
+        &mut self,
+        words: &[(usize, &str)],
+        number: usize,
+        column: usize,
+    ) -> Result<(), ReadError> {
+        let Some((vars, _, header_line)) = self.header else {
+            let expected = "the header 'p cnf VARIABLES CLAUSES' before 'c p show'";
+            return Err(ReadError::at(number, column, expected, "'c p show' first"));
+        };
+        let shown = self.shown.get_or_insert_with(Vec::new);
+        let mut ended = false;
+        for &(column, word) in words {
+            if ended {
+                let expected = "the end of the 'c p show' line after its 0";
+                return Err(ReadError::at(number, column, expected, quoted(word)));
+            }
+            match word.parse::<usize>() {
+                Ok(0) => ended = true,
+                Ok(k) if k <= vars => shown.push(k - 1),
+                _ => {
+                    let expected = format!(
+                        "a variable to show, 1 to {vars} (the header on line {header_line} \
+                         declares {vars}), or 0 to end the line"
+                    );
+                    return Err(ReadError::at(number, column, expected, quoted(word)));
+                }
+            }
+        }
+        if !ended {
+            let column = words.last().map_or(column, |w| w.0 + w.1.len());
+            let expected = "the 'c p show' line to end with 0";
+            return Err(ReadError::at(
+                number,
+                column,
+                expected,
+                "the end of the line",
+            ));
         }
         Ok(())
     }
@@ -201,6 +257,9 @@ impl Reader {
             ));
         }
         self.clause.clear();
+        if let Some(shown) = self.shown.take() {
+            self.sink.project_count(shown);
+        }
         self.sink.finish((last.max(1), 0))
     }
 }

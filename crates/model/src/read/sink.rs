@@ -334,6 +334,12 @@ impl LinearSink {
         Ok(())
     }
 
+    /// Projects the model's count onto the file's variables `vars` (see
+    /// `ModelBuilder::project_count`; all of them is no projection).
+    pub fn project_count(&mut self, vars: Vec<VarId>) {
+        self.builder.project_count(vars);
+    }
+
     /// The model. `at` locates an error of the builder's final checks (none is expected: the
     /// rows were checked as they came).
     pub fn finish(self, at: (usize, usize)) -> Result<Model, ReadError> {

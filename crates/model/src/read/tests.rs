@@ -192,6 +192,51 @@ fn dimacs_clauses_are_at_least_one_rows_over_literals() {
 }
 
 #[test]
+fn cnf_projection_lines_mark_the_model_unless_they_show_every_variable() {
+    // Shown: x1 and x3 of three, over two lines (repeats count once).
+    let text = "p cnf 3 1\nc p show 1 0\nc p show 3 1 0\n1 2 3 0\n";
+    let m = read_str(Format::Cnf, text, "t").unwrap();
+    assert_eq!(m.count_projection(), Some(&[0, 2][..]));
+    // The projection survives the JSON form worker processes receive.
+    let back: Model = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+    assert_eq!(back.count_projection(), Some(&[0, 2][..]));
+    assert_eq!(back, m);
+    // Every variable shown is no projection; negated literals' complements are not counted.
+    let all = read_str(Format::Cnf, "p cnf 2 1\nc p show 2 1 0\n-1 2 0\n", "t").unwrap();
+    assert_eq!(all.count_projection(), None);
+    // Other `c` lines stay comments.
+    let plain = read_str(Format::Cnf, "p cnf 2 1\nc p weight 1 0.5 0\n1 0\n", "t").unwrap();
+    assert_eq!(plain.count_projection(), None);
+    // Bad projection lines are located errors.
+    for (text, line, column, expected) in [
+        (
+            "p cnf 2 1\nc p show 3 0\n1 0\n",
+            2,
+            10,
+            "a variable to show, 1 to 2",
+        ),
+        (
+            "p cnf 2 1\nc p show -1 0\n1 0\n",
+            2,
+            10,
+            "a variable to show",
+        ),
+        (
+            "p cnf 2 1\nc p show 1 0 2\n1 0\n",
+            2,
+            14,
+            "the end of the 'c p show' line",
+        ),
+        ("p cnf 2 1\nc p show 1 2\n1 0\n", 2, 13, "to end with 0"),
+        ("c p show 1 0\np cnf 2 1\n1 0\n", 1, 1, "the header 'p cnf"),
+    ] {
+        let e = read_str(Format::Cnf, text, "t").unwrap_err();
+        assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
+        assert!(e.expected.contains(expected), "{text:?}: {e}");
+    }
+}
+
+#[test]
 fn xcc_colours_and_multiplicities_count_as_knuths_programs_do() {
     // Options: 0 a x:red, 1 b x:blue, 2 c y, 3 a b, 4 b c x:red, 5 c x:red y.
     let text = "| comment\na b c | x y\na x:red\nb x:blue\nc y\na b\nb c x:red\nc x:red y\n";

@@ -364,7 +364,93 @@ fn memo_name(engine: Engine) -> Option<&'static str> {
     }
 }
 
+/// Whether `model` is pure exact cover that the memo engines take: no objective, every row
+/// an "exactly one" row (no secondary items, no multiplicities), at most 1,024 rows. What `auto` may count with `memo-sweep` (see
+/// [`Xcc::count_visiting_then_memo`]). Costs one scan of the rows' senses.
+pub fn pure_exact_cover(model: &Model) -> bool {
+    let rows = model.constraints();
+    model.objective().is_none()
+        && !rows.is_empty()
+        && rows.len() <= memo::MAX_ITEMS
+        && rows
+            .iter()
+            .all(|c| c.weights.is_none() && c.sense == Sense::ExactlyOne)
+}
+
+/// When [`Xcc::count_visiting_then_memo`] hands a count to `memo-sweep`, and when it takes it
+/// back (`auto`'s values: `crate::backend::auto::COUNT_SWITCH`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MemoSwitch {
+    /// The solutions the visiting engine lists before a model of pure exact cover goes to
+    /// the memo (a model with fewer is counted by the visiting engine alone).
+    pub after_solutions: u64,
+    /// How long the memo runs before its cache is judged: the longer of this and the
+    /// visiting engine's first run.
+    pub check_after: Duration,
+    /// The fewest cache hits per node counted at that point for the memo to go on; below
+    /// it, the visiting engine counts the model from the start.
+    pub min_hits_per_node: f64,
+}
+
 impl Xcc {
+    /// The count `auto` makes of `model` (see the README's "auto: which engine, by
+    /// measurement"): the visiting engine (`engine=auto`'s choice) until it has listed
+    /// `switch.after_solutions` solutions; a model with fewer is counted there and then. Past
+    /// that, a model that is [`pure_exact_cover`] is counted again from the start by
+    /// `memo-sweep`, whose cost follows the distinct sets of covered items rather than the
+    /// solutions, unless at its checkpoint (`switch.check_after`, or the first run's time if
+    /// longer) its cache hits are fewer than `switch.min_hits_per_node` per node: then the
+    /// visiting engine counts the model from the start (sparse Sudoku grids, whose covered
+    /// sets rarely repeat). Any other model, and any count with a `limit` (the memo cannot
+    /// stop early), is counted by the visiting engine alone. `extra.visited_first` records the
+    /// solutions listed before the switch, `extra.memo_abandoned_at` the memo's nodes when it
+    /// gave up; the seconds reported (and the time limit) cover every run. Cost: on a switch,
+    /// the first run is spent for nothing; on a memo given up, also the checkpoint's time.
+    pub fn count_visiting_then_memo(
+        &mut self,
+        model: &Model,
+        limit: Option<u64>,
+        switch: MemoSwitch,
+    ) -> Result<CountReport, BackendError> {
+        if limit.is_some() || !pure_exact_cover(model) || self.engine != Engine::Auto {
+            return self.count(model, limit);
+        }
+        let start = Instant::now();
+        let first = self.count(model, Some(switch.after_solutions))?;
+        if first.end != CountEnd::AtLimit {
+            return Ok(first);
+        }
+        let full = self.time_limit;
+        let left = full.map(|t| t.saturating_sub(start.elapsed()));
+        let checkpoint = memo::Checkpoint {
+            at: Instant::now() + switch.check_after.max(start.elapsed()),
+            min_hits_per_node: switch.min_hits_per_node,
+        };
+        let branching = Some(memo::Branching::Sweep);
+        let memo =
+            self.count_memo_with(model, "memo-sweep", branching, left, None, Some(checkpoint))?;
+        let mut report = match memo {
+            memo::MemoEnd::Counted(report) => report,
+            memo::MemoEnd::Abandoned(stats) => {
+                self.time_limit = full.map(|t| t.saturating_sub(start.elapsed()));
+                let again = self.count(model, None);
+                self.time_limit = full;
+                let mut report = again?;
+                report
+                    .stats
+                    .extra
+                    .insert("memo_abandoned_at".into(), stats.nodes.into());
+                report
+            }
+        };
+        report.stats.seconds = start.elapsed().as_secs_f64();
+        report
+            .stats
+            .extra
+            .insert("visited_first".into(), switch.after_solutions.into());
+        Ok(report)
+    }
+
     /// Counts `model` with the memo engine `name` (see `memo`), up to `limit`.
     fn count_memo(
         &mut self,
@@ -372,18 +458,49 @@ impl Xcc {
         name: &str,
         limit: Option<u64>,
     ) -> Result<CountReport, BackendError> {
-        let (engine, budget, time_limit) = (self.engine, self.memo_budget, self.time_limit);
+        let branching = match self.engine {
+            Engine::MemoSweep => Some(memo::Branching::Sweep),
+            Engine::MemoMrv => Some(memo::Branching::Mrv),
+            _ => None,
+        };
+        let time_limit = self.time_limit;
+        match self.count_memo_with(model, name, branching, time_limit, limit, None)? {
+            memo::MemoEnd::Counted(report) => Ok(report),
+            memo::MemoEnd::Abandoned(_) => Err(BackendError::Failed {
+                backend: "xcc".into(),
+                reason: format!("engine '{name}' stopped at a checkpoint it was not given"),
+            }),
+        }
+    }
+
+    /// Counts `model` with the memo engine `name` under `branching` (`None`: `memo`'s
+    /// choice), `time_limit` and `checkpoint`, up to `limit`. The seconds reported include
+    /// building the problem's forms, as the visiting engines' do.
+    fn count_memo_with(
+        &mut self,
+        model: &Model,
+        name: &str,
+        branching: Option<memo::Branching>,
+        time_limit: Option<Duration>,
+        limit: Option<u64>,
+        checkpoint: Option<memo::Checkpoint>,
+    ) -> Result<memo::MemoEnd, BackendError> {
+        let (budget, start) = (self.memo_budget, Instant::now());
         let problem = &self.prepare(model).problem;
         let form = memo::MemoProblem::of(problem, model).map_err(|why| BackendError::TooLarge {
             backend: "xcc".into(),
             reason: format!("engine '{name}' {why}"),
         })?;
-        let branching = match engine {
-            Engine::MemoSweep => Some(memo::Branching::Sweep),
-            Engine::MemoMrv => Some(memo::Branching::Mrv),
-            _ => None,
-        };
-        memo::count(problem, &form, model, branching, budget, time_limit, limit)
+        let end = memo::count(
+            problem, &form, model, branching, budget, time_limit, limit, checkpoint,
+        )?;
+        Ok(match end {
+            memo::MemoEnd::Counted(mut report) => {
+                report.stats.seconds = start.elapsed().as_secs_f64();
+                memo::MemoEnd::Counted(report)
+            }
+            abandoned => abandoned,
+        })
     }
 }
 

@@ -77,6 +77,19 @@ pub(crate) enum Halt {
     Time,
     /// A `u128` count passed 2^128 (the caller counts again in `BigUint`).
     Overflow,
+    /// At the [`Checkpoint`], too few states had been found in the cache.
+    Abandoned,
+}
+
+/// A test of the cache's use once a count has run for a while: when the time `at` has
+/// passed (read with the clock, every [`super::CLOCK_EVERY`] nodes), a count whose cache hits
+/// are fewer than `min_hits_per_node` per node counted stops with [`Halt::Abandoned`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Checkpoint {
+    /// When to look.
+    pub at: std::time::Instant,
+    /// The fewest cache hits per node to go on.
+    pub min_hits_per_node: f64,
 }
 
 /// What the counter did, for `Stats`.
@@ -143,6 +156,8 @@ pub(crate) struct Memo<'a, const W: usize, V: Tally> {
     cache: HashMap<[u64; W], V, FoldHash>,
     max_entries: usize,
     alarm: Alarm,
+    /// The test of the cache's use still to come, if any.
+    checkpoint: Option<Checkpoint>,
     stats: MemoStats,
 }
 
@@ -177,8 +192,14 @@ fn first_open<const W: usize>(covered: &[u64; W], primary: &[u64; W]) -> Option<
 
 impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
     /// A counter for `p` with `branching`, a cache of at most `max_entries` states, ending
-    /// when `alarm` rings.
-    pub fn new(p: &'a MemoProblem, branching: Branching, max_entries: usize, alarm: Alarm) -> Self {
+    /// when `alarm` rings or the `checkpoint` finds the cache of little use.
+    pub fn new(
+        p: &'a MemoProblem,
+        branching: Branching,
+        max_entries: usize,
+        alarm: Alarm,
+        checkpoint: Option<Checkpoint>,
+    ) -> Self {
         let masks = p
             .masks
             .chunks(p.words)
@@ -193,6 +214,7 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
             cache: HashMap::with_hasher(FoldHash(0)),
             max_entries,
             alarm,
+            checkpoint,
             stats: MemoStats {
                 limit: max_entries as u64,
                 ..MemoStats::default()
@@ -222,6 +244,7 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
         want: usize,
     ) -> Result<(V, Vec<Vec<u32>>), Halt> {
         let total = self.count(covered, false)?;
+        self.checkpoint = None;
         let mut out = Vec::new();
         if !total.is_none() {
             let mut path = base;
@@ -278,6 +301,9 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
         if self.alarm.rings() {
             return Err(Halt::Time);
         }
+        if self.stats.nodes % super::CLOCK_EVERY == 0 {
+            self.look_at_checkpoint()?;
+        }
         let n = match self.branching {
             Branching::Sweep => self.sweep_node(&covered)?,
             Branching::Mrv => self.mrv_node(&covered, connected)?,
@@ -288,6 +314,23 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
         }
         self.cache.insert(covered, n.clone());
         Ok(n)
+    }
+
+    /// At the checkpoint (once its time has passed): `Err(Halt::Abandoned)` when the cache
+    /// hits are too few per node, else the count goes on with no further test.
+    fn look_at_checkpoint(&mut self) -> Result<(), Halt> {
+        let Some(c) = self.checkpoint else {
+            return Ok(());
+        };
+        if std::time::Instant::now() < c.at {
+            return Ok(());
+        }
+        self.checkpoint = None;
+        let (hits, nodes) = (self.stats.hits as f64, self.stats.nodes as f64);
+        if hits < c.min_hits_per_node * nodes {
+            return Err(Halt::Abandoned);
+        }
+        Ok(())
     }
 
     /// The count below `covered`, branching on the first uncovered primary item: its

@@ -54,6 +54,7 @@ use crate::backend::{
     BackendError, BackendOptions, Count, CountEnd, CountReport, Stats, WITNESS_LIMIT,
 };
 use crate::model::{Model, Solution};
+pub(crate) use count::Checkpoint;
 use count::{Halt, Memo, Tally};
 use num_bigint::BigUint;
 
@@ -265,9 +266,18 @@ struct Counted {
     witnesses: Vec<Vec<u32>>,
 }
 
+/// How a memo count ended.
+pub(crate) enum MemoEnd {
+    /// With a count report (complete, at the limit, or timed out).
+    Counted(CountReport),
+    /// At its [`Checkpoint`], with the statistics so far (`extra.cache_hits` among them).
+    Abandoned(Stats),
+}
+
 /// Counts `model` (its problem `p`, memo form `m`) under `branching` with the cache `budget`,
-/// `time_limit` and the count `limit`, as a count report; the free variables of `p` multiply
-/// the count (exact at any size).
+/// `time_limit`, the count `limit` and the `checkpoint`, as a count report; the free variables
+/// of `p` multiply the count (exact at any size).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn count(
     p: &Problem,
     m: &MemoProblem,
@@ -276,7 +286,8 @@ pub(crate) fn count(
     budget: Option<Budget>,
     time_limit: Option<Duration>,
     limit: Option<u64>,
-) -> Result<CountReport, BackendError> {
+    checkpoint: Option<Checkpoint>,
+) -> Result<MemoEnd, BackendError> {
     let start = Instant::now();
     let branching = branching.unwrap_or_else(|| choose(m));
     let budget = budget.unwrap_or_else(Budget::default_now);
@@ -299,6 +310,7 @@ pub(crate) fn count(
             free: &p.free,
             branching,
             entries: budget.entries(m.words),
+            checkpoint,
         };
         match m.words {
             1 => run.count_exactly::<1>(alarm, again),
@@ -337,18 +349,22 @@ pub(crate) fn count(
         extra.insert("big_integers".into(), true.into());
     }
     stats.seconds = start.elapsed().as_secs_f64();
-    // A halt is a time-out (Ok with no count); a BigUint count cannot overflow.
-    let Ok(Counted {
-        count: Some(core),
-        witnesses,
-    }) = counted
-    else {
-        return Ok(CountReport {
-            count: Count::zero(),
-            end: CountEnd::TimedOut,
-            witnesses: Vec::new(),
-            stats,
-        });
+    // A halt is a time-out (Ok with no count) or the checkpoint's; a BigUint count cannot
+    // overflow.
+    let (core, witnesses) = match counted {
+        Ok(Counted {
+            count: Some(core),
+            witnesses,
+        }) => (core, witnesses),
+        Err(Halt::Abandoned) => return Ok(MemoEnd::Abandoned(stats)),
+        _ => {
+            return Ok(MemoEnd::Counted(CountReport {
+                count: Count::zero(),
+                end: CountEnd::TimedOut,
+                witnesses: Vec::new(),
+                stats,
+            }))
+        }
     };
     // Each variable in no row doubles the count.
     let total = Count::from(core << open_free);
@@ -372,24 +388,34 @@ pub(crate) fn count(
             Solution::new(vars)
         })
         .collect();
-    Ok(CountReport {
+    Ok(MemoEnd::Counted(CountReport {
         count,
         end,
         witnesses,
         stats,
-    })
+    }))
 }
 
 /// Stack per level of the counter's recursion (two levels per primary item at most), ample
 /// for an unoptimised build, whose frames are the largest.
 const STACK_PER_LEVEL: usize = 16 << 10;
 
+/// The deepest recursion (in bytes of stack, see [`STACK_PER_LEVEL`]) run on the calling
+/// thread: 1 MiB, half of the 2 MiB Rust gives a spawned thread (the main thread has 8 MiB).
+const INLINE_STACK: usize = 1 << 20;
+
 /// Runs `work` on a scoped thread whose stack holds a recursion two levels per each of
 /// `primary` items deep, plus 1 MiB (Rust's spawned threads have 2 MiB, too little for 1,024
-/// items). A panic in `work` is passed on. Costs one thread start; the stack is address space,
-/// touched only as deep as the recursion goes.
+/// items); on the calling thread when that recursion needs at most [`INLINE_STACK`] (up to 24
+/// primary items). A panic in `work` is passed on. Costs one thread start, whose scheduling
+/// on a loaded machine took 3-4 ms of wall time (0.2 ms of CPU) on models counted in
+/// microseconds; the stack is address space, touched only as deep as the recursion goes.
 fn on_deep_stack<R: Send>(primary: usize, work: impl FnOnce() -> R + Send) -> Result<R, String> {
-    let size = (2 * primary + 16) * STACK_PER_LEVEL + (1 << 20);
+    let deepest = (2 * primary + 16) * STACK_PER_LEVEL;
+    if deepest <= INLINE_STACK {
+        return Ok(work());
+    }
+    let size = deepest + (1 << 20);
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("xcc-memo".into())
@@ -416,6 +442,8 @@ struct Run<'a> {
     branching: Branching,
     /// The most states the cache may hold.
     entries: usize,
+    /// The test of the cache's use (of the `u128` count only).
+    checkpoint: Option<Checkpoint>,
 }
 
 impl Run<'_> {
@@ -426,9 +454,9 @@ impl Run<'_> {
         alarm: Alarm,
         again: Alarm,
     ) -> (Result<Counted, Halt>, count::MemoStats, bool) {
-        match self.count::<W, u128>(alarm) {
+        match self.count::<W, u128>(alarm, self.checkpoint) {
             (Err(Halt::Overflow), _) => {
-                let (result, stats) = self.count::<W, BigUint>(again);
+                let (result, stats) = self.count::<W, BigUint>(again, None);
                 (result, stats, true)
             }
             (result, stats) => (result, stats, false),
@@ -438,14 +466,15 @@ impl Run<'_> {
     /// The memo count with `W`-word states under `alarm`: the givens applied (a given that
     /// clashes, or that no option may be, gives 0), then the count and up to
     /// [`WITNESS_LIMIT`] witnesses. `Ok` with no count when the time limit or the stop flag
-    /// ended it.
+    /// ended it, `Err(Halt::Abandoned)` when the `checkpoint` did.
     fn count<const W: usize, V: Tally>(
         &self,
         alarm: Alarm,
+        checkpoint: Option<Checkpoint>,
     ) -> (Result<Counted, Halt>, count::MemoStats) {
         let m = self.m;
         let is_free = |v: usize| self.free.binary_search(&(v as u32)).is_ok();
-        let mut memo = Memo::<W, V>::new(m, self.branching, self.entries, alarm);
+        let mut memo = Memo::<W, V>::new(m, self.branching, self.entries, alarm, checkpoint);
         let givens = self.givens;
         let mut covered = [0u64; W];
         let mut base = Vec::new();
@@ -477,7 +506,7 @@ impl Run<'_> {
                         count: None,
                         witnesses: Vec::new(),
                     }),
-                    Halt::Overflow => Err(Halt::Overflow),
+                    halt => Err(halt),
                 })
         };
         (result, memo.stats())
