@@ -1075,7 +1075,7 @@ mod tests {
             let answer = serde_json::to_string(&RunResult::failed(status, "boom".into())).unwrap();
             // As `serve` does: the end-of-job line on stderr only after an error.
             let end = if says {
-                format!("printf '\\001zeroone worker: job ended\\n' >&2\n")
+                "printf '\\001zeroone worker: job ended\\n' >&2\n".to_string()
             } else {
                 String::new()
             };
