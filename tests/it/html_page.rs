@@ -303,6 +303,95 @@ fn a_committed_page_sorts_filters_keeps_its_url_and_opens_runs_in_chromium() {
     no_console_errors(&browser, name);
 }
 
+#[test]
+fn a_certified_runs_details_link_its_proof_and_a_crashed_runs_show_its_stderr_in_chromium() {
+    let Some(browser) = browser_or_skip("html_page (proofs and stderr)") else {
+        return;
+    };
+    // The committed `backends-star` (certify = true): a certified column, filterable, and each
+    // run's details link its proof file, which exists beside the page.
+    let name = "backends-star";
+    let csv = std::fs::read_to_string(root().join(format!("reports/{name}.csv"))).unwrap();
+    let rows = csv_rows(&csv);
+    let col = |c: &str| rows[0].iter().position(|h| h == c).unwrap();
+    let certificate = col("certificate");
+    let data = &rows[1..];
+    let checked = data.iter().filter(|r| r[certificate] == "checked").count();
+    assert!(
+        checked > 0 && checked < data.len(),
+        "{checked} of {}",
+        data.len()
+    );
+    let page = root().join(format!("reports/{name}.html"));
+    browser.open(&format!("{}#tab=runs", file_url(&page)));
+    assert_eq!(count(&browser), data.len());
+    browser.click("#filter-certified input[value=checked]");
+    assert_eq!(count(&browser), checked);
+    assert!(browser.url().contains("certified=checked"));
+    let shown = shown_runs(&browser);
+    assert!(shown.iter().all(|&i| data[i][certificate] == "checked"));
+    browser.click("#runs-table tbody tr");
+    let href = browser.run(
+        "var a = document.getElementById('run-proof'); return a ? a.href : null;",
+        json!([]),
+    );
+    let href = href
+        .as_str()
+        .expect("a proof link in a certified run's details");
+    let reports = file_url(&root().join("reports"));
+    let relative = href
+        .strip_prefix(&format!("{reports}/"))
+        .unwrap_or_else(|| panic!("{href} is not beside the page"));
+    assert!(
+        relative.starts_with(&format!("{name}.proofs/")),
+        "{relative}"
+    );
+    assert!(
+        root().join("reports").join(relative).is_file(),
+        "{relative}"
+    );
+    screenshot(&browser, &format!("{name}-run-proof"));
+    no_console_errors(&browser, name);
+
+    // A page made here: a crashed run shows its stderr tail, a solved one has neither.
+    let text = "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"bitset\"\n";
+    let experiment = Experiment::from_text(Path::new("crash.toml"), text).unwrap();
+    let mut crashed = Record::new("a", "bitset", "bitset", Task::Solve, 0);
+    crashed.status = Status::Crash;
+    crashed.reason = Some("the worker died: signal 6 (SIGABRT)".into());
+    crashed.stderr = "line one <b>not bold</b>\nthread main panicked at x.rs:1:1\n".into();
+    let mut solved = Record::new("b", "bitset", "bitset", Task::Solve, 0);
+    solved.status = Status::Solved;
+    solved.verified = true;
+    let provenance = Provenance {
+        machine: "test".into(),
+        commit: "test".into(),
+        command: "test".into(),
+    };
+    let html = render_html(&experiment, &[crashed.clone(), solved], 2, &provenance);
+    let path = out_dir().join("crashed.html");
+    std::fs::write(&path, &html).unwrap();
+    let stderr_of = |run: usize| {
+        browser.open(&format!("{}#tab=run&run={run}", file_url(&path)));
+        browser.run(
+            "var e = document.getElementById('run-stderr'); return e ? e.textContent : null;",
+            json!([]),
+        )
+    };
+    assert_eq!(stderr_of(0), json!(crashed.stderr));
+    screenshot(&browser, "crashed-run");
+    assert_eq!(stderr_of(1), Value::Null);
+    let proof = browser.run("return document.getElementById('run-proof');", json!([]));
+    assert_eq!(proof, Value::Null);
+    // No certificate on record: no certified column or filter.
+    let certified = browser.run(
+        "return document.querySelector('#filter-certified, [data-column=certified]:checked');",
+        json!([]),
+    );
+    assert_eq!(certified, Value::Null);
+    no_console_errors(&browser, "crashed");
+}
+
 /// 50,000 runs: three backends over 16,667 instances of one source, some timeouts.
 fn big_experiment() -> (Experiment, Vec<Record>) {
     let text = "time_limit = 10\nbaseline = \"enum\"\n[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"bitset\"\n[[backends]]\nname = \"enum\"\n[[backends]]\nname = \"sat\"\n";

@@ -151,6 +151,12 @@ pub struct RunResult {
     /// backend logs no proof of this model and task and the job ran without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim: Option<String>,
+    /// The last [`STDERR_TAIL_BYTES`] bytes the worker wrote on standard error during the job,
+    /// kept by the parent when the run ended in `crash`, `memout`, `error` or a `timeout` by
+    /// kill (empty otherwise, and for a run in this process): what a person reads to see how
+    /// it failed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
 }
 
 impl RunResult {
@@ -198,6 +204,7 @@ impl RunResult {
             peak_rss_mb: 0.0,
             limit_by: None,
             claim: None,
+            stderr: String::new(),
         }
     }
 }
@@ -341,6 +348,10 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
                 }
             }
         };
+        if result.status == Status::Error {
+            // The parent keeps what this job said on stderr up to here (a panic's message).
+            let _ = writeln!(io::stderr(), "{JOB_END}");
+        }
         let text = serde_json::to_string(&result).map_err(io::Error::other)?;
         writeln!(output, "{text}")?;
         output.flush()?;
@@ -383,17 +394,38 @@ pub struct Worker {
 /// How often a worker's parent looks at its stop flag while a job runs.
 pub const STOP_POLL: Duration = Duration::from_millis(50);
 
+/// How much of a worker's standard error a failed run keeps ([`RunResult::stderr`]): its last
+/// 4 KB (4,096 bytes, cut at a character boundary), so a record stays small whatever the
+/// worker printed (a backtrace runs to kilobytes).
+pub const STDERR_TAIL_BYTES: usize = 4096;
+
+/// The line a worker writes on standard error after a job that ended in `error`, before its
+/// result: once the parent's reader has seen it, the log holds all the job said. Never kept.
+const JOB_END: &str = "\u{1}zeroone worker: job ended";
+
+/// How long the parent waits for [`JOB_END`] after an `error` result before taking the tail
+/// as it is (the reader thread is normally microseconds behind).
+const JOB_END_WAIT: Duration = Duration::from_secs(1);
+
 /// What a worker said on standard error during its current job: the lines that tell how it
-/// died (a failed allocation, a panic, a fatal runtime error) and the last line that is not
-/// part of a backtrace.
+/// died (a failed allocation, a panic, a fatal runtime error), the last line that is not
+/// part of a backtrace, and the last [`STDERR_TAIL_BYTES`] bytes of it all.
 #[derive(Debug, Default)]
 struct StderrLog {
     notable: Vec<String>,
     last: String,
+    tail: String,
+    /// Whether the worker's [`JOB_END`] line was read.
+    ended: bool,
 }
 
 impl StderrLog {
     fn add(&mut self, line: &str) {
+        if line == JOB_END {
+            self.ended = true;
+            return;
+        }
+        self.keep_tail(line);
         let line: String = line.trim_end().chars().take(300).collect();
         let telling = ["memory allocation of", "panicked at", "fatal runtime error"];
         if telling.iter().any(|t| line.contains(t)) && self.notable.len() < 4 {
@@ -404,6 +436,21 @@ impl StderrLog {
             || line.starts_with("note:");
         if !line.is_empty() && !backtrace {
             self.last = line;
+        }
+    }
+
+    /// Appends `line` to the tail and drops what falls outside its last
+    /// [`STDERR_TAIL_BYTES`] bytes. Cost: a copy of the tail when it overflows.
+    fn keep_tail(&mut self, line: &str) {
+        let line = match line.len().checked_sub(STDERR_TAIL_BYTES) {
+            Some(cut) => &line[ceil_char_boundary(line, cut)..],
+            None => line,
+        };
+        self.tail.push_str(line);
+        self.tail.push('\n');
+        if let Some(cut) = self.tail.len().checked_sub(STDERR_TAIL_BYTES) {
+            let cut = ceil_char_boundary(&self.tail, cut);
+            self.tail.drain(..cut);
         }
     }
 
@@ -421,6 +468,14 @@ impl StderrLog {
             self.notable.join(" / ")
         }
     }
+}
+
+/// The first character boundary of `s` at or after byte `i`.
+fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 fn keep_log(from: impl Read, log: Arc<Mutex<StderrLog>>) {
@@ -612,6 +667,9 @@ impl Worker {
         match answer {
             Ok(text) => match serde_json::from_str::<RunResult>(&text) {
                 Ok(mut result) => {
+                    if result.status == Status::Error {
+                        result.stderr = self.stderr_of_error();
+                    }
                     self.model_key = Some(job.model_key.clone());
                     self.cpu_so_far = own_cpu_total(result.cpu_seconds, self.cpu_so_far);
                     result.wall_seconds = wall;
@@ -724,8 +782,27 @@ impl Worker {
         RunResult::failed(Status::Crash, format!("the worker died: {how}{said}"))
     }
 
-    /// Fills the measurements of a run whose worker is gone, from `wait4`'s usage.
+    /// The tail of what the worker said during the job that just answered `error`, once the
+    /// reader has seen the worker's [`JOB_END`] line (or after [`JOB_END_WAIT`]).
+    fn stderr_of_error(&self) -> String {
+        let start = Instant::now();
+        loop {
+            let (ended, tail) = (self.stderr_log.lock())
+                .map(|l| (l.ended, l.tail.clone()))
+                .unwrap_or_default();
+            if ended || start.elapsed() >= JOB_END_WAIT {
+                return tail;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Fills the measurements of a run whose worker is gone, from `wait4`'s usage, and the
+    /// tail of its standard error (complete: the reader ended with the worker).
     fn charge(&self, r: &mut RunResult, exit: &Exit, wall: f64) {
+        r.stderr = (self.stderr_log.lock())
+            .map(|l| l.tail.clone())
+            .unwrap_or_default();
         r.wall_seconds = wall;
         r.cpu_seconds = (exit.cpu_seconds - self.cpu_so_far).max(0.0);
         // wait4's figure is the process's lifetime peak, which counts the parent's resident set
@@ -937,5 +1014,92 @@ mod tests {
             "thread 'main' panicked at src/x.rs:1:1:"
         );
         assert_eq!(panicked.last, "boom");
+    }
+
+    /// A stand-in for `zeroone worker`: a shell script that reads one job, says `noise`
+    /// lines and then `last` on stderr, and does `then` (the shell's words).
+    fn fake_worker(dir: &Path, noise: usize, last: &str, then: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("worker.sh");
+        let script = format!(
+            "#!/bin/sh\nread job\ni=0\nwhile [ $i -lt {noise} ]; do echo \"noise $i: the worker rambles on\" >&2; i=$((i+1)); done\necho '{last}' >&2\n{then}\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn tiny_job_and_model() -> (Job, Model) {
+        use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
+        let mut b = ModelBuilder::new("tiny", PuzzleKind::Generic);
+        let x = b.variable("x", Coord::Free);
+        let f = b.family("rows");
+        b.row(f, vec![x], Sense::ExactlyOne);
+        let job = Job {
+            backend: "brute".into(),
+            options: BackendOptions::default(),
+            task: JobTask::Solve,
+            model_key: "tiny".into(),
+            model: None,
+            proof: None,
+        };
+        (job, b.build().unwrap())
+    }
+
+    #[test]
+    fn a_crashing_worker_leaves_the_last_4_kb_of_its_stderr_in_its_result() {
+        let dir = tempfile::tempdir().unwrap();
+        // 500 lines of about 35 bytes: 17 KB, four times the tail.
+        let exe = fake_worker(dir.path(), 500, "last words: giving up", "kill -SEGV $$");
+        let (job, model) = tiny_job_and_model();
+        let r = WorkerPool::new(exe, Limits::default()).run(&job, &model);
+        assert_eq!(r.status, Status::Crash, "{r:?}");
+        assert!(r.stderr.len() <= STDERR_TAIL_BYTES, "{}", r.stderr.len());
+        assert!(
+            r.stderr.len() > STDERR_TAIL_BYTES - 40,
+            "{}",
+            r.stderr.len()
+        );
+        assert!(r
+            .stderr
+            .ends_with("noise 499: the worker rambles on\nlast words: giving up\n"));
+        assert!(!r.stderr.contains("noise 0:"), "the head is dropped");
+        assert!(r.reason.unwrap().contains("last words: giving up"));
+    }
+
+    #[test]
+    fn an_error_result_keeps_what_its_job_said_on_stderr_and_a_success_keeps_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (job, model) = tiny_job_and_model();
+        for (status, says) in [(Status::Error, true), (Status::Unknown, false)] {
+            let answer = serde_json::to_string(&RunResult::failed(status, "boom".into())).unwrap();
+            // As `serve` does: the end-of-job line on stderr only after an error.
+            let end = if says {
+                "printf '\\001zeroone worker: job ended\\n' >&2\n".to_string()
+            } else {
+                String::new()
+            };
+            let then = format!("{end}echo '{answer}'\ncat > /dev/null");
+            let exe = fake_worker(dir.path(), 2, "thread main panicked at src/x.rs:1:1", &then);
+            let r = WorkerPool::new(exe, Limits::default()).run(&job, &model);
+            assert_eq!(r.status, status);
+            let expected = if says {
+                "noise 0: the worker rambles on\nnoise 1: the worker rambles on\nthread main panicked at src/x.rs:1:1\n"
+            } else {
+                ""
+            };
+            assert_eq!(r.stderr, expected);
+        }
+    }
+
+    #[test]
+    fn the_tail_is_cut_at_a_character_boundary() {
+        let mut log = StderrLog::default();
+        log.add(&"é".repeat(STDERR_TAIL_BYTES));
+        log.add("end");
+        assert!(log.tail.len() <= STDERR_TAIL_BYTES);
+        assert!(log.tail.ends_with("ééé\nend\n"));
+        log.add(JOB_END);
+        assert!(log.ended && log.tail.ends_with("end\n"));
     }
 }

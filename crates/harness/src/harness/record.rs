@@ -197,6 +197,12 @@ pub struct Record {
     /// Who enforced the time limit: the backend itself or the parent (killing the worker).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_by: Option<LimitBy>,
+    /// The last 4 KB of the worker's standard error
+    /// ([`crate::backend::worker::STDERR_TAIL_BYTES`]) when the run ended in `crash`,
+    /// `memout`, `error` or a `timeout` by kill; empty otherwise and on records made before it
+    /// was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
     /// zeroone's version that made the record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
@@ -255,6 +261,7 @@ impl Record {
             cpu_seconds: None,
             peak_rss_mb: None,
             limit_by: None,
+            stderr: String::new(),
             version: Some(crate::build_info::VERSION.into()),
             commit: Some(crate::build_info::COMMIT.into()),
             jobs: None,

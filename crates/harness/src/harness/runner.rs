@@ -158,6 +158,7 @@ fn fill_outcome(record: &mut Record, r: &crate::backend::worker::RunResult) {
     record.cpu_seconds = Some(r.cpu_seconds);
     record.peak_rss_mb = Some(r.peak_rss_mb);
     record.limit_by = r.limit_by;
+    record.stderr = r.stderr;
 }
 
 /// The size of `model` as its file or builder wrote it, before normalisation: its own
@@ -742,5 +743,50 @@ mod tests {
         ] {
             assert_eq!(progress_slot(other), 1, "{other:?}");
         }
+    }
+
+    #[test]
+    fn a_crashing_workers_record_keeps_the_tail_of_its_stderr_and_reads_back() {
+        use crate::harness::record::read_records;
+        use crate::harness::{Experiment, RunOptions};
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // A stand-in for `zeroone worker`: reads its job, says 9 KB on stderr, dies.
+        let exe = dir.path().join("worker.sh");
+        let script = "#!/bin/sh\nread job\ni=0\nwhile [ $i -lt 300 ]; do echo \"line $i of what the worker said\" >&2; i=$((i+1)); done\necho 'its last words' >&2\nkill -ABRT $$\n";
+        std::fs::write(&exe, script).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let file = dir.path().join("crash.toml");
+        let text =
+            "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"bitset\"\n";
+        std::fs::write(&file, text).unwrap();
+        let experiment = Experiment::load(&file).unwrap();
+        let options = RunOptions {
+            worker_exe: Some(exe),
+            jobs: Some(1),
+            ..RunOptions::new(dir.path())
+        };
+        let summary = super::run_experiment(&experiment, &options).unwrap();
+        let (records, _) = read_records(&summary.records, false).unwrap();
+        assert_eq!(records.len(), 1);
+        let r = &records[0];
+        assert_eq!(r.status, Status::Crash, "{r:?}");
+        let tail = crate::backend::worker::STDERR_TAIL_BYTES;
+        assert!(
+            r.stderr.len() <= tail && r.stderr.len() > tail - 40,
+            "{}",
+            r.stderr.len()
+        );
+        assert!(r
+            .stderr
+            .ends_with("line 299 of what the worker said\nits last words\n"));
+        assert!(!r.stderr.contains("line 0 of"));
+        // A record without the field (made before it was kept) reads with it empty.
+        let line = std::fs::read_to_string(&summary.records).unwrap();
+        let mut old: serde_json::Value =
+            serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        old.as_object_mut().unwrap().remove("stderr");
+        let back: crate::harness::record::Record = serde_json::from_value(old).unwrap();
+        assert_eq!(back.stderr, "");
     }
 }

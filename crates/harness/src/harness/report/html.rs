@@ -28,7 +28,9 @@ const PAGE_JS: &str = include_str!("html/page.js");
 const PAGE_CSS: &str = include_str!("html/page.css");
 
 /// The columns of a run in the page's data, in the order of each run's array.
-pub const HTML_RUN_COLUMNS: [&str; 23] = [
+/// Each run's array ends at its last value: trailing absent values (`null`) are left out, and
+/// the page reads a missing one as absent.
+pub const HTML_RUN_COLUMNS: [&str; 28] = [
     "instance",
     "source",
     "size",
@@ -52,6 +54,11 @@ pub const HTML_RUN_COLUMNS: [&str; 23] = [
     "reason",
     "options",
     "figures",
+    "certificate",
+    "check_seconds",
+    "gap",
+    "proof",
+    "stderr",
 ];
 
 /// Interned strings: each distinct value once, runs hold its index.
@@ -164,8 +171,14 @@ fn page_data(experiment: &Experiment, records: &[Record]) -> Value {
                 r.reason,
                 options.of(&opts),
                 figures,
+                (r.certificate != Certificate::None).then(|| r.certificate.name()),
+                number(r.check_seconds),
+                number(r.gap),
+                r.proof,
+                (!r.stderr.is_empty()).then_some(&r.stderr),
             ])
         })
+        .map(without_trailing_nulls)
         .collect();
     json!({
         "name": experiment.name,
@@ -185,6 +198,17 @@ fn page_data(experiment: &Experiment, records: &[Record]) -> Value {
             .collect::<Vec<_>>(),
         "runs": runs,
     })
+}
+
+/// A run's array without its trailing `null`s (about 5 bytes each), which the page reads as
+/// absent.
+fn without_trailing_nulls(mut run: Value) -> Value {
+    if let Value::Array(values) = &mut run {
+        while values.last().is_some_and(Value::is_null) {
+            values.pop();
+        }
+    }
+    run
 }
 
 /// JSON that is safe inside a `<script>` element: every `<` (only ever inside a string) as
@@ -289,5 +313,47 @@ mod tests {
             .unwrap()
             .to_lowercase();
         assert!(svg.contains(&hex(0)) && svg.contains(&hex(1)), "{svg}");
+    }
+
+    #[test]
+    fn runs_carry_certificate_gap_proof_and_stderr_and_drop_trailing_nulls() {
+        use crate::backend::Status;
+        use crate::harness::Task;
+        let exp = Experiment::from_text(
+            std::path::Path::new("e.toml"),
+            "[[instances]]\ngenerate = \"hex\"\nsizes = [1]\n[[backends]]\nname = \"bitset\"\n",
+        )
+        .unwrap();
+        let plain = Record::new("a", "bitset", "bitset", Task::Solve, 0);
+        let full = Record {
+            status: Status::Crash,
+            certificate: Certificate::Rejected,
+            check_seconds: Some(0.5),
+            gap: Some(0.25),
+            proof: Some("e.proofs/a.pbp".into()),
+            stderr: "said\n".into(),
+            ..Record::new("b", "bitset", "bitset", Task::Solve, 0)
+        };
+        let data = page_data(&exp, &[plain, full]);
+        let at = |run: usize, column: &str| {
+            let k = HTML_RUN_COLUMNS.iter().position(|c| *c == column).unwrap();
+            data["runs"][run].get(k).cloned()
+        };
+        assert_eq!(at(1, "certificate"), Some(json!("rejected")));
+        assert_eq!(at(1, "check_seconds"), Some(json!(0.5)));
+        assert_eq!(at(1, "gap"), Some(json!(0.25)));
+        assert_eq!(at(1, "proof"), Some(json!("e.proofs/a.pbp")));
+        assert_eq!(at(1, "stderr"), Some(json!("said\n")));
+        assert_eq!(
+            data["runs"][1].as_array().unwrap().len(),
+            HTML_RUN_COLUMNS.len()
+        );
+        // The plain run ends at its options: figures, certificate and the rest are absent.
+        let options = HTML_RUN_COLUMNS
+            .iter()
+            .position(|c| *c == "options")
+            .unwrap();
+        assert_eq!(data["runs"][0].as_array().unwrap().len(), options + 1);
+        assert_eq!(at(0, "certificate"), None);
     }
 }

@@ -23,6 +23,9 @@
     return s.toPrecision(3) + " s";
   }
   function label(r) { return D.labels[r[COL.backend]]; }
+  // The certified column, where any run has a certificate: checked, rejected or none.
+  var ANY_CERT = RUNS.some(function (r) { return r[COL.certificate]; });
+  function certified(r) { return ANY_CERT ? r[COL.certificate] || "none" : null; }
 
   // The table's columns: key, kind (num: numeric sort and range filter; str), value, text.
   function raw(key) { return function (r) { return r[COL[key]]; }; }
@@ -34,6 +37,8 @@
     { key: "repetition", kind: "num", value: raw("repetition") },
     { key: "status", kind: "str", value: raw("status") },
     { key: "verified", kind: "str", value: function (r) { return r[COL.verified] ? "yes" : "no"; } },
+    { key: "certified", kind: "str", value: certified },
+    { key: "check_seconds", kind: "num", value: raw("check_seconds"), text: timeText },
     { key: "seconds", kind: "num", value: raw("seconds"), text: timeText },
     { key: "wall_seconds", kind: "num", value: raw("wall_seconds"), text: timeText },
     { key: "cpu_seconds", kind: "num", value: raw("cpu_seconds"), text: timeText },
@@ -41,6 +46,7 @@
     { key: "count", kind: "big", value: raw("count") },
     { key: "objective", kind: "big", value: raw("objective") },
     { key: "bound", kind: "big", value: raw("bound") },
+    { key: "gap", kind: "num", value: raw("gap"), text: function (x) { return x.toPrecision(3); } },
     { key: "nodes", kind: "num", value: raw("nodes") },
     { key: "variables", kind: "num", value: raw("variables") },
     { key: "rows", kind: "num", value: raw("rows") },
@@ -55,7 +61,7 @@
     for (var i = 0; i < N; i++) { var v = c.value(RUNS[i]); if (v !== null && v !== undefined) return true; }
     return false;
   }
-  var DEFAULT_COLS = ["instance", "source", "backend", "repetition", "status", "verified", "seconds",
+  var DEFAULT_COLS = ["instance", "source", "backend", "repetition", "status", "verified", "certified", "seconds",
     "cpu_seconds", "peak_rss_mb", "count", "objective", "nodes", "reason"].filter(function (k) {
       return present(BY_KEY[k]);
     });
@@ -95,7 +101,7 @@
     state = {
       tab: p.get("tab") || "summary",
       sort: p.get("sort") || "", dir: p.get("dir") === "desc" ? "desc" : "asc",
-      status: list("status"), backend: list("backend"), source: list("source"),
+      status: list("status"), backend: list("backend"), source: list("source"), certified: list("certified"),
       q: p.get("q") || "", ranges: {},
       cols: p.get("cols") ? list("cols") : DEFAULT_COLS.slice(),
       page: Math.max(0, parseInt(p.get("page") || "0", 10) || 0),
@@ -115,7 +121,7 @@
     var p = new URLSearchParams();
     p.set("tab", state.tab);
     if (state.sort) { p.set("sort", state.sort); p.set("dir", state.dir); }
-    ["status", "backend", "source"].forEach(function (k) { if (state[k].length) p.set(k, state[k].join(",")); });
+    ["status", "backend", "source", "certified"].forEach(function (k) { if (state[k].length) p.set(k, state[k].join(",")); });
     if (state.q) p.set("q", state.q);
     Object.keys(state.ranges).sort().forEach(function (k) {
       ["min", "max"].forEach(function (m) { if (state.ranges[k][m] !== undefined) p.set(m + "." + k, state.ranges[k][m]); });
@@ -169,6 +175,7 @@
     var st = state.status.length ? new Set(state.status) : null;
     var be = state.backend.length ? new Set(state.backend) : null;
     var so = state.source.length ? new Set(state.source) : null;
+    var ce = state.certified.length ? new Set(state.certified) : null;
     var q = state.q.toLowerCase();
     var ranges = Object.keys(state.ranges).map(function (k) {
       return { keys: sortKeys(BY_KEY[k]), min: state.ranges[k].min, max: state.ranges[k].max };
@@ -180,6 +187,7 @@
       if (st && !st.has(r[COL.status])) continue;
       if (be && !be.has(D.labels[r[COL.backend]].label)) continue;
       if (so && !so.has(D.sources[r[COL.source]])) continue;
+      if (ce && !ce.has(certified(r))) continue;
       if (q && D.instances[r[COL.instance]].toLowerCase().indexOf(q) < 0) continue;
       var ok = true;
       for (var k = 0; k < ranges.length && ok; k++) {
@@ -227,6 +235,9 @@
     controls.appendChild(checkboxes("backend", D.labels.map(function (l) { return l.label; }), state.backend,
       function (v) { var l = D.labels.filter(function (x) { return x.label === v; })[0]; return l.peer ? v + " (peer)" : v; }));
     if (D.sources.length > 1) controls.appendChild(checkboxes("source", D.sources.slice().sort(), state.source));
+    if (ANY_CERT) controls.appendChild(checkboxes("certified", ["checked", "rejected", "none"].filter(function (v) {
+      return RUNS.some(function (r) { return certified(r) === v; });
+    }), state.certified));
     var search = el("fieldset");
     search.appendChild(el("legend", null, "instance contains"));
     var q = el("input", { type: "search", id: "filter-q" });
@@ -359,6 +370,11 @@
     tr.appendChild(el("td", null, label(r).name));
     t.appendChild(tr);
     tab.appendChild(t);
+    renderProof(tab, r[COL.proof]);
+    if (r[COL.stderr]) {
+      tab.appendChild(el("h3", null, "Standard error (its last 4 KB)"));
+      tab.appendChild(el("pre", { id: "run-stderr" }, r[COL.stderr]));
+    }
     tab.appendChild(el("h3", null, "Options"));
     tab.appendChild(el("pre", { id: "run-options" }, JSON.stringify(JSON.parse(D.options[r[COL.options]]), null, 2)));
     tab.appendChild(el("h3", null, "Statistics"));
@@ -385,6 +401,19 @@
       ul.appendChild(li);
     }
     tab.appendChild(ul);
+  }
+
+  // A certified run's proof: a link relative to the page (NAME.proofs/ beside it), and the
+  // model it proves, STEM.opb in the same folder.
+  function renderProof(tab, proof) {
+    if (!proof) return;
+    tab.appendChild(el("h3", null, "Proof"));
+    var p = el("p");
+    p.appendChild(el("a", { id: "run-proof", href: proof }, proof));
+    var stem = proof.replace(/\.pbp(\.gz)?$/, "");
+    p.appendChild(document.createTextNode(" (the model it proves: " + stem +
+      ".opb, .opb.gz when over 1 MB, in the same folder)"));
+    tab.appendChild(p);
   }
 
   // The plots.
