@@ -74,6 +74,7 @@ pub const MILP_FROM_TERMS: usize = 40;
 pub const COUNT_SWITCH: MemoSwitch = MemoSwitch {
     after_solutions: 1024,
     check_after: std::time::Duration::from_millis(5),
+    at_least_first_run: true,
     min_hits_per_node: 0.1,
 };
 
@@ -516,11 +517,13 @@ mod tests {
     fn a_memo_failing_its_cache_test_hands_the_count_back_to_the_visiting_engine() {
         use crate::puzzle::generate::counting::latin_squares;
         // Latin squares of order 4: 576 (A002860); the memo counts 1,143 states, so its first
-        // test (every 1,024 states) comes before its end.
+        // test (every 1,024 states) comes before its end. The checkpoint must not wait for
+        // the first run's time: on a loaded machine the memo would finish before it.
         let latin = latin_squares(4).unwrap();
         let mut xcc = Xcc::new(&BackendOptions::default()).unwrap();
         let given_up = MemoSwitch {
             check_after: std::time::Duration::ZERO,
+            at_least_first_run: false,
             min_hits_per_node: 2.0,
             ..switch_at(4)
         };

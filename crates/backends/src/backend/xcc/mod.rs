@@ -384,9 +384,14 @@ pub struct MemoSwitch {
     /// The solutions the visiting engine lists before a model of pure exact cover goes to
     /// the memo (a model with fewer is counted by the visiting engine alone).
     pub after_solutions: u64,
-    /// How long the memo runs before its cache is judged: the longer of this and the
-    /// visiting engine's first run.
+    /// How long the memo runs before its cache is judged (the longer of this and the
+    /// visiting engine's first run when `at_least_first_run`).
     pub check_after: Duration,
+    /// Whether the memo runs at least as long as the visiting engine's first run before it is
+    /// judged (what `auto` does: a slow first run says the model is costly either way). Off,
+    /// the checkpoint depends on `check_after` alone (with zero: at the first test, every
+    /// 1,024 states, whatever the machine's speed).
+    pub at_least_first_run: bool,
     /// The fewest cache hits per node counted at that point for the memo to go on; below
     /// it, the visiting engine counts the model from the start.
     pub min_hits_per_node: f64,
@@ -423,7 +428,11 @@ impl Xcc {
         let full = self.time_limit;
         let left = full.map(|t| t.saturating_sub(start.elapsed()));
         let checkpoint = memo::Checkpoint {
-            at: Instant::now() + switch.check_after.max(start.elapsed()),
+            at: Instant::now()
+                + match switch.at_least_first_run {
+                    true => switch.check_after.max(start.elapsed()),
+                    false => switch.check_after,
+                },
             min_hits_per_node: switch.min_hits_per_node,
         };
         let branching = Some(memo::Branching::Sweep);
