@@ -67,6 +67,10 @@ struct Level {
     /// Whether choosing one option leaves the item open (its other options must then be
     /// excluded branch by branch).
     stays_open: bool,
+    /// Whether its decisions are logged to a proof: not when its one option is forced (the
+    /// item's row implies it by unit propagation once its other options are out, so the
+    /// decision adds nothing a checker needs and only lengthens every `rup` below it).
+    logged: bool,
 }
 
 /// How a search ended.
@@ -296,14 +300,14 @@ impl Searcher {
                     if !found(&self.chosen) {
                         return Ending::Stopped;
                     }
-                    if depth > 0 {
+                    if depth > 0 && self.levels.last().is_some_and(|l| l.logged) {
                         if let Some(proof) = proof.as_deref_mut() {
                             proof.retract();
                         }
                     }
                 }
                 Pick::Dead => {
-                    if depth > 0 {
+                    if depth > 0 && self.levels.last().is_some_and(|l| l.logged) {
                         if let Some(proof) = proof.as_deref_mut() {
                             proof.retract();
                         }
@@ -318,11 +322,13 @@ impl Searcher {
                             .iter()
                             .filter(|&&o| live[o as usize / 64] >> (o % 64) & 1 == 1),
                     );
+                    let stays_open = !p.plain && frame.room[item] > 1;
                     self.levels.push(Level {
                         start,
                         branches,
                         next: 0,
-                        stays_open: !p.plain && frame.room[item] > 1,
+                        stays_open,
+                        logged: branches > 1 || stays_open,
                     });
                 }
             }
@@ -336,7 +342,7 @@ impl Searcher {
                     self.levels.pop();
                     stats.backtracks += 1;
                     // The node that owned the level is finished: its own decision goes.
-                    if !self.levels.is_empty() {
+                    if self.levels.last().is_some_and(|l| l.logged) {
                         if let Some(proof) = proof.as_deref_mut() {
                             proof.retract();
                         }
@@ -345,7 +351,7 @@ impl Searcher {
                 }
                 let t = level.next as usize;
                 level.next += 1;
-                let (start, stays_open) = (level.start, level.stays_open);
+                let (start, stays_open, logged) = (level.start, level.stays_open, level.logged);
                 depth = self.levels.len();
                 self.chosen.truncate(base + depth - 1);
                 if stays_open && t > 0 {
@@ -369,7 +375,7 @@ impl Searcher {
                     choose(p, frame, option)
                 };
                 self.chosen.push(option as u32);
-                if let Some(proof) = proof.as_deref_mut() {
+                if let Some(proof) = proof.as_deref_mut().filter(|_| logged) {
                     let (var, value) = p.decision_literal(option);
                     proof.decide(var, value);
                 }
