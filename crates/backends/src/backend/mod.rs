@@ -492,7 +492,7 @@ pub fn registry() -> Vec<BackendInfo> {
     },
     BackendInfo {
         name: "auto",
-        about: "the default, by measurement (reports/portfolio.md, reports/counting-portfolio.md): xcc for exact cover its fast engines take (counted by xcc's memo-sweep past 1,024 solutions of pure exact cover), sat for CNF-shaped models of 300+ clauses, bitset otherwise; records name the engine that ran",
+        about: "the default, by measurement (reports/portfolio.md, reports/counting-portfolio.md): xcc for exact cover its fast engines take (counted by xcc's memo-sweep past 1,024 solutions of pure exact cover), sat for CNF-shaped models of 100+ clauses, milp for objectives of 40+ costs over rows other than exact cover (bitset when gap, abs-gap or hint is given), bitset otherwise; records name the engine that ran",
         make: |o| Ok(Box::new(auto::Auto::new(o)?)),
         params: &incumbent::GapLimit::PARAMS,
         uses_time_limit: true,
