@@ -592,7 +592,7 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::E
         );
     }
     let _ = writeln!(out, "p cnf {} {}", cnf.num_vars, cnf.clauses.len());
-    for line in projection_lines(&cnf) {
+    for line in projection_lines(model, &cnf) {
         let _ = writeln!(out, "{line}");
     }
     for clause in &cnf.clauses {
@@ -607,13 +607,16 @@ pub fn to_dimacs(model: &Model, options: &CnfOptions) -> Result<String, super::E
 /// How many variables one `c p show` line names (the format allows any number of lines).
 pub const SHOW_PER_LINE: usize = 32;
 
-/// The `c p show ... 0` lines projecting a count onto the model variables `1..=model_vars`:
-/// none when the formula has no auxiliary variables. Costs `O(model_vars)`.
-fn projection_lines(cnf: &Cnf) -> Vec<String> {
-    if cnf.num_vars == cnf.model_vars {
-        return Vec::new();
-    }
-    let vars: Vec<usize> = (1..=cnf.model_vars).collect();
+/// The `c p show ... 0` lines projecting a count: onto the model's own projection (a CNF file
+/// read with `c p show` lines, [`Model::count_projection`]) when it has one, so a projected
+/// formula exports as projected; else onto the model variables `1..=model_vars`, none when
+/// the formula has no auxiliary variables. Costs `O(model_vars)`.
+fn projection_lines(model: &Model, cnf: &Cnf) -> Vec<String> {
+    let vars: Vec<usize> = match model.count_projection() {
+        Some(shown) => shown.iter().map(|&v| v + 1).collect(),
+        None if cnf.num_vars == cnf.model_vars => return Vec::new(),
+        None => (1..=cnf.model_vars).collect(),
+    };
     vars.chunks(SHOW_PER_LINE)
         .map(|chunk| {
             let names: Vec<String> = chunk.iter().map(usize::to_string).collect();
@@ -818,6 +821,20 @@ mod tests {
         let shown: Vec<&str> = text.lines().filter(|l| l.starts_with("c p show")).collect();
         assert_eq!(shown.len(), 2);
         assert!(shown[1].ends_with(" 33 34 35 36 37 38 39 40 0"));
+    }
+
+    #[test]
+    fn a_projected_cnf_exports_its_own_projection() {
+        // Three variables, one clause, shown: 1 and 3 (the second is projected away).
+        let text = "p cnf 3 1\nc p show 3 1 0\n1 2 3 0\n";
+        let m = crate::read::read_str(crate::read::Format::Cnf, text, "projected").unwrap();
+        assert_eq!(m.count_projection(), Some(&[0, 2][..]));
+        let out = to_dimacs(&m, &CnfOptions::default()).unwrap();
+        let shown: Vec<&str> = out.lines().filter(|l| l.starts_with("c p show")).collect();
+        assert_eq!(shown, ["c p show 1 3 0"]);
+        // Read back, the projection is the same.
+        let back = crate::read::read_str(crate::read::Format::Cnf, &out, "back").unwrap();
+        assert_eq!(back.count_projection(), m.count_projection());
     }
 
     /// A model of one row `sum weights[i] x_i (sense)` over `weights.len()` variables.
