@@ -63,8 +63,8 @@ pub fn proved_one(
             dir
         }
         None => {
-            temp = TempDir::new(index)?;
-            &temp.0
+            temp = temp_dir()?;
+            temp.path()
         }
     };
     let stem = format!("{}-{index}", model.name());
@@ -161,8 +161,8 @@ pub fn certified_unique(model: &Model) -> Result<String, String> {
     let mut bitset =
         zeroone::backend::make_backend("bitset", &options).map_err(|e| e.to_string())?;
     let prover = bitset.prover().ok_or("bitset logs no proofs")?;
-    let dir = TempDir::new(0).map_err(|e| e.to_string())?;
-    let files = prove_to_dir(prover, model, ProofTask::Count, &dir.0, model.name())
+    let dir = temp_dir().map_err(|e| e.to_string())?;
+    let files = prove_to_dir(prover, model, ProofTask::Count, dir.path(), model.name())
         .map_err(|e| format!("bitset: {e}"))?;
     let unique = Claim::Count {
         count: 1,
@@ -206,11 +206,11 @@ pub struct CheckArgs {
 pub fn run(args: CheckArgs) -> Result<(), CliError> {
     let gz = |p: &Path| p.extension().is_some_and(|e| e == "gz");
     let temp = match gz(&args.model) || gz(&args.proof) {
-        true => Some(TempDir::new(0)?),
+        true => Some(temp_dir()?),
         false => None,
     };
     let unpack = |p: &Path| match &temp {
-        Some(dir) => zeroone::harness::certify::unpacked(p, &dir.0)
+        Some(dir) => zeroone::harness::certify::unpacked(p, dir.path())
             .map_err(|e| CliError::BadInput(e.to_string())),
         None => Ok(p.to_path_buf()),
     };
@@ -227,28 +227,13 @@ pub fn run(args: CheckArgs) -> Result<(), CliError> {
     }
 }
 
-/// A private temporary folder for `--certify` without `--proof`, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(index: usize) -> Result<TempDir, CliError> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "zeroone-proof-{}-{index}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir(&dir)
-            .map_err(|e| CliError::Failed(format!("temporary folder {}: {e}", dir.display())))?;
-        Ok(TempDir(dir))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A private temporary folder (for `--certify` without `--proof`, and for unpacking gzipped
+/// files), removed when dropped.
+fn temp_dir() -> Result<tempfile::TempDir, CliError> {
+    tempfile::Builder::new()
+        .prefix("zeroone-proof-")
+        .tempdir()
+        .map_err(|e| CliError::Failed(format!("a temporary folder: {e}")))
 }
 
 #[cfg(test)]
