@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use zeroone::backend::proof::{
-    check, find_checker, prove_verified, Checked, Claim, ProofTask, ProvedAnswer, CHECKER_INSTALL,
+    find_checker, prove_verified, rejection, ProofTask, ProvedAnswer, CHECKER_INSTALL,
 };
 use zeroone::backend::{Backend, Status};
 use zeroone::model::Model;
@@ -80,26 +80,13 @@ pub fn run_proved(
         .map_err(|e| format!("certify/proof: {e}"))?;
     let mut answer = proved.answer;
     // A run stopped by its time limit (a partial count included) certifies no answer.
-    let partial = matches!(
-        proved.claim,
-        Claim::Nothing
-            | Claim::Count {
-                exhaustive: false,
-                ..
-            }
-    );
-    if !request.certify || partial {
+    if !request.certify || !proved.claim.settles_an_answer() {
         return Ok(ProvedResult {
             answer,
             certificate: "none",
         });
     }
-    let rejected = match check(&proved.opb, &proved.pbp) {
-        Ok(Checked::Certified { .. }) => None,
-        Ok(Checked::Rejected { reason }) => Some(reason),
-        Err(e) => Some(format!("the proof could not be checked: {e}")),
-    };
-    let Some(reason) = rejected else {
+    let Some(reason) = rejection(&proved.opb, &proved.pbp) else {
         return Ok(ProvedResult {
             answer,
             certificate: "checked",

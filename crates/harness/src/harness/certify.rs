@@ -14,7 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::backend::proof::{check, find_checker, Checked, Claim, CHECKER_INSTALL};
+use crate::backend::proof::{find_checker, rejection, Claim, CHECKER_INSTALL};
 use crate::backend::worker::RunResult;
 use crate::backend::Status;
 use crate::harness::experiment::Experiment;
@@ -105,32 +105,17 @@ pub fn certify_run(
     let opb = dir.join(format!("{stem}.opb"));
     let pbp = dir.join(format!("{stem}.pbp"));
     let claim = result.claim.as_deref().and_then(Claim::parse);
-    // A count cut short by the time limit claims "at least k": no answer to certify, and its
-    // check (every solution step) could take far longer than the run.
-    let partial = matches!(
-        claim,
-        None | Some(
-            Claim::Nothing
-                | Claim::Count {
-                    exhaustive: false,
-                    ..
-                }
-        )
-    );
-    if partial {
+    // No claim, or one that settles no answer (a count cut short by the time limit): nothing
+    // to certify.
+    if !claim.is_some_and(|c| c.settles_an_answer()) {
         for path in [&opb, &pbp] {
             remove_if_present(path)?;
         }
         return remove_partial(dir, stem);
     }
     let start = Instant::now();
-    let verdict = check(&opb, &pbp);
+    let rejected = rejection(&opb, &pbp);
     record.check_seconds = Some(start.elapsed().as_secs_f64());
-    let rejected = match verdict {
-        Ok(Checked::Certified { .. }) => None,
-        Ok(Checked::Rejected { reason }) => Some(reason),
-        Err(e) => Some(format!("the proof could not be checked: {e}")),
-    };
     record.certificate = match rejected {
         None => Certificate::Checked,
         Some(reason) => {

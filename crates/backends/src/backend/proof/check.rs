@@ -131,6 +131,18 @@ pub fn check(opb: &Path, pbp: &Path) -> Result<Checked, ProofError> {
     Ok(confirm(&found, verdict))
 }
 
+/// Why the proof pair is not accepted: `None` when [`check`] certifies it, the checker's
+/// reason when it rejects it, and the error when it cannot be checked at all (a missing file
+/// or checker, an unreadable proof), for callers that count each of those as a rejected
+/// certificate (experiments, Python). Cost: that of [`check`].
+pub fn rejection(opb: &Path, pbp: &Path) -> Option<String> {
+    match check(opb, pbp) {
+        Ok(Checked::Certified { .. }) => None,
+        Ok(Checked::Rejected { reason }) => Some(reason),
+        Err(e) => Some(format!("the proof could not be checked: {e}")),
+    }
+}
+
 /// The claim of `found` confronted with `veripb`'s verdict line.
 fn confirm(found: &ProofScan, verdict: String) -> Checked {
     let reject = |reason: String| Checked::Rejected { reason };

@@ -20,7 +20,7 @@ mod check;
 mod verified;
 mod writer;
 
-pub use check::{check, find_checker, Checked, CHECKER_INSTALL};
+pub use check::{check, find_checker, rejection, Checked, CHECKER_INSTALL};
 pub use verified::{prove_verified, NoProof, Proved, ProvedAnswer};
 pub use writer::{opb_constraint_count, VeriPbWriter, WrittenProof};
 
@@ -91,6 +91,20 @@ impl Claim {
             Claim::Optimum { value } => format!("optimum {value}"),
             Claim::Nothing => "nothing".into(),
         }
+    }
+
+    /// Whether the claim settles an answer worth certifying: not `nothing` and not a count
+    /// cut short ("at least k", whose check of every solution step could take far longer
+    /// than the run). Free.
+    pub fn settles_an_answer(&self) -> bool {
+        !matches!(
+            self,
+            Claim::Nothing
+                | Claim::Count {
+                    exhaustive: false,
+                    ..
+                }
+        )
     }
 
     /// The claim of a `% zeroone claim: TEXT` comment's text.
