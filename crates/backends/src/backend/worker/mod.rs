@@ -32,7 +32,7 @@
 //! Cost per job: one JSON line each way (the model on the first job of an instance), about a
 //! few tens of microseconds for small models; one process start per worker, not per job.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -49,6 +49,14 @@ use crate::backend::{
     count_verified, solve_verified, stops_itself, BackendOptions, Registry, Stats, Status,
 };
 use crate::model::{Model, Solution};
+
+mod limits;
+mod stderr;
+
+pub use limits::check_memory_limit;
+use limits::limit_address_space;
+pub use stderr::STDERR_TAIL_BYTES;
+use stderr::{keep_log, StderrLog, JOB_END, JOB_END_WAIT};
 
 /// What one job asks a backend for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -393,163 +401,6 @@ pub struct Worker {
 
 /// How often a worker's parent looks at its stop flag while a job runs.
 pub const STOP_POLL: Duration = Duration::from_millis(50);
-
-/// How much of a worker's standard error a failed run keeps ([`RunResult::stderr`]): its last
-/// 4 KB (4,096 bytes, cut at a character boundary), so a record stays small whatever the
-/// worker printed (a backtrace runs to kilobytes).
-pub const STDERR_TAIL_BYTES: usize = 4096;
-
-/// The line a worker writes on standard error after a job that ended in `error`, before its
-/// result: once the parent's reader has seen it, the log holds all the job said. Never kept.
-const JOB_END: &str = "\u{1}zeroone worker: job ended";
-
-/// How long the parent waits for [`JOB_END`] after an `error` result before taking the tail
-/// as it is (the reader thread is normally microseconds behind).
-const JOB_END_WAIT: Duration = Duration::from_secs(1);
-
-/// What a worker said on standard error during its current job: the lines that tell how it
-/// died (a failed allocation, a panic, a fatal runtime error), the last line that is not
-/// part of a backtrace, and the last [`STDERR_TAIL_BYTES`] bytes of it all.
-#[derive(Debug, Default)]
-struct StderrLog {
-    notable: Vec<String>,
-    last: String,
-    tail: String,
-    /// Whether the worker's [`JOB_END`] line was read.
-    ended: bool,
-}
-
-impl StderrLog {
-    fn add(&mut self, line: &str) {
-        if line == JOB_END {
-            self.ended = true;
-            return;
-        }
-        self.keep_tail(line);
-        let line: String = line.trim_end().chars().take(300).collect();
-        let telling = ["memory allocation of", "panicked at", "fatal runtime error"];
-        if telling.iter().any(|t| line.contains(t)) && self.notable.len() < 4 {
-            self.notable.push(line.clone());
-        }
-        let backtrace = line.starts_with(char::is_whitespace)
-            || line.starts_with("stack backtrace")
-            || line.starts_with("note:");
-        if !line.is_empty() && !backtrace {
-            self.last = line;
-        }
-    }
-
-    /// Appends `line` to the tail and drops what falls outside its last
-    /// [`STDERR_TAIL_BYTES`] bytes. Cost: a copy of the tail when it overflows.
-    fn keep_tail(&mut self, line: &str) {
-        let line = match line.len().checked_sub(STDERR_TAIL_BYTES) {
-            Some(cut) => &line[ceil_char_boundary(line, cut)..],
-            None => line,
-        };
-        self.tail.push_str(line);
-        self.tail.push('\n');
-        if let Some(cut) = self.tail.len().checked_sub(STDERR_TAIL_BYTES) {
-            let cut = ceil_char_boundary(&self.tail, cut);
-            self.tail.drain(..cut);
-        }
-    }
-
-    fn out_of_memory(&self) -> Option<&str> {
-        self.notable
-            .iter()
-            .find(|l| l.contains("memory allocation of"))
-            .map(String::as_str)
-    }
-
-    fn summary(&self) -> String {
-        if self.notable.is_empty() {
-            self.last.clone()
-        } else {
-            self.notable.join(" / ")
-        }
-    }
-}
-
-/// The first character boundary of `s` at or after byte `i`.
-fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
-fn keep_log(from: impl Read, log: Arc<Mutex<StderrLog>>) {
-    for line in BufReader::new(from).split(b'\n') {
-        let Ok(bytes) = line else { break };
-        if let Ok(mut l) = log.lock() {
-            l.add(&String::from_utf8_lossy(&bytes));
-        }
-    }
-}
-
-/// Checks that a worker of `exe` can start under an address-space limit of `mb` MB (a limit
-/// below what the program needs to load dies in the loader, which would look like a `crash`).
-/// `Err(minimum)` names the smallest limit, in MB, under which a worker starts; callers refuse
-/// the limit with it. Cost: one short process start when the limit is enough, about ten when
-/// it is not (a bisection).
-pub fn check_memory_limit(exe: &Path, mb: u64) -> Result<(), u64> {
-    if starts_within(exe, mb) {
-        return Ok(());
-    }
-    // The smallest limit that starts, by bisection between `mb` (too small) and a limit
-    // that starts (doubling until one does).
-    let (mut low, mut high) = (mb, mb.max(1).saturating_mul(2));
-    while !starts_within(exe, high) {
-        low = high;
-        if high >= 1 << 20 {
-            return Err(high);
-        }
-        high = high.saturating_mul(2);
-    }
-    while high - low > 1 {
-        let mid = low + (high - low) / 2;
-        if starts_within(exe, mid) {
-            high = mid;
-        } else {
-            low = mid;
-        }
-    }
-    Err(high)
-}
-
-/// Sets this process's address-space limit (`RLIMIT_AS`) to `bytes`. Async-signal-safe and
-/// allocation-free, for `pre_exec` between fork and exec.
-fn limit_address_space(bytes: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: bytes as libc::rlim_t,
-        rlim_max: bytes as libc::rlim_t,
-    };
-    // SAFETY: setrlimit reads the struct we pass and nothing else.
-    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// Whether `exe worker` starts and ends cleanly (given no job) under `mb` MB of address space.
-fn starts_within(exe: &Path, mb: u64) -> bool {
-    let bytes = mb.saturating_mul(1 << 20);
-    let mut command = Command::new(exe);
-    command
-        .arg("worker")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec the closure calls only setrlimit, which is
-        // async-signal-safe, and allocates nothing.
-        unsafe {
-            command.pre_exec(move || limit_address_space(bytes));
-        }
-    }
-    command.status().is_ok_and(|s| s.success())
-}
 
 impl Worker {
     /// Starts `exe worker` with `limits` (the address-space limit is set in the child before
@@ -984,122 +835,4 @@ impl WorkerPool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_failed_allocation_is_found_behind_a_long_backtrace() {
-        // With RUST_BACKTRACE set, the abort message is followed by kilobytes of frames; a
-        // fixed-size tail of standard error lost it and called a memout a crash.
-        let mut text =
-            String::from("memory allocation of 570425360 bytes failed\nstack backtrace:\n");
-        for i in 0..400 {
-            text.push_str(&format!("  {i}: zeroone::backend::dp::frame_{i}\n             at ./src/backend/dp.rs:{i}:5\n"));
-        }
-        text.push_str("note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n");
-        let log = Arc::new(Mutex::new(StderrLog::default()));
-        keep_log(text.as_bytes(), Arc::clone(&log));
-        let log = log.lock().unwrap();
-        assert_eq!(
-            log.out_of_memory(),
-            Some("memory allocation of 570425360 bytes failed")
-        );
-        let mut panicked = StderrLog::default();
-        panicked.add("thread 'main' panicked at src/x.rs:1:1:");
-        panicked.add("boom");
-        panicked.add("  0: frame");
-        assert_eq!(panicked.out_of_memory(), None);
-        assert_eq!(
-            panicked.summary(),
-            "thread 'main' panicked at src/x.rs:1:1:"
-        );
-        assert_eq!(panicked.last, "boom");
-    }
-
-    /// A stand-in for `zeroone worker`: a shell script that reads one job, says `noise`
-    /// lines and then `last` on stderr, and does `then` (the shell's words).
-    fn fake_worker(dir: &Path, noise: usize, last: &str, then: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join("worker.sh");
-        let script = format!(
-            "#!/bin/sh\nread job\ni=0\nwhile [ $i -lt {noise} ]; do echo \"noise $i: the worker rambles on\" >&2; i=$((i+1)); done\necho '{last}' >&2\n{then}\n"
-        );
-        std::fs::write(&path, script).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
-    }
-
-    fn tiny_job_and_model() -> (Job, Model) {
-        use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
-        let mut b = ModelBuilder::new("tiny", PuzzleKind::Generic);
-        let x = b.variable("x", Coord::Free);
-        let f = b.family("rows");
-        b.row(f, vec![x], Sense::ExactlyOne);
-        let job = Job {
-            backend: "brute".into(),
-            options: BackendOptions::default(),
-            task: JobTask::Solve,
-            model_key: "tiny".into(),
-            model: None,
-            proof: None,
-        };
-        (job, b.build().unwrap())
-    }
-
-    #[test]
-    fn a_crashing_worker_leaves_the_last_4_kb_of_its_stderr_in_its_result() {
-        let dir = tempfile::tempdir().unwrap();
-        // 500 lines of about 35 bytes: 17 KB, four times the tail.
-        let exe = fake_worker(dir.path(), 500, "last words: giving up", "kill -SEGV $$");
-        let (job, model) = tiny_job_and_model();
-        let r = WorkerPool::new(exe, Limits::default()).run(&job, &model);
-        assert_eq!(r.status, Status::Crash, "{r:?}");
-        assert!(r.stderr.len() <= STDERR_TAIL_BYTES, "{}", r.stderr.len());
-        assert!(
-            r.stderr.len() > STDERR_TAIL_BYTES - 40,
-            "{}",
-            r.stderr.len()
-        );
-        assert!(r
-            .stderr
-            .ends_with("noise 499: the worker rambles on\nlast words: giving up\n"));
-        assert!(!r.stderr.contains("noise 0:"), "the head is dropped");
-        assert!(r.reason.unwrap().contains("last words: giving up"));
-    }
-
-    #[test]
-    fn an_error_result_keeps_what_its_job_said_on_stderr_and_a_success_keeps_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let (job, model) = tiny_job_and_model();
-        for (status, says) in [(Status::Error, true), (Status::Unknown, false)] {
-            let answer = serde_json::to_string(&RunResult::failed(status, "boom".into())).unwrap();
-            // As `serve` does: the end-of-job line on stderr only after an error.
-            let end = if says {
-                "printf '\\001zeroone worker: job ended\\n' >&2\n".to_string()
-            } else {
-                String::new()
-            };
-            let then = format!("{end}echo '{answer}'\ncat > /dev/null");
-            let exe = fake_worker(dir.path(), 2, "thread main panicked at src/x.rs:1:1", &then);
-            let r = WorkerPool::new(exe, Limits::default()).run(&job, &model);
-            assert_eq!(r.status, status);
-            let expected = if says {
-                "noise 0: the worker rambles on\nnoise 1: the worker rambles on\nthread main panicked at src/x.rs:1:1\n"
-            } else {
-                ""
-            };
-            assert_eq!(r.stderr, expected);
-        }
-    }
-
-    #[test]
-    fn the_tail_is_cut_at_a_character_boundary() {
-        let mut log = StderrLog::default();
-        log.add(&"é".repeat(STDERR_TAIL_BYTES));
-        log.add("end");
-        assert!(log.tail.len() <= STDERR_TAIL_BYTES);
-        assert!(log.tail.ends_with("ééé\nend\n"));
-        log.add(JOB_END);
-        assert!(log.ended && log.tail.ends_with("end\n"));
-    }
-}
+mod tests;
