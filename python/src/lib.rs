@@ -195,7 +195,11 @@ fn _run(
 fn _serve_worker(py: Python<'_>) -> PyResult<()> {
     py.allow_threads(|| {
         let stdin = std::io::stdin();
-        zeroone::backend::worker::serve(stdin.lock(), std::io::stdout().lock())
+        // The models of an experiment under a memory limit are built here, not by the run.
+        let mut builder = zeroone::harness::listing::InstanceBuilder::default();
+        zeroone::backend::worker::serve_with(stdin.lock(), std::io::stdout().lock(), &mut |s| {
+            builder.build(s)
+        })
     })
     .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }

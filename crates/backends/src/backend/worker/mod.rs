@@ -50,9 +50,11 @@ use crate::backend::{
 };
 use crate::model::{Model, Solution};
 
+mod built;
 mod limits;
 mod stderr;
 
+pub use built::{original_size, BuildModel, BuiltModel, ModelFacts, Unbuilt, UnbuiltKind};
 pub use limits::check_memory_limit;
 use limits::limit_address_space;
 pub use stderr::STDERR_TAIL_BYTES;
@@ -69,6 +71,10 @@ pub enum JobTask {
         /// The count limit (`--limit`, `count_limit`).
         limit: Option<u64>,
     },
+    /// Build the model (from the job's `source`, when the worker holds none under its key) and
+    /// describe it ([`RunResult::built`]); no backend runs. The parent learns the model's size,
+    /// or why it does not build, before any backend runs on it.
+    Build,
 }
 
 /// One job for a worker: a backend, its options, a task and a model.
@@ -83,8 +89,14 @@ pub struct Job {
     /// A name for the model; a job without `model` reuses the worker's last model, which must
     /// have this key.
     pub model_key: String,
-    /// The model, or `None` to reuse the worker's last one.
+    /// The model, or `None` to reuse the worker's last one (or build it from `source`).
     pub model: Option<Model>,
+    /// Where the worker builds the model itself when it holds none under `model_key` and
+    /// `model` is `None`: a description its builder reads ([`serve_with`]; the harness's names a
+    /// file and the puzzle's index in it, or a generated board), so the parent never builds
+    /// the model. Results of such a job carry [`RunResult::built`] or [`RunResult::unbuilt`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<serde_json::Value>,
     /// Log a proof of the answer: the worker writes `STEM.opb` and `STEM.pbp` (`STEM` this
     /// path, its file name safe as [`crate::backend::proof::safe_file_name`] leaves it, its
     /// folder existing) when the backend logs proofs of this model and task; otherwise it runs
@@ -101,6 +113,8 @@ struct JobRef<'a> {
     task: JobTask,
     model_key: &'a str,
     model: Option<&'a Model>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     proof: Option<&'a Path>,
 }
@@ -165,6 +179,13 @@ pub struct RunResult {
     /// it failed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// A job with a `source`: what the model the worker built (or held) is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built: Option<ModelFacts>,
+    /// A job with a `source` the worker made no model of: why (the status is then `memout`
+    /// for a model past the memory limit it was read under, else `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unbuilt: Option<Unbuilt>,
 }
 
 impl RunResult {
@@ -213,6 +234,20 @@ impl RunResult {
             limit_by: None,
             claim: None,
             stderr: String::new(),
+            built: None,
+            unbuilt: None,
+        }
+    }
+
+    /// The result of a job whose source made no model.
+    fn of_unbuilt(unbuilt: Unbuilt) -> RunResult {
+        let status = match unbuilt.kind {
+            UnbuiltKind::PastMemoryLimit => Status::Memout,
+            UnbuiltKind::Unreadable | UnbuiltKind::NoModel => Status::Error,
+        };
+        RunResult {
+            unbuilt: Some(unbuilt.clone()),
+            ..RunResult::failed(status, unbuilt.message)
         }
     }
 }
@@ -254,6 +289,12 @@ fn peak_rss_since_reset() -> Option<f64> {
 /// Runs one job in this process with a backend of `registry`: the worker's body, also what
 /// [`run_in_process`] does.
 fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
+    if job.task == JobTask::Build {
+        return RunResult::failed(
+            Status::Unknown,
+            "the model was built; no backend ran".into(),
+        );
+    }
     let mut backend = match registry.make(&job.backend, &job.options) {
         Ok(b) => b,
         Err(e) => return RunResult::failed(Status::Error, e.to_string()),
@@ -277,6 +318,7 @@ fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
             Ok(o) => RunResult::of_count(o),
             Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
         },
+        (None, JobTask::Build) => unreachable!("a build job returned above"),
     };
     result.limit_by = limit_by;
     result
@@ -296,6 +338,7 @@ fn execute_proved(
         JobTask::Solve => ProofTask::Solve,
         JobTask::Count { limit: None } => ProofTask::Count,
         JobTask::Count { limit: Some(n) } => ProofTask::CountUpTo(n),
+        JobTask::Build => return None,
     };
     let dir = stem.parent().filter(|d| !d.as_os_str().is_empty())?;
     let name = stem.file_name()?.to_string_lossy();
@@ -333,9 +376,31 @@ pub fn run_in_process_with(registry: &Registry, job: &Job, model: &Model) -> Run
 }
 
 /// The worker's main loop (`zeroone worker`): one [`Job`] per line in, one [`RunResult`] per
-/// line out, until standard input closes. A line that is not a job gets an `error` result.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut cached: Option<(String, Model)> = None;
+/// line out, until standard input closes. A line that is not a job gets an `error` result; a
+/// job naming a `source` gets one too (this loop builds no models: see [`serve_with`]).
+pub fn serve(input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_with(input, output, &mut |_| {
+        Err(Unbuilt {
+            kind: UnbuiltKind::Unreadable,
+            message: "worker: this worker builds no model from a source".into(),
+        })
+    })
+}
+
+/// The model a worker holds between jobs: its key, the model and its puzzle's size (`None`
+/// for a model sent whole).
+type Held = Option<(String, Model, Option<usize>)>;
+
+/// [`serve`] with `build` making the model of a job that names a `source` (and holds no model
+/// under its key): the model is built here, under this process's limits, never by the parent.
+/// The jobs of one key reuse the model; building another drops the one held first. Cost per
+/// build: `build`'s, plus [`ModelFacts::of`] per job with a source.
+pub fn serve_with(
+    input: impl BufRead,
+    mut output: impl Write,
+    build: &mut BuildModel<'_>,
+) -> io::Result<()> {
+    let mut held: Held = None;
     for line in input.lines() {
         let line = line?;
         if line.trim().is_empty() {
@@ -343,18 +408,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         }
         let result = match serde_json::from_str::<Job>(&line) {
             Err(e) => RunResult::failed(Status::Error, format!("worker: not a job: {e}")),
-            Ok(mut job) => {
-                if let Some(model) = job.model.take() {
-                    cached = Some((job.model_key.clone(), model));
-                }
-                match &cached {
-                    Some((key, model)) if *key == job.model_key => run_in_process(&job, model),
-                    _ => RunResult::failed(
-                        Status::Error,
-                        format!("worker: no model '{}' was sent", job.model_key),
-                    ),
-                }
-            }
+            Ok(job) => serve_job(job, &mut held, build),
         };
         if result.status == Status::Error {
             // The parent keeps what this job said on stderr up to here (a panic's message).
@@ -365,6 +419,35 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
+}
+
+/// One job of [`serve_with`]: the model sent, held, or built from the job's source, then the run.
+fn serve_job(mut job: Job, held: &mut Held, build: &mut BuildModel<'_>) -> RunResult {
+    if let Some(model) = job.model.take() {
+        *held = Some((job.model_key.clone(), model, None));
+    }
+    let holds = |held: &Held| matches!(held, Some((key, ..)) if *key == job.model_key);
+    if let (false, Some(source)) = (holds(held), &job.source) {
+        // The model held is dropped before the next is built.
+        *held = None;
+        match build(source) {
+            Ok(b) => *held = Some((job.model_key.clone(), b.model, b.size)),
+            Err(unbuilt) => return RunResult::of_unbuilt(unbuilt),
+        }
+    }
+    match held {
+        Some((key, model, size)) if *key == job.model_key => {
+            let mut result = run_in_process(&job, model);
+            if job.source.is_some() {
+                result.built = Some(ModelFacts::of(model, *size));
+            }
+            result
+        }
+        _ => RunResult::failed(
+            Status::Error,
+            format!("worker: no model '{}' was sent", job.model_key),
+        ),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -488,6 +571,17 @@ impl Worker {
         model: &Model,
         time_limit: Option<Duration>,
     ) -> (RunResult, bool) {
+        self.exchange(job, Some(model), time_limit)
+    }
+
+    /// [`Worker::run`] with the model sent (`Some`), or built by the worker from
+    /// `job.source` when it holds none under the job's key (`None`).
+    fn exchange(
+        &mut self,
+        job: &Job,
+        model: Option<&Model>,
+        time_limit: Option<Duration>,
+    ) -> (RunResult, bool) {
         let send_model = self.model_key.as_deref() != Some(job.model_key.as_str());
         // What the worker says from now on is about this job.
         if let Ok(mut log) = self.stderr_log.lock() {
@@ -499,7 +593,8 @@ impl Worker {
             options: &job.options,
             task: job.task,
             model_key: &job.model_key,
-            model: send_model.then_some(model),
+            model: model.filter(|_| send_model),
+            source: job.source.as_ref(),
             proof: job.proof.as_deref(),
         });
         let sent = match (line, self.stdin.as_mut()) {
@@ -521,7 +616,8 @@ impl Worker {
                     if result.status == Status::Error {
                         result.stderr = self.stderr_of_error();
                     }
-                    self.model_key = Some(job.model_key.clone());
+                    // A source that made no model leaves the worker holding none.
+                    self.model_key = result.unbuilt.is_none().then(|| job.model_key.clone());
                     self.cpu_so_far = own_cpu_total(result.cpu_seconds, self.cpu_so_far);
                     result.wall_seconds = wall;
                     (result, true)
@@ -797,6 +893,19 @@ impl WorkerPool {
     /// killing it after `job.options.time_limit` plus [`grace`]. A worker that cannot be
     /// started gives a `crash` result naming why.
     pub fn run(&self, job: &Job, model: &Model) -> RunResult {
+        self.run_with(job, Some(model))
+    }
+
+    /// Runs `job` in a worker that builds its model from `job.source` (or holds it from an
+    /// earlier job of its key: an idle worker holding it is taken first), as [`WorkerPool::run`]
+    /// does otherwise: this process never builds the model. The result carries
+    /// [`RunResult::built`] or [`RunResult::unbuilt`] unless the worker died. A worker started
+    /// with [`serve`] (no builder) answers `error`.
+    pub fn run_built(&self, job: &Job) -> RunResult {
+        self.run_with(job, None)
+    }
+
+    fn run_with(&self, job: &Job, model: Option<&Model>) -> RunResult {
         let mut worker = {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
             let holding = idle
@@ -823,7 +932,7 @@ impl WorkerPool {
         }
         let mut worker = worker.expect("a worker was taken or started");
         worker.stop = self.stop.clone();
-        let (result, alive) = worker.run(job, model, job.options.time_limit);
+        let (result, alive) = worker.exchange(job, model, job.options.time_limit);
         if alive {
             self.idle
                 .lock()

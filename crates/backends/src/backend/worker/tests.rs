@@ -59,6 +59,7 @@ fn tiny_job_and_model() -> (Job, Model) {
         task: JobTask::Solve,
         model_key: "tiny".into(),
         model: None,
+        source: None,
         proof: None,
     };
     (job, b.build().unwrap())
