@@ -30,7 +30,7 @@ fn a_file_past_an_experiments_memory_limit_is_a_memout_per_backend_and_the_rest_
     std::fs::write(
         dir.path().join("e.toml"),
         "memory_limit = 300\n\
-         [[instances]]\nfile = \"big.cnf\"\n\
+         [[instances]]\nfile = \"models/big.cnf\"\n\
          [[instances]]\ndir = \"models\"\nglob = \"small*\"\n\
          [[backends]]\nname = \"sat\"\n[[backends]]\nname = \"bitset\"\n",
     )
