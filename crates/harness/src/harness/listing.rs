@@ -117,7 +117,7 @@ impl InstanceBuilder {
 
     fn puzzle(&mut self, spec: &InstanceSpec) -> Result<Puzzle, Unbuilt> {
         match &spec.origin {
-            SpecOrigin::File { path, index } => self.from_file(path, *index, spec.memory_limit_mb),
+            SpecOrigin::File { path, index } => self.read_file(path, *index, spec.memory_limit_mb),
             SpecOrigin::Builtin { family, size } => BuiltinFamily::from_name(family)
                 .and_then(|f| f.board(*size))
                 .ok_or_else(|| {
@@ -137,7 +137,7 @@ impl InstanceBuilder {
     }
 
     /// Puzzle `index` of `path`, read within `memory_mb` as a budget (or from the boards kept).
-    fn from_file(&mut self, path: &Path, index: usize, memory_mb: u64) -> Result<Puzzle, Unbuilt> {
+    fn read_file(&mut self, path: &Path, index: usize, memory_mb: u64) -> Result<Puzzle, Unbuilt> {
         if let Some((kept, boards)) = &self.boards {
             if kept == path {
                 return boards
