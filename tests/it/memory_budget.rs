@@ -294,3 +294,66 @@ fn a_malformed_file_given_alone_under_a_memory_limit_is_refused_before_anything_
         assert!(!dir.path().join("reports/e.jsonl").exists(), "{limit}");
     }
 }
+
+#[test]
+fn models_exported_under_a_memory_limit_are_built_one_at_a_time_within_it() {
+    // `--export-models` builds the models it writes: under the experiment's limit each is read
+    // within it (the 21-byte file declaring 8 M variables is not built, so not exported), one
+    // at a time, and the others are written exactly as without the limit (and without the big
+    // file, which would cost this test 1 GB).
+    use zeroone::harness::runner::export_models;
+    use zeroone::harness::Experiment;
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    std::fs::write(models.join("big.cnf"), "p cnf 8388608 1\n1 0\n").unwrap();
+    std::fs::write(
+        models.join("small.opb"),
+        "min: +2 x1 +1 x2 ;\n+1 x1 +1 x2 >= 1 ;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        models.join("two.sudoku"),
+        "1234341221434321\n12..34..21..43..\n",
+    )
+    .unwrap();
+    let mut exported = Vec::new();
+    for limit in ["memory_limit = 300\n", ""] {
+        if limit.is_empty() {
+            std::fs::remove_file(models.join("big.cnf")).unwrap();
+        }
+        let file = dir.path().join("e.toml");
+        let text = format!(
+            "{limit}[[instances]]\ndir = \"models\"\nglob = \"*\"\n[[backends]]\nname = \"sat\"\n"
+        );
+        std::fs::write(&file, text).unwrap();
+        let experiment = Experiment::load(&file).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let written = export_models(&experiment, out.path(), None).unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(out.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        // Without the big file the others sit one place earlier among one instance fewer.
+        let texts: Vec<serde_json::Value> = (names.iter())
+            .map(|n| {
+                let text = std::fs::read_to_string(out.path().join(n)).unwrap();
+                let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let doc_map = doc.as_object_mut().unwrap();
+                doc_map.remove("position");
+                doc_map.remove("instances");
+                doc
+            })
+            .collect();
+        exported.push((written, names, texts));
+    }
+    let (limited, free) = (&exported[0], &exported[1]);
+    assert_eq!(limited.0, 3, "{:?}", limited.1);
+    assert_eq!(
+        limited.1,
+        ["small.opb.json", "two.sudoku#0.json", "two.sudoku#1.json"]
+    );
+    assert_eq!(limited.1, free.1);
+    assert!(limited.2 == free.2, "the exported models differ");
+}

@@ -27,7 +27,7 @@ use crate::backend::worker::{
 use crate::backend::{BackendOptions, Registry};
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
-use crate::harness::source::{list_instances, load_instances_within, Instance};
+use crate::harness::source::{list_instances, Instance};
 use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
 use crate::model::Model;
@@ -99,17 +99,13 @@ fn prepare(run: &RunContext<'_>, instance: &Instance) -> Prepared {
     let model = match &instance.puzzle {
         Ok(puzzle) => (puzzle.to_model(&instance.id))
             .map_err(|e| format!("the puzzle does not make a model: {e}")),
-        Err(located) if instance.past_memory_limit => Err(format!(
-            "out of memory (limit {} MB): the model is not built: {located}",
-            run.memory_limit.unwrap_or_default()
-        )),
         Err(located) => Err(format!("the file does not read: {located}")),
     };
     match model {
         Ok(m) => Prepared::Here(m),
         Err(reason) => Prepared::Unbuilt {
             reason,
-            memout: instance.past_memory_limit,
+            memout: false,
         },
     }
 }
@@ -725,31 +721,32 @@ pub fn model_file_name(id: &str) -> String {
 /// "original_rows", "position", "instances", "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
 /// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
-/// atomically; cost: one model build and one JSON file per instance.
+/// atomically; cost: one model build and one JSON file per instance. Under the experiment's
+/// memory limit the instances are listed ([`list_instances`]) and their models built one at a
+/// time, each within the limit (a model past it is not built, so not exported).
 pub fn export_models(
     experiment: &Experiment,
     dir: &Path,
     shard: Option<Shard>,
 ) -> Result<usize, HarnessError> {
-    // A model past the experiment's memory limit is not built here either (and not exported).
-    let instances = load_instances_within(&experiment.sources, experiment.memory_limit)?;
+    let instances = list_instances(&experiment.sources, experiment.memory_limit)?;
+    let mut builder = crate::harness::listing::InstanceBuilder::default();
     let mut written = 0;
     for (i, inst) in instances.iter().enumerate() {
         if shard.is_some_and(|s| !s.holds(i)) {
             continue;
         }
-        // A file of a folder that does not read has its error rows from the harness; a peer
-        // has nothing to run on it.
-        let Ok(puzzle) = &inst.puzzle else { continue };
-        let model = puzzle
-            .to_model(&inst.id)
-            .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
+        // A file that does not read (or past the memory limit) has its rows from the harness;
+        // a peer has nothing to run on it.
+        let Some((model, size)) = export_model(inst, &mut builder)? else {
+            continue;
+        };
         let (original_variables, original_rows) = original_size(&model);
         let json = serde_json::json!({
             "instance": inst.id,
             "group": inst.group,
             "file": inst.file,
-            "size": inst.size(),
+            "size": size,
             "original_variables": original_variables,
             "original_rows": original_rows,
             "position": i,
@@ -763,6 +760,30 @@ pub fn export_models(
         written += 1;
     }
     Ok(written)
+}
+
+/// The model [`export_models`] writes for `inst`, with its size: built by `builder` from the
+/// instance's spec (under a memory limit) or from the puzzle read; `None` for a file that does
+/// not read or is past the limit; `Err` for a puzzle that makes no model.
+fn export_model(
+    inst: &Instance,
+    builder: &mut crate::harness::listing::InstanceBuilder,
+) -> Result<Option<(Model, Option<usize>)>, HarnessError> {
+    let no_model = |e: String| HarnessError::Source(format!("instance '{}': {e}", inst.id));
+    if let Some(spec) = &inst.spec {
+        return match builder.build(&spec.to_source()) {
+            Ok(built) => Ok(Some((built.model, built.size))),
+            Err(u) if u.kind == UnbuiltKind::NoModel => Err(no_model(u.message)),
+            Err(_) => Ok(None),
+        };
+    }
+    let Ok(puzzle) = &inst.puzzle else {
+        return Ok(None);
+    };
+    let model = puzzle
+        .to_model(&inst.id)
+        .map_err(|e| no_model(e.to_string()))?;
+    Ok(Some((model, inst.size())))
 }
 
 /// Rewrites the reports of `experiment` from its record file in `dir` (`zeroone report`):

@@ -153,10 +153,6 @@ pub struct Instance {
     /// The puzzle, or the located error of a file of a folder that does not read (`FILE:LINE:
     /// COL: expected ..., found ...`).
     pub puzzle: Result<Puzzle, String>,
-    /// Whether the puzzle's error is a model past the memory limit the experiment runs under
-    /// (read within it as a budget, see [`load_instances_within`]): its runs are recorded
-    /// `memout`, as they would have ended, not `error`.
-    pub past_memory_limit: bool,
     /// Set when the instances were listed for a run under a memory limit
     /// ([`list_instances`]): where a worker builds this instance's model. A file of a 0-1
     /// program or generic model is then not read here at all: `puzzle` is
@@ -271,7 +267,6 @@ fn folder_instances(
             group: group.clone(),
             file: Some(name.clone()),
             puzzle,
-            past_memory_limit: false,
             spec: None,
         };
         if let (Some(mb), true) = (listing, holds_a_model(&path)) {
@@ -286,19 +281,16 @@ fn folder_instances(
             spec: listing.map(|mb| file_spec(&id, &path, i, mb)),
             ..instance(id, p)
         };
-        match crate::read::refused_for_budget(|| read_puzzles(&path)) {
-            (Ok(puzzles), _) if puzzles.len() == 1 => {
+        match read_puzzles(&path) {
+            Ok(puzzles) if puzzles.len() == 1 => {
                 out.extend((puzzles.into_iter()).map(|p| indexed(0, name.clone(), Ok(p))))
             }
-            (Ok(puzzles), _) => out.extend(
+            Ok(puzzles) => out.extend(
                 (puzzles.into_iter().enumerate())
                     .map(|(i, p)| indexed(i, format!("{name}#{i}"), Ok(p))),
             ),
             // A file that does not read is recorded as such; no worker needs it.
-            (Err(e), past_memory_limit) => out.push(Instance {
-                past_memory_limit,
-                ..instance(name.clone(), Err(e.to_string()))
-            }),
+            Err(e) => out.push(instance(name.clone(), Err(e.to_string()))),
         }
     }
     Ok(out)
@@ -330,7 +322,6 @@ impl Source {
                         group: format!("generate {}", family.name()),
                         file: None,
                         puzzle: Ok(puzzle),
-                        past_memory_limit: false,
                         spec: listing.map(|mb| InstanceSpec {
                             id: format!("{}-{n}", family.name()),
                             origin: SpecOrigin::Builtin {
@@ -362,7 +353,6 @@ impl Source {
                             )
                             .puzzle,
                         )),
-                        past_memory_limit: false,
                         spec: listing.map(|mb| InstanceSpec {
                             id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
                             origin: SpecOrigin::RandomSudoku {
@@ -380,29 +370,23 @@ impl Source {
             Origin::File(path) => {
                 let stem = file_group(path);
                 let name = path.file_name().map(|s| s.to_string_lossy().into_owned());
-                let instance = |i: usize, puzzle, past_memory_limit| Instance {
+                let instance = |i: usize, puzzle| Instance {
                     id: format!("{stem}#{i}"),
                     group: stem.clone(),
                     file: name.clone(),
                     puzzle,
-                    past_memory_limit,
                     spec: listing.map(|mb| file_spec(&format!("{stem}#{i}"), path, i, mb)),
                 };
                 if let (Some(_), true) = (listing, holds_a_model(path)) {
-                    let mut alone = instance(0, Err(NOT_READ_HERE.into()), false);
+                    let mut alone = instance(0, Err(NOT_READ_HERE.into()));
                     if let Some(spec) = &mut alone.spec {
                         spec.alone = true;
                     }
                     return self.filtered(vec![alone]);
                 }
-                match crate::read::refused_for_budget(|| read_puzzles(path)) {
-                    // Only the 0-1 program formats have a budget, and a file of them holds
-                    // one model: the instance it would have been.
-                    (Err(e), true) => vec![instance(0, Err(e.to_string()), true)],
-                    (read, _) => (read?.into_iter().enumerate())
-                        .map(|(i, puzzle)| instance(i, Ok(puzzle), false))
-                        .collect(),
-                }
+                (read_puzzles(path)?.into_iter().enumerate())
+                    .map(|(i, puzzle)| instance(i, Ok(puzzle)))
+                    .collect()
             }
             Origin::Folder { dir, glob } => folder_instances(dir, glob, listing)?,
         };
@@ -531,20 +515,6 @@ impl Source {
             },
         }
     }
-}
-
-/// [`load_instances`] with every model read from a file held to `memory_limit_mb` (the limit
-/// an experiment's runs have, `None` for none): a file whose model would pass it is not built
-/// but listed as one instance holding its located error, marked
-/// [`Instance::past_memory_limit`]. For a process that needs the models themselves
-/// (`--export-models` writes them); a run lists its instances with [`list_instances`] and
-/// builds none. Cost: as [`load_instances`], bounded by the limit.
-pub fn load_instances_within(
-    sources: &[Source],
-    memory_limit_mb: Option<u64>,
-) -> Result<Vec<Instance>, HarnessError> {
-    let budget = memory_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-    crate::read::with_memory_budget(budget, || load_instances(sources))
 }
 
 /// The instances of all `sources`, in order. Two sources yielding the same id is an error (the
