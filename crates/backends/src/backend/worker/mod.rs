@@ -4,6 +4,9 @@
 //! one [`Job`] per line (JSON) on standard input, runs it through the shared verified runner
 //! ([`solve_verified`] / [`count_verified`]), and writes one [`RunResult`] per line on standard
 //! output. It keeps the last model it was sent, so the jobs of one instance send the model once.
+//! A job may instead name where the model comes from (`source`): the worker builds it itself
+//! ([`serve_with`], [`WorkerPool::run_built`]; see `built.rs`), so a parent running models under
+//! a memory limit never holds them, and learns their size from the results ([`ModelFacts`]).
 //!
 //! The parent ([`Worker`], [`WorkerPool`]) enforces what the worker cannot promise:
 //!
