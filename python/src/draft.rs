@@ -53,6 +53,19 @@ pub struct Draft {
     family_names: HashSet<String>,
 }
 
+/// A writer that keeps only the count of bytes written (a text's length, not the text).
+struct Counted(u64);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 fn label_of(v: &JsonVariable) -> &str {
     match v {
         JsonVariable::Label(l) => l,
@@ -128,6 +141,32 @@ impl Draft {
                 "{}: '{label}' is not a variable of the model",
                 place()
             ))
+        })
+    }
+
+    /// The draft's variables and nonzeros. Cost: one pass over the families.
+    pub fn size(&self) -> (usize, usize) {
+        let nonzeros = (self.json.families.iter())
+            .flat_map(|f| f.rows.iter())
+            .map(Vec::len)
+            .sum();
+        (self.json.variables.len(), nonzeros)
+    }
+
+    /// Refuses (`MemoryError`) to build a model this process cannot hold beside the draft: its
+    /// JSON text, the model, and the copy kept. Cost: the text's length, counted without
+    /// writing it, and one pass over the families.
+    pub fn ensure_buildable(&self) -> PyResult<()> {
+        let mut counter = Counted(0);
+        serde_json::to_writer(&mut counter, &self.json).map_err(model_error)?;
+        let (variables, nonzeros) = self.size();
+        let model = crate::memory::model_floor(variables, nonzeros);
+        let need = (2 * counter.0).saturating_add(2 * model);
+        crate::memory::ensure(need, || {
+            format!(
+                "building model '{}' ({variables} variables, {nonzeros} nonzeros)",
+                self.json.name
+            )
         })
     }
 

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 
 mod convert;
 mod draft;
+mod memory;
 mod model;
 mod proved;
 mod runs;
@@ -39,16 +40,19 @@ impl ModelStream {
             .models
             .lock()
             .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("model stream poisoned"))?;
-        match models.next() {
-            None => Ok(None),
-            Some(Ok((_, m))) => Ok(Some(model::PyModel::from_model(m))),
-            Some(Err(e)) => Err(parse_error(py, &e)),
+        // Within what this process can take: a header declaring more is refused at its line.
+        match memory::within_budget(|| models.next()) {
+            (None, _) => Ok(None),
+            (Some(Ok((_, m))), _) => Ok(Some(model::PyModel::from_model(m))),
+            (Some(Err(e)), true) => Err(memory::refused(&e)),
+            (Some(Err(e)), false) => Err(parse_error(py, &e)),
         }
     }
 }
 
 /// `load(path, format=None)`: the models of a puzzle file in any format the CLI reads, one at
-/// a time. An unreadable or malformed file raises `ParseError` (when it is met).
+/// a time. An unreadable or malformed file raises `ParseError` (when it is met); a model past
+/// the memory this process can take, `MemoryError` (see [`memory::within_budget`]).
 #[pyfunction]
 #[pyo3(signature = (path, format=None))]
 fn load(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<ModelStream> {
@@ -102,9 +106,12 @@ fn backends(py: Python<'_>) -> PyResult<Vec<PyObject>> {
 /// model the reader refuses (a coefficient above 2^53, the caps) raises `ModelError`.
 #[pyfunction]
 fn _read_opb(text: &str, name: &str) -> PyResult<model::PyModel> {
-    zeroone::read::read_str(zeroone::read::Format::Opb, text, name)
-        .map(model::PyModel::from_model)
-        .map_err(|e| convert::ModelError::new_err(e.to_string()))
+    match memory::within_budget(|| zeroone::read::read_str(zeroone::read::Format::Opb, text, name))
+    {
+        (Ok(m), _) => Ok(model::PyModel::from_model(m)),
+        (Err(e), true) => Err(memory::refused(e)),
+        (Err(e), false) => Err(convert::ModelError::new_err(e.to_string())),
+    }
 }
 
 /// `_records_csv(path)`: the tidy CSV of a record file (the report's `NAME.csv` columns), for
@@ -195,7 +202,11 @@ fn _run(
 fn _serve_worker(py: Python<'_>) -> PyResult<()> {
     py.allow_threads(|| {
         let stdin = std::io::stdin();
-        zeroone::backend::worker::serve(stdin.lock(), std::io::stdout().lock())
+        // The models of an experiment under a memory limit are built here, not by the run.
+        let mut builder = zeroone::harness::listing::InstanceBuilder::default();
+        zeroone::backend::worker::serve_with(stdin.lock(), std::io::stdout().lock(), &mut |s| {
+            builder.build(s)
+        })
     })
     .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
 }

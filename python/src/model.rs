@@ -28,6 +28,21 @@ use zeroone::puzzle::parse::generic::parse_json;
 use crate::convert::{parse_error, ModelError, OptionError, Whole};
 use crate::draft::{Draft, FamilyArgs, Rhs};
 
+/// What one variable added from Python holds beside its label's text (its label string, its
+/// entry in the label look-up, the check's set, the draft's entry): a floor, with a margin.
+const VARIABLE_BYTES: u64 = 160;
+
+/// What one row of a family added from Python holds beside its entries (two lists, its sense
+/// and right-hand side).
+const ROW_BYTES: u64 = 64;
+
+/// What one entry (a label in a row) holds beside its text: its string, its id in the check.
+const ENTRY_BYTES: u64 = 48;
+
+/// The model built from JSON text, as a multiple of the text: a floor (a label of a few
+/// characters costs some 70 bytes once built and looked up), with a margin.
+const JSON_TEXT_FACTOR: u64 = 8;
+
 /// The Python `Model`.
 #[pyclass(module = "zeroone", name = "Model", frozen)]
 pub struct PyModel {
@@ -53,6 +68,7 @@ impl State {
                 "the model has neither rows nor a draft",
             ));
         };
+        draft.ensure_buildable()?;
         let text =
             serde_json::to_string(&draft.json).map_err(|e| ModelError::new_err(e.to_string()))?;
         let model = parse_json(&text, &draft.json.name).map_err(|e| {
@@ -113,6 +129,17 @@ impl PyModel {
         self.state().model()
     }
 
+    /// The model's variables and nonzeros, built or not, without copying it (what a run's
+    /// memory check needs). Cost: one pass over the rows.
+    pub fn size(&self) -> (usize, usize) {
+        let state = self.state();
+        match (&state.built, &state.draft) {
+            (Some(m), _) => crate::memory::size_of(m),
+            (None, Some(d)) => d.size(),
+            (None, None) => (0, 0),
+        }
+    }
+
     /// `(data, indices, indptr, shape)` of the rows x variables matrix in CSR form.
     #[allow(clippy::type_complexity)]
     fn csr(&self) -> PyResult<(Vec<u64>, Vec<usize>, Vec<usize>, (usize, usize))> {
@@ -154,7 +181,14 @@ impl PyModel {
 
     /// Adds 0-1 variables with these labels (unique, no control characters), in order: all of
     /// them, or none (`ModelError`).
-    fn add_variables(&self, labels: Vec<String>) -> PyResult<()> {
+    /// Checked against the memory this process can take before the labels are converted
+    /// (`MemoryError`).
+    fn add_variables(&self, labels: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (count, text) = crate::memory::lengths(labels)?;
+        crate::memory::ensure(count * VARIABLE_BYTES + 3 * text, || {
+            format!("adding {count} variables")
+        })?;
+        let labels: Vec<String> = labels.extract()?;
         self.state().edit(|d| d.add_variables(labels))
     }
 
@@ -166,10 +200,19 @@ impl PyModel {
         &self,
         name: String,
         sense: String,
-        rows: Vec<Vec<String>>,
+        rows: &Bound<'_, PyAny>,
         rhs: Rhs,
         weights: Option<Vec<Vec<Whole>>>,
     ) -> PyResult<()> {
+        let (mut count, mut entries, mut text) = (0u64, 0u64, 0u64);
+        for row in rows.try_iter()? {
+            let (n, t) = crate::memory::lengths(&row?)?;
+            (count, entries, text) = (count + 1, entries + n, text + t);
+        }
+        crate::memory::ensure(count * ROW_BYTES + entries * ENTRY_BYTES + 2 * text, || {
+            format!("adding family '{name}' of {count} rows and {entries} entries")
+        })?;
+        let rows: Vec<Vec<String>> = rows.extract()?;
         let family = FamilyArgs {
             name,
             sense,
@@ -234,6 +277,9 @@ impl PyModel {
         text: &str,
         path: &str,
     ) -> PyResult<PyModel> {
+        crate::memory::ensure((text.len() as u64).saturating_mul(JSON_TEXT_FACTOR), || {
+            format!("building a model from {} bytes of JSON", text.len())
+        })?;
         let model = parse_json(text, path).map_err(|e| parse_error(py, &e))?;
         Ok(PyModel::from_model(model))
     }

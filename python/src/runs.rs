@@ -208,6 +208,8 @@ pub fn solve(
     certify: bool,
     proof: Option<PathBuf>,
 ) -> PyResult<SolveResult> {
+    let (variables, nonzeros) = model.size();
+    crate::memory::ensure_run(variables, nonzeros, "solving")?;
     let model = model.model()?;
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = take_backend(backend, &options)?;
@@ -382,6 +384,8 @@ pub fn count(
     proof: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     let limit = limit.map(|l| l.unsigned("limit")).transpose()?;
+    let (variables, nonzeros) = model.size();
+    crate::memory::ensure_run(variables, nonzeros, "counting")?;
     let model = model.model()?;
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = take_backend(backend, &options)?;
@@ -511,6 +515,8 @@ pub fn solutions(
     params: BTreeMap<String, String>,
 ) -> PyResult<SolutionIter> {
     let limit = limit.map(|l| l.unsigned("limit")).transpose()?;
+    let (variables, nonzeros) = model.size();
+    crate::memory::ensure_run(variables, nonzeros, "listing the solutions of")?;
     let model = model.model()?;
     let options = self::options(backend, time_limit, seed, params)?;
     let mut b = make_backend(backend, &options).map_err(|e| option_error(&e))?;

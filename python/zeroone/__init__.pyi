@@ -42,7 +42,11 @@ class Model:
 
     Every edit is checked at the call: a bad one raises ``ModelError`` and changes nothing.
     One model may be solved, counted and streamed from several threads at once; an edit made
-    meanwhile applies to the runs started after it."""
+    meanwhile applies to the runs started after it.
+
+    Memory that grows with the input (the labels and rows given, the model built, a run's
+    working memory) is checked against what this process can take before it is taken: past
+    it, ``MemoryError`` says how much was needed, and nothing changes."""
 
     def __init__(self, name: str) -> None:
         """An empty model called ``name``."""
@@ -139,7 +143,9 @@ class CountResult:
     """``checked``, ``rejected`` or ``none`` (see ``count(certify=True)``)."""
 
 def load(path: _Path, format: Optional[str] = None) -> Iterator[Model]:
-    """The models of a puzzle file, one at a time (every format the CLI reads)."""
+    """The models of a puzzle file, one at a time (every format the CLI reads). A model past
+    three quarters of the memory this process can take (its address-space limit or the
+    system's available memory) raises ``MemoryError`` at the line that declares it."""
 
 def solve(
     model: Union[Model, LinearModel],

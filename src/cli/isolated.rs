@@ -77,6 +77,7 @@ fn run(
         task,
         model_key: format!("{}:{}", SENT.fetch_add(1, Ordering::Relaxed), model.name()),
         model: None,
+        source: None,
         proof: None,
     };
     Ok(pool(args)?.run(&job, model))

@@ -524,6 +524,7 @@ fn a_stopped_worker_killed_by_the_parent_is_limited_by_the_parent() {
         task: JobTask::Count { limit: None },
         model_key: "q13".into(),
         model: None,
+        source: None,
         proof: None,
     };
     let stopper = std::thread::spawn(move || {

@@ -38,20 +38,24 @@ fn a_file_past_an_experiments_memory_limit_is_a_memout_per_backend_and_the_rest_
     let (code, _, stderr) = run_capped(dir.path(), &["run", "e.toml", "-q"], 1000);
     assert_eq!(code, Some(0), "{stderr}");
     let (records, _) = read_records(&dir.path().join("reports/e.jsonl"), false).unwrap();
-    let statuses: Vec<(&str, &str, Status)> = records
+    // In the order the runs ended: the two instances run side by side, and a worker now finds
+    // the big file past the limit, so either may end first.
+    let mut statuses: Vec<(&str, &str, Status)> = records
         .iter()
         .map(|r| (r.instance.as_str(), r.backend.as_str(), r.status))
         .collect();
+    statuses.sort_by_key(|&(instance, backend, _)| (instance, backend));
     assert_eq!(
         statuses,
         [
-            ("big#0", "sat", Status::Memout),
             ("big#0", "bitset", Status::Memout),
-            ("small.cnf", "sat", Status::Solved),
+            ("big#0", "sat", Status::Memout),
             ("small.cnf", "bitset", Status::Solved),
+            ("small.cnf", "sat", Status::Solved),
         ]
     );
-    let reason = records[0].reason.as_deref().unwrap_or_default();
+    let big = records.iter().find(|r| r.instance == "big#0").unwrap();
+    let reason = big.reason.as_deref().unwrap_or_default();
     for wanted in ["limit 300 MB", "big.cnf:1:1: ", "8388608 variables"] {
         assert!(reason.contains(wanted), "expected '{wanted}' in {reason}");
     }
@@ -154,4 +158,206 @@ fn xcc_refuses_frames_past_its_own_address_space_limit() {
     let args = ["solve", "wide.cnf", "--backend", "bitset", "--json"];
     let (code, _, stderr) = run_capped(dir.path(), &args, 600);
     assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// The parent's own peak resident set (`VmHWM`, kB) while `zeroone ARGS` runs in `dir`, read
+/// from `/proc` every 10 ms until it exits (the peak only grows, so the last reading is it, up
+/// to the last 10 ms); with the exit code and standard error.
+fn parent_peak_kb(dir: &Path, args: &[&str]) -> (u64, Option<i32>, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        if let Some(kb) = std::fs::read_to_string(&status_file).ok().and_then(|t| {
+            let line = t.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line[6..]
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        }) {
+            peak = peak.max(kb);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (peak, status.code(), stderr)
+}
+
+/// What a record says of its instance's model and answer (measurements and options left out).
+fn model_and_answer(r: &zeroone::harness::Record) -> String {
+    format!(
+        "{} {} {:?} vars {} rows {} own {:?}/{:?} size {:?} sense {:?} count {:?} obj {:?} group {:?} file {:?} at {:?} reason {:?}",
+        r.instance, r.backend, r.status, r.variables, r.rows, r.original_variables,
+        r.original_rows, r.size, r.sense, r.count, r.objective, r.group, r.file, r.position,
+        r.reason
+    )
+}
+
+#[test]
+fn the_parent_of_a_run_under_a_memory_limit_builds_no_model_and_records_the_same() {
+    // A 33-byte CNF declaring 4,000,000 variables builds to at least 150 MB (40 bytes a
+    // variable); the parent built it (and its JSON for the worker) at a peak of 665 MB before
+    // sending it, though the run's memory limit is about its workers (issue 35, item 3). Now
+    // the parent lists instances and each worker builds its own model: the parent stays far
+    // below the model, and the records say what a run without a limit (parent-built models)
+    // says of every model and answer, boards and generated boards included.
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    std::fs::write(dir.path().join("big.cnf"), "p cnf 4000000 2\n1 -2 0\n3 0\n").unwrap();
+    std::fs::write(
+        models.join("small.opb"),
+        "min: +2 x1 +1 x2 ;\n+1 x1 +1 x2 >= 1 ;\n",
+    )
+    .unwrap();
+    std::fs::write(models.join("bad.lp"), "Minimize\n obj: x +\n").unwrap();
+    std::fs::write(
+        models.join("two.sudoku"),
+        "1234341221434321\n12..34..21..43..\n",
+    )
+    .unwrap();
+    let experiment = |limit: &str| {
+        format!(
+            "{limit}\n[[instances]]\nfile = \"big.cnf\"\n\
+             [[instances]]\ndir = \"models\"\nglob = \"*.*\"\n\
+             [[instances]]\ngenerate = \"queens-bare\"\nsizes = [4, 5]\n\
+             [[backends]]\nname = \"sat\"\n"
+        )
+    };
+    std::fs::write(
+        dir.path().join("limited.toml"),
+        experiment("memory_limit = 600"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("free.toml"), experiment("")).unwrap();
+    let (peak_kb, code, stderr) =
+        parent_peak_kb(dir.path(), &["run", "limited.toml", "-q", "--jobs", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(peak_kb < 100 << 10, "the parent peaked at {peak_kb} kB");
+    let (code, _, stderr) =
+        run_capped(dir.path(), &["run", "free.toml", "-q", "--jobs", "1"], 4000);
+    assert_eq!(code, Some(0), "{stderr}");
+    let read = |name: &str| {
+        let (records, _) = read_records(&dir.path().join("reports").join(name), false).unwrap();
+        records.iter().map(model_and_answer).collect::<Vec<_>>()
+    };
+    let limited = read("limited.jsonl");
+    assert_eq!(limited, read("free.jsonl"));
+    let lines = limited.join("\n");
+    for wanted in [
+        "big#0 sat Solved vars 4000001 rows 3 own Some(4000000)/Some(2) size Some(4000001)",
+        "small.opb sat Optimal",
+        "bad.lp sat Error vars 0",
+        "the file does not read: ",
+        "two.sudoku#1 sat Solved",
+        "queens-bare-4 sat Solved",
+        "queens-bare-5 sat Solved",
+    ] {
+        assert!(lines.contains(wanted), "expected '{wanted}' in\n{lines}");
+    }
+    assert_eq!(limited.len(), 7, "{lines}");
+}
+
+#[test]
+fn a_malformed_file_given_alone_under_a_memory_limit_is_refused_before_anything_runs() {
+    // The parent no longer reads the file: a worker builds it first, and a malformed one is
+    // the same located error, exit 2, no record written, as when the parent read it.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.cnf"), "p cnf 2 1\n1 3 0\n").unwrap();
+    for limit in ["memory_limit = 300\n", ""] {
+        std::fs::write(
+            dir.path().join("e.toml"),
+            format!("{limit}[[instances]]\nfile = \"bad.cnf\"\n[[backends]]\nname = \"sat\"\n"),
+        )
+        .unwrap();
+        let (code, _, stderr) = run_capped(dir.path(), &["run", "e.toml", "-q"], 4000);
+        assert_eq!(code, Some(2), "{limit}: {stderr}");
+        assert!(
+            stderr.contains("bad.cnf:2:3: expected"),
+            "{limit}: {stderr}"
+        );
+        assert!(!dir.path().join("reports/e.jsonl").exists(), "{limit}");
+    }
+}
+
+#[test]
+fn models_exported_under_a_memory_limit_are_built_one_at_a_time_within_it() {
+    // `--export-models` builds the models it writes: under the experiment's limit each is read
+    // within it (the 21-byte file declaring 8 M variables is not built, so not exported), one
+    // at a time, and the others are written exactly as without the limit (and without the big
+    // file, which would cost this test 1 GB).
+    use zeroone::harness::runner::export_models;
+    use zeroone::harness::Experiment;
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    std::fs::write(models.join("big.cnf"), "p cnf 8388608 1\n1 0\n").unwrap();
+    std::fs::write(
+        models.join("small.opb"),
+        "min: +2 x1 +1 x2 ;\n+1 x1 +1 x2 >= 1 ;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        models.join("two.sudoku"),
+        "1234341221434321\n12..34..21..43..\n",
+    )
+    .unwrap();
+    let mut exported = Vec::new();
+    for limit in ["memory_limit = 300\n", ""] {
+        if limit.is_empty() {
+            std::fs::remove_file(models.join("big.cnf")).unwrap();
+        }
+        let file = dir.path().join("e.toml");
+        let text = format!(
+            "{limit}[[instances]]\ndir = \"models\"\nglob = \"*\"\n[[backends]]\nname = \"sat\"\n"
+        );
+        std::fs::write(&file, text).unwrap();
+        let experiment = Experiment::load(&file).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let written = export_models(&experiment, out.path(), None).unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(out.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        // Without the big file the others sit one place earlier among one instance fewer.
+        let texts: Vec<serde_json::Value> = (names.iter())
+            .map(|n| {
+                let text = std::fs::read_to_string(out.path().join(n)).unwrap();
+                let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let doc_map = doc.as_object_mut().unwrap();
+                doc_map.remove("position");
+                doc_map.remove("instances");
+                doc
+            })
+            .collect();
+        exported.push((written, names, texts));
+    }
+    let (limited, free) = (&exported[0], &exported[1]);
+    assert_eq!(limited.0, 3, "{:?}", limited.1);
+    assert_eq!(
+        limited.1,
+        ["small.opb.json", "two.sudoku#0.json", "two.sudoku#1.json"]
+    );
+    assert_eq!(limited.1, free.1);
+    assert!(limited.2 == free.2, "the exported models differ");
 }

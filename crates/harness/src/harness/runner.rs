@@ -21,15 +21,18 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::backend::stop::raised;
-use crate::backend::worker::{Job, JobTask, Limits, WorkerPool};
-use crate::backend::Registry;
+use crate::backend::worker::{
+    Job, JobTask, Limits, ModelFacts, RunResult, Unbuilt, UnbuiltKind, WorkerPool,
+};
+use crate::backend::{BackendOptions, Registry};
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
-use crate::harness::source::{load_instances_within, Instance};
+use crate::harness::source::{list_instances, Instance};
 use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
 use crate::model::Model;
 
+pub use crate::backend::worker::original_size;
 pub use crate::harness::plan::{job_keys, RunOptions, RunSummary, Shard};
 pub use crate::harness::store::{records_path, shard_files};
 
@@ -65,13 +68,104 @@ struct RunContext<'a> {
     proofs: Option<PathBuf>,
 }
 
+/// An instance's model as its jobs get it.
+enum Prepared {
+    /// Built in this process (a run without a memory limit).
+    Here(Model),
+    /// Built by each job's worker from the instance's spec (a run under a memory limit), with
+    /// what the build job learnt of it (`None` when that worker died: each job's result says).
+    InWorker(Option<ModelFacts>, serde_json::Value),
+    /// No model: the reason its runs are recorded with, and whether they are `memout`.
+    Unbuilt {
+        /// The records' reason.
+        reason: String,
+        /// A model past the memory limit (else the file or puzzle is bad).
+        memout: bool,
+    },
+}
+
+/// The model of `instance` for its jobs: built here when it has no spec; under a memory limit,
+/// built by a worker (a build job, whose worker keeps the model for the jobs that follow), so
+/// this process never holds it.
+fn prepare(run: &RunContext<'_>, instance: &Instance) -> Prepared {
+    if let Some(spec) = &instance.spec {
+        let source = spec.to_source();
+        let r = run.pool.run_built(&build_job(&instance.id, source.clone()));
+        return match r.unbuilt {
+            Some(u) => unbuilt(&u, run.memory_limit),
+            None => Prepared::InWorker(r.built, source),
+        };
+    }
+    let model = match &instance.puzzle {
+        Ok(puzzle) => (puzzle.to_model(&instance.id))
+            .map_err(|e| format!("the puzzle does not make a model: {e}")),
+        Err(located) => Err(format!("the file does not read: {located}")),
+    };
+    match model {
+        Ok(m) => Prepared::Here(m),
+        Err(reason) => Prepared::Unbuilt {
+            reason,
+            memout: false,
+        },
+    }
+}
+
+/// A job that only builds the model of instance `id` from `source` in a worker.
+fn build_job(id: &str, source: serde_json::Value) -> Job {
+    Job {
+        backend: String::new(),
+        options: BackendOptions::default(),
+        task: JobTask::Build,
+        model_key: id.to_string(),
+        model: None,
+        source: Some(source),
+        proof: None,
+    }
+}
+
+/// The runs of a model a worker did not build, recorded as those of a file read here were.
+fn unbuilt(u: &Unbuilt, memory_limit: Option<u64>) -> Prepared {
+    let reason = match u.kind {
+        UnbuiltKind::PastMemoryLimit => format!(
+            "out of memory (limit {} MB): the model is not built: {}",
+            memory_limit.unwrap_or_default(),
+            u.message
+        ),
+        UnbuiltKind::Unreadable => format!("the file does not read: {}", u.message),
+        UnbuiltKind::NoModel => format!("the puzzle does not make a model: {}", u.message),
+    };
+    Prepared::Unbuilt {
+        reason,
+        memout: u.kind == UnbuiltKind::PastMemoryLimit,
+    }
+}
+
+/// Refuses, before anything runs, a file given alone (`file = ...`) that a worker cannot read
+/// under the memory limit for being malformed: bad input, as it is when this process reads it
+/// (the experiment runs nothing). The worker keeps the model for the instance's jobs.
+fn check_alone_files(
+    pool: &WorkerPool,
+    instances: &[(usize, Instance)],
+) -> Result<(), HarnessError> {
+    let alone = instances
+        .iter()
+        .filter_map(|(_, i)| i.spec.as_ref().filter(|s| s.alone));
+    for spec in alone {
+        let r = pool.run_built(&build_job(&spec.id, spec.to_source()));
+        if let Some(u) = r.unbuilt.filter(|u| u.kind != UnbuiltKind::PastMemoryLimit) {
+            return Err(HarnessError::Source(u.message));
+        }
+    }
+    Ok(())
+}
+
 /// Runs one job in a worker and returns its record (checking its proof under `certify`).
 /// Never panics on backend failure: errors, panics, time-outs, memory-outs and crashes are
 /// records with those statuses; `Err` only when a proof file cannot be kept or removed.
 fn run_job(
     run: &RunContext<'_>,
     (position, instance): (usize, &Instance),
-    model: &Result<Model, String>,
+    prepared: &Prepared,
     config: &BackendConfig,
     repetition: u32,
 ) -> Result<Record, HarnessError> {
@@ -96,25 +190,20 @@ fn run_job(
     });
     record.jobs = Some(run.workers);
     record.machine = Some(run.machine.clone());
-    let model = match model {
-        Ok(m) => m,
-        Err(reason) => {
-            if instance.past_memory_limit {
+    let facts = match prepared {
+        Prepared::Unbuilt { reason, memout } => {
+            if *memout {
                 record.status = crate::backend::Status::Memout;
             }
             record.reason = Some(reason.clone());
             return Ok(record);
         }
+        Prepared::Here(model) => Some(ModelFacts::of(model, instance.size())),
+        Prepared::InWorker(facts, _) => *facts,
     };
-    record.variables = model.num_variables();
-    record.sense = model.objective().map(|o| o.sense());
-    record.rows = model.constraints().len();
-    let (own_variables, own_rows) = original_size(model);
-    record.original_variables = Some(own_variables);
-    record.original_rows = Some(own_rows);
     // Under `certify`, the worker writes this run's proof into the proofs folder.
     let stem = crate::harness::certify::proof_stem(&instance.id, &config.label, repetition);
-    let job = Job {
+    let mut job = Job {
         backend: config.name.clone(),
         options: config.options.clone(),
         task: match config.task {
@@ -125,14 +214,24 @@ fn run_job(
         },
         model_key: instance.id.clone(),
         model: None,
+        source: None,
         proof: run.proofs.as_ref().map(|dir| dir.join(&stem)),
     };
-    // A backend a program added to the registry exists only in this process.
-    let r = if run.registry.is_builtin(&config.name) {
-        run.pool.run(&job, model)
-    } else {
-        crate::backend::worker::run_in_process_with(run.registry, &job, model)
+    let r = match prepared {
+        // A backend a program added to the registry exists only in this process.
+        Prepared::Here(model) if !run.registry.is_builtin(&config.name) => {
+            crate::backend::worker::run_in_process_with(run.registry, &job, model)
+        }
+        Prepared::Here(model) => run.pool.run(&job, model),
+        Prepared::InWorker(_, source) => {
+            job.source = Some(source.clone());
+            run.pool.run_built(&job)
+        }
+        Prepared::Unbuilt { .. } => unreachable!("returned above"),
     };
+    if let Some(facts) = facts.or(r.built) {
+        fill_model(&mut record, &facts);
+    }
     fill_outcome(&mut record, &r);
     if let Some(dir) = &run.proofs {
         crate::harness::certify::certify_run(&mut record, &r, dir, &stem)?;
@@ -140,8 +239,18 @@ fn run_job(
     Ok(record)
 }
 
+/// What the record keeps of the run's model.
+fn fill_model(record: &mut Record, facts: &ModelFacts) {
+    record.variables = facts.variables;
+    record.rows = facts.rows;
+    record.sense = facts.sense;
+    record.original_variables = Some(facts.original_variables);
+    record.original_rows = Some(facts.original_rows);
+    record.size = facts.size;
+}
+
 /// The worker's answer and measurements into `record`.
-fn fill_outcome(record: &mut Record, r: &crate::backend::worker::RunResult) {
+fn fill_outcome(record: &mut Record, r: &RunResult) {
     let r = r.clone();
     record.status = r.status;
     record.verified = r.verified;
@@ -159,32 +268,6 @@ fn fill_outcome(record: &mut Record, r: &crate::backend::worker::RunResult) {
     record.peak_rss_mb = Some(r.peak_rss_mb);
     record.limit_by = r.limit_by;
     record.stderr = r.stderr;
-}
-
-/// The size of `model` as its file or builder wrote it, before normalisation: its own
-/// variables (the derived ones left out) and its rows less those normalisation added, the
-/// ties `x + ~x = 1` of a complement and the rows over the complement of an auxiliary
-/// variable (an XCC colour choice's `o + ~y <= 1`, `~y + sum o >= 1`). Cost: one pass over the
-/// rows' variables.
-pub fn original_size(model: &Model) -> (usize, usize) {
-    use crate::model::Derived;
-    let own = model.own_variables();
-    if own == model.num_variables() {
-        return (own, model.constraints().len());
-    }
-    let added = |c: &crate::model::Constraint| {
-        let tie = matches!(
-            (c.vars.as_slice(), c.sense),
-            ([x, y], crate::model::Sense::ExactlyOne)
-                if model.derived(*y) == Some(Derived::Complement(*x))
-        );
-        tie || c.vars.iter().any(|&v| match model.derived(v) {
-            Some(Derived::Complement(x)) => model.derived(x) == Some(Derived::Auxiliary),
-            _ => false,
-        })
-    };
-    let rows = model.constraints().iter().filter(|c| !added(c)).count();
-    (own, rows)
 }
 
 /// The progress of a run on stderr, in under 80 columns: runs done of all, how they ended
@@ -320,21 +403,12 @@ pub fn run_experiment(
     }
     crate::harness::certify::require_checker(experiment)?;
     let memory_limit = options.memory_limit.or(experiment.memory_limit);
-    // The models go to workers under the limit: this process reads them within it too, and a
-    // file past it is an instance whose runs are recorded `memout`.
-    let all = load_instances_within(&experiment.sources, memory_limit)?;
+    // Under a memory limit this process only lists the instances: each worker builds its
+    // model within the limit, and a file past it is an instance whose runs are `memout`.
+    let all = list_instances(&experiment.sources, memory_limit)?;
     let total = all.len();
     let instances = crate::harness::plan::in_shard(all, options.shard);
     refuse_unenforced_limits(experiment, &options.registry, memory_limit)?;
-    let (path, file, done) = open_records(experiment, options)?;
-    check_settings(experiment, &path, &done, memory_limit)?;
-    let done: HashSet<RunKey> = done.iter().map(Record::key).collect();
-
-    let ids: Vec<String> = instances.iter().map(|(_, i)| i.id.clone()).collect();
-    let all_jobs = job_keys(experiment, &ids);
-    let already_done = all_jobs.iter().filter(|k| done.contains(*k)).count();
-    let pending = all_jobs.len() - already_done;
-
     let exe = match &options.worker_exe {
         Some(p) => p.clone(),
         None => std::env::current_exe().map_err(|source| HarnessError::NoBinary { source })?,
@@ -351,6 +425,23 @@ pub fn run_experiment(
             }
         })?;
     }
+    let pool = WorkerPool::new(
+        exe,
+        Limits {
+            memory_mb: memory_limit,
+        },
+    )
+    .with_stop(options.stop.clone());
+    check_alone_files(&pool, &instances)?;
+    let (path, file, done) = open_records(experiment, options)?;
+    check_settings(experiment, &path, &done, memory_limit)?;
+    let done: HashSet<RunKey> = done.iter().map(Record::key).collect();
+
+    let ids: Vec<String> = instances.iter().map(|(_, i)| i.id.clone()).collect();
+    let all_jobs = job_keys(experiment, &ids);
+    let already_done = all_jobs.iter().filter(|k| done.contains(*k)).count();
+    let pending = all_jobs.len() - already_done;
+
     let proofs = match experiment.certify {
         false => None,
         true => {
@@ -363,13 +454,7 @@ pub fn run_experiment(
     let run = RunContext {
         experiment,
         registry: &options.registry,
-        pool: WorkerPool::new(
-            exe,
-            Limits {
-                memory_mb: memory_limit,
-            },
-        )
-        .with_stop(options.stop.clone()),
+        pool,
         memory_limit,
         instances: total,
         workers: options.workers(),
@@ -451,15 +536,7 @@ fn run_pending(
             if todo.is_empty() {
                 return;
             }
-            let model = match &inst.puzzle {
-                Ok(puzzle) => (puzzle.to_model(&inst.id))
-                    .map_err(|e| format!("the puzzle does not make a model: {e}")),
-                Err(located) if inst.past_memory_limit => Err(format!(
-                    "out of memory (limit {} MB): the model is not built: {located}",
-                    run.memory_limit.unwrap_or_default()
-                )),
-                Err(located) => Err(format!("the file does not read: {located}")),
-            };
+            let prepared = prepare(run, inst);
             for (config, rep) in todo {
                 if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
                     return;
@@ -472,7 +549,7 @@ fn run_pending(
                 if raised(&options.stop) {
                     return;
                 }
-                let record = run_job(run, (*position, inst), &model, config, rep);
+                let record = run_job(run, (*position, inst), &prepared, config, rep);
                 if raised(&options.stop) {
                     // Cut short by the stop request: not a result, so not on record.
                     return;
@@ -568,7 +645,7 @@ pub fn merge_records(
             .collect();
         (ids, keys)
     } else {
-        let ids: Vec<String> = load_instances_within(&experiment.sources, experiment.memory_limit)?
+        let ids: Vec<String> = list_instances(&experiment.sources, experiment.memory_limit)?
             .into_iter()
             .map(|i| i.id)
             .collect();
@@ -644,31 +721,32 @@ pub fn model_file_name(id: &str) -> String {
 /// "original_rows", "position", "instances", "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
 /// limit and repetitions, so peers run under the same ones), for peer solvers outside zeroone
 /// (`experiments/peers/peers.py`). Returns how many were written. Each file is written
-/// atomically; cost: one model build and one JSON file per instance.
+/// atomically; cost: one model build and one JSON file per instance. Under the experiment's
+/// memory limit the instances are listed ([`list_instances`]) and their models built one at a
+/// time, each within the limit (a model past it is not built, so not exported).
 pub fn export_models(
     experiment: &Experiment,
     dir: &Path,
     shard: Option<Shard>,
 ) -> Result<usize, HarnessError> {
-    // A model past the experiment's memory limit is not built here either (and not exported).
-    let instances = load_instances_within(&experiment.sources, experiment.memory_limit)?;
+    let instances = list_instances(&experiment.sources, experiment.memory_limit)?;
+    let mut builder = crate::harness::listing::InstanceBuilder::default();
     let mut written = 0;
     for (i, inst) in instances.iter().enumerate() {
         if shard.is_some_and(|s| !s.holds(i)) {
             continue;
         }
-        // A file of a folder that does not read has its error rows from the harness; a peer
-        // has nothing to run on it.
-        let Ok(puzzle) = &inst.puzzle else { continue };
-        let model = puzzle
-            .to_model(&inst.id)
-            .map_err(|e| HarnessError::Source(format!("instance '{}': {e}", inst.id)))?;
+        // A file that does not read (or past the memory limit) has its rows from the harness;
+        // a peer has nothing to run on it.
+        let Some((model, size)) = export_model(inst, &mut builder)? else {
+            continue;
+        };
         let (original_variables, original_rows) = original_size(&model);
         let json = serde_json::json!({
             "instance": inst.id,
             "group": inst.group,
             "file": inst.file,
-            "size": inst.size(),
+            "size": size,
             "original_variables": original_variables,
             "original_rows": original_rows,
             "position": i,
@@ -682,6 +760,30 @@ pub fn export_models(
         written += 1;
     }
     Ok(written)
+}
+
+/// The model [`export_models`] writes for `inst`, with its size: built by `builder` from the
+/// instance's spec (under a memory limit) or from the puzzle read; `None` for a file that does
+/// not read or is past the limit; `Err` for a puzzle that makes no model.
+fn export_model(
+    inst: &Instance,
+    builder: &mut crate::harness::listing::InstanceBuilder,
+) -> Result<Option<(Model, Option<usize>)>, HarnessError> {
+    let no_model = |e: String| HarnessError::Source(format!("instance '{}': {e}", inst.id));
+    if let Some(spec) = &inst.spec {
+        return match builder.build(&spec.to_source()) {
+            Ok(built) => Ok(Some((built.model, built.size))),
+            Err(u) if u.kind == UnbuiltKind::NoModel => Err(no_model(u.message)),
+            Err(_) => Ok(None),
+        };
+    }
+    let Ok(puzzle) = &inst.puzzle else {
+        return Ok(None);
+    };
+    let model = puzzle
+        .to_model(&inst.id)
+        .map_err(|e| no_model(e.to_string()))?;
+    Ok(Some((model, inst.size())))
 }
 
 /// Rewrites the reports of `experiment` from its record file in `dir` (`zeroone report`):

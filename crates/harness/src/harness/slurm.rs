@@ -25,7 +25,7 @@ use std::time::Duration;
 use crate::harness::experiment::{Experiment, ExperimentKind};
 use crate::harness::plan::{in_shard, job_keys, Shard};
 use crate::harness::record::{read_records, RecordLock, RunKey};
-use crate::harness::source::load_instances_within;
+use crate::harness::source::list_instances;
 use crate::harness::store::records_path;
 use crate::harness::table_run::table_rows;
 use crate::harness::{write_atomically, HarnessError};
@@ -164,7 +164,7 @@ pub fn plan(
             .collect();
         (ids.len(), ids)
     } else {
-        let ids: Vec<String> = load_instances_within(&experiment.sources, experiment.memory_limit)?
+        let ids: Vec<String> = list_instances(&experiment.sources, experiment.memory_limit)?
             .into_iter()
             .map(|i| i.id)
             .collect();
@@ -749,7 +749,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let exp = experiment(dir.path(), SOLVE);
         let plan = plan(&exp, dir.path(), Path::new("/z"), request(3, 1)).unwrap();
-        let ids: Vec<String> = load_instances_within(&exp.sources, None)
+        let ids: Vec<String> = list_instances(&exp.sources, None)
             .unwrap()
             .into_iter()
             .map(|i| i.id)

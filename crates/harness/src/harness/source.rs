@@ -23,6 +23,7 @@ use rand::seq::index::sample;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::harness::listing::{holds_a_model, InstanceSpec, SpecOrigin};
 use crate::harness::HarnessError;
 use crate::puzzle::kind::Builtin;
 use crate::puzzle::kinds::KINDS;
@@ -152,16 +153,25 @@ pub struct Instance {
     /// The puzzle, or the located error of a file of a folder that does not read (`FILE:LINE:
     /// COL: expected ..., found ...`).
     pub puzzle: Result<Puzzle, String>,
-    /// Whether the puzzle's error is a model past the memory limit the experiment runs under
-    /// (read within it as a budget, see [`load_instances_within`]): its runs are recorded
-    /// `memout`, as they would have ended, not `error`.
-    pub past_memory_limit: bool,
+    /// Set when the instances were listed for a run under a memory limit
+    /// ([`list_instances`]): where a worker builds this instance's model. A file of a 0-1
+    /// program or generic model is then not read here at all: `puzzle` is
+    /// `Err(`[`NOT_READ_HERE`]`)`.
+    pub spec: Option<InstanceSpec>,
 }
+
+/// The `puzzle` of a listed instance whose file this process did not read.
+pub const NOT_READ_HERE: &str = "not read in this process: a worker builds its model";
 
 impl Instance {
     /// The size the `sizes` filter looks at; `None` for a file that does not read.
     pub fn size(&self) -> Option<usize> {
         self.puzzle.as_ref().ok().map(Puzzle::size)
+    }
+
+    /// Whether this process did not read the instance's file ([`NOT_READ_HERE`]).
+    pub fn is_unread(&self) -> bool {
+        matches!(&self.puzzle, Err(e) if e == NOT_READ_HERE)
     }
 }
 
@@ -224,9 +234,27 @@ fn folder_group(dir: &Path, glob: &str) -> String {
     format!("{folder}/{glob}")
 }
 
+/// The spec of puzzle `index` of `path`, instance `id`, for a run under `memory_mb`.
+fn file_spec(id: &str, path: &Path, index: usize, memory_mb: u64) -> InstanceSpec {
+    InstanceSpec {
+        id: id.to_string(),
+        origin: SpecOrigin::File {
+            path: path.to_path_buf(),
+            index,
+        },
+        memory_limit_mb: memory_mb,
+        alone: false,
+    }
+}
+
 /// The instances of the files of `dir` matching `glob` (see the module docs for ids); a file
-/// that does not read is one instance holding its error.
-fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessError> {
+/// that does not read is one instance holding its error. With `listing` (a memory limit, in
+/// MB) a file of a model is not read, and every instance has its [`Instance::spec`].
+fn folder_instances(
+    dir: &Path,
+    glob: &str,
+    listing: Option<u64>,
+) -> Result<Vec<Instance>, HarnessError> {
     let group = folder_group(dir, glob);
     let mut out = Vec::new();
     for path in folder_files(dir, glob)? {
@@ -239,20 +267,30 @@ fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessErro
             group: group.clone(),
             file: Some(name.clone()),
             puzzle,
-            past_memory_limit: false,
+            spec: None,
         };
-        match crate::read::refused_for_budget(|| read_puzzles(&path)) {
-            (Ok(puzzles), _) if puzzles.len() == 1 => {
-                out.extend(puzzles.into_iter().map(|p| instance(name.clone(), Ok(p))))
+        if let (Some(mb), true) = (listing, holds_a_model(&path)) {
+            let spec = file_spec(&name, &path, 0, mb);
+            out.push(Instance {
+                spec: Some(spec),
+                ..instance(name.clone(), Err(NOT_READ_HERE.into()))
+            });
+            continue;
+        }
+        let indexed = |i: usize, id: String, p| Instance {
+            spec: listing.map(|mb| file_spec(&id, &path, i, mb)),
+            ..instance(id, p)
+        };
+        match read_puzzles(&path) {
+            Ok(puzzles) if puzzles.len() == 1 => {
+                out.extend((puzzles.into_iter()).map(|p| indexed(0, name.clone(), Ok(p))))
             }
-            (Ok(puzzles), _) => out.extend(
+            Ok(puzzles) => out.extend(
                 (puzzles.into_iter().enumerate())
-                    .map(|(i, p)| instance(format!("{name}#{i}"), Ok(p))),
+                    .map(|(i, p)| indexed(i, format!("{name}#{i}"), Ok(p))),
             ),
-            (Err(e), past_memory_limit) => out.push(Instance {
-                past_memory_limit,
-                ..instance(name.clone(), Err(e.to_string()))
-            }),
+            // A file that does not read is recorded as such; no worker needs it.
+            Err(e) => out.push(instance(name.clone(), Err(e.to_string()))),
         }
     }
     Ok(out)
@@ -260,13 +298,21 @@ fn folder_instances(dir: &Path, glob: &str) -> Result<Vec<Instance>, HarnessErro
 
 /// Reads every puzzle of `path` with the shared parser (format from the extension; `.txt` is
 /// Sudoku lines or Queens blocks, by its first line). Errors name file, puzzle, line, column.
-fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, HarnessError> {
+pub(crate) fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, HarnessError> {
     crate::puzzle::parse::load(path).map_err(|e| HarnessError::Source(e.to_string()))
 }
 
 impl Source {
     /// The instances of this source, in file (or size) order.
     pub fn instances(&self) -> Result<Vec<Instance>, HarnessError> {
+        self.instances_listed(None)
+    }
+
+    /// [`Source::instances`], or with `listing` (a run's memory limit, in MB) the instances
+    /// as [`list_instances`] gives them: each with its [`Instance::spec`], and a file of a
+    /// model not read. A filter on sizes or known solutions, which needs the models, is then
+    /// refused for such a file.
+    fn instances_listed(&self, listing: Option<u64>) -> Result<Vec<Instance>, HarnessError> {
         let all: Vec<Instance> = match &self.origin {
             Origin::Builtin { family, sizes } => sizes
                 .iter()
@@ -276,7 +322,15 @@ impl Source {
                         group: format!("generate {}", family.name()),
                         file: None,
                         puzzle: Ok(puzzle),
-                        past_memory_limit: false,
+                        spec: listing.map(|mb| InstanceSpec {
+                            id: format!("{}-{n}", family.name()),
+                            origin: SpecOrigin::Builtin {
+                                family: family.name().to_string(),
+                                size: n,
+                            },
+                            memory_limit_mb: mb,
+                            alone: false,
+                        }),
                     })
                 })
                 .collect(),
@@ -299,31 +353,56 @@ impl Source {
                             )
                             .puzzle,
                         )),
-                        past_memory_limit: false,
+                        spec: listing.map(|mb| InstanceSpec {
+                            id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
+                            origin: SpecOrigin::RandomSudoku {
+                                box_size: *box_size,
+                                clues: *clues,
+                                seed: *seed,
+                                index: i as u64,
+                            },
+                            memory_limit_mb: mb,
+                            alone: false,
+                        }),
                     })
                     .collect()
             }
             Origin::File(path) => {
                 let stem = file_group(path);
                 let name = path.file_name().map(|s| s.to_string_lossy().into_owned());
-                let instance = |i: usize, puzzle, past_memory_limit| Instance {
+                let instance = |i: usize, puzzle| Instance {
                     id: format!("{stem}#{i}"),
                     group: stem.clone(),
                     file: name.clone(),
                     puzzle,
-                    past_memory_limit,
+                    spec: listing.map(|mb| file_spec(&format!("{stem}#{i}"), path, i, mb)),
                 };
-                match crate::read::refused_for_budget(|| read_puzzles(path)) {
-                    // Only the 0-1 program formats have a budget, and a file of them holds
-                    // one model: the instance it would have been.
-                    (Err(e), true) => vec![instance(0, Err(e.to_string()), true)],
-                    (read, _) => (read?.into_iter().enumerate())
-                        .map(|(i, puzzle)| instance(i, Ok(puzzle), false))
-                        .collect(),
+                if let (Some(_), true) = (listing, holds_a_model(path)) {
+                    let mut alone = instance(0, Err(NOT_READ_HERE.into()));
+                    if let Some(spec) = &mut alone.spec {
+                        spec.alone = true;
+                    }
+                    return self.filtered(vec![alone]);
                 }
+                (read_puzzles(path)?.into_iter().enumerate())
+                    .map(|(i, puzzle)| instance(i, Ok(puzzle)))
+                    .collect()
             }
-            Origin::Folder { dir, glob } => folder_instances(dir, glob)?,
+            Origin::Folder { dir, glob } => folder_instances(dir, glob, listing)?,
         };
+        self.filtered(all)
+    }
+
+    /// `all` after this source's filters, first-n and sample. A file this process did not read
+    /// ([`NOT_READ_HERE`]) cannot be filtered by size or known solution: refused.
+    fn filtered(&self, all: Vec<Instance>) -> Result<Vec<Instance>, HarnessError> {
+        let filters = self.filter.sizes.is_some() || self.filter.known_solution;
+        if let Some(unread) = (all.iter()).find(|i| filters && i.is_unread()) {
+            return Err(HarnessError::Source(format!(
+                "{}: a filter on sizes or known solutions needs its model built, and under a memory limit this process builds none (the workers do): drop the filter or the limit",
+                unread.file.as_deref().unwrap_or(&unread.id)
+            )));
+        }
         let mut kept: Vec<Instance> = all
             .into_iter()
             .filter(|inst| !self.filter.known_solution || keeps_for_solution(inst))
@@ -438,27 +517,33 @@ impl Source {
     }
 }
 
-/// [`load_instances`] with every model read from a file held to `memory_limit_mb` (the limit
-/// an experiment's runs have, `None` for none): a file whose model would pass it is not built
-/// but listed as one instance holding its located error, marked
-/// [`Instance::past_memory_limit`], so the process that only hands models to workers stays
-/// small and the file's runs are recorded `memout`. Cost: as [`load_instances`], bounded by the
-/// limit.
-pub fn load_instances_within(
-    sources: &[Source],
-    memory_limit_mb: Option<u64>,
-) -> Result<Vec<Instance>, HarnessError> {
-    let budget = memory_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-    crate::read::with_memory_budget(budget, || load_instances(sources))
-}
-
 /// The instances of all `sources`, in order. Two sources yielding the same id is an error (the
 /// records could not tell their runs apart).
 pub fn load_instances(sources: &[Source]) -> Result<Vec<Instance>, HarnessError> {
+    collect_instances(sources, None)
+}
+
+/// The instances of a run: [`load_instances`] without a memory limit; under one (in MB),
+/// listed for workers that build their models themselves (see [`crate::harness::listing`]):
+/// every instance has its [`Instance::spec`], and a file of a 0-1 program or generic model is
+/// not read here at all (its instance holds [`NOT_READ_HERE`]; the worker reads it within the
+/// limit). Boards are read, as without a limit, for their ids; their models are not built.
+/// Ids are the same either way. Cost: reading the files of boards, opening no file of a model.
+pub fn list_instances(
+    sources: &[Source],
+    memory_limit_mb: Option<u64>,
+) -> Result<Vec<Instance>, HarnessError> {
+    collect_instances(sources, memory_limit_mb)
+}
+
+fn collect_instances(
+    sources: &[Source],
+    listing: Option<u64>,
+) -> Result<Vec<Instance>, HarnessError> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for s in sources {
-        for inst in s.instances()? {
+        for inst in s.instances_listed(listing)? {
             if !seen.insert(inst.id.clone()) {
                 return Err(HarnessError::Source(format!(
                     "instance '{}' comes from two sources; each puzzle may be listed once",

@@ -4,6 +4,9 @@
 //! one [`Job`] per line (JSON) on standard input, runs it through the shared verified runner
 //! ([`solve_verified`] / [`count_verified`]), and writes one [`RunResult`] per line on standard
 //! output. It keeps the last model it was sent, so the jobs of one instance send the model once.
+//! A job may instead name where the model comes from (`source`): the worker builds it itself
+//! ([`serve_with`], [`WorkerPool::run_built`]; see `built.rs`), so a parent running models under
+//! a memory limit never holds them, and learns their size from the results ([`ModelFacts`]).
 //!
 //! The parent ([`Worker`], [`WorkerPool`]) enforces what the worker cannot promise:
 //!
@@ -32,7 +35,7 @@
 //! Cost per job: one JSON line each way (the model on the first job of an instance), about a
 //! few tens of microseconds for small models; one process start per worker, not per job.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -50,6 +53,16 @@ use crate::backend::{
 };
 use crate::model::{Model, Solution};
 
+mod built;
+mod limits;
+mod stderr;
+
+pub use built::{original_size, BuildModel, BuiltModel, ModelFacts, Unbuilt, UnbuiltKind};
+pub use limits::check_memory_limit;
+use limits::limit_address_space;
+pub use stderr::STDERR_TAIL_BYTES;
+use stderr::{keep_log, StderrLog, JOB_END, JOB_END_WAIT};
+
 /// What one job asks a backend for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -61,6 +74,10 @@ pub enum JobTask {
         /// The count limit (`--limit`, `count_limit`).
         limit: Option<u64>,
     },
+    /// Build the model (from the job's `source`, when the worker holds none under its key) and
+    /// describe it ([`RunResult::built`]); no backend runs. The parent learns the model's size,
+    /// or why it does not build, before any backend runs on it.
+    Build,
 }
 
 /// One job for a worker: a backend, its options, a task and a model.
@@ -75,8 +92,14 @@ pub struct Job {
     /// A name for the model; a job without `model` reuses the worker's last model, which must
     /// have this key.
     pub model_key: String,
-    /// The model, or `None` to reuse the worker's last one.
+    /// The model, or `None` to reuse the worker's last one (or build it from `source`).
     pub model: Option<Model>,
+    /// Where the worker builds the model itself when it holds none under `model_key` and
+    /// `model` is `None`: a description its builder reads ([`serve_with`]; the harness's names a
+    /// file and the puzzle's index in it, or a generated board), so the parent never builds
+    /// the model. Results of such a job carry [`RunResult::built`] or [`RunResult::unbuilt`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<serde_json::Value>,
     /// Log a proof of the answer: the worker writes `STEM.opb` and `STEM.pbp` (`STEM` this
     /// path, its file name safe as [`crate::backend::proof::safe_file_name`] leaves it, its
     /// folder existing) when the backend logs proofs of this model and task; otherwise it runs
@@ -93,6 +116,8 @@ struct JobRef<'a> {
     task: JobTask,
     model_key: &'a str,
     model: Option<&'a Model>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     proof: Option<&'a Path>,
 }
@@ -157,6 +182,13 @@ pub struct RunResult {
     /// it failed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// A job with a `source`: what the model the worker built (or held) is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built: Option<ModelFacts>,
+    /// A job with a `source` the worker made no model of: why (the status is then `memout`
+    /// for a model past the memory limit it was read under, else `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unbuilt: Option<Unbuilt>,
 }
 
 impl RunResult {
@@ -205,6 +237,20 @@ impl RunResult {
             limit_by: None,
             claim: None,
             stderr: String::new(),
+            built: None,
+            unbuilt: None,
+        }
+    }
+
+    /// The result of a job whose source made no model.
+    fn of_unbuilt(unbuilt: Unbuilt) -> RunResult {
+        let status = match unbuilt.kind {
+            UnbuiltKind::PastMemoryLimit => Status::Memout,
+            UnbuiltKind::Unreadable | UnbuiltKind::NoModel => Status::Error,
+        };
+        RunResult {
+            unbuilt: Some(unbuilt.clone()),
+            ..RunResult::failed(status, unbuilt.message)
         }
     }
 }
@@ -246,6 +292,12 @@ fn peak_rss_since_reset() -> Option<f64> {
 /// Runs one job in this process with a backend of `registry`: the worker's body, also what
 /// [`run_in_process`] does.
 fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
+    if job.task == JobTask::Build {
+        return RunResult::failed(
+            Status::Unknown,
+            "the model was built; no backend ran".into(),
+        );
+    }
     let mut backend = match registry.make(&job.backend, &job.options) {
         Ok(b) => b,
         Err(e) => return RunResult::failed(Status::Error, e.to_string()),
@@ -269,6 +321,7 @@ fn execute(registry: &Registry, job: &Job, model: &Model) -> RunResult {
             Ok(o) => RunResult::of_count(o),
             Err(e) => RunResult::failed(Status::Unsupported, e.to_string()),
         },
+        (None, JobTask::Build) => unreachable!("a build job returned above"),
     };
     result.limit_by = limit_by;
     result
@@ -288,6 +341,7 @@ fn execute_proved(
         JobTask::Solve => ProofTask::Solve,
         JobTask::Count { limit: None } => ProofTask::Count,
         JobTask::Count { limit: Some(n) } => ProofTask::CountUpTo(n),
+        JobTask::Build => return None,
     };
     let dir = stem.parent().filter(|d| !d.as_os_str().is_empty())?;
     let name = stem.file_name()?.to_string_lossy();
@@ -325,9 +379,31 @@ pub fn run_in_process_with(registry: &Registry, job: &Job, model: &Model) -> Run
 }
 
 /// The worker's main loop (`zeroone worker`): one [`Job`] per line in, one [`RunResult`] per
-/// line out, until standard input closes. A line that is not a job gets an `error` result.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut cached: Option<(String, Model)> = None;
+/// line out, until standard input closes. A line that is not a job gets an `error` result; a
+/// job naming a `source` gets one too (this loop builds no models: see [`serve_with`]).
+pub fn serve(input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_with(input, output, &mut |_| {
+        Err(Unbuilt {
+            kind: UnbuiltKind::Unreadable,
+            message: "worker: this worker builds no model from a source".into(),
+        })
+    })
+}
+
+/// The model a worker holds between jobs: its key, the model and its puzzle's size (`None`
+/// for a model sent whole).
+type Held = Option<(String, Model, Option<usize>)>;
+
+/// [`serve`] with `build` making the model of a job that names a `source` (and holds no model
+/// under its key): the model is built here, under this process's limits, never by the parent.
+/// The jobs of one key reuse the model; building another drops the one held first. Cost per
+/// build: `build`'s, plus [`ModelFacts::of`] per job with a source.
+pub fn serve_with(
+    input: impl BufRead,
+    mut output: impl Write,
+    build: &mut BuildModel<'_>,
+) -> io::Result<()> {
+    let mut held: Held = None;
     for line in input.lines() {
         let line = line?;
         if line.trim().is_empty() {
@@ -335,18 +411,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         }
         let result = match serde_json::from_str::<Job>(&line) {
             Err(e) => RunResult::failed(Status::Error, format!("worker: not a job: {e}")),
-            Ok(mut job) => {
-                if let Some(model) = job.model.take() {
-                    cached = Some((job.model_key.clone(), model));
-                }
-                match &cached {
-                    Some((key, model)) if *key == job.model_key => run_in_process(&job, model),
-                    _ => RunResult::failed(
-                        Status::Error,
-                        format!("worker: no model '{}' was sent", job.model_key),
-                    ),
-                }
-            }
+            Ok(job) => serve_job(job, &mut held, build),
         };
         if result.status == Status::Error {
             // The parent keeps what this job said on stderr up to here (a panic's message).
@@ -357,6 +422,35 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
+}
+
+/// One job of [`serve_with`]: the model sent, held, or built from the job's source, then the run.
+fn serve_job(mut job: Job, held: &mut Held, build: &mut BuildModel<'_>) -> RunResult {
+    if let Some(model) = job.model.take() {
+        *held = Some((job.model_key.clone(), model, None));
+    }
+    let holds = |held: &Held| matches!(held, Some((key, ..)) if *key == job.model_key);
+    if let (false, Some(source)) = (holds(held), &job.source) {
+        // The model held is dropped before the next is built.
+        *held = None;
+        match build(source) {
+            Ok(b) => *held = Some((job.model_key.clone(), b.model, b.size)),
+            Err(unbuilt) => return RunResult::of_unbuilt(unbuilt),
+        }
+    }
+    match held {
+        Some((key, model, size)) if *key == job.model_key => {
+            let mut result = run_in_process(&job, model);
+            if job.source.is_some() {
+                result.built = Some(ModelFacts::of(model, *size));
+            }
+            result
+        }
+        _ => RunResult::failed(
+            Status::Error,
+            format!("worker: no model '{}' was sent", job.model_key),
+        ),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -393,163 +487,6 @@ pub struct Worker {
 
 /// How often a worker's parent looks at its stop flag while a job runs.
 pub const STOP_POLL: Duration = Duration::from_millis(50);
-
-/// How much of a worker's standard error a failed run keeps ([`RunResult::stderr`]): its last
-/// 4 KB (4,096 bytes, cut at a character boundary), so a record stays small whatever the
-/// worker printed (a backtrace runs to kilobytes).
-pub const STDERR_TAIL_BYTES: usize = 4096;
-
-/// The line a worker writes on standard error after a job that ended in `error`, before its
-/// result: once the parent's reader has seen it, the log holds all the job said. Never kept.
-const JOB_END: &str = "\u{1}zeroone worker: job ended";
-
-/// How long the parent waits for [`JOB_END`] after an `error` result before taking the tail
-/// as it is (the reader thread is normally microseconds behind).
-const JOB_END_WAIT: Duration = Duration::from_secs(1);
-
-/// What a worker said on standard error during its current job: the lines that tell how it
-/// died (a failed allocation, a panic, a fatal runtime error), the last line that is not
-/// part of a backtrace, and the last [`STDERR_TAIL_BYTES`] bytes of it all.
-#[derive(Debug, Default)]
-struct StderrLog {
-    notable: Vec<String>,
-    last: String,
-    tail: String,
-    /// Whether the worker's [`JOB_END`] line was read.
-    ended: bool,
-}
-
-impl StderrLog {
-    fn add(&mut self, line: &str) {
-        if line == JOB_END {
-            self.ended = true;
-            return;
-        }
-        self.keep_tail(line);
-        let line: String = line.trim_end().chars().take(300).collect();
-        let telling = ["memory allocation of", "panicked at", "fatal runtime error"];
-        if telling.iter().any(|t| line.contains(t)) && self.notable.len() < 4 {
-            self.notable.push(line.clone());
-        }
-        let backtrace = line.starts_with(char::is_whitespace)
-            || line.starts_with("stack backtrace")
-            || line.starts_with("note:");
-        if !line.is_empty() && !backtrace {
-            self.last = line;
-        }
-    }
-
-    /// Appends `line` to the tail and drops what falls outside its last
-    /// [`STDERR_TAIL_BYTES`] bytes. Cost: a copy of the tail when it overflows.
-    fn keep_tail(&mut self, line: &str) {
-        let line = match line.len().checked_sub(STDERR_TAIL_BYTES) {
-            Some(cut) => &line[ceil_char_boundary(line, cut)..],
-            None => line,
-        };
-        self.tail.push_str(line);
-        self.tail.push('\n');
-        if let Some(cut) = self.tail.len().checked_sub(STDERR_TAIL_BYTES) {
-            let cut = ceil_char_boundary(&self.tail, cut);
-            self.tail.drain(..cut);
-        }
-    }
-
-    fn out_of_memory(&self) -> Option<&str> {
-        self.notable
-            .iter()
-            .find(|l| l.contains("memory allocation of"))
-            .map(String::as_str)
-    }
-
-    fn summary(&self) -> String {
-        if self.notable.is_empty() {
-            self.last.clone()
-        } else {
-            self.notable.join(" / ")
-        }
-    }
-}
-
-/// The first character boundary of `s` at or after byte `i`.
-fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
-fn keep_log(from: impl Read, log: Arc<Mutex<StderrLog>>) {
-    for line in BufReader::new(from).split(b'\n') {
-        let Ok(bytes) = line else { break };
-        if let Ok(mut l) = log.lock() {
-            l.add(&String::from_utf8_lossy(&bytes));
-        }
-    }
-}
-
-/// Checks that a worker of `exe` can start under an address-space limit of `mb` MB (a limit
-/// below what the program needs to load dies in the loader, which would look like a `crash`).
-/// `Err(minimum)` names the smallest limit, in MB, under which a worker starts; callers refuse
-/// the limit with it. Cost: one short process start when the limit is enough, about ten when
-/// it is not (a bisection).
-pub fn check_memory_limit(exe: &Path, mb: u64) -> Result<(), u64> {
-    if starts_within(exe, mb) {
-        return Ok(());
-    }
-    // The smallest limit that starts, by bisection between `mb` (too small) and a limit
-    // that starts (doubling until one does).
-    let (mut low, mut high) = (mb, mb.max(1).saturating_mul(2));
-    while !starts_within(exe, high) {
-        low = high;
-        if high >= 1 << 20 {
-            return Err(high);
-        }
-        high = high.saturating_mul(2);
-    }
-    while high - low > 1 {
-        let mid = low + (high - low) / 2;
-        if starts_within(exe, mid) {
-            high = mid;
-        } else {
-            low = mid;
-        }
-    }
-    Err(high)
-}
-
-/// Sets this process's address-space limit (`RLIMIT_AS`) to `bytes`. Async-signal-safe and
-/// allocation-free, for `pre_exec` between fork and exec.
-fn limit_address_space(bytes: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: bytes as libc::rlim_t,
-        rlim_max: bytes as libc::rlim_t,
-    };
-    // SAFETY: setrlimit reads the struct we pass and nothing else.
-    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// Whether `exe worker` starts and ends cleanly (given no job) under `mb` MB of address space.
-fn starts_within(exe: &Path, mb: u64) -> bool {
-    let bytes = mb.saturating_mul(1 << 20);
-    let mut command = Command::new(exe);
-    command
-        .arg("worker")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec the closure calls only setrlimit, which is
-        // async-signal-safe, and allocates nothing.
-        unsafe {
-            command.pre_exec(move || limit_address_space(bytes));
-        }
-    }
-    command.status().is_ok_and(|s| s.success())
-}
 
 impl Worker {
     /// Starts `exe worker` with `limits` (the address-space limit is set in the child before
@@ -637,6 +574,17 @@ impl Worker {
         model: &Model,
         time_limit: Option<Duration>,
     ) -> (RunResult, bool) {
+        self.exchange(job, Some(model), time_limit)
+    }
+
+    /// [`Worker::run`] with the model sent (`Some`), or built by the worker from
+    /// `job.source` when it holds none under the job's key (`None`).
+    fn exchange(
+        &mut self,
+        job: &Job,
+        model: Option<&Model>,
+        time_limit: Option<Duration>,
+    ) -> (RunResult, bool) {
         let send_model = self.model_key.as_deref() != Some(job.model_key.as_str());
         // What the worker says from now on is about this job.
         if let Ok(mut log) = self.stderr_log.lock() {
@@ -648,7 +596,8 @@ impl Worker {
             options: &job.options,
             task: job.task,
             model_key: &job.model_key,
-            model: send_model.then_some(model),
+            model: model.filter(|_| send_model),
+            source: job.source.as_ref(),
             proof: job.proof.as_deref(),
         });
         let sent = match (line, self.stdin.as_mut()) {
@@ -670,7 +619,8 @@ impl Worker {
                     if result.status == Status::Error {
                         result.stderr = self.stderr_of_error();
                     }
-                    self.model_key = Some(job.model_key.clone());
+                    // A source that made no model leaves the worker holding none.
+                    self.model_key = result.unbuilt.is_none().then(|| job.model_key.clone());
                     self.cpu_so_far = own_cpu_total(result.cpu_seconds, self.cpu_so_far);
                     result.wall_seconds = wall;
                     (result, true)
@@ -946,6 +896,19 @@ impl WorkerPool {
     /// killing it after `job.options.time_limit` plus [`grace`]. A worker that cannot be
     /// started gives a `crash` result naming why.
     pub fn run(&self, job: &Job, model: &Model) -> RunResult {
+        self.run_with(job, Some(model))
+    }
+
+    /// Runs `job` in a worker that builds its model from `job.source` (or holds it from an
+    /// earlier job of its key: an idle worker holding it is taken first), as [`WorkerPool::run`]
+    /// does otherwise: this process never builds the model. The result carries
+    /// [`RunResult::built`] or [`RunResult::unbuilt`] unless the worker died. A worker started
+    /// with [`serve`] (no builder) answers `error`.
+    pub fn run_built(&self, job: &Job) -> RunResult {
+        self.run_with(job, None)
+    }
+
+    fn run_with(&self, job: &Job, model: Option<&Model>) -> RunResult {
         let mut worker = {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
             let holding = idle
@@ -972,7 +935,7 @@ impl WorkerPool {
         }
         let mut worker = worker.expect("a worker was taken or started");
         worker.stop = self.stop.clone();
-        let (result, alive) = worker.run(job, model, job.options.time_limit);
+        let (result, alive) = worker.exchange(job, model, job.options.time_limit);
         if alive {
             self.idle
                 .lock()
@@ -984,122 +947,4 @@ impl WorkerPool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_failed_allocation_is_found_behind_a_long_backtrace() {
-        // With RUST_BACKTRACE set, the abort message is followed by kilobytes of frames; a
-        // fixed-size tail of standard error lost it and called a memout a crash.
-        let mut text =
-            String::from("memory allocation of 570425360 bytes failed\nstack backtrace:\n");
-        for i in 0..400 {
-            text.push_str(&format!("  {i}: zeroone::backend::dp::frame_{i}\n             at ./src/backend/dp.rs:{i}:5\n"));
-        }
-        text.push_str("note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n");
-        let log = Arc::new(Mutex::new(StderrLog::default()));
-        keep_log(text.as_bytes(), Arc::clone(&log));
-        let log = log.lock().unwrap();
-        assert_eq!(
-            log.out_of_memory(),
-            Some("memory allocation of 570425360 bytes failed")
-        );
-        let mut panicked = StderrLog::default();
-        panicked.add("thread 'main' panicked at src/x.rs:1:1:");
-        panicked.add("boom");
-        panicked.add("  0: frame");
-        assert_eq!(panicked.out_of_memory(), None);
-        assert_eq!(
-            panicked.summary(),
-            "thread 'main' panicked at src/x.rs:1:1:"
-        );
-        assert_eq!(panicked.last, "boom");
-    }
-
-    /// A stand-in for `zeroone worker`: a shell script that reads one job, says `noise`
-    /// lines and then `last` on stderr, and does `then` (the shell's words).
-    fn fake_worker(dir: &Path, noise: usize, last: &str, then: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join("worker.sh");
-        let script = format!(
-            "#!/bin/sh\nread job\ni=0\nwhile [ $i -lt {noise} ]; do echo \"noise $i: the worker rambles on\" >&2; i=$((i+1)); done\necho '{last}' >&2\n{then}\n"
-        );
-        std::fs::write(&path, script).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
-    }
-
-    fn tiny_job_and_model() -> (Job, Model) {
-        use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
-        let mut b = ModelBuilder::new("tiny", PuzzleKind::Generic);
-        let x = b.variable("x", Coord::Free);
-        let f = b.family("rows");
-        b.row(f, vec![x], Sense::ExactlyOne);
-        let job = Job {
-            backend: "brute".into(),
-            options: BackendOptions::default(),
-            task: JobTask::Solve,
-            model_key: "tiny".into(),
-            model: None,
-            proof: None,
-        };
-        (job, b.build().unwrap())
-    }
-
-    #[test]
-    fn a_crashing_worker_leaves_the_last_4_kb_of_its_stderr_in_its_result() {
-        let dir = tempfile::tempdir().unwrap();
-        // 500 lines of about 35 bytes: 17 KB, four times the tail.
-        let exe = fake_worker(dir.path(), 500, "last words: giving up", "kill -SEGV $$");
-        let (job, model) = tiny_job_and_model();
-        let r = WorkerPool::new(exe, Limits::default()).run(&job, &model);
-        assert_eq!(r.status, Status::Crash, "{r:?}");
-        assert!(r.stderr.len() <= STDERR_TAIL_BYTES, "{}", r.stderr.len());
-        assert!(
-            r.stderr.len() > STDERR_TAIL_BYTES - 40,
-            "{}",
-            r.stderr.len()
-        );
-        assert!(r
-            .stderr
-            .ends_with("noise 499: the worker rambles on\nlast words: giving up\n"));
-        assert!(!r.stderr.contains("noise 0:"), "the head is dropped");
-        assert!(r.reason.unwrap().contains("last words: giving up"));
-    }
-
-    #[test]
-    fn an_error_result_keeps_what_its_job_said_on_stderr_and_a_success_keeps_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let (job, model) = tiny_job_and_model();
-        for (status, says) in [(Status::Error, true), (Status::Unknown, false)] {
-            let answer = serde_json::to_string(&RunResult::failed(status, "boom".into())).unwrap();
-            // As `serve` does: the end-of-job line on stderr only after an error.
-            let end = if says {
-                "printf '\\001zeroone worker: job ended\\n' >&2\n".to_string()
-            } else {
-                String::new()
-            };
-            let then = format!("{end}echo '{answer}'\ncat > /dev/null");
-            let exe = fake_worker(dir.path(), 2, "thread main panicked at src/x.rs:1:1", &then);
-            let r = WorkerPool::new(exe, Limits::default()).run(&job, &model);
-            assert_eq!(r.status, status);
-            let expected = if says {
-                "noise 0: the worker rambles on\nnoise 1: the worker rambles on\nthread main panicked at src/x.rs:1:1\n"
-            } else {
-                ""
-            };
-            assert_eq!(r.stderr, expected);
-        }
-    }
-
-    #[test]
-    fn the_tail_is_cut_at_a_character_boundary() {
-        let mut log = StderrLog::default();
-        log.add(&"é".repeat(STDERR_TAIL_BYTES));
-        log.add("end");
-        assert!(log.tail.len() <= STDERR_TAIL_BYTES);
-        assert!(log.tail.ends_with("ééé\nend\n"));
-        log.add(JOB_END);
-        assert!(log.ended && log.tail.ends_with("end\n"));
-    }
-}
+mod tests;
