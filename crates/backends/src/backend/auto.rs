@@ -17,18 +17,30 @@
 //!    objectives over exact-cover rows such as the cheapest Queens placement, multiplicity
 //!    models such as Star Battle, where `xcc`'s MRV engines are level with `bitset` or slower).
 //!
-//! Counting follows the same choice, with one measured refinement (`reports/counting-portfolio.md`,
-//! made by `experiments/counting-portfolio.toml`): a model that goes to `xcc` is counted by its
-//! visiting engine until that has listed 1,024 (see [`COUNT_SWITCH`]) solutions; a model with fewer
-//! (Sudoku puzzles, small boards) is counted there and then, and a model of pure exact cover
-//! ([`xcc::pure_exact_cover`]: "exactly one" rows only) with more is counted again from the
-//! start by `xcc`'s `memo-sweep` engine, which caches the count of each set of covered items
-//! (set partitions, perfect matchings, Latin squares, pentominoes: 1.3x to 600x faster than
-//! visiting). Models with secondary items (n-queens' diagonals, hex boards, Queens boards) or
-//! multiplicities stay with the visiting engines, and so does any count with a limit. Cost of
-//! the rule: one scan of the row senses, and on a model sent to the memo the first run (up to
-//! 1,024 solutions' worth of search) spent twice. Where it misses the best engine by more than
-//! 10%: the README's "auto" section.
+//! Counting follows the same choice, with refinements for pure exact cover
+//! ([`xcc::pure_exact_cover`]: "exactly one" rows only) measured by
+//! `experiments/counting-portfolio.toml` (`reports/counting-portfolio.md`), each predicted from
+//! the model's shape before anything is counted:
+//!
+//! - with givens (Sudoku puzzles) or at most [`TINY_OPTIONS`] variables: `bitset` counts up to
+//!   [`GIVENS_FIRST`] solutions (no per-shape tables to build), and a model with more goes on
+//!   below from the start;
+//! - with at least 4 options per item (set partitions, perfect matchings, pentominoes):
+//!   `xcc`'s `memo-sweep` counts at once, unchecked where its bound on the work
+//!   (`MemoProblem::sweep_work_bound`) is small, else judged after a fixed number of nodes by
+//!   its cache hits (see [`COUNT_SWITCH`]);
+//! - otherwise a model that goes to `xcc` is counted by its visiting engine until that has
+//!   listed 1,024 solutions; a model with fewer is counted there and then, and one with more
+//!   is counted again from the start by `memo-sweep`, given up for the visiting engine if its
+//!   cache answers too few look-ups after 5 ms (see [`Xcc::count_visiting_then_memo`]).
+//!
+//! Models with secondary items (n-queens' diagonals, Queens boards) or multiplicities stay
+//! with the visiting engines, and so does any count with a limit (`bitset` first still
+//! applies up to it). Cost of the rules: one scan of the row senses; the memo's form and bound
+//! on a model of 4+ options per item; a prediction that fails spends `bitset`'s run to 64
+//! solutions, or the memo's run to its checkpoint, or (third rule) the first 1,024 solutions'
+//! search. The seconds reported cover the whole call. Where `auto` misses the best engine by
+//! more than 10%: the README's "auto" section.
 //!
 //! [`Backend::serving`] names the engine a model goes to, so records say `xcc`, `sat`, `milp`
 //! or `bitset`, never `auto` (and `extra.engine` says which of `xcc`'s engines counted).
@@ -64,13 +76,16 @@ pub const SAT_MAX_CLAUSES_PER_VARIABLE: usize = 6;
 /// to `milp`.
 pub const MILP_FROM_TERMS: usize = 40;
 
-/// Counting a model that goes to `xcc` (see [`Xcc::count_visiting_then_memo`] and the
-/// README's "auto" section): after 1,024 solutions listed by the visiting engine a model of
-/// pure exact cover ([`xcc::pure_exact_cover`]) goes to `memo-sweep` (a model with fewer,
-/// such as a Sudoku puzzle, never pays for the memo's cache), which is judged after 5 ms (or
-/// the first run's time if longer) and given up below 0.1 cache hits per node (measured:
-/// sparse Sudoku grids 0.004-0.03, pentominoes 0.16-0.29, Langford pairs and Latin squares
-/// above 0.5, set partitions and perfect matchings finish first).
+/// Counting a model of pure exact cover that goes to `xcc` (see
+/// [`Xcc::count_visiting_then_memo`] and the README's "auto" section). With 4 options per item
+/// or more it goes to `memo-sweep` at once: unchecked when the memo's bound is at most 2^22
+/// mask tests (set partitions of 10 items: 87,893; perfect matchings of 14 points: 90,127),
+/// else judged after 32,768 nodes (deterministic) and given up below 0.1 cache hits per node
+/// (pentominoes 0.15-0.35 there, Langford pairs L(2,11) above 0.7). Sparser models are visited
+/// first: after 1,024 solutions listed by the visiting engine (a model with fewer, such as a
+/// Latin square of order 4, never pays for the memo's cache) they go to `memo-sweep`, which
+/// is judged after 5 ms (or the first run's time if longer) by the same 0.1 hits per node
+/// (measured: sparse Sudoku grids 0.004-0.03, Latin squares above 0.5).
 pub const COUNT_SWITCH: MemoSwitch = MemoSwitch {
     after_solutions: 1024,
     check_after: std::time::Duration::from_millis(5),
@@ -268,9 +283,10 @@ impl Solver for Auto {
     }
 }
 
-/// A model that goes to `xcc` is counted by [`Xcc::count_visiting_then_memo`] (its visiting
-/// engine, then `memo-sweep` past 1,024 (see [`COUNT_SWITCH`]) solutions of pure exact cover);
-/// others by the engine [`choose`] names.
+/// A model of pure exact cover with givens or at most [`TINY_OPTIONS`] variables is counted by
+/// `bitset` first (up to [`GIVENS_FIRST`] solutions); a model that goes to `xcc` by
+/// [`Xcc::count_visiting_then_memo`] (`memo-sweep` or its visiting engine, see
+/// [`COUNT_SWITCH`]); others by the engine [`choose`] names.
 impl Counter for Auto {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
         let start = std::time::Instant::now();
@@ -665,7 +681,7 @@ mod tests {
         let mut cells = vec![None; 16];
         cells[0] = Some(0);
         let sparse = sudoku(cells);
-        assert!(72 > GIVENS_FIRST);
+        const { assert!(72 > GIVENS_FIRST) };
         let (count, status, engine) = auto_count(&sparse, None);
         assert_eq!((count, status), (72, Status::Solved));
         assert_ne!(engine, "bitset");
