@@ -17,18 +17,30 @@
 //!    objectives over exact-cover rows such as the cheapest Queens placement, multiplicity
 //!    models such as Star Battle, where `xcc`'s MRV engines are level with `bitset` or slower).
 //!
-//! Counting follows the same choice, with one measured refinement (`reports/counting-portfolio.md`,
-//! made by `experiments/counting-portfolio.toml`): a model that goes to `xcc` is counted by its
-//! visiting engine until that has listed 1,024 (see [`COUNT_SWITCH`]) solutions; a model with fewer
-//! (Sudoku puzzles, small boards) is counted there and then, and a model of pure exact cover
-//! ([`xcc::pure_exact_cover`]: "exactly one" rows only) with more is counted again from the
-//! start by `xcc`'s `memo-sweep` engine, which caches the count of each set of covered items
-//! (set partitions, perfect matchings, Latin squares, pentominoes: 1.3x to 600x faster than
-//! visiting). Models with secondary items (n-queens' diagonals, hex boards, Queens boards) or
-//! multiplicities stay with the visiting engines, and so does any count with a limit. Cost of
-//! the rule: one scan of the row senses, and on a model sent to the memo the first run (up to
-//! 1,024 solutions' worth of search) spent twice. Where it misses the best engine by more than
-//! 10%: the README's "auto" section.
+//! Counting follows the same choice, with refinements for pure exact cover
+//! ([`xcc::pure_exact_cover`]: "exactly one" rows only) measured by
+//! `experiments/counting-portfolio.toml` (`reports/counting-portfolio.md`), each predicted from
+//! the model's shape before anything is counted:
+//!
+//! - with givens (Sudoku puzzles) or at most [`TINY_OPTIONS`] variables: `bitset` counts up to
+//!   [`GIVENS_FIRST`] solutions (no per-shape tables to build), and a model with more goes on
+//!   below from the start;
+//! - with at least 4 options per item (set partitions, perfect matchings, pentominoes):
+//!   `xcc`'s `memo-sweep` counts at once, unchecked where its bound on the work
+//!   (`MemoProblem::sweep_work_bound`) is small, else judged after a fixed number of nodes by
+//!   its cache hits (see [`COUNT_SWITCH`]);
+//! - otherwise a model that goes to `xcc` is counted by its visiting engine until that has
+//!   listed 1,024 solutions; a model with fewer is counted there and then, and one with more
+//!   is counted again from the start by `memo-sweep`, given up for the visiting engine if its
+//!   cache answers too few look-ups after 5 ms (see [`Xcc::count_visiting_then_memo`]).
+//!
+//! Models with secondary items (n-queens' diagonals, Queens boards) or multiplicities stay
+//! with the visiting engines, and so does any count with a limit (`bitset` first still
+//! applies up to it). Cost of the rules: one scan of the row senses; the memo's form and bound
+//! on a model of 4+ options per item; a prediction that fails spends `bitset`'s run to 64
+//! solutions, or the memo's run to its checkpoint, or (third rule) the first 1,024 solutions'
+//! search. The seconds reported cover the whole call. Where `auto` misses the best engine by
+//! more than 10%: the README's "auto" section.
 //!
 //! [`Backend::serving`] names the engine a model goes to, so records say `xcc`, `sat`, `milp`
 //! or `bitset`, never `auto` (and `extra.engine` says which of `xcc`'s engines counted).
@@ -47,8 +59,8 @@ use crate::backend::milp::Milp;
 use crate::backend::sat::Sat;
 use crate::backend::xcc::{self, MemoSwitch, Xcc};
 use crate::backend::{
-    Backend, BackendError, BackendOptions, CountReport, Counter, OptimizeReport, Optimizer,
-    RowRefusal, SolutionStream, SolveReport, Solver, StreamReport,
+    Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, OptimizeReport,
+    Optimizer, RowRefusal, SolutionStream, SolveReport, Solver, StreamReport,
 };
 use crate::model::{Model, Sense, Solution};
 
@@ -64,19 +76,38 @@ pub const SAT_MAX_CLAUSES_PER_VARIABLE: usize = 6;
 /// to `milp`.
 pub const MILP_FROM_TERMS: usize = 40;
 
-/// Counting a model that goes to `xcc` (see [`Xcc::count_visiting_then_memo`] and the
-/// README's "auto" section): after 1,024 solutions listed by the visiting engine a model of
-/// pure exact cover ([`xcc::pure_exact_cover`]) goes to `memo-sweep` (a model with fewer,
-/// such as a Sudoku puzzle, never pays for the memo's cache), which is judged after 5 ms (or
-/// the first run's time if longer) and given up below 0.1 cache hits per node (measured:
-/// sparse Sudoku grids 0.004-0.03, pentominoes 0.16-0.29, Langford pairs and Latin squares
-/// above 0.5, set partitions and perfect matchings finish first).
+/// Counting a model of pure exact cover that goes to `xcc` (see
+/// [`Xcc::count_visiting_then_memo`] and the README's "auto" section). With 4 options per item
+/// or more it goes to `memo-sweep` at once: unchecked when the memo's bound is at most 2^22
+/// mask tests (set partitions of 10 items: 87,893; perfect matchings of 14 points: 90,127),
+/// else judged after 32,768 nodes (deterministic) and given up below 0.1 cache hits per node
+/// (pentominoes 0.15-0.35 there, Langford pairs L(2,11) above 0.7). Sparser models are visited
+/// first: after 1,024 solutions listed by the visiting engine (a model with fewer, such as a
+/// Latin square of order 4, never pays for the memo's cache) they go to `memo-sweep`, which
+/// is judged after 5 ms (or the first run's time if longer) by the same 0.1 hits per node
+/// (measured: sparse Sudoku grids 0.004-0.03, Latin squares above 0.5).
 pub const COUNT_SWITCH: MemoSwitch = MemoSwitch {
     after_solutions: 1024,
     check_after: std::time::Duration::from_millis(5),
     at_least_first_run: true,
     min_hits_per_node: 0.1,
+    memo_first_options_per_item: 4,
+    memo_first_unchecked_work: 1 << 22,
+    memo_first_check_after_nodes: 1 << 15,
 };
+
+/// The solutions `bitset` counts first, before any other engine, on a model of pure exact
+/// cover with givens (Sudoku puzzles and other puzzles with clues, which have one solution or
+/// few) or with at most [`TINY_OPTIONS`] variables:
+/// `bitset` needs no per-shape preparation (`xcc`'s tables cost 0.4 ms for a 9x9 Sudoku,
+/// more than `bitset`'s whole count of a hard one). A model with more (a sparse grid) is
+/// counted by `xcc` from the start; `bitset`'s run to this many is spent for nothing.
+pub const GIVENS_FIRST: u64 = 64;
+
+/// The most variables of a model of pure exact cover that `auto` counts with `bitset` first
+/// (see [`GIVENS_FIRST`]) without givens: bare hex boards of width 5 and 7, Steiner triple
+/// systems of order 7, where `xcc`'s preparation costs more than `bitset`'s whole count.
+pub const TINY_OPTIONS: usize = 40;
 
 /// The engine `auto` hands a model to (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,18 +283,61 @@ impl Solver for Auto {
     }
 }
 
-/// A model that goes to `xcc` is counted by [`Xcc::count_visiting_then_memo`] (its visiting
-/// engine, then `memo-sweep` past 1,024 (see [`COUNT_SWITCH`]) solutions of pure exact cover);
-/// others by the engine [`choose`] names.
+/// A model of pure exact cover with givens or at most [`TINY_OPTIONS`] variables is counted by
+/// `bitset` first (up to [`GIVENS_FIRST`] solutions); a model that goes to `xcc` by
+/// [`Xcc::count_visiting_then_memo`] (`memo-sweep` or its visiting engine, see
+/// [`COUNT_SWITCH`]); others by the engine [`choose`] names.
 impl Counter for Auto {
     fn count(&mut self, model: &Model, limit: Option<u64>) -> Result<CountReport, BackendError> {
+        let start = std::time::Instant::now();
+        let few = few_solutions_expected(model);
+        if few {
+            if let Some(mut report) = self.count_by_bitset_first(model, limit)? {
+                report.stats.seconds = start.elapsed().as_secs_f64();
+                return Ok(report);
+            }
+        }
         if self.routed(model) == Engine::Xcc {
-            return (self.xcc).count_visiting_then_memo(model, limit, COUNT_SWITCH);
+            let mut report = (self.xcc).count_visiting_then_memo(model, limit, COUNT_SWITCH)?;
+            if few {
+                let extra = &mut report.stats.extra;
+                extra.insert("bitset_first".into(), GIVENS_FIRST.into());
+            }
+            // The seconds cover the whole call: the choice, and any run spent for nothing.
+            report.stats.seconds = start.elapsed().as_secs_f64();
+            return Ok(report);
         }
         match self.engine(model, Ability::Enumerate).counter() {
             Some(c) => c.count(model, limit),
             None => Err(Auto::missing("count")),
         }
+    }
+}
+
+/// Whether `model` is pure exact cover ([`xcc::pure_exact_cover`]) with givens (a puzzle
+/// with clues: Sudoku) or with at most [`TINY_OPTIONS`] variables, which `auto` counts with
+/// `bitset` first (see [`GIVENS_FIRST`]). Cost: one scan of the rows' senses.
+fn few_solutions_expected(model: &Model) -> bool {
+    let small = !model.givens().is_empty() || model.num_variables() <= TINY_OPTIONS;
+    small && xcc::pure_exact_cover(model)
+}
+
+impl Auto {
+    /// The count of `model` by `bitset` when it has at most [`GIVENS_FIRST`] solutions (or
+    /// reaches `limit`, if smaller), with `extra.engine` naming `bitset`; `None` when it has
+    /// more (the caller counts it from the start; this run is spent for nothing).
+    fn count_by_bitset_first(
+        &mut self,
+        model: &Model,
+        limit: Option<u64>,
+    ) -> Result<Option<CountReport>, BackendError> {
+        let cap = limit.map_or(GIVENS_FIRST, |l| l.min(GIVENS_FIRST));
+        let mut report = self.bitset.count(model, Some(cap))?;
+        if report.end == CountEnd::AtLimit && limit != Some(cap) {
+            return Ok(None);
+        }
+        report.stats.extra.insert("engine".into(), "bitset".into());
+        Ok(Some(report))
     }
 }
 
@@ -454,13 +528,18 @@ mod tests {
     fn counting_switches_to_memo_past_the_threshold_on_pure_exact_cover_only() {
         use crate::puzzle::generate::counting::{perfect_matchings, set_partitions};
         use crate::puzzle::generate::exact_cover::n_queens;
-        // Pure exact cover past 1,024 solutions: memo-sweep, Bell(8) = 4,140.
+        // Pure exact cover with many options per item and a small memo bound: memo-sweep at
+        // once, no visiting first, Bell(8) = 4,140.
         let partitions = set_partitions(8).unwrap();
         assert!(xcc::pure_exact_cover(&partitions));
         assert_eq!(
             auto_count(&partitions, None),
             (4140, Status::Solved, "memo-sweep".into())
         );
+        let mut auto = Auto::new(&BackendOptions::default()).unwrap();
+        let report = auto.count(&partitions, None).unwrap();
+        assert!(report.stats.extra.contains_key("memo_work_bound"));
+        assert!(!report.stats.extra.contains_key("visited_first"));
         // Below it: the visiting engine alone (7!! = 105 matchings of 8 points).
         let matchings = perfect_matchings(4).unwrap();
         assert_eq!(
@@ -543,6 +622,79 @@ mod tests {
         assert_eq!(report.count.to_u128(), Some(576));
         assert_eq!(report.stats.extra["engine"], "memo-sweep");
         assert!(!report.stats.extra.contains_key("memo_abandoned_at"));
+    }
+
+    #[test]
+    fn a_memo_counting_first_and_failing_its_cache_test_hands_the_count_to_visiting() {
+        use crate::puzzle::generate::exact_cover::pentominoes;
+        // Pentominoes 3x20: 8 tilings (2 up to symmetry, A000105's rectangles), 72 items and
+        // 1,236 options (17 per item): the memo goes first. With no unchecked bound and a
+        // cache test it cannot pass (at 1,024 nodes of its 15,140), the visiting engine
+        // counts from the start.
+        let model = pentominoes(3, 20);
+        let mut xcc = Xcc::new(&BackendOptions::default()).unwrap();
+        let strict = MemoSwitch {
+            memo_first_unchecked_work: 0,
+            memo_first_check_after_nodes: 1024,
+            min_hits_per_node: 1000.0,
+            ..COUNT_SWITCH
+        };
+        let report = xcc.count_visiting_then_memo(&model, None, strict).unwrap();
+        assert_eq!(report.count.to_u128(), Some(8));
+        assert_eq!(report.stats.extra["engine"], "sweep");
+        assert_eq!(report.stats.extra["memo_abandoned_at"], 1024);
+        assert!(report.end.is_complete());
+        // A test it passes: the memo's count, the same.
+        let lenient = MemoSwitch {
+            min_hits_per_node: 0.0,
+            ..strict
+        };
+        let report = xcc.count_visiting_then_memo(&model, None, lenient).unwrap();
+        assert_eq!(report.count.to_u128(), Some(8));
+        assert_eq!(report.stats.extra["engine"], "memo-sweep");
+        assert!(report.stats.extra["memo_work_bound"].as_u64().unwrap() > 0);
+    }
+
+    #[test]
+    fn puzzles_with_givens_count_by_bitset_up_to_its_cap_then_by_xcc() {
+        use crate::puzzle::Sudoku;
+        let sudoku = |cells: Vec<Option<usize>>| {
+            (Sudoku::from_cells(2, cells).unwrap())
+                .to_model("4x4")
+                .unwrap()
+        };
+        let mut xcc = make_backend("xcc", &BackendOptions::default()).unwrap();
+        // One solution (a puzzle): bitset's count stands.
+        let grid = [0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0];
+        let mut cells: Vec<Option<usize>> = grid.iter().map(|&d| Some(d)).collect();
+        for c in [0, 5, 10, 15, 3, 6] {
+            cells[c] = None;
+        }
+        let puzzle = sudoku(cells);
+        let (count, status, engine) = auto_count(&puzzle, None);
+        assert_eq!(
+            (count, status, engine.as_str()),
+            (1, Status::Solved, "bitset")
+        );
+        assert_eq!(count_by(xcc.as_mut(), &puzzle), 1);
+        // One given: 288 / 4 = 72 grids, past the cap: xcc counts them all from the start.
+        let mut cells = vec![None; 16];
+        cells[0] = Some(0);
+        let sparse = sudoku(cells);
+        const { assert!(72 > GIVENS_FIRST) };
+        let (count, status, engine) = auto_count(&sparse, None);
+        assert_eq!((count, status), (72, Status::Solved));
+        assert_ne!(engine, "bitset");
+        assert_eq!(count_by(xcc.as_mut(), &sparse), 72);
+        let mut auto = Auto::new(&BackendOptions::default()).unwrap();
+        let report = auto.count(&sparse, None).unwrap();
+        assert_eq!(report.stats.extra["bitset_first"], GIVENS_FIRST);
+        // A limit at or below the cap: bitset's count at the limit stands.
+        let (count, status, engine) = auto_count(&sparse, Some(10));
+        assert_eq!(
+            (count, status, engine.as_str()),
+            (10, Status::Limit, "bitset")
+        );
     }
 
     #[test]

@@ -186,6 +186,36 @@ struct Prepared {
     small: Option<SmallProblem>,
     sweep: Option<SweepProblem>,
     transposed: Option<TransposedProblem>,
+    /// Whether the visiting engines' forms (`small`, `sweep`, `transposed`) were built.
+    visiting: bool,
+    /// The memo engines' form, once built (or why they cannot take the model).
+    memo: Option<Result<memo::MemoProblem, String>>,
+}
+
+impl Prepared {
+    /// Builds the forms of the visiting engines `engine` may run (`auto`: `transposed`, and
+    /// the others only where it is missing).
+    fn build_visiting_forms(&mut self, engine: Engine) {
+        let (problem, model) = (&self.problem, &self.model);
+        let wants = |e: Engine| engine == Engine::Auto || engine == e;
+        self.transposed = wants(Engine::Transposed)
+            .then(|| TransposedProblem::of(problem))
+            .flatten();
+        // Auto needs the other engines' forms only where the transposed one is missing.
+        let fallback = engine == Engine::Auto && self.transposed.is_none();
+        let wants = |e: Engine| engine == e || fallback;
+        // Auto sweeps only in an order derived from the items' structure (space before
+        // labels): the model's own order can be catastrophic (pentominoes 6x10 with the
+        // pieces first: no solution in 15 s, against milliseconds for MRV).
+        self.sweep = wants(Engine::Sweep)
+            .then(|| SweepProblem::of(problem, model))
+            .flatten()
+            .filter(|s| engine == Engine::Sweep || s.structured());
+        self.small = wants(Engine::ByteCounts)
+            .then(|| SmallProblem::of(problem))
+            .flatten();
+        self.visiting = true;
+    }
 }
 
 /// The `xcc` backend: solves, counts, streams every solution, honours a time limit.
@@ -223,35 +253,35 @@ impl Xcc {
         })
     }
 
-    /// The prepared forms of `model`, from the cache when its rows are those of the last one.
+    /// The prepared forms of `model`, from the cache when its rows are those of the last one:
+    /// its [`Problem`] and the visiting engines' forms.
     fn prepare(&mut self, model: &Model) -> &Prepared {
+        let engine = self.engine;
+        self.prepare_problem(model);
+        let prepared = self.cache.as_mut().expect("set by prepare_problem");
+        if !prepared.visiting {
+            prepared.build_visiting_forms(engine);
+        }
+        self.cache.as_ref().expect("set above")
+    }
+
+    /// The [`Problem`] of `model`, from the cache when its rows are those of the last one,
+    /// without the visiting engines' forms (the memo engines read the problem alone; building
+    /// `transposed`'s tables for a count the memo makes would be spent for nothing).
+    fn prepare_problem(&mut self, model: &Model) -> &Prepared {
         let same = matches!(&self.cache, Some(p)
             if p.model.shares_shape_with(model)
                 || (p.model.num_variables() == model.num_variables()
                     && p.model.constraints() == model.constraints()));
         if !same {
-            let problem = Problem::new(model);
-            let wants = |e: Engine| self.engine == Engine::Auto || self.engine == e;
-            let transposed = wants(Engine::Transposed)
-                .then(|| TransposedProblem::of(&problem))
-                .flatten();
-            // Auto needs the other engines' forms only where the transposed one is missing.
-            let fallback = self.engine == Engine::Auto && transposed.is_none();
-            let wants = |e: Engine| self.engine == e || fallback;
             self.cache = Some(Prepared {
                 model: model.clone(),
-                transposed,
-                // Auto sweeps only in an order derived from the items' structure (space
-                // before labels): the model's own order can be catastrophic (pentominoes 6x10
-                // with the pieces first: no solution in 15 s, against milliseconds for MRV).
-                sweep: wants(Engine::Sweep)
-                    .then(|| SweepProblem::of(&problem, model))
-                    .flatten()
-                    .filter(|s| self.engine == Engine::Sweep || s.structured()),
-                small: wants(Engine::ByteCounts)
-                    .then(|| SmallProblem::of(&problem))
-                    .flatten(),
-                problem,
+                problem: Problem::new(model),
+                small: None,
+                sweep: None,
+                transposed: None,
+                visiting: false,
+                memo: None,
             });
         }
         self.cache.as_ref().expect("set above")
@@ -395,6 +425,19 @@ pub struct MemoSwitch {
     /// The fewest cache hits per node counted at that point for the memo to go on; below
     /// it, the visiting engine counts the model from the start.
     pub min_hits_per_node: f64,
+    /// The fewest options per item at which a model of pure exact cover is counted by
+    /// `memo-sweep` first, with no visiting before it (set partitions, perfect matchings,
+    /// pentominoes, Langford pairs from 11: the visiting engines' preparation and search grow
+    /// with the options, and the covered sets repeat); sparser models visit first as above.
+    pub memo_first_options_per_item: usize,
+    /// The most mask tests `memo-sweep` may make by its bound
+    /// (`MemoProblem::sweep_work_bound`, known before it runs) for it to count such a model
+    /// unchecked: it is sure to be quick.
+    pub memo_first_unchecked_work: u64,
+    /// Past that bound, the nodes the memo counts before its cache is judged (against
+    /// `min_hits_per_node`; deterministic: no clock); below it, the visiting engine counts
+    /// the model from the start.
+    pub memo_first_check_after_nodes: u64,
 }
 
 impl Xcc {
@@ -421,6 +464,14 @@ impl Xcc {
             return self.count(model, limit);
         }
         let start = Instant::now();
+        if let Some(end) = self.count_memo_first(model, switch)? {
+            let mut report = match end {
+                memo::MemoEnd::Counted(report) => report,
+                memo::MemoEnd::Abandoned(stats) => self.count_after_memo(model, start, &stats)?,
+            };
+            report.stats.seconds = start.elapsed().as_secs_f64();
+            return Ok(report);
+        }
         let first = self.count(model, Some(switch.after_solutions))?;
         if first.end != CountEnd::AtLimit {
             return Ok(first);
@@ -433,6 +484,7 @@ impl Xcc {
                     true => switch.check_after.max(start.elapsed()),
                     false => switch.check_after,
                 },
+            after_nodes: 0,
             min_hits_per_node: switch.min_hits_per_node,
         };
         let branching = Some(memo::Branching::Sweep);
@@ -440,23 +492,69 @@ impl Xcc {
             self.count_memo_with(model, "memo-sweep", branching, left, None, Some(checkpoint))?;
         let mut report = match memo {
             memo::MemoEnd::Counted(report) => report,
-            memo::MemoEnd::Abandoned(stats) => {
-                self.time_limit = full.map(|t| t.saturating_sub(start.elapsed()));
-                let again = self.count(model, None);
-                self.time_limit = full;
-                let mut report = again?;
-                report
-                    .stats
-                    .extra
-                    .insert("memo_abandoned_at".into(), stats.nodes.into());
-                report
-            }
+            memo::MemoEnd::Abandoned(stats) => self.count_after_memo(model, start, &stats)?,
         };
         report.stats.seconds = start.elapsed().as_secs_f64();
         report
             .stats
             .extra
             .insert("visited_first".into(), switch.after_solutions.into());
+        Ok(report)
+    }
+
+    /// The count of `model` (pure exact cover) by `memo-sweep` first, with no visiting before
+    /// it, when it has at least `switch.memo_first_options_per_item` options per item; `None`
+    /// otherwise (or when the memo cannot take it). Within `switch.memo_first_unchecked_work` mask tests by
+    /// [`memo::MemoProblem::sweep_work_bound`] (`extra.memo_work_bound` records it) the memo
+    /// is sure to be quick and runs unchecked; past it, it is judged at `switch.check_after`
+    /// by its cache hits per node as in [`Xcc::count_visiting_then_memo`], and a memo given up
+    /// is [`memo::MemoEnd::Abandoned`]. Cost: one comparison, and on a model with that many
+    /// options per item, the memo's form and its bound (one pass over the options' masks),
+    /// kept for the count.
+    fn count_memo_first(
+        &mut self,
+        model: &Model,
+        switch: MemoSwitch,
+    ) -> Result<Option<memo::MemoEnd>, BackendError> {
+        let (options, items) = (model.num_variables(), model.constraints().len());
+        if options < switch.memo_first_options_per_item.saturating_mul(items) {
+            return Ok(None);
+        }
+        let Ok(form) = self.memo_form(model, "memo-sweep") else {
+            return Ok(None);
+        };
+        let bound = form.sweep_work_bound();
+        let checkpoint = (bound > switch.memo_first_unchecked_work).then(|| memo::Checkpoint {
+            at: Instant::now(),
+            after_nodes: switch.memo_first_check_after_nodes,
+            min_hits_per_node: switch.min_hits_per_node,
+        });
+        let (branching, time_limit) = (Some(memo::Branching::Sweep), self.time_limit);
+        let mut end =
+            self.count_memo_with(model, "memo-sweep", branching, time_limit, None, checkpoint)?;
+        let extra = match &mut end {
+            memo::MemoEnd::Counted(report) => &mut report.stats.extra,
+            memo::MemoEnd::Abandoned(stats) => &mut stats.extra,
+        };
+        extra.insert("memo_work_bound".into(), bound.into());
+        Ok(Some(end))
+    }
+
+    /// The visiting engine's count of `model` from the start, after a memo given up (its
+    /// `abandoned` statistics), within what is left of the time limit since `start`.
+    fn count_after_memo(
+        &mut self,
+        model: &Model,
+        start: Instant,
+        abandoned: &Stats,
+    ) -> Result<CountReport, BackendError> {
+        let full = self.time_limit;
+        self.time_limit = full.map(|t| t.saturating_sub(start.elapsed()));
+        let again = self.count(model, None);
+        self.time_limit = full;
+        let mut report = again?;
+        let extra = &mut report.stats.extra;
+        extra.insert("memo_abandoned_at".into(), abandoned.nodes.into());
         Ok(report)
     }
 
@@ -482,6 +580,20 @@ impl Xcc {
         }
     }
 
+    /// The memo engines' form of `model` (built once per shape, kept with its problem), or
+    /// why engine `name` cannot take it.
+    fn memo_form(&mut self, model: &Model, name: &str) -> Result<&memo::MemoProblem, BackendError> {
+        self.prepare_problem(model);
+        let prepared = self.cache.as_mut().expect("set by prepare_problem");
+        let form = prepared
+            .memo
+            .get_or_insert_with(|| memo::MemoProblem::of(&prepared.problem, &prepared.model));
+        form.as_ref().map_err(|why| BackendError::TooLarge {
+            backend: "xcc".into(),
+            reason: format!("engine '{name}' {why}"),
+        })
+    }
+
     /// Counts `model` with the memo engine `name` under `branching` (`None`: `memo`'s
     /// choice), `time_limit` and `checkpoint`, up to `limit`. The seconds reported include
     /// building the problem's forms, as the visiting engines' do.
@@ -495,13 +607,17 @@ impl Xcc {
         checkpoint: Option<memo::Checkpoint>,
     ) -> Result<memo::MemoEnd, BackendError> {
         let (budget, start) = (self.memo_budget, Instant::now());
-        let problem = &self.prepare(model).problem;
-        let form = memo::MemoProblem::of(problem, model).map_err(|why| BackendError::TooLarge {
-            backend: "xcc".into(),
-            reason: format!("engine '{name}' {why}"),
-        })?;
+        self.memo_form(model, name)?;
+        let Some(Prepared {
+            problem,
+            memo: Some(Ok(form)),
+            ..
+        }) = &self.cache
+        else {
+            unreachable!("built by memo_form")
+        };
         let end = memo::count(
-            problem, &form, model, branching, budget, time_limit, limit, checkpoint,
+            problem, form, model, branching, budget, time_limit, limit, checkpoint,
         )?;
         Ok(match end {
             memo::MemoEnd::Counted(mut report) => {

@@ -82,12 +82,16 @@ pub(crate) enum Halt {
 }
 
 /// A test of the cache's use once a count has run for a while: when the time `at` has
-/// passed (read with the clock, every [`super::CLOCK_EVERY`] nodes), a count whose cache hits
-/// are fewer than `min_hits_per_node` per node counted stops with [`Halt::Abandoned`].
+/// passed (read with the clock, every [`super::CLOCK_EVERY`] nodes) and at least
+/// `after_nodes` nodes have been counted, a count whose cache hits are fewer than
+/// `min_hits_per_node` per node counted stops with [`Halt::Abandoned`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Checkpoint {
-    /// When to look.
+    /// When to look, at the earliest.
     pub at: std::time::Instant,
+    /// The fewest nodes counted before the look (0: the time alone decides; with a time
+    /// already passed, the look is at a fixed node, whatever the machine's speed).
+    pub after_nodes: u64,
     /// The fewest cache hits per node to go on.
     pub min_hits_per_node: f64,
 }
@@ -322,7 +326,7 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
         let Some(c) = self.checkpoint else {
             return Ok(());
         };
-        if std::time::Instant::now() < c.at {
+        if self.stats.nodes < c.after_nodes || std::time::Instant::now() < c.at {
             return Ok(());
         }
         self.checkpoint = None;
