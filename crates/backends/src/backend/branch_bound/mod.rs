@@ -1005,11 +1005,11 @@ mod tests {
 
     #[test]
     fn the_lp_bounds_round_the_right_way() {
-        // Cover 5 with (3, w2), (4, w4): 3 + 4 * 3/4 = 6 exactly.
-        // The critical item is the one taken in part.
+        // Cover 5 with (4, w4), then half of (3, w2): 4 + 3/2 = 5.5 -> 6; the critical
+        // item is the one taken in part.
         assert_eq!(
             cover_bound(&mut [(4, 4), (3, 2)], 5),
-            Some((6, Some((4, 4))))
+            Some((6, Some((3, 2))))
         );
         // Cover 3 with (5, w2), (5, w2): 5 + 5/2 = 7.5 -> 8.
         assert_eq!(
