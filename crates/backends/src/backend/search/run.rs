@@ -312,7 +312,10 @@ impl Branches {
     /// places it. False when none is left (the space is exhausted).
     /// With `bound` (optimising, once there is an incumbent), the frame's bound is raised to
     /// that of its untried alternatives, and a frame whose untried alternatives cannot beat
-    /// the incumbent is closed at once. `proof`: told of every retraction and decision.
+    /// the incumbent is closed at once. `proof`: told of every retraction and decision, and of
+    /// each frame closed by the bound (with the bound's derivation, before the retraction of
+    /// the frame's parent decision that it justifies: under that prefix the tried candidates
+    /// are false by their logged clauses, so the checker sees what the bound saw).
     fn next_alternative(
         &mut self,
         st: &mut State,
