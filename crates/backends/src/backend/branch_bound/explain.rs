@@ -224,3 +224,169 @@ impl CostBound {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Model, Relation, Solution};
+    use rand::{Rng, SeedableRng};
+
+    /// A constraint `sum a_v x_v >= rhs` over model variables, in variable form (negative
+    /// coefficients allowed), as the cutting-planes rules act on it.
+    #[derive(Debug, Clone, Default)]
+    struct Linear {
+        a: std::collections::BTreeMap<u32, i128>,
+        rhs: i128,
+    }
+
+    impl Linear {
+        fn scaled(mut self, k: i128) -> Linear {
+            self.a.values_mut().for_each(|a| *a *= k);
+            self.rhs *= k;
+            self
+        }
+        fn plus(mut self, other: &Linear) -> Linear {
+            for (&v, &a) in &other.a {
+                *self.a.entry(v).or_insert(0) += a;
+            }
+            self.rhs += other.rhs;
+            self
+        }
+        /// Drops `v` (adds the axiom that cancels its term, in normalised form).
+        fn weakened(mut self, v: u32) -> Linear {
+            let a = self.a.remove(&v).unwrap_or(0);
+            if a > 0 {
+                self.rhs -= a;
+            }
+            self
+        }
+        /// Division in normalised form (literal coefficients and degree rounded up).
+        fn divided(self, d: i128) -> Linear {
+            let up = |x: i128| x.div_euclid(d) + i128::from(x.rem_euclid(d) != 0);
+            let negative: i128 = self.a.values().filter(|&&a| a < 0).map(|a| -a).sum();
+            let degree = up(self.rhs + negative);
+            let mut out = Linear::default();
+            let mut shift = 0;
+            for (&v, &a) in &self.a {
+                let b = if a >= 0 { up(a) } else { -up(-a) };
+                shift += (-b).max(0);
+                out.a.insert(v, b);
+            }
+            out.rhs = degree - shift;
+            out
+        }
+        /// The largest `sum a x - rhs` over the assignments extending `fixed`.
+        fn slack(&self, fixed: &dyn Fn(u32) -> Option<bool>) -> i128 {
+            (self.a.iter())
+                .map(|(&v, &a)| match fixed(v) {
+                    Some(x) => a * i128::from(x),
+                    None => a.max(0),
+                })
+                .sum::<i128>()
+                - self.rhs
+        }
+    }
+
+    /// Replays `ops` on `model` with the improving constraint of `incumbent`.
+    fn replay(model: &Model, ops: &[PolOp], incumbent: i128) -> Linear {
+        let o = model.objective().unwrap();
+        let mut stack: Vec<Linear> = Vec::new();
+        for &op in ops {
+            let top = match op {
+                PolOp::Improving => Linear {
+                    a: (0..model.num_variables() as u32)
+                        .map(|v| (v, -i128::from(o.min_cost(v as usize))))
+                        .collect(),
+                    rhs: 1 - incumbent,
+                },
+                PolOp::Row { row, upper } => {
+                    let c = &model.constraints()[row as usize];
+                    let (low, high) = c.sense.bounds();
+                    let sign = if upper { -1 } else { 1 };
+                    let rhs = if upper {
+                        -i128::from(high.unwrap())
+                    } else {
+                        i128::from(low)
+                    };
+                    assert!(upper || c.sense.relation() != Relation::AtMost);
+                    Linear {
+                        a: c.terms()
+                            .map(|(v, w)| (v as u32, sign * i128::from(w)))
+                            .collect(),
+                        rhs,
+                    }
+                }
+                PolOp::Literal { var, negated } => Linear {
+                    a: [(var, if negated { -1 } else { 1 })].into_iter().collect(),
+                    rhs: if negated { -1 } else { 0 },
+                },
+                PolOp::Multiply(k) => stack.pop().unwrap().scaled(k as i128),
+                PolOp::Divide(d) => stack.pop().unwrap().divided(d as i128),
+                PolOp::Weaken(v) => stack.pop().unwrap().weakened(v),
+                PolOp::Add => {
+                    let second = stack.pop().unwrap();
+                    stack.pop().unwrap().plus(&second)
+                }
+            };
+            stack.push(top);
+        }
+        assert_eq!(stack.len(), 1, "{ops:?}");
+        stack.pop().unwrap()
+    }
+
+    #[test]
+    fn every_prune_derives_a_constraint_the_node_falsifies() {
+        // Random models, random nodes (some variables placed, some shut out), the incumbent
+        // at the optimum and above it: whenever the bound reaches the incumbent, the replayed
+        // derivation's largest slack over the node's completions is negative.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3801);
+        let (mut pruned, mut pieces) = (0, 0);
+        for _ in 0..400 {
+            let (m, what) = super::super::tests::random_model(&mut rng);
+            let Some(best) = super::super::tests::brute_optimum(&m) else {
+                continue;
+            };
+            let layout = Layout::new(&m);
+            let mut bound = CostBound::new(&layout, m.objective().unwrap());
+            bound.set_recording(true);
+            let incumbent = best + rng.gen_range(0..4);
+            bound.best = Some((incumbent, Solution::new(vec![])));
+            for _ in 0..10 {
+                let mut legal = VarSet::full(layout.num_vars);
+                let mut placed = Vec::new();
+                for v in 0..layout.model_vars {
+                    match rng.gen_range(0..6) {
+                        0 => placed.push(v as u32),
+                        1 => legal.remove(v),
+                        _ => {}
+                    }
+                }
+                let value = bound.lower_bound(&layout, &legal, &placed);
+                if value < incumbent {
+                    continue;
+                }
+                pruned += 1;
+                pieces += usize::from(bound.derivation().len() > 1);
+                let derived = replay(&m, bound.derivation(), incumbent);
+                let fixed = |v: u32| {
+                    if placed.contains(&v) {
+                        Some(true)
+                    } else if !legal.contains(v as usize) {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                };
+                assert!(
+                    derived.slack(&fixed) < 0,
+                    "bound {value} >= {incumbent}, {:?} -> {derived:?}: {what}",
+                    bound.derivation()
+                );
+            }
+        }
+        assert!(
+            pruned > 300 && pieces > 100,
+            "{pruned} prunes, {pieces} with pieces"
+        );
+    }
+}

@@ -897,13 +897,13 @@ mod tests {
     }
 
     /// The optimum by trying every assignment (`None`: infeasible).
-    fn brute_optimum(m: &Model) -> Option<i128> {
+    pub(super) fn brute_optimum(m: &Model) -> Option<i128> {
         brute_solutions(m).into_iter().map(|(_, v)| v).min()
     }
 
     /// A random model over 3 to 10 variables: unit and weighted rows of every sense, costs
     /// -9 to 12.
-    fn random_model(rng: &mut rand_chacha::ChaCha8Rng) -> (Model, String) {
+    pub(super) fn random_model(rng: &mut rand_chacha::ChaCha8Rng) -> (Model, String) {
         let n = rng.gen_range(3..=10);
         let mut rows = Vec::new();
         for _ in 0..rng.gen_range(1..=5) {
