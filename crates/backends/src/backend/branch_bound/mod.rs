@@ -34,6 +34,10 @@
 //!
 //! [`CostBound::slack_order`] also gives the search its branching order on variables in no
 //! equation when optimising: best value per unit of knapsack weight first.
+//!
+//! For proof logging, [`CostBound::set_recording`] makes every bound also write its own
+//! derivation ([`CostBound::derivation`], [`PolOp`]): the multipliers above as a VeriPB
+//! `pol` step that a checker replays, so a logged search prunes exactly as this one.
 
 mod explain;
 
