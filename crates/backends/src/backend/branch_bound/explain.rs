@@ -85,7 +85,7 @@ impl CostBound {
     }
 
     /// Adds `times` the axiom of literal `var` (negated or not) to the top.
-    fn axiom(&mut self, var: usize, negated: bool, times: u128) {
+    pub(super) fn axiom(&mut self, var: usize, negated: bool, times: u128) {
         if times > 0 {
             let var = var as u32;
             self.derivation.push(PolOp::Literal { var, negated });
@@ -94,21 +94,15 @@ impl CostBound {
         }
     }
 
-    /// The piece of a unit covering row `r` whose dual value is `y` (before its residuals
-    /// are charged).
-    pub(super) fn explain_unit_cover(&mut self, layout: &Layout, legal: &VarSet, r: usize, y: i64) {
+    /// Starts the piece of a unit covering row `r` whose dual value is `y`: the row taken `y`
+    /// times; [`CostBound::charge_unit_row`] adds `(y - residual) ~x >= 0` for each open
+    /// variable cheaper than `y` and the final `+`.
+    pub(super) fn start_unit_cover(&mut self, r: usize, y: i64) {
         self.derivation.push(PolOp::Row {
             row: r as u32,
             upper: false,
         });
         self.scale(y as u128);
-        for &v in layout.row(r) {
-            let v = v as usize;
-            if self.open(legal, v) && self.residual[v] < y {
-                self.axiom(v, true, (y - self.residual[v]) as u128);
-            }
-        }
-        self.derivation.push(PolOp::Add);
     }
 
     /// The piece of a weighted covering row `r` with critical item `(c_j, w_j)`, `c_j > 0`

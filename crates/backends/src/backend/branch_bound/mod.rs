@@ -431,20 +431,46 @@ impl CostBound {
             }
         }
         bound += self.positive_part(layout, legal);
-        let mut open_negative = 0;
+        let (mut open_negative, mut relaxation) = (0, Relaxation::Nothing);
         if !self.negative.is_empty() {
             open_negative = self.open_negative(legal);
-            bound += self.negative_part(layout, legal, open_negative);
+            let (part, which) = self.negative_part(layout, legal, open_negative);
+            bound += part;
+            relaxation = which;
         }
         if self.recording {
-            // When the placed cost with every open negative cost reaches the incumbent, the
-            // improving constraint alone is falsified: no derivation is needed.
-            let floor = self.placed_cost(placed) + open_negative;
-            if self.incumbent().is_some_and(|i| floor >= i) {
-                self.derivation.truncate(1);
-            }
+            self.finish_derivation(layout, legal, placed, bound, open_negative, relaxation);
         }
         bound
+    }
+
+    /// Completes the derivation of a bound `bound` just computed while recording: when it
+    /// prunes, the pieces of the packing relaxation that gave the negative part (computed a
+    /// second time, at prunes only); when the placed cost with every open negative cost
+    /// already reaches the incumbent, nothing beyond the improving constraint (it alone is
+    /// falsified).
+    fn finish_derivation(
+        &mut self,
+        layout: &Layout,
+        legal: &VarSet,
+        placed: &[u32],
+        bound: i128,
+        open_negative: i128,
+        relaxation: Relaxation,
+    ) {
+        let Some(incumbent) = self.incumbent() else {
+            return;
+        };
+        if self.placed_cost(placed) + open_negative >= incumbent {
+            self.derivation.truncate(1);
+        } else if bound >= incumbent {
+            match relaxation {
+                Relaxation::Nothing => {}
+                Relaxation::Disjoint => _ = self.disjoint_packing(layout, legal, true),
+                Relaxation::Row(r) => _ = self.row_packing(layout, legal, r, true),
+                Relaxation::Surrogate => _ = self.surrogate_packing(layout, legal, true),
+            }
+        }
     }
 
     /// The cost of the open negative-cost variables.
@@ -501,15 +527,7 @@ impl CostBound {
                     .map(|&(c, _)| i128::from(c))
                     .sum::<i128>();
                 if y > 0 {
-                    if self.recording {
-                        self.explain_unit_cover(layout, legal, r, y);
-                    }
-                    for &v in layout.row(r) {
-                        if self.open(legal, v as usize) {
-                            let res = &mut self.residual[v as usize];
-                            *res -= (*res).min(y);
-                        }
-                    }
+                    self.charge_unit_row(layout, legal, r, y);
                 }
             } else if let Some((part, critical)) = cover_bound(&mut self.items, need) {
                 // Weighted: the row takes its variables' whole residuals.
@@ -527,11 +545,32 @@ impl CostBound {
         total
     }
 
+    /// Charges every open variable of unit covering row `r` at most `y` (its dual value) of
+    /// its residual; while recording, writes the row's piece of the derivation in the same
+    /// pass (see [`explain`]).
+    fn charge_unit_row(&mut self, layout: &Layout, legal: &VarSet, r: usize, y: i64) {
+        if self.recording {
+            self.start_unit_cover(r, y);
+        }
+        for &v in layout.row(r) {
+            let v = v as usize;
+            if self.open(legal, v) {
+                if self.recording && self.residual[v] < y {
+                    self.axiom(v, true, (y - self.residual[v]) as u128);
+                }
+                let res = &mut self.residual[v];
+                *res -= (*res).min(y);
+            }
+        }
+        if self.recording {
+            self.derivation.push(PolOp::Add);
+        }
+    }
+
     /// The tightest of the packing relaxations (a), (b), (c) of the module docs: a lower
     /// bound on the negative part of every completion's cost, `all` (the cost of every open
-    /// negative-cost variable) when none is tighter. While recording, the tightest
-    /// one is computed a second time to write its derivation.
-    fn negative_part(&mut self, layout: &Layout, legal: &VarSet, all: i128) -> i128 {
+    /// negative-cost variable) when none is tighter; with it, which relaxation gave it.
+    fn negative_part(&mut self, layout: &Layout, legal: &VarSet, all: i128) -> (i128, Relaxation) {
         let mut best = (all, Relaxation::Nothing);
         let keep = |best: &mut (i128, Relaxation), value: i128, which| {
             if value > best.0 {
@@ -551,15 +590,7 @@ impl CostBound {
             let packed = self.surrogate_packing(layout, legal, false);
             keep(&mut best, packed, Relaxation::Surrogate);
         }
-        if self.recording {
-            match best.1 {
-                Relaxation::Nothing => {}
-                Relaxation::Disjoint => _ = self.disjoint_packing(layout, legal, true),
-                Relaxation::Row(r) => _ = self.row_packing(layout, legal, r, true),
-                Relaxation::Surrogate => _ = self.surrogate_packing(layout, legal, true),
-            }
-        }
-        best.0
+        best
     }
 
     /// Relaxation (a): every packing row packs, as a fractional knapsack, its open
