@@ -13,7 +13,7 @@
 #   CHECK_MAX_MB=50 proofs larger than this (each) are not checked (the checker handles about 0.2 MB/s
 #                   on this machine, so they could not finish within CHECK_LIMIT); 0: check none
 #   OPT_LIMIT=10    --time-limit of each optimisation run (with a proof, branch and bound prunes
-#                   only what a checker can replay, so the search can grow by orders of magnitude)
+#                   as without one, each prune logged as a pol derivation)
 #   SUDOKUS=1000    royle 17-clue Sudokus proved unique (count with --limit 2)
 #   SECTIONS="count star sudoku infeasible optimisation"  the parts to run (default: all)
 #   FRESH=1         forget finished rows (kept in target/certificates/rows/, one file per row, so

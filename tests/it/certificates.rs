@@ -400,6 +400,237 @@ fn counts_and_optima_of_random_models_are_certified_and_match_brute_force() {
     );
 }
 
+/// The plain `bitset` optimisation of `model`: its search nodes and its optimum in
+/// minimisation form (as the OPB and the claim write it); `None` when infeasible.
+fn plain_optimum(model: &Model) -> (u64, Option<i128>) {
+    let mut backend = make_backend("bitset", &BackendOptions::default()).unwrap();
+    let report = backend.optimizer().unwrap().optimize(model).unwrap();
+    let o = model.objective().unwrap();
+    (report.stats.nodes, report.value.map(|v| o.flip(v)))
+}
+
+/// Proves the optimum of `model`, checks the proof, and asserts that the search with the proof
+/// visited as many nodes as without one and found the same optimum (`expected` when given,
+/// else the plain search's). The number of `pol` steps (bound prunes the proof justifies).
+fn certified_like_plain(model: &Model, expected: Option<Option<i128>>) -> usize {
+    let name = model.name().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let files = prove(model, ProofTask::Optimize, dir.path());
+    match check(&files.opb, &files.pbp).unwrap() {
+        Checked::Certified { claim, .. } => assert_eq!(claim.as_ref(), Some(&files.claim)),
+        Checked::Rejected { reason } => panic!("{name}: rejected: {reason}"),
+    }
+    let (nodes, optimum) = plain_optimum(model);
+    assert_eq!(
+        files.run.stats.nodes, nodes,
+        "{name}: nodes with and without the proof"
+    );
+    let claimed = match files.claim {
+        Claim::Optimum { value } => Some(value),
+        Claim::Infeasible => None,
+        ref other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!(claimed, optimum, "{name}");
+    if let Some(expected) = expected {
+        assert_eq!(claimed, expected, "{name}: against brute force");
+    }
+    let text = std::fs::read_to_string(&files.pbp).unwrap();
+    text.lines().filter(|l| l.starts_with("pol ")).count()
+}
+
+/// The optimisation models of `experiments/certificates.sh` whose proofs check in about a
+/// second: each optimum certified, with the plain search's node count (every prune of the
+/// dual ascent and of the packing relaxations is logged as a `pol` derivation, none is given
+/// up for a weaker one the checker replays by propagation alone).
+#[test]
+fn optimisation_models_are_certified_with_the_plain_node_counts() {
+    if !have_checker("optimisation") {
+        return;
+    }
+    let mut prunes = 0;
+    for file in [
+        "generated/optimisation/knapsack-20.json",
+        "generated/optimisation/knapsack-30.json",
+        "generated/optimisation/setcover-20.json",
+        "generated/optimisation/setcover-30.json",
+        "generated/optimisation/queens-cost-6.json",
+        "generated/optimisation/queens-cost-7.json",
+        "queens-cheapest-6.json",
+        "set-cover-weighted.json",
+        "knapsack-multi.toml",
+    ] {
+        let model = &zeroone::puzzle::parse::load_models(&model_file(file)).unwrap()[0];
+        prunes += certified_like_plain(model, None);
+    }
+    assert!(prunes >= 50, "{prunes} bound prunes logged");
+}
+
+/// A random optimisation model of one of three kinds over 5 to 12 variables: a weighted set
+/// cover (`>= k` rows, weights 1 to 4, costs 1 to 9), a knapsack with one to three capacity
+/// rows (maximise values 1 to 12; with several rows the surrogate relaxation takes part), or
+/// an exact cover (`= 1` and `<= 1` rows, costs -6 to 9).
+fn random_optimisation_model(rng: &mut ChaCha8Rng, index: usize) -> Model {
+    let n = rng.gen_range(5..=12);
+    let kind = index % 3;
+    let mut b = ModelBuilder::new(format!("opt-{kind}-{index}"), PuzzleKind::Generic);
+    for i in 0..n {
+        b.variable(format!("x{i}"), Coord::Free);
+    }
+    let f = b.family("rows");
+    let some = |rng: &mut ChaCha8Rng, p: f64| -> Vec<usize> {
+        let vars: Vec<usize> = (0..n).filter(|_| rng.gen_bool(p)).collect();
+        if vars.is_empty() {
+            vec![rng.gen_range(0..n)]
+        } else {
+            vars
+        }
+    };
+    let (sense, costs): (ObjectiveSense, Vec<i64>) = match kind {
+        0 => {
+            for _ in 0..rng.gen_range(2..=6) {
+                let vars = some(rng, 0.4);
+                let w: Vec<u64> = vars.iter().map(|_| rng.gen_range(1..=4)).collect();
+                let k = rng.gen_range(1..=w.iter().sum::<u64>().min(6));
+                b.weighted_row(f, vars, w, Sense::AtLeast(k));
+            }
+            (
+                ObjectiveSense::Minimize,
+                (0..n).map(|_| rng.gen_range(1..=9)).collect(),
+            )
+        }
+        1 => {
+            for _ in 0..rng.gen_range(1..=3) {
+                let vars = some(rng, 0.7);
+                let w: Vec<u64> = vars.iter().map(|_| rng.gen_range(1..=9)).collect();
+                let cap = rng.gen_range(1..=w.iter().sum::<u64>());
+                b.weighted_row(f, vars, w, Sense::AtMost(cap));
+            }
+            (
+                ObjectiveSense::Maximize,
+                (0..n).map(|_| rng.gen_range(1..=12)).collect(),
+            )
+        }
+        _ => {
+            for _ in 0..rng.gen_range(2..=5) {
+                let vars = some(rng, 0.35);
+                let sense = if rng.gen_bool(0.7) {
+                    Sense::ExactlyOne
+                } else {
+                    Sense::AtMostOne
+                };
+                b.row(f, vars, sense);
+            }
+            (
+                ObjectiveSense::Minimize,
+                (0..n).map(|_| rng.gen_range(-6..=9)).collect(),
+            )
+        }
+    };
+    b.objective(sense, costs.into_iter().enumerate().collect());
+    b.build().unwrap()
+}
+
+/// Random weighted set covers, knapsacks and exact covers: every optimum (or infeasibility)
+/// certified, equal to brute force's, found in the plain search's number of nodes.
+#[test]
+fn random_cover_and_packing_optima_are_certified_like_the_plain_search() {
+    if !have_checker("random optimisation") {
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(3838);
+    let (mut prunes, mut infeasible) = (0, 0);
+    for i in 0..60 {
+        let model = random_optimisation_model(&mut rng, i);
+        let best = brute_values(&model).into_iter().min();
+        infeasible += usize::from(best.is_none());
+        prunes += certified_like_plain(&model, Some(best));
+    }
+    assert!(
+        prunes >= 40 && infeasible <= 30,
+        "{prunes} prunes, {infeasible} infeasible"
+    );
+}
+
+/// The words of a `pol` line that are constraint ids (not followed by `*` or `d`).
+fn pol_ids(line: &str) -> Vec<usize> {
+    let words: Vec<&str> = line.split(' ').collect();
+    (1..words.len())
+        .filter(|&i| words[i].parse::<u64>().is_ok())
+        .filter(|&i| !matches!(words.get(i + 1), Some(&"*") | Some(&"d")))
+        .collect()
+}
+
+/// A bound prune's derivation that the next step needs (with only the objective-improving
+/// constraint in its place the checker rejects the proof) is rejected too with wrong
+/// multipliers: its rows taken 0 times instead of their dual values (the literal axioms left
+/// as they were). So is the proof with every derivation replaced.
+#[test]
+fn wrong_multipliers_in_bound_derivations_are_rejected() {
+    if !have_checker("pol tamper") {
+        return;
+    }
+    let model = &zeroone::puzzle::parse::load_models(&model_file(
+        "generated/optimisation/setcover-20.json",
+    ))
+    .unwrap()[0];
+    let dir = tempfile::tempdir().unwrap();
+    let files = prove(model, ProofTask::Optimize, dir.path());
+    let text = std::fs::read_to_string(&files.pbp).unwrap();
+    assert!(accepted(&files.opb, dir.path(), &text), "the real proof");
+    let lines: Vec<&str> = text.lines().collect();
+    // Each derivation replaced by a copy of its improving constraint (ids stay in step).
+    let bare = |i: usize| format!("pol {} ;", lines[i].split(' ').nth(1).unwrap());
+    let replaced = |i: usize, by: &str| -> String {
+        (lines.iter().enumerate())
+            .map(|(j, l)| format!("{}\n", if j == i { by } else { l }))
+            .collect()
+    };
+    let pols: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("pol "))
+        .collect();
+    let all_bare: String = (lines.iter().enumerate())
+        .map(|(j, l)| {
+            format!(
+                "{}\n",
+                if pols.contains(&j) {
+                    bare(j)
+                } else {
+                    l.to_string()
+                }
+            )
+        })
+        .collect();
+    assert!(
+        !accepted(&files.opb, dir.path(), &all_bare),
+        "every derivation replaced"
+    );
+    let mut tampered = 0;
+    for &i in &pols {
+        if accepted(&files.opb, dir.path(), &replaced(i, &bare(i))) {
+            continue; // unit propagation finds the conflict without this derivation
+        }
+        // Every row's multiplier (the word before each `*` after a row id) set to 0.
+        let ids = pol_ids(lines[i]);
+        let mut words: Vec<&str> = lines[i].split(' ').collect();
+        for &at in &ids[1..] {
+            if words.get(at + 2) == Some(&"*") {
+                words[at + 1] = "0";
+            }
+        }
+        let wrong = words.join(" ");
+        assert_ne!(wrong, lines[i]);
+        assert!(
+            !accepted(&files.opb, dir.path(), &replaced(i, &wrong)),
+            "line {i} tampered: {wrong}"
+        );
+        tampered += 1;
+        if tampered == 6 {
+            break;
+        }
+    }
+    assert!(tampered >= 3, "{tampered} derivations tampered");
+}
+
 /// Whether the checker (with zeroone's claim check) accepts `text` as the proof of `opb`.
 fn accepted(opb: &Path, dir: &Path, text: &str) -> bool {
     let path = dir.join("tampered.pbp");

@@ -1,10 +1,12 @@
 //! [`VeriPbWriter`]: the search's [`ProofLog`] written as a VeriPB 3.0 proof file, buffered
 //! and put in place atomically when finished.
 
+use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Claim, ProofError};
+use crate::backend::branch_bound::PolOp;
 use crate::backend::search::ProofLog;
 use crate::model::{Model, Relation};
 use zeroone_model::output::AtomicWriter;
@@ -12,7 +14,11 @@ use zeroone_model::output::AtomicWriter;
 /// Writes a VeriPB proof against the model's OPB (as [`crate::export::opb::to_opb`] writes it)
 /// while a search runs. Each retracted decision prefix becomes a `rup` step of its negation
 /// (one literal per decision), each solution a `solx` (counting) or `soli` (optimising,
-/// improving) step over every model variable, the exhausted root `rup >= 1 ;`. Lines go
+/// improving) step over every model variable, the exhausted root `rup >= 1 ;`, each
+/// branch-and-bound prune a `pol` step (the bound's derivation, deleted again once the
+/// retraction it justifies is written). Constraint ids are counted as the checker counts them:
+/// the OPB's constraints first (an equality is its `>=` then its `<=` side), then one per
+/// step. Lines go
 /// through a buffer to a temporary file beside the target; [`VeriPbWriter::finish`] writes the
 /// conclusion and renames it into place, so a run that fails or is killed leaves no partial
 /// proof. The first I/O error is kept and returned by `finish` (the hooks cannot fail).
@@ -32,6 +38,14 @@ pub struct VeriPbWriter {
     contradiction: bool,
     has_objective: bool,
     error: Option<io::Error>,
+    /// Per model row: the constraint id of its `>=` side and of its `<=` side (0: none).
+    row_ids: Vec<(u64, u64)>,
+    /// The id the next derived constraint gets.
+    next_id: u64,
+    /// The id of the latest `soli` step's objective-improving constraint.
+    improving_id: u64,
+    /// A `pol` step's id, deleted after the next retraction.
+    pending_delete: Option<u64>,
 }
 
 /// What a finished proof holds, as the writer counted it.
@@ -59,6 +73,24 @@ pub fn opb_constraint_count(model: &Model) -> usize {
         .sum()
 }
 
+/// Per row of `model` (givens, appended as rows after them, excluded): the ids VeriPB gives
+/// its `>=` and `<=` sides, 0 for a side it does not have.
+fn row_ids(model: &Model) -> Vec<(u64, u64)> {
+    let mut next = 1u64;
+    (model.constraints().iter())
+        .map(|c| {
+            let id = next;
+            let (sides, step) = match c.sense.relation() {
+                Relation::Equal => ((id, id + 1), 2),
+                Relation::AtLeast => ((id, 0), 1),
+                Relation::AtMost => ((0, id), 1),
+            };
+            next += step;
+            sides
+        })
+        .collect()
+}
+
 impl VeriPbWriter {
     /// Starts the proof of `model` at `path` (its folder must exist): the header and the
     /// `f` step loading the formula.
@@ -69,12 +101,9 @@ impl VeriPbWriter {
         };
         let file = AtomicWriter::create(path).map_err(io_err)?;
         let mut out = BufWriter::with_capacity(1 << 16, file);
-        writeln!(
-            out,
-            "pseudo-Boolean proof version 3.0\nf {} ;",
-            opb_constraint_count(model)
-        )
-        .map_err(io_err)?;
+        let loaded = opb_constraint_count(model);
+        writeln!(out, "pseudo-Boolean proof version 3.0\nf {loaded} ;").map_err(io_err)?;
+        let row_ids = row_ids(model);
         Ok(VeriPbWriter {
             out,
             path: path.to_path_buf(),
@@ -90,6 +119,10 @@ impl VeriPbWriter {
             contradiction: false,
             has_objective: model.objective().is_some(),
             error: None,
+            row_ids,
+            next_id: loaded as u64 + 1,
+            improving_id: 0,
+            pending_delete: None,
         })
     }
 
@@ -99,6 +132,50 @@ impl VeriPbWriter {
                 self.error = Some(e);
             }
         }
+    }
+
+    /// Emits the line as a step that derives a constraint; its id.
+    fn emit_derived(&mut self) -> u64 {
+        self.emit();
+        self.next_id += 1;
+        self.next_id - 1
+    }
+
+    /// After the step a `pol` derivation was for: deletes that derivation (it is implied
+    /// by the clause just derived and only slows the checker down).
+    fn delete_pending(&mut self) {
+        if let Some(id) = self.pending_delete.take() {
+            self.line.clear();
+            let _ = writeln!(self.line, "del id {id} ;");
+            self.emit();
+        }
+    }
+
+    /// Appends `op` to the line (see [`PolOp`]).
+    fn push_op(&mut self, op: PolOp) {
+        let line = &mut self.line;
+        let _ = match op {
+            PolOp::Improving => write!(line, " {}", self.improving_id),
+            PolOp::Row { row, upper } => {
+                let (ge, le) = self.row_ids.get(row as usize).copied().unwrap_or((0, 0));
+                write!(line, " {}", if upper { le } else { ge })
+            }
+            PolOp::Literal { var, negated } => {
+                line.push_str(&self.literals[2 * var as usize + usize::from(negated)]);
+                Ok(())
+            }
+            PolOp::Multiply(k) => write!(line, " {k} *"),
+            PolOp::Divide(k) => write!(line, " {k} d"),
+            PolOp::Weaken(var) => {
+                line.push_str(&self.literals[2 * var as usize]);
+                line.push_str(" w");
+                Ok(())
+            }
+            PolOp::Add => {
+                line.push_str(" +");
+                Ok(())
+            }
+        };
     }
 
     /// Writes the claim (a `%` comment zeroone's checker reads), the output and the
@@ -157,7 +234,8 @@ impl ProofLog for VeriPbWriter {
                 .push_str(&self.literals[2 * var + usize::from(value)]);
         }
         self.line.push_str(" >= 1 ;\n");
-        self.emit();
+        self.emit_derived();
+        self.delete_pending();
         self.decisions.pop();
     }
 
@@ -179,14 +257,30 @@ impl ProofLog for VeriPbWriter {
             self.line.push_str(&self.literals[2 * v + negated]);
         }
         self.line.push_str(" ;\n");
-        self.emit();
+        let id = self.emit_derived();
+        if improving == Some(true) {
+            self.improving_id = id;
+        }
         self.solutions += 1;
+    }
+
+    fn bound_prune(&mut self, derivation: &[PolOp]) {
+        if derivation == [PolOp::Improving] {
+            return; // the improving constraint alone: unit propagation uses it as it is
+        }
+        self.line.clear();
+        self.line.push_str("pol");
+        for &op in derivation {
+            self.push_op(op);
+        }
+        self.line.push_str(" ;\n");
+        self.pending_delete = Some(self.emit_derived());
     }
 
     fn exhausted(&mut self) {
         self.line.clear();
         self.line.push_str("rup >= 1 ;\n");
-        self.emit();
+        self.emit_derived();
         self.contradiction = true;
     }
 }

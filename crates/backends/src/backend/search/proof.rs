@@ -9,8 +9,10 @@
 //! reverse unit propagation: at a contradiction because the search's propagation is no
 //! stronger than pseudo-Boolean unit propagation when logging (the clique-cover rule is off),
 //! after a solution because the solution's exclusion (`solx`) or improvement (`soli`) step is
-//! already logged, and at an exhausted choice point because every alternative's clause is
-//! already logged. The last step, when the root is exhausted, is the contradiction.
+//! already logged, at an exhausted choice point because every alternative's clause is
+//! already logged, and at a branch-and-bound prune because the bound's own derivation
+//! ([`ProofLog::bound_prune`]) was logged just before. The last step, when the root is
+//! exhausted, is the contradiction.
 //!
 //! [`NoProof`] is the default: every hook is an empty inline call behind a `bool` the search
 //! checks once per node (`enabled`), so a search without a proof pays one branch per node.
@@ -36,6 +38,13 @@ pub trait ProofLog {
     fn solution(&mut self, ones: &[u32], improving: Option<bool>, value: i128) {
         let _ = (ones, improving, value);
     }
+    /// Branch and bound prunes the current node (or closes the latest choice point) because
+    /// its bound reaches the incumbent: `derivation` (see [`PolOp`]) derives, from the latest
+    /// improving solution's constraint, a constraint falsified under the node's assignment,
+    /// so the next retraction's clause follows by unit propagation.
+    fn bound_prune(&mut self, derivation: &[PolOp]) {
+        let _ = derivation;
+    }
     /// Every decision has been retracted: the remaining space is empty (the contradiction).
     fn exhausted(&mut self) {}
 }
@@ -50,13 +59,14 @@ use super::backend::SearchBackend;
 use super::engine::LegalityEngine;
 use super::run::run_proved;
 use super::state::Goal;
-use crate::backend::branch_bound::CostBound;
+use crate::backend::branch_bound::{CostBound, PolOp};
 use crate::backend::proof::{ProofTask, ProvedRun, Prover};
 use crate::backend::BackendError;
 use crate::model::Model;
 
 /// The search with a proof log: counting and solving as [`super::run`], optimising as
-/// branch and bound (with the checkable prune of [`run_proved`]). Offered by
+/// branch and bound with every prune justified by the bound's derivation (see
+/// [`run_proved`]). Offered by
 /// [`crate::backend::Backend::prover`] with an exact engine only.
 impl<E: LegalityEngine> Prover for SearchBackend<E> {
     fn prove(

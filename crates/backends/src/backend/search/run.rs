@@ -23,11 +23,11 @@ pub fn run(
 }
 
 /// Runs the search like [`run`] (or, with `bound`, like [`run_optimizing`]) and reports every
-/// decision, backtrack and solution to `proof` (see [`ProofLog`]). While `proof` is
-/// enabled the search's propagation stays within pseudo-Boolean unit propagation (no
-/// clique-cover rule) and the branch-and-bound prune uses only the bound a checker's unit
-/// propagation on the objective-improvement constraint derives, so every step is checkable;
-/// the search may then visit more nodes.
+/// decision, backtrack, solution and bound prune to `proof` (see [`ProofLog`]). While `proof`
+/// is enabled the search's propagation stays within pseudo-Boolean unit propagation (no
+/// clique-cover rule) and each branch-and-bound prune is logged with the bound's own
+/// derivation ([`CostBound::derivation`]), so every step is checkable and branch and bound
+/// prunes exactly as without a proof.
 pub fn run_proved(
     engine: &mut dyn LegalityEngine,
     layout: &Layout,
@@ -147,6 +147,9 @@ pub(super) fn search(
     let mut st = State::new(layout);
     let logging = proof.enabled();
     st.rup_only = logging;
+    if let Some(b) = bound.as_deref_mut() {
+        b.set_recording(logging);
+    }
     st.costs = bound.as_ref().map(|b| b.costs().to_vec());
     st.slack_order = bound.as_ref().map(|b| b.slack_order(layout));
     st.prefer = bound
@@ -197,19 +200,7 @@ pub(super) fn search(
         let mut ok = st.propagate(engine);
         let mut node_bound = None;
         if let Some(b) = bound.as_deref_mut().filter(|_| ok) {
-            if logging {
-                // Only the prune a checker replays; the node's own bound is not computed.
-                ok = admits_by_propagation(b, &st.legal, &st.placed);
-            } else {
-                ok = b.admits(layout, &st.legal, &st.placed);
-                node_bound = b.node_bound();
-            }
-            if branches.frames.is_empty() && branches.root_bound.is_none() {
-                // The root: its bound covers every node until the first choice point.
-                let root =
-                    node_bound.unwrap_or_else(|| b.lower_bound(layout, &st.legal, &st.placed));
-                branches.root_bound = Some(root);
-            }
+            (ok, node_bound) = judge_node(b, &st, &mut branches, logging.then_some(&mut *proof));
         }
         if ok && st.open == 0 {
             outcome.count += 1;
@@ -237,11 +228,9 @@ pub(super) fn search(
             ok = false;
         }
         let hooks: Option<&mut dyn ProofLog> = if logging { Some(&mut *proof) } else { None };
-        // Closing a frame by its bound is a step no checker replays: not while logging.
-        let closing = bound.as_deref_mut().filter(|_| !logging);
         if ok {
             branches.open(&mut st, engine, node_bound, hooks);
-        } else if !branches.next_alternative(&mut st, engine, closing, hooks) {
+        } else if !branches.next_alternative(&mut st, engine, bound.as_deref_mut(), hooks) {
             // Contradiction (or a solution counted) with no open alternative left.
             if logging {
                 proof.exhausted();
@@ -323,7 +312,10 @@ impl Branches {
     /// places it. False when none is left (the space is exhausted).
     /// With `bound` (optimising, once there is an incumbent), the frame's bound is raised to
     /// that of its untried alternatives, and a frame whose untried alternatives cannot beat
-    /// the incumbent is closed at once. `proof`: told of every retraction and decision.
+    /// the incumbent is closed at once. `proof`: told of every retraction and decision, and of
+    /// each frame closed by the bound (with the bound's derivation, before the retraction of
+    /// the frame's parent decision that it justifies: under that prefix the tried candidates
+    /// are false by their logged clauses, so the checker sees what the bound saw).
     fn next_alternative(
         &mut self,
         st: &mut State,
@@ -377,6 +369,9 @@ impl Branches {
                     f.bound = f.bound.max(rest);
                     if b.incumbent().is_some_and(|i| rest >= i) {
                         // No untried alternative can beat the incumbent: close the frame.
+                        if let Some(proof) = proof.as_deref_mut() {
+                            proof.bound_prune(b.derivation());
+                        }
                         b.pruned += 1;
                         self.cands.truncate(f.cand_start);
                         self.frames.pop();
@@ -399,20 +394,28 @@ impl Branches {
     }
 }
 
-/// The prune a proof checker can replay: the node may still beat the incumbent unless the
-/// placed cost plus every negative cost still open reaches it, which is exactly when unit
-/// propagation on the `soli` constraint "objective below the incumbent" fails. Weaker than
-/// [`CostBound::admits`]; cost one pass over the legal variables.
-fn admits_by_propagation(bound: &CostBound, legal: &VarSet, placed: &[u32]) -> bool {
-    let Some(incumbent) = bound.best().map(|(v, _)| *v) else {
-        return true;
-    };
-    let costs = bound.costs();
-    let open_negative: i128 = (0..costs.len())
-        .filter(|&v| costs[v] < 0 && legal.contains(v))
-        .map(|v| i128::from(costs[v]))
-        .sum();
-    bound.placed_cost(placed) + open_negative < incumbent
+/// Judges a propagated node by the branch-and-bound `bound`: whether it may still beat the
+/// incumbent, and the bound computed there (if any). The root's bound becomes the proved
+/// bound of every node before the first choice point. With `proof`, a pruned node's
+/// derivation is logged (the bound recorded it as it computed it). Cost: one bound.
+fn judge_node(
+    b: &mut CostBound,
+    st: &State,
+    branches: &mut Branches,
+    proof: Option<&mut dyn ProofLog>,
+) -> (bool, Option<i128>) {
+    let layout = st.layout;
+    let ok = b.admits(layout, &st.legal, &st.placed);
+    let node_bound = b.node_bound();
+    if let (false, Some(proof)) = (ok, proof) {
+        proof.bound_prune(b.derivation());
+    }
+    if branches.frames.is_empty() && branches.root_bound.is_none() {
+        // The root: its bound covers every node until the first choice point.
+        let root = node_bound.unwrap_or_else(|| b.lower_bound(layout, &st.legal, &st.placed));
+        branches.root_bound = Some(root);
+    }
+    (ok, node_bound)
 }
 
 /// Reports a solution (the placed model variables) to `proof`: with a bound, whether it

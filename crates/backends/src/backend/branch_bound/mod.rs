@@ -34,6 +34,14 @@
 //!
 //! [`CostBound::slack_order`] also gives the search its branching order on variables in no
 //! equation when optimising: best value per unit of knapsack weight first.
+//!
+//! For proof logging, [`CostBound::set_recording`] makes every bound also write its own
+//! derivation ([`CostBound::derivation`], [`PolOp`]): the multipliers above as a VeriPB
+//! `pol` step that a checker replays, so a logged search prunes exactly as this one.
+
+mod explain;
+
+pub use explain::PolOp;
 
 use crate::backend::incumbent::{GapLimit, Trace};
 use crate::backend::search::{Layout, VarSet};
@@ -64,8 +72,9 @@ pub struct CostBound {
     /// Per variable: the dual ascent's residual cost, valid when `residual_at[v] == epoch`.
     residual: Vec<i64>,
     residual_at: Vec<u32>,
-    /// `mark[v] == epoch`: `v` was counted by a row of relaxation (a) at this node.
+    /// `mark[v] == round`: `v` was counted by a row of relaxation (a) in its latest pass.
     mark: Vec<u32>,
+    round: u32,
     /// `placed_at[v] == epoch`: `v` is placed at this node.
     placed_at: Vec<u32>,
     epoch: u32,
@@ -100,6 +109,14 @@ pub struct CostBound {
     /// Per layout variable, from a hint: 0 for a value the hint asks for, 2 for one it rules
     /// out, 1 otherwise (the search tries lower ranks first); `None` without a hint.
     preference: Option<Vec<u8>>,
+    /// Whether each bound computed also writes its derivation to `derivation` (proof
+    /// logging, see [`CostBound::set_recording`]).
+    recording: bool,
+    /// The cutting-planes derivation of the last bound computed while recording.
+    derivation: Vec<PolOp>,
+    /// Scratch for the derivation: `seen[v] == seen_round` marks a variable already written.
+    seen: Vec<u32>,
+    seen_round: u32,
 }
 
 impl CostBound {
@@ -151,6 +168,7 @@ impl CostBound {
             residual: vec![0; layout.num_vars],
             residual_at: vec![0; layout.num_vars],
             mark: vec![0; layout.num_vars],
+            round: 0,
             placed_at: vec![0; layout.num_vars],
             epoch: 0,
             row_sum: vec![0; layout.num_rows],
@@ -166,6 +184,10 @@ impl CostBound {
             maximise: objective.sense() == crate::model::ObjectiveSense::Maximize,
             preference: None,
             value_offset: 0,
+            recording: false,
+            derivation: Vec::new(),
+            seen: vec![0; layout.num_vars],
+            seen_round: 0,
         }
     }
 
@@ -386,12 +408,16 @@ impl CostBound {
         self.bounds += 1;
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            for marks in [&mut self.mark, &mut self.placed_at, &mut self.residual_at] {
+            for marks in [&mut self.placed_at, &mut self.residual_at] {
                 marks.iter_mut().for_each(|m| *m = u32::MAX);
             }
             self.epoch = 1;
         }
         let epoch = self.epoch;
+        if self.recording {
+            self.derivation.clear();
+            self.derivation.push(PolOp::Improving);
+        }
         let mut bound = self.placed_cost(placed);
         self.row_sum.iter_mut().for_each(|s| *s = 0);
         for &v in placed {
@@ -405,10 +431,54 @@ impl CostBound {
             }
         }
         bound += self.positive_part(layout, legal);
+        let (mut open_negative, mut relaxation) = (0, Relaxation::Nothing);
         if !self.negative.is_empty() {
-            bound += self.negative_part(layout, legal);
+            open_negative = self.open_negative(legal);
+            let (part, which) = self.negative_part(layout, legal, open_negative);
+            bound += part;
+            relaxation = which;
+        }
+        if self.recording {
+            self.finish_derivation(layout, legal, placed, bound, open_negative, relaxation);
         }
         bound
+    }
+
+    /// Completes the derivation of a bound `bound` just computed while recording: when it
+    /// prunes, the pieces of the packing relaxation that gave the negative part (computed a
+    /// second time, at prunes only); when the placed cost with every open negative cost
+    /// already reaches the incumbent, nothing beyond the improving constraint (it alone is
+    /// falsified).
+    fn finish_derivation(
+        &mut self,
+        layout: &Layout,
+        legal: &VarSet,
+        placed: &[u32],
+        bound: i128,
+        open_negative: i128,
+        relaxation: Relaxation,
+    ) {
+        let Some(incumbent) = self.incumbent() else {
+            return;
+        };
+        if self.placed_cost(placed) + open_negative >= incumbent {
+            self.derivation.truncate(1);
+        } else if bound >= incumbent {
+            match relaxation {
+                Relaxation::Nothing => {}
+                Relaxation::Disjoint => _ = self.disjoint_packing(layout, legal, true),
+                Relaxation::Row(r) => _ = self.row_packing(layout, legal, r, true),
+                Relaxation::Surrogate => _ = self.surrogate_packing(layout, legal, true),
+            }
+        }
+    }
+
+    /// The cost of the open negative-cost variables.
+    fn open_negative(&self, legal: &VarSet) -> i128 {
+        (self.negative.iter())
+            .filter(|&&v| self.open(legal, v as usize))
+            .map(|&v| i128::from(self.costs[v as usize]))
+            .sum()
     }
 
     /// Whether `v` is legal and not placed at this node.
@@ -418,7 +488,8 @@ impl CostBound {
     }
 
     /// The dual ascent over the covering rows (see the module docs): a lower bound on the
-    /// positive part of every completion's cost.
+    /// positive part of every completion's cost. While recording, each row that adds to it
+    /// writes its piece of the derivation (see [`explain`]).
     fn positive_part(&mut self, layout: &Layout, legal: &VarSet) -> i128 {
         let epoch = self.epoch;
         let mut total = 0i128;
@@ -456,16 +527,14 @@ impl CostBound {
                     .map(|&(c, _)| i128::from(c))
                     .sum::<i128>();
                 if y > 0 {
-                    for &v in layout.row(r) {
-                        if self.open(legal, v as usize) {
-                            let res = &mut self.residual[v as usize];
-                            *res -= (*res).min(y);
-                        }
-                    }
+                    self.charge_unit_row(layout, legal, r, y);
                 }
-            } else if let Some(part) = cover_bound(&mut self.items, need) {
+            } else if let Some((part, critical)) = cover_bound(&mut self.items, need) {
                 // Weighted: the row takes its variables' whole residuals.
                 total += part;
+                if let (true, Some(critical)) = (self.recording, critical) {
+                    self.explain_weighted_cover(layout, legal, r, critical);
+                }
                 for &v in layout.row(r) {
                     if self.open(legal, v as usize) {
                         self.residual[v as usize] = 0;
@@ -476,68 +545,166 @@ impl CostBound {
         total
     }
 
-    /// The tightest of the packing relaxations (a), (b), (c) of the module docs: a lower
-    /// bound on the negative part of every completion's cost.
-    fn negative_part(&mut self, layout: &Layout, legal: &VarSet) -> i128 {
-        let epoch = self.epoch;
-        let mut all = 0i128;
-        for &v in &self.negative {
-            if self.open(legal, v as usize) {
-                all += i128::from(self.costs[v as usize]);
+    /// Charges every open variable of unit covering row `r` at most `y` (its dual value) of
+    /// its residual; while recording, writes the row's piece of the derivation in the same
+    /// pass (see [`explain`]).
+    fn charge_unit_row(&mut self, layout: &Layout, legal: &VarSet, r: usize, y: i64) {
+        if self.recording {
+            self.start_unit_cover(r, y);
+        }
+        for &v in layout.row(r) {
+            let v = v as usize;
+            if self.open(legal, v) {
+                if self.recording && self.residual[v] < y {
+                    self.axiom(v, true, (y - self.residual[v]) as u128);
+                }
+                let res = &mut self.residual[v];
+                *res -= (*res).min(y);
             }
         }
+        if self.recording {
+            self.derivation.push(PolOp::Add);
+        }
+    }
+
+    /// The tightest of the packing relaxations (a), (b), (c) of the module docs: a lower
+    /// bound on the negative part of every completion's cost, `all` (the cost of every open
+    /// negative-cost variable) when none is tighter; with it, which relaxation gave it.
+    fn negative_part(&mut self, layout: &Layout, legal: &VarSet, all: i128) -> (i128, Relaxation) {
+        let mut best = (all, Relaxation::Nothing);
+        let keep = |best: &mut (i128, Relaxation), value: i128, which| {
+            if value > best.0 {
+                *best = (value, which);
+            }
+        };
         // (a): each packing row packs its not yet counted variables; the rest at cost.
-        let mut best = all;
-        let mut disjoint = 0i128;
-        let mut counted = 0i128;
+        let (packed, counted) = self.disjoint_packing(layout, legal, false);
+        keep(&mut best, packed + all - counted, Relaxation::Disjoint);
+        // (b): one knapsack row alone; (c): their sum.
+        for i in 0..self.knapsack_rows.len() {
+            let r = self.knapsack_rows[i] as usize;
+            let (packed, inside) = self.row_packing(layout, legal, r, false);
+            keep(&mut best, packed + all - inside, Relaxation::Row(r));
+        }
+        if self.knapsack_rows.len() >= 2 {
+            let packed = self.surrogate_packing(layout, legal, false);
+            keep(&mut best, packed, Relaxation::Surrogate);
+        }
+        best
+    }
+
+    /// Relaxation (a): every packing row packs, as a fractional knapsack, its open
+    /// negative-cost variables no earlier row counted. The packed total and the cost of the
+    /// variables counted; with `explain`, each row's piece of the derivation.
+    fn disjoint_packing(&mut self, layout: &Layout, legal: &VarSet, explain: bool) -> (i128, i128) {
+        if self.round as usize >= u32::MAX as usize - self.pack_rows.len() - 1 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.round = 0;
+        }
+        let first = self.round + 1;
+        let (mut packed, mut counted) = (0i128, 0i128);
         for i in 0..self.pack_rows.len() {
             let r = self.pack_rows[i] as usize;
+            self.round += 1;
             self.items.clear();
             for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
                 let v = v as usize;
-                if self.costs[v] < 0 && self.open(legal, v) && self.mark[v] != epoch {
-                    self.mark[v] = epoch;
+                if self.costs[v] < 0 && self.open(legal, v) && self.mark[v] < first {
+                    self.mark[v] = self.round;
                     counted += i128::from(self.costs[v]);
                     self.items.push((self.costs[v], w));
                 }
             }
             let room = layout.upper[r].saturating_sub(self.row_sum[r]);
-            disjoint += pack_bound(&mut self.items, room);
-        }
-        best = best.max(disjoint + all - counted);
-        // (b): one knapsack row alone; (c): their sum.
-        for i in 0..self.knapsack_rows.len() {
-            let r = self.knapsack_rows[i] as usize;
-            self.items.clear();
-            let mut inside = 0i128;
-            for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
-                let v = v as usize;
-                if self.costs[v] < 0 && self.open(legal, v) {
-                    inside += i128::from(self.costs[v]);
-                    self.items.push((self.costs[v], w));
-                }
+            let (value, critical) = pack_bound(&mut self.items, room);
+            packed += value;
+            if let (true, Some(critical)) = (explain, critical) {
+                let items = Items::Marked(self.round);
+                self.explain_packing(layout, legal, Piece::Row(r), critical, items);
             }
-            let room = layout.upper[r].saturating_sub(self.row_sum[r]);
-            best = best.max(pack_bound(&mut self.items, room) + all - inside);
         }
-        if self.knapsack_rows.len() >= 2 {
-            let room = (self.knapsack_rows.iter().zip(&self.surrogate_multiplier))
-                .map(|(&r, &m)| {
-                    let room = layout.upper[r as usize].saturating_sub(self.row_sum[r as usize]);
-                    room.saturating_mul(m)
-                })
-                .fold(0u64, u64::saturating_add);
-            self.items.clear();
-            for &v in &self.negative {
-                let v = v as usize;
-                if self.open(legal, v) {
-                    self.items.push((self.costs[v], self.surrogate_weight[v]));
-                }
-            }
-            best = best.max(pack_bound(&mut self.items, room));
-        }
-        best
+        (packed, counted)
     }
+
+    /// Relaxation (b) for knapsack row `r`: its open negative-cost variables packed as a
+    /// fractional knapsack. The packed total and their whole cost; with `explain`, the piece.
+    fn row_packing(
+        &mut self,
+        layout: &Layout,
+        legal: &VarSet,
+        r: usize,
+        explain: bool,
+    ) -> (i128, i128) {
+        self.items.clear();
+        let mut inside = 0i128;
+        for (&v, &w) in layout.row(r).iter().zip(layout.row_weights(r)) {
+            let v = v as usize;
+            if self.costs[v] < 0 && self.open(legal, v) {
+                inside += i128::from(self.costs[v]);
+                self.items.push((self.costs[v], w));
+            }
+        }
+        let room = layout.upper[r].saturating_sub(self.row_sum[r]);
+        let (packed, critical) = pack_bound(&mut self.items, room);
+        if let (true, Some(critical)) = (explain, critical) {
+            self.explain_packing(layout, legal, Piece::Row(r), critical, Items::Negative);
+        }
+        (packed, inside)
+    }
+
+    /// Relaxation (c): every open negative-cost variable packed into the surrogate row. With
+    /// `explain`, the piece.
+    fn surrogate_packing(&mut self, layout: &Layout, legal: &VarSet, explain: bool) -> i128 {
+        let room = (self.knapsack_rows.iter().zip(&self.surrogate_multiplier))
+            .map(|(&r, &m)| {
+                let room = layout.upper[r as usize].saturating_sub(self.row_sum[r as usize]);
+                room.saturating_mul(m)
+            })
+            .fold(0u64, u64::saturating_add);
+        self.items.clear();
+        for &v in &self.negative {
+            let v = v as usize;
+            if self.open(legal, v) {
+                self.items.push((self.costs[v], self.surrogate_weight[v]));
+            }
+        }
+        let (packed, critical) = pack_bound(&mut self.items, room);
+        if let (true, Some(critical)) = (explain, critical) {
+            self.explain_packing(layout, legal, Piece::Surrogate, critical, Items::Negative);
+        }
+        packed
+    }
+}
+
+/// Which relaxation of the negative part gave the bound (see [`CostBound::negative_part`]).
+#[derive(Debug, Clone, Copy)]
+enum Relaxation {
+    /// None beat counting every open negative cost.
+    Nothing,
+    /// (a).
+    Disjoint,
+    /// (b) on this knapsack row.
+    Row(usize),
+    /// (c).
+    Surrogate,
+}
+
+/// The row (or rows) of one packing piece of a derivation.
+#[derive(Debug, Clone, Copy)]
+enum Piece {
+    /// One packing row.
+    Row(usize),
+    /// The surrogate row: the knapsack rows with their multipliers.
+    Surrogate,
+}
+
+/// Which variables of a packing piece are its knapsack's items.
+#[derive(Debug, Clone, Copy)]
+enum Items {
+    /// Those with `mark[v]` equal to this round (relaxation (a)).
+    Marked(u32),
+    /// Every open negative-cost variable.
+    Negative,
 }
 
 /// A proved bound on the optimum of `model` (in the objective's own sign: a lower bound when
@@ -642,11 +809,16 @@ impl CostBound {
     }
 }
 
+/// An item (cost, weight) of a fractional knapsack: the critical one whose cost per weight is
+/// the LP dual of the row (see [`cover_bound`], [`pack_bound`]).
+type Critical = Option<(i64, u64)>;
+
 /// The LP bound of covering weight `need` with `items` (cost, weight), each at most once: every
 /// non-positive cost taken, then positive costs by cost per weight, the last fractionally;
-/// rounded up. `None` when the items cannot cover `need` (the search's propagation finds that
-/// contradiction; the row then adds nothing here).
-fn cover_bound(items: &mut [(i64, u64)], need: u64) -> Option<i128> {
+/// rounded up. With it the critical item: the last positive-cost item taken (in whole or in
+/// part), `None` when the non-positive ones cover `need`. `None` when the items cannot cover
+/// `need` (the search's propagation finds that contradiction; the row then adds nothing here).
+fn cover_bound(items: &mut [(i64, u64)], need: u64) -> Option<(i128, Critical)> {
     let mut total = 0i128;
     let mut left = i128::from(need);
     for &(c, w) in items.iter().filter(|&&(c, _)| c <= 0) {
@@ -657,10 +829,12 @@ fn cover_bound(items: &mut [(i64, u64)], need: u64) -> Option<i128> {
     items.sort_unstable_by(|a, b| {
         (i128::from(a.0) * i128::from(b.1)).cmp(&(i128::from(b.0) * i128::from(a.1)))
     });
+    let mut critical = None;
     for &(c, w) in items.iter().filter(|&&(c, _)| c > 0) {
         if left <= 0 {
             break;
         }
+        critical = Some((c, w));
         let (c, w) = (i128::from(c), i128::from(w));
         if w <= left {
             total += c;
@@ -671,19 +845,24 @@ fn cover_bound(items: &mut [(i64, u64)], need: u64) -> Option<i128> {
             left = 0;
         }
     }
-    (left <= 0).then_some(total)
+    (left <= 0).then_some((total, critical))
 }
 
 /// The LP bound of packing `items` (all with negative cost) into `room`: best value per weight
 /// first (weightless items always), the last fractionally; the (negative) total rounded up.
-fn pack_bound(items: &mut [(i64, u64)], room: u64) -> i128 {
+/// With it the critical item: the first that does not fit whole (`None`: all fit).
+fn pack_bound(items: &mut [(i64, u64)], room: u64) -> (i128, Critical) {
     // Most negative per unit of weight first: c1 / w1 < c2 / w2.
     items.sort_unstable_by(|a, b| {
         (i128::from(a.0) * i128::from(b.1)).cmp(&(i128::from(b.0) * i128::from(a.1)))
     });
     let mut total = 0i128;
     let mut left = i128::from(room);
+    let mut critical = None;
     for &(c, w) in items.iter() {
+        if critical.is_none() && i128::from(w) > left {
+            critical = Some((c, w));
+        }
         let (c, w) = (i128::from(c), i128::from(w));
         if w <= left {
             total += c;
@@ -694,7 +873,7 @@ fn pack_bound(items: &mut [(i64, u64)], room: u64) -> i128 {
             left = 0;
         }
     }
-    total
+    (total, critical)
 }
 
 #[cfg(test)]
@@ -753,13 +932,13 @@ mod tests {
     }
 
     /// The optimum by trying every assignment (`None`: infeasible).
-    fn brute_optimum(m: &Model) -> Option<i128> {
+    pub(super) fn brute_optimum(m: &Model) -> Option<i128> {
         brute_solutions(m).into_iter().map(|(_, v)| v).min()
     }
 
     /// A random model over 3 to 10 variables: unit and weighted rows of every sense, costs
     /// -9 to 12.
-    fn random_model(rng: &mut rand_chacha::ChaCha8Rng) -> (Model, String) {
+    pub(super) fn random_model(rng: &mut rand_chacha::ChaCha8Rng) -> (Model, String) {
         let n = rng.gen_range(3..=10);
         let mut rows = Vec::new();
         for _ in 0..rng.gen_range(1..=5) {
@@ -861,18 +1040,25 @@ mod tests {
 
     #[test]
     fn the_lp_bounds_round_the_right_way() {
-        // Cover 5 with (3, w2), (4, w4): 3 + 4 * 3/4 = 6 exactly.
-        assert_eq!(cover_bound(&mut [(4, 4), (3, 2)], 5), Some(6));
+        // Cover 5 with (4, w4), then half of (3, w2): 4 + 3/2 = 5.5 -> 6; the critical
+        // item is the one taken in part.
+        assert_eq!(
+            cover_bound(&mut [(4, 4), (3, 2)], 5),
+            Some((6, Some((3, 2))))
+        );
         // Cover 3 with (5, w2), (5, w2): 5 + 5/2 = 7.5 -> 8.
-        assert_eq!(cover_bound(&mut [(5, 2), (5, 2)], 3), Some(8));
-        // A negative item covers for free.
-        assert_eq!(cover_bound(&mut [(-2, 3), (7, 1)], 3), Some(-2));
+        assert_eq!(
+            cover_bound(&mut [(5, 2), (5, 2)], 3),
+            Some((8, Some((5, 2))))
+        );
+        // A negative item covers for free: no critical item.
+        assert_eq!(cover_bound(&mut [(-2, 3), (7, 1)], 3), Some((-2, None)));
         assert_eq!(cover_bound(&mut [(1, 1)], 2), None);
-        // Pack room 3 with (-6, w2), (-4, w2): -6 - 4/2 = -8.
-        assert_eq!(pack_bound(&mut [(-4, 2), (-6, 2)], 3), -8);
+        // Pack room 3 with (-6, w2), (-4, w2): -6 - 4/2 = -8; the second does not fit.
+        assert_eq!(pack_bound(&mut [(-4, 2), (-6, 2)], 3), (-8, Some((-4, 2))));
         // -5 * 1/2 = -2.5 -> -2.
-        assert_eq!(pack_bound(&mut [(-5, 2)], 1), -2);
+        assert_eq!(pack_bound(&mut [(-5, 2)], 1), (-2, Some((-5, 2))));
         // A weightless item always fits, after the room is used up too.
-        assert_eq!(pack_bound(&mut [(-5, 2), (-1, 0)], 2), -6);
+        assert_eq!(pack_bound(&mut [(-5, 2), (-1, 0)], 2), (-6, None));
     }
 }
