@@ -92,7 +92,7 @@ def test_a_solution_is_certified_and_proof_alone_writes_without_checking(tmp_pat
 
 def test_certify_is_refused_where_it_cannot_be_honoured(monkeypatch):
     m = queens(4)
-    for backend in ["auto", "enum", "sat"]:
+    for backend in ["enum", "sat"]:
         with pytest.raises(zeroone.OptionError, match="cannot log proofs"):
             zeroone.solve(m, backend=backend, certify=True)
     monkeypatch.setenv("ZEROONE_VERIPB", "/no/such/veripb")
@@ -101,3 +101,12 @@ def test_certify_is_refused_where_it_cannot_be_honoured(monkeypatch):
     # Without certify nothing changes.
     assert zeroone.count(m, backend="bitset").certificate == "none"
     assert zeroone.solve(m, backend="bitset").certificate == "none"
+
+
+@needs_checker
+def test_auto_certifies_through_its_logging_engine():
+    # The default backend runs xcc (exact cover) or bitset with the proof log.
+    r = zeroone.count(queens(4), certify=True)
+    assert (r.status, r.count, r.certificate) == ("solved", 2, "checked")
+    r = zeroone.solve(queens(5), certify=True)
+    assert (r.status, r.certificate, r.verified) == ("solved", "checked", True)

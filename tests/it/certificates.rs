@@ -733,7 +733,7 @@ fn model_file(name: &str) -> PathBuf {
 #[test]
 fn backends_that_cannot_log_refuse_proof_with_their_reason() {
     let file = model_file("sudoku-4x4.sudoku");
-    for backend in ["sat", "dp", "enum", "milp", "auto", "xcc"] {
+    for backend in ["sat", "dp", "enum", "milp", "xcc"] {
         let mut args = vec!["count", file.to_str().unwrap(), "--backend", backend];
         args.push("--certify");
         if backend == "xcc" {
@@ -895,4 +895,61 @@ fn generate_certify_without_the_checker_is_refused_before_any_board() {
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn auto_certifies_through_the_engine_of_its_choice_that_logs() {
+    if !have_checker("auto") {
+        return;
+    }
+    let count = ProofTask::Count;
+    // Exact cover goes to xcc's counts engine: set partitions of 6 items (Bell(6) = 203),
+    // which auto counts with the memo when no proof is asked, and Langford pairs.
+    let partitions = zeroone::puzzle::generate::counting::set_partitions(6).unwrap();
+    assert_eq!(certified_by("auto", &partitions, count), exact(203));
+    assert_eq!(certified_by("auto", &langford(7), count), exact(52));
+    // Rows xcc does not read (a Star Battle board's `= 2` rows go to bitset), and an
+    // infeasible model.
+    let star = &zeroone::puzzle::parse::load_models(&model_file("star-10x10-2.star")).unwrap()[0];
+    assert_eq!(certified_by("auto", star, count), exact(1));
+    assert_eq!(
+        certified_by("auto", &pigeonhole(5, 4), ProofTask::Solve),
+        Claim::Infeasible
+    );
+}
+
+#[test]
+fn auto_certifies_on_the_command_line_a_model_it_would_send_to_sat() {
+    if !have_checker("auto-cli") {
+        return;
+    }
+    // Pigeonhole of 7 pigeons in 6 holes as CNF: 133 clauses over 42 variables, which auto
+    // sends to sat (no proofs) when no proof is asked; with --certify bitset refutes it.
+    let dir = tempfile::tempdir().unwrap();
+    let var = |p: usize, h: usize| p * 6 + h + 1;
+    let mut clauses: Vec<String> = (0..7)
+        .map(|p| {
+            (0..6)
+                .map(|h| format!("{} ", var(p, h)))
+                .collect::<String>()
+                + "0"
+        })
+        .collect();
+    for h in 0..6 {
+        for p in 0..7 {
+            for q in p + 1..7 {
+                clauses.push(format!("-{} -{} 0", var(p, h), var(q, h)));
+            }
+        }
+    }
+    let text = format!("p cnf 42 {}\n{}\n", clauses.len(), clauses.join("\n"));
+    let file = dir.path().join("php-7-6.cnf");
+    std::fs::write(&file, text).unwrap();
+    let plain = zeroone(&["solve", file.to_str().unwrap(), "--json"]);
+    let plain = String::from_utf8_lossy(&plain.stdout).to_string();
+    assert!(plain.contains("\"backend\":\"sat\""), "{plain}");
+    let out = zeroone(&["solve", file.to_str().unwrap(), "--certify", "--json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\"certificate\":\"checked\""), "{stdout}");
+    assert!(stdout.contains("infeasible"), "{stdout}");
 }

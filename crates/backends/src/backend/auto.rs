@@ -55,8 +55,10 @@ use std::ops::ControlFlow;
 use crate::backend::bitset::BitsetBackend;
 #[cfg(feature = "milp")]
 use crate::backend::milp::Milp;
+use crate::backend::proof::{ProofTask, ProvedRun, Prover};
 #[cfg(feature = "sat")]
 use crate::backend::sat::Sat;
+use crate::backend::search::ProofLog;
 use crate::backend::xcc::{self, MemoSwitch, Xcc};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, OptimizeReport,
@@ -364,9 +366,40 @@ impl Optimizer for Auto {
     }
 }
 
+/// With a proof (`--proof`, `--certify`, `certify = true`), `auto` runs the engine of its
+/// choice that logs one: `xcc` (its `counts` engine: the memo engines log nothing) for a model
+/// it sends to `xcc` and that `xcc` can log, `bitset` (the shared search, with its branch and
+/// bound) for every other model, including those it would send to `sat` or `milp`, which log
+/// no proofs. So the default backend certifies every claim the logging engines can; the proof
+/// costs that engine's logged run.
+impl Prover for Auto {
+    fn prove(
+        &mut self,
+        model: &Model,
+        task: ProofTask,
+        log: &mut dyn ProofLog,
+    ) -> Result<ProvedRun, BackendError> {
+        let xcc_logs = task != ProofTask::Optimize
+            && self.routed(model) == Engine::Xcc
+            && self.xcc.no_proof_for(Some(model)).is_none();
+        let engine: &mut dyn Backend = if xcc_logs {
+            &mut self.xcc
+        } else {
+            &mut self.bitset
+        };
+        match engine.prover() {
+            Some(p) => p.prove(model, task, log),
+            None => Err(Auto::missing("log proofs")),
+        }
+    }
+}
+
 impl Backend for Auto {
     fn name(&self) -> &'static str {
         "auto"
+    }
+    fn prover(&mut self) -> Option<&mut dyn Prover> {
+        Some(self)
     }
     /// The engine [`choose`] names (for a count or a listing of solutions of a model it
     /// sends to `milp`, `bitset` runs; see `Auto::engine`).

@@ -15,7 +15,7 @@ impl Xcc {
     /// name (it counts by caching sub-counts, which a proof would have to justify per cache
     /// hit), or unconstrained variables (each solution would stand for `2^free` assignments,
     /// every one a `solx` step).
-    fn no_proof_for(&self, model: Option<&Model>) -> Option<String> {
+    pub(crate) fn no_proof_for(&self, model: Option<&Model>) -> Option<String> {
         if let Some(name) = memo_name(self.engine) {
             return Some(format!(
                 "engine '{name}' counts by caching sub-counts and logs no proof (use engine=counts or the default)"
