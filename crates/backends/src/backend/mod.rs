@@ -31,6 +31,7 @@ pub mod linear;
 pub mod memory;
 #[cfg(feature = "milp")]
 pub mod milp;
+mod optimal;
 pub mod optimize;
 pub mod outcome;
 pub mod presolve;
