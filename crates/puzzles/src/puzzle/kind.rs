@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::model::{Model, ModelError, PuzzleKind, Solution};
 use crate::puzzle::generate::Generator;
-use crate::puzzle::parse::{Block, Locator, ParseError};
+use crate::puzzle::located::{Block, Locator, ParseError};
 use crate::puzzle::Puzzle;
 
 /// Reads one line of a one-puzzle-per-line file: the raw line, its 1-based number, the index

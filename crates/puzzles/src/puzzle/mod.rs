@@ -10,6 +10,7 @@ pub mod generate;
 pub mod grid;
 pub mod kind;
 pub mod kinds;
+mod located;
 pub mod parse;
 pub mod symmetry;
 pub mod table;
