@@ -26,6 +26,7 @@ use crate::backend::Registry;
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
 use crate::harness::source::{load_instances_within, Instance};
+pub use crate::harness::store::model_file_name;
 use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
 use crate::model::Model;
@@ -621,22 +622,6 @@ pub fn merge_records(
         merged: merged_path,
         reports,
     })
-}
-
-/// The file name an instance's exported model gets: its id with every character outside
-/// `A-Z a-z 0-9 . _ - #` replaced by `_`, then `.json`.
-pub fn model_file_name(id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || ".-_#".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{safe}.json")
 }
 
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
