@@ -813,7 +813,7 @@ mod tests {
         let peak = MemoryEstimate::measure(
             &halves,
             RowPlan::default(),
-            crate::space::table::GUARD_BUDGET,
+            crate::puzzle::kinds::hex::table::GUARD_BUDGET,
         )
         .unwrap()
         .peak_bytes(3);
@@ -830,7 +830,7 @@ mod tests {
         let halves = HexHalves::new(19).unwrap();
         let peak = |order| {
             let plan = RowPlan::new(order, StreamedRows::default());
-            MemoryEstimate::measure(&halves, plan, crate::space::table::GUARD_BUDGET)
+            MemoryEstimate::measure(&halves, plan, crate::puzzle::kinds::hex::table::GUARD_BUDGET)
                 .unwrap()
                 .peak_bytes(2)
         };
