@@ -20,7 +20,8 @@
 //! - JSON / TOML: a generic model; see [`generic`].
 //!
 //! Region letters become region indices in letter order (`A` < `Z` < `a` < `z`), so writing a
-//! board back with [`write_hex`] / [`write_queens`] and reading it again gives the same board.
+//! board back with its kind's writer ([`crate::puzzle::kind::Board::to_text`]) and reading it again
+//! gives the same board.
 //!
 //! Costs: one pass over the text; the Queens solution check builds the board's model once.
 
@@ -29,10 +30,6 @@ mod stream;
 
 pub use stream::{gunzip_if_needed, open, stem_of, InputReader, PuzzleStream, STDIN_NAME};
 
-/// The `.hex` writer (kept here, where callers found it before kinds got their folders).
-pub use crate::puzzle::kinds::hex::file::write as write_hex;
-/// The `.queens` writer (kept here, where callers found it before kinds got their folders).
-pub use crate::puzzle::kinds::queens::file::write as write_queens;
 
 use std::path::Path;
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::model::ModelError;
+use crate::puzzle::kind::Board;
 use crate::puzzle::HexBoard;
 use proptest::prelude::*;
 
@@ -493,11 +494,11 @@ fn generic_syntax_errors_are_located() {
 fn writers_round_trip() {
     let p = parse_str(HEX3, Format::Hex, "t").unwrap();
     let Puzzle::Hex(b) = &p[0] else { panic!() };
-    let text = write_hex(b);
+    let text = b.to_text();
     assert_eq!(text, " A B\nA B C\n C C\n");
     assert_eq!(parse_str(&text, Format::Hex, "t").unwrap(), p);
     let bare = HexBoard::geometry(5).unwrap();
-    let text = write_hex(&bare);
+    let text = bare.to_text();
     assert_eq!(
         parse_str(&text, Format::Hex, "t").unwrap(),
         vec![Puzzle::Hex(bare)]
@@ -505,7 +506,7 @@ fn writers_round_trip() {
 
     let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
     let Puzzle::Queens(q) = &p[0] else { panic!() };
-    let text = write_queens(q);
+    let text = q.to_text();
     assert_eq!(text, "AABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n");
     assert_eq!(parse_str(&text, Format::Queens, "t").unwrap(), p);
 }
@@ -543,7 +544,7 @@ proptest! {
         };
         let regions = (0..width).map(|r| vec![perm[r]; b.row_len(r)]).collect();
         b = HexBoard::coloured(regions).unwrap();
-        let back = parse_str(&write_hex(&b), Format::Hex, "t").unwrap();
+        let back = parse_str(&b.to_text(), Format::Hex, "t").unwrap();
         prop_assert_eq!(back, vec![Puzzle::Hex(b)]);
     }
 }
