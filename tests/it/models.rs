@@ -11,7 +11,7 @@ use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
 use zeroone::model::verify::Verifier;
 use zeroone::model::{Model, Sense, Solution};
 use zeroone::puzzle::parse::{load, load_models};
-use zeroone::puzzle::Puzzle;
+use zeroone::puzzle::QueensBoard;
 
 fn models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("models")
@@ -160,7 +160,7 @@ fn shipped_queens_levels_have_their_stated_unique_solution() {
     let models = load_models(&path).unwrap();
     assert_eq!(puzzles.len(), 4);
     for (p, m) in puzzles.iter().zip(&models) {
-        let Puzzle::Queens(q) = p else {
+        let Some(q) = p.board_as::<QueensBoard>() else {
             panic!("not Queens")
         };
         let n = q.size();

@@ -30,7 +30,6 @@ mod stream;
 
 pub use stream::{gunzip_if_needed, open, stem_of, InputReader, PuzzleStream, STDIN_NAME};
 
-
 use std::path::Path;
 
 use crate::model::Model;

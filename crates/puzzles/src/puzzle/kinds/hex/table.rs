@@ -60,7 +60,7 @@ impl SpaceTable for HexTable {
         model: &Model,
         request: &TableRequest,
     ) -> Option<Result<Table, TableError>> {
-        let Puzzle::Hex(board) = puzzle else {
+        let Some(board) = puzzle.board_as::<HexBoard>() else {
             return None;
         };
         let levels = with_board_count(

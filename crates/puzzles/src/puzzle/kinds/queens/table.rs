@@ -39,7 +39,7 @@ impl SpaceTable for QueensTable {
         model: &Model,
         request: &TableRequest,
     ) -> Option<Result<Table, TableError>> {
-        let Puzzle::Queens(board) = puzzle else {
+        let Some(board) = puzzle.board_as::<QueensBoard>() else {
             return None;
         };
         let levels = with_board_count(
