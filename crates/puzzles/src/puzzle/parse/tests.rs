@@ -20,9 +20,7 @@ const HEX3: &str = "# a width-3 board\n A B\nA B C\n C C\n";
 #[test]
 fn hex_board_reads_regions_in_letter_order() {
     let p = parse_str(HEX3, Format::Hex, "t").unwrap();
-    let Some(b) = &p[0].board_as::<HexBoard>() else {
-        panic!()
-    };
+    let b = p[0].board_as::<HexBoard>().unwrap();
     assert_eq!(b.width(), 3);
     assert_eq!(
         b.regions().unwrap(),
@@ -38,9 +36,7 @@ fn hex_file_with_several_boards_and_bare_geometry() {
     let p = parse_str(text, Format::Hex, "t").unwrap();
     assert_eq!(p.len(), 2);
     for (puzzle, width) in p.iter().zip([1, 3]) {
-        let Some(b) = puzzle.board_as::<HexBoard>() else {
-            panic!()
-        };
+        let b = puzzle.board_as::<HexBoard>().unwrap();
         assert_eq!(b.width(), width);
         assert!(b.regions().is_none());
     }
@@ -156,9 +152,7 @@ const QUEENS4: &str = "# header\nAABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n";
 fn queens_grid_reads_solution_line() {
     // Regions: A = {(0,0),(0,1),(1,0)}, B = {(0,2),(0,3),(1,2),(1,3)}, C = ..., D = rows 2-3 right.
     let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
-    let Some(q) = &p[0].board_as::<QueensBoard>() else {
-        panic!()
-    };
+    let q = p[0].board_as::<QueensBoard>().unwrap();
     assert_eq!(q.size(), 4);
     assert_eq!(q.known_solution, Some(vec![1, 3, 0, 2]));
     assert_eq!(q.regions().unwrap()[1], vec![0, 2, 1, 1]);
@@ -168,9 +162,7 @@ fn queens_grid_reads_solution_line() {
 fn queens_solution_computed_line_and_bare_grid() {
     let text = "....\n....\n....\n....\n# solution-computed: 2 0 3 1\n";
     let p = parse_str(text, Format::Queens, "t").unwrap();
-    let Some(q) = &p[0].board_as::<QueensBoard>() else {
-        panic!()
-    };
+    let q = p[0].board_as::<QueensBoard>().unwrap();
     assert!(q.regions().is_none());
     assert_eq!(q.known_solution, Some(vec![2, 0, 3, 1]));
 }
@@ -221,15 +213,11 @@ fn sudoku_lines() {
     let text = "# comment\n1.3.3.1.2.4.4.2.\n\n0000000000000000\n";
     let p = parse_str(text, Format::Sudoku, "t").unwrap();
     assert_eq!(p.len(), 2);
-    let Some(s) = &p[0].board_as::<Sudoku>() else {
-        panic!()
-    };
+    let s = p[0].board_as::<Sudoku>().unwrap();
     assert_eq!(s.box_size(), 2);
     assert_eq!(s.clues(), 8);
     assert_eq!(s.to_line(), "1.3.3.1.2.4.4.2.");
-    let Some(s) = &p[1].board_as::<Sudoku>() else {
-        panic!()
-    };
+    let s = p[1].board_as::<Sudoku>().unwrap();
     assert_eq!(s.clues(), 0);
 }
 
@@ -243,9 +231,7 @@ fn sudoku_sizes_up_to_25x25() {
             &crate::puzzle::kinds::sudoku::symbol(n - 1).to_string(),
         );
         let p = parse_str(&line, Format::Sudoku, "t").unwrap();
-        let Some(s) = &p[0].board_as::<Sudoku>() else {
-            panic!()
-        };
+        let s = p[0].board_as::<Sudoku>().unwrap();
         assert_eq!((s.box_size(), s.clues()), (box_size, 1));
         assert_eq!(s.cells()[n * n - 1], Some(n - 1));
     }
@@ -507,9 +493,7 @@ fn generic_syntax_errors_are_located() {
 #[test]
 fn writers_round_trip() {
     let p = parse_str(HEX3, Format::Hex, "t").unwrap();
-    let Some(b) = &p[0].board_as::<HexBoard>() else {
-        panic!()
-    };
+    let b = p[0].board_as::<HexBoard>().unwrap();
     // The board is reached only as its own type.
     assert!(p[0].board_as::<QueensBoard>().is_none());
     let text = b.to_text();
@@ -523,9 +507,7 @@ fn writers_round_trip() {
     );
 
     let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
-    let Some(q) = &p[0].board_as::<QueensBoard>() else {
-        panic!()
-    };
+    let q = p[0].board_as::<QueensBoard>().unwrap();
     let text = q.to_text();
     assert_eq!(text, "AABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n");
     assert_eq!(parse_str(&text, Format::Queens, "t").unwrap(), p);
