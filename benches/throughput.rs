@@ -16,7 +16,7 @@ use zeroone::model::verify::Verifier;
 use zeroone::model::Model;
 use zeroone::puzzle::kinds::sudoku::generate;
 use zeroone::puzzle::parse::{generic, open, Format, PuzzleStream};
-use zeroone::puzzle::Puzzle;
+use zeroone::puzzle::Sudoku;
 use zeroone::render::SolveRecord;
 
 const PUZZLES: usize = 2000;
