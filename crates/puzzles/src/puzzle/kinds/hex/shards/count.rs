@@ -4,8 +4,8 @@ use super::failed;
 use super::halves::HexHalves;
 use super::plan::RowPlan;
 use super::states::Layer;
-use crate::backend::dp::extrapolate;
 use super::ShardError;
+use crate::backend::dp::extrapolate;
 use std::time::Instant;
 
 /// What one shard did.

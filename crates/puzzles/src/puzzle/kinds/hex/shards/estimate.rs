@@ -3,9 +3,9 @@
 use super::halves::HexHalves;
 use super::plan::RowPlan;
 use super::states::Layer;
+use super::ShardError;
 use super::TARGET_LOAD;
 use crate::backend::dp::extrapolate;
-use super::ShardError;
 
 /// Bytes a process needs besides the state arrays (code, threads, buffers), in estimates.
 pub const BASE_BYTES: u64 = 64 << 20;

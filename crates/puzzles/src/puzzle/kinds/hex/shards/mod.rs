@@ -44,7 +44,6 @@
 //! (extrapolated: `reports/hex-width-27-plan.md`). Counts are exact: `u64` per state (a state
 //! count above 2^64 is an error, never wrapped), checked `u128` sums.
 
-
 const NAME: &str = "dp";
 const EMPTY: u64 = u64::MAX;
 /// The largest fraction of a table's slots that may be full before it grows.

@@ -3,8 +3,8 @@
 
 use rayon::prelude::*;
 
-use super::{EMPTY, MAX_LOAD, TARGET_LOAD};
 use super::ShardError;
+use super::{EMPTY, MAX_LOAD, TARGET_LOAD};
 
 /// Packed states: `[key, count]` pairs (used lines as bits, partial placements), 16 bytes a
 /// state, in chunks (one per table part, so that a table turns into a layer in place).
