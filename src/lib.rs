@@ -42,6 +42,6 @@
 // re-exports each of their modules under the path it always had.
 pub use zeroone_backends::backend;
 pub use zeroone_harness::{build_info, harness};
-pub use zeroone_model::{export, model, output, read, suggest};
+pub use zeroone_model::{encode, export, model, output, read, suggest};
 pub use zeroone_puzzles::{puzzle, render, testing};
 pub mod space;
