@@ -16,7 +16,7 @@ use zeroone::model::verify::Verifier;
 use zeroone::model::Model;
 use zeroone::puzzle::kinds::sudoku::generate;
 use zeroone::puzzle::parse::{generic, open, Format, PuzzleStream};
-use zeroone::puzzle::Puzzle;
+use zeroone::puzzle::Sudoku;
 use zeroone::render::SolveRecord;
 
 const PUZZLES: usize = 2000;
@@ -31,10 +31,7 @@ fn puzzle_text() -> String {
         let lines: Vec<String> = stream
             .take(PUZZLES)
             .filter_map(Result::ok)
-            .filter_map(|p| match p {
-                Puzzle::Sudoku(s) => Some(s.to_line()),
-                _ => None,
-            })
+            .filter_map(|p| p.board_as::<Sudoku>().map(|s| s.to_line()))
             .collect();
         if lines.len() == PUZZLES {
             return lines.join("\n") + "\n";

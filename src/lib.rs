@@ -32,7 +32,7 @@
 //! | [`export`], [`read`] | the model written as LP, MPS, OPB, CNF, XCC or JSON for other solvers; 0-1 programs read from OPB, DIMACS CNF, LP, MPS and Knuth's XCC files |
 //! | [`backend`] | the backend trait and its optional abilities, the registry, verified runs, typed row refusals ([`backend::RowRefusal`]), one file or folder per engine (the shared search: [`backend::search`]), the worker process with hard limits ([`backend::worker`]) |
 //! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] (hex, Queens, Sudoku, Star Battle, Killer Sudoku) with its optional generator and search-space table, on the machinery the kinds share: generators ([`puzzle::generate`]), search-space tables ([`puzzle::table`]), symmetry groups ([`puzzle::symmetry`]); [`render`], [`testing`] beside it |
-//! | [`space`] | the public paths of the search-space tables ([`space::table`]) and symmetry groups |
+//! | [`space`] | the facade's own: the public paths of the search-space tables ([`space::table`]) and symmetry groups, re-exported from [`puzzle`] |
 //! | [`harness`] | experiment files, plans, resumable parallel runs, records, reports and figures |
 //!
 //! The command-line interface (`src/cli/`, the `zeroone` binary) sits on top of all of them.
@@ -42,5 +42,6 @@
 // re-exports each of their modules under the path it always had.
 pub use zeroone_backends::backend;
 pub use zeroone_harness::{build_info, harness};
-pub use zeroone_model::{export, model, output, read, suggest};
-pub use zeroone_puzzles::{puzzle, render, space, testing};
+pub use zeroone_model::{encode, export, model, output, read, suggest};
+pub use zeroone_puzzles::{puzzle, render, testing};
+pub mod space;

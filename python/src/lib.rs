@@ -203,7 +203,7 @@ fn _serve_worker(py: Python<'_>) -> PyResult<()> {
     py.allow_threads(|| {
         let stdin = std::io::stdin();
         // The models of an experiment under a memory limit are built here, not by the run.
-        let mut builder = zeroone::harness::listing::InstanceBuilder::default();
+        let mut builder = zeroone::harness::instance_builder::InstanceBuilder::default();
         zeroone::backend::worker::serve_with(stdin.lock(), std::io::stdout().lock(), &mut |s| {
             builder.build(s)
         })

@@ -138,7 +138,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
             // The models of an experiment under a memory limit are built here, not by the run.
-            let mut builder = zeroone::harness::listing::InstanceBuilder::default();
+            let mut builder = zeroone::harness::instance_builder::InstanceBuilder::default();
             zeroone::backend::worker::serve_with(stdin, stdout, &mut |source| builder.build(source))
                 .map_err(|e| CliError::Failed(format!("worker: {e}")))
         }

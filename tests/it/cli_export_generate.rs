@@ -11,7 +11,7 @@ use zeroone::model::verify::Verifier;
 use zeroone::model::Solution;
 use zeroone::puzzle::generate::counter::ExactCounter;
 use zeroone::puzzle::parse::{parse_str, Format};
-use zeroone::puzzle::Puzzle;
+use zeroone::puzzle::HexBoard;
 
 fn zeroone(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zeroone"))
@@ -65,7 +65,7 @@ fn generate_and_check(kind: &str, width: usize, count: usize, seed: u64) -> Stri
         .collect();
     for (i, (puzzle, cols)) in puzzles.iter().zip(&printed).enumerate() {
         let model = puzzle.to_model(format!("{kind}-{width}-{i}")).unwrap();
-        if let Puzzle::Hex(b) = puzzle {
+        if let Some(b) = puzzle.board_as::<HexBoard>() {
             assert_eq!(b.regions().map(|r| r.len()), Some(width));
         }
         // The printed solution, as variable ids (row-major cells, position within the row).

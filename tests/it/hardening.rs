@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use zeroone::backend::worker::{Job, JobTask, LimitBy, Limits, Worker};
 use zeroone::backend::{BackendOptions, Status};
 use zeroone::export::cnf::{Cnf, CnfOptions, PbEncoding};
-use zeroone::export::ExportError;
 use zeroone::model::{Coord, ModelBuilder, PuzzleKind, Sense};
 
 fn exe() -> PathBuf {
@@ -308,7 +307,7 @@ fn every_encoding_of_random_large_weight_rows_is_built_or_refused_never_aborted(
                 },
             ) {
                 Ok(_) => built += 1,
-                Err(ExportError::EncodingTooLarge { estimate, .. }) => {
+                Err(zeroone::encode::cnf::EncodeError::EncodingTooLarge { estimate, .. }) => {
                     assert!(estimate > zeroone::export::cnf::MAX_ENCODING_SIZE);
                     refused += 1;
                 }

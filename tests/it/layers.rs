@@ -8,8 +8,8 @@
 //!    build never reaches a user).
 //! 2. By reading the code, inside each crate: every `crate::` path in a file of a layer's crate
 //!    names a module of its own layer or of a layer below (within zeroone-model: `output` and
-//!    `suggest` below `model` below `export` and `read`; within zeroone-puzzles: the kinds
-//!    below `space`). Each crate re-exports the lower crates' modules at its root, so the same
+//!    `suggest` below `model` below `encode` below `export` and `read`). Each crate re-exports
+//!    the lower crates' modules at its root, so the same
 //!    `crate::model` paths resolve everywhere, and this reader sees every layer's files alike.
 //!
 //! Test modules (`#[cfg(test)] mod tests` at a file's end) may build models from any layer and
@@ -45,10 +45,10 @@ const LAYER_CRATES: &[&str] = &["model", "backends", "puzzles", "harness"];
 const LAYERS: &[&[&str]] = &[
     &["build_info", "output", "suggest"],
     &["model"],
+    &["encode"],
     &["export", "read"],
     &["backend"],
     &["puzzle", "render", "testing"],
-    &["space"],
     &["harness"],
 ];
 

@@ -49,6 +49,7 @@ mod snapshots_model;
 mod solve_all;
 mod star_killer;
 mod streaming;
+mod structure;
 mod table_snapshots;
 mod vsa_search;
 mod webdriver;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use zeroone::backend::{count_verified, make_backend, solve_verified, BackendOptions, Status};
 use zeroone::puzzle::parse::load;
-use zeroone::puzzle::{placements, Puzzle};
+use zeroone::puzzle::{placements, QueensBoard};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,7 +20,7 @@ fn every_capybaradoku_level_is_solved_as_stated_and_unique() {
     assert_eq!(puzzles.len(), 121);
     let mut milp = make_backend("milp", &BackendOptions::default()).unwrap();
     for (i, puzzle) in puzzles.iter().enumerate() {
-        let Puzzle::Queens(board) = puzzle else {
+        let Some(board) = puzzle.board_as::<QueensBoard>() else {
             panic!("level {i} is not a Queens board");
         };
         let model = board.to_model(format!("level-{i}"));

@@ -12,7 +12,7 @@ use zeroone::model::{Model, Solution};
 use zeroone::puzzle::kinds::killer::{self, KillerBoard};
 use zeroone::puzzle::kinds::star::{self, search, StarBoard};
 use zeroone::puzzle::parse::{parse_str, Format};
-use zeroone::puzzle::Puzzle;
+use zeroone::puzzle::QueensBoard;
 
 fn text(path: &str) -> String {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -95,7 +95,7 @@ fn queens_levels_read_as_one_star_battles_keep_their_solutions() {
     let queens = parse_str(&raw, Format::Queens, "capybaradoku.queens").unwrap();
     assert_eq!(stars.len(), queens.len());
     for (s, q) in stars.iter().zip(&queens).take(20) {
-        let Puzzle::Queens(q) = q else {
+        let Some(q) = q.board_as::<QueensBoard>() else {
             panic!("not a Queens grid")
         };
         assert_eq!(s, &StarBoard::from_queens(q));

@@ -12,7 +12,7 @@
 
 pub mod backend;
 
-pub(crate) use zeroone_model::{export, model, suggest};
+pub(crate) use zeroone_model::{encode, export, model, suggest};
 
 // The unit tests build their models from the puzzle kinds, a layer above: a dev-dependency
 // (cargo allows the cycle). The models they build are this crate's `crate::model` types, since

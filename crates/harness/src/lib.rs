@@ -16,5 +16,3 @@ pub(crate) use zeroone_backends::backend;
 pub(crate) use zeroone_model::{model, output, read, suggest};
 pub(crate) use zeroone_puzzles::{puzzle, render};
 // Only the tests name the tables by their public path.
-#[cfg(test)]
-pub(crate) use zeroone_puzzles::space;

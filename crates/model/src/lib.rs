@@ -12,6 +12,7 @@
 //! so the same paths resolve in every layer and a file moves between crates unchanged.
 #![deny(missing_docs)]
 
+pub mod encode;
 pub mod export;
 pub mod model;
 pub mod output;

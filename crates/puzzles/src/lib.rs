@@ -6,7 +6,6 @@
 //! |---|---|
 //! | [`puzzle`] | file formats with located errors, the generic JSON/TOML model, and one folder per kind under [`puzzle::kinds`] with its optional generator and search-space table, on the machinery the kinds share: generators ([`puzzle::generate`]), search-space tables ([`puzzle::table`]), symmetry groups ([`puzzle::symmetry`]) |
 //! | [`render`], [`testing`] | drawings of boards and models; snapshots of a model for tests |
-//! | [`space`] | the public paths of the search-space tables ([`space::table`]) and symmetry groups |
 //!
 //! The lower layers' modules are re-exported at this crate's root, visible inside it only, so
 //! that every `crate::model::...` or `crate::backend::...` path of the moved files still
@@ -15,7 +14,6 @@
 
 pub mod puzzle;
 pub mod render;
-pub mod space;
 pub mod testing;
 
 pub(crate) use zeroone_backends::backend;

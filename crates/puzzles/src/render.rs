@@ -82,8 +82,6 @@ pub enum Ones {
     Ids(Vec<usize>),
 }
 
-pub use crate::puzzle::kinds::sudoku::kind::line_text as sudoku_line_text;
-
 /// A solution in the most readable form for its kind: the board with its pieces, the filled
 /// Sudoku, or the labels of the variables set to 1.
 pub fn solution_text(model: &Model, solution: &Solution) -> String {

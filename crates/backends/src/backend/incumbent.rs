@@ -16,8 +16,7 @@
 //! counted in `stats.extra.trace_dropped`. Cost: one push per event, and `O(TRACE_LIMIT)` per
 //! thinning (after at least `TRACE_LIMIT / 2` new events).
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::backend::outcome::TracePoint;
 use crate::backend::{BackendError, BackendOptions};
 
 /// The gap tolerances an optimiser stops at (none by default: it runs to a proof or its
@@ -164,21 +163,6 @@ impl Hint {
             .is_ok()
             .then_some(solution)
     }
-}
-
-/// One point of an optimiser's trace: the incumbent value and the proved bound (objective's
-/// own sign) from `seconds` after the run started.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct TracePoint {
-    /// Seconds since the run started.
-    #[serde(rename = "t")]
-    pub seconds: f64,
-    /// The best value found so far (`None` before the first solution).
-    #[serde(rename = "v", default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<i128>,
-    /// The proved bound on the optimum so far (`None` when none is known).
-    #[serde(rename = "b", default, skip_serializing_if = "Option::is_none")]
-    pub bound: Option<i128>,
 }
 
 /// The most points a [`Trace`] keeps (see the module docs for what is dropped).

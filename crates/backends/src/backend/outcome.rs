@@ -46,7 +46,7 @@ pub struct Stats {
     /// An optimiser's incumbent trace: every improving solution and bound change with its
     /// time, at most [`crate::backend::incumbent::TRACE_LIMIT`] points (see
     /// [`crate::backend::incumbent`]); empty for every other run.
-    pub trace: Vec<crate::backend::incumbent::TracePoint>,
+    pub trace: Vec<TracePoint>,
 }
 
 impl Stats {
@@ -207,7 +207,7 @@ struct StatsJson {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     extra: BTreeMap<String, serde_json::Value>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    trace: Vec<crate::backend::incumbent::TracePoint>,
+    trace: Vec<TracePoint>,
 }
 
 impl From<StatsJson> for Stats {
@@ -575,4 +575,19 @@ pub struct CountOutcome {
     pub reason: Option<String>,
     /// The backend's statistics.
     pub stats: Stats,
+}
+
+/// One point of an optimiser's trace: the incumbent value and the proved bound (objective's
+/// own sign) from `seconds` after the run started.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TracePoint {
+    /// Seconds since the run started.
+    #[serde(rename = "t")]
+    pub seconds: f64,
+    /// The best value found so far (`None` before the first solution).
+    #[serde(rename = "v", default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i128>,
+    /// The proved bound on the optimum so far (`None` when none is known).
+    #[serde(rename = "b", default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i128>,
 }

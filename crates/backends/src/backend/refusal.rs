@@ -59,7 +59,7 @@ pub enum RowLimit {
     EncodingTooLarge {
         /// The pseudo-Boolean encoding that would be used (`totalizer`, `gte`, `dpw`, `adder`).
         encoding: &'static str,
-        /// [`crate::export::cnf::encoding_estimate`] of the row.
+        /// [`crate::encode::cnf::encoding_estimate`] of the row.
         estimate: u128,
     },
     /// The row's total weight is above what the backend reads exactly (`vsa`: f32 bundles).
@@ -95,7 +95,7 @@ impl fmt::Display for RowLimit {
                 f,
                 "is too large for the {encoding} CNF encoding: about {estimate} clauses and table \
                  entries, above the cap of {} (another --pb-encoding may fit)",
-                crate::export::cnf::MAX_ENCODING_SIZE
+                crate::encode::cnf::MAX_ENCODING_SIZE
             ),
             RowLimit::TotalWeightAbove { total, max } => write!(
                 f,

@@ -31,6 +31,7 @@
 pub mod certify;
 pub mod experiment;
 pub mod figures;
+pub mod instance_builder;
 pub mod listing;
 pub mod optimisation;
 pub mod peers;

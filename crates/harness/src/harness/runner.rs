@@ -28,6 +28,7 @@ use crate::backend::{BackendOptions, Registry};
 use crate::harness::experiment::{BackendConfig, Experiment, ExperimentKind, Task};
 use crate::harness::record::{Record, RecordFile, RecordOptions, RunKey};
 use crate::harness::source::{list_instances, Instance};
+pub use crate::harness::store::model_file_name;
 use crate::harness::store::open_records;
 use crate::harness::{report, HarnessError};
 use crate::model::Model;
@@ -700,22 +701,6 @@ pub fn merge_records(
     })
 }
 
-/// The file name an instance's exported model gets: its id with every character outside
-/// `A-Z a-z 0-9 . _ - #` replaced by `_`, then `.json`.
-pub fn model_file_name(id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || ".-_#".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{safe}.json")
-}
-
 /// Writes the model of every instance of `experiment` (of one shard, if given) to
 /// `dir/{id}.json` as `{"instance": id, "group", "file", "size", "original_variables",
 /// "original_rows", "position", "instances", "time_limit", "repetitions", "model"}` (what the harness records too, and the experiment's
@@ -730,7 +715,7 @@ pub fn export_models(
     shard: Option<Shard>,
 ) -> Result<usize, HarnessError> {
     let instances = list_instances(&experiment.sources, experiment.memory_limit)?;
-    let mut builder = crate::harness::listing::InstanceBuilder::default();
+    let mut builder = crate::harness::instance_builder::InstanceBuilder::default();
     let mut written = 0;
     for (i, inst) in instances.iter().enumerate() {
         if shard.is_some_and(|s| !s.holds(i)) {
@@ -767,7 +752,7 @@ pub fn export_models(
 /// not read or is past the limit; `Err` for a puzzle that makes no model.
 fn export_model(
     inst: &Instance,
-    builder: &mut crate::harness::listing::InstanceBuilder,
+    builder: &mut crate::harness::instance_builder::InstanceBuilder,
 ) -> Result<Option<(Model, Option<usize>)>, HarnessError> {
     let no_model = |e: String| HarnessError::Source(format!("instance '{}': {e}", inst.id));
     if let Some(spec) = &inst.spec {

@@ -813,7 +813,7 @@ mod tests {
         let peak = MemoryEstimate::measure(
             &halves,
             RowPlan::default(),
-            crate::space::table::GUARD_BUDGET,
+            crate::puzzle::kinds::hex::table::GUARD_BUDGET,
         )
         .unwrap()
         .peak_bytes(3);
@@ -830,9 +830,13 @@ mod tests {
         let halves = HexHalves::new(19).unwrap();
         let peak = |order| {
             let plan = RowPlan::new(order, StreamedRows::default());
-            MemoryEstimate::measure(&halves, plan, crate::space::table::GUARD_BUDGET)
-                .unwrap()
-                .peak_bytes(2)
+            MemoryEstimate::measure(
+                &halves,
+                plan,
+                crate::puzzle::kinds::hex::table::GUARD_BUDGET,
+            )
+            .unwrap()
+            .peak_bytes(2)
         };
         let (top_down, middle) = (peak(RowOrder::TopDown), peak(RowOrder::MiddleFirst));
         assert_ne!(

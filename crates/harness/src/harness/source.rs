@@ -347,7 +347,7 @@ impl Source {
                         id: format!("sudoku-random-b{box_size}-c{clues}-s{seed}#{i}"),
                         group: format!("sudoku-random {clues} clues, seed {seed}"),
                         file: None,
-                        puzzle: Ok(Puzzle::Sudoku(
+                        puzzle: Ok(Puzzle::of(
                             crate::puzzle::kinds::sudoku::generate::generate(
                                 *box_size, *clues, *seed, i as u64,
                             )
@@ -608,9 +608,12 @@ mod tests {
         let a = src(5).instances().unwrap();
         assert_eq!(a.len(), 4);
         assert_eq!(a[3].id, "sudoku-random-b3-c33-s5#3");
-        assert!(a
-            .iter()
-            .all(|i| matches!(&i.puzzle, Ok(Puzzle::Sudoku(s)) if s.clues() == 33)));
+        assert!(a.iter().all(|i| i
+            .puzzle
+            .as_ref()
+            .ok()
+            .and_then(|p| p.board_as::<crate::puzzle::Sudoku>())
+            .is_some_and(|s| s.clues() == 33)));
         assert_eq!(a, src(5).instances().unwrap());
         assert_ne!(a[0].puzzle, src(6).instances().unwrap()[0].puzzle);
     }

@@ -9,6 +9,22 @@ use crate::harness::plan::{RunOptions, Shard};
 use crate::harness::record::{Record, RecordFile};
 use crate::harness::HarnessError;
 
+/// The file name an instance's exported model gets: its id with every character outside
+/// `A-Z a-z 0-9 . _ - #` replaced by `_`, then `.json`.
+pub fn model_file_name(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ".-_#".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.json")
+}
+
 /// The record file of `experiment` (or of one shard) in `dir`.
 pub fn records_path(dir: &Path, experiment: &Experiment, shard: Option<Shard>) -> PathBuf {
     match shard {

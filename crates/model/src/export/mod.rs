@@ -43,28 +43,9 @@ pub enum ExportError {
         /// Which row, and why.
         reason: String,
     },
-    /// The CNF encoder ran out of memory on a row (a pseudo-Boolean encoding too large for
-    /// this machine; another `--pb-encoding` may fit).
-    #[error("out of memory while encoding row {row} of family '{family}' in CNF")]
-    OutOfMemory {
-        /// The row's family.
-        family: String,
-        /// The row's index in its family.
-        row: usize,
-    },
-    /// A general row whose CNF encoding would be too large to build (estimated before building,
-    /// so the process never aborts on an allocation); another `--pb-encoding` may fit.
-    #[error("row {row} of family '{family}' is too large for the {encoding} CNF encoding: about {estimate} clauses and table entries, above the cap of {cap} (another --pb-encoding may fit)", cap = cnf::MAX_ENCODING_SIZE)]
-    EncodingTooLarge {
-        /// The row's family.
-        family: String,
-        /// The row's index in its family.
-        row: usize,
-        /// The encoding that would be used (`totalizer`, `gte`, `dpw`, `adder`).
-        encoding: &'static str,
-        /// [`cnf::encoding_estimate`] of the row.
-        estimate: u128,
-    },
+    /// The model has no CNF encoding here (a row too large for its encoding, or memory).
+    #[error(transparent)]
+    Encode(#[from] crate::encode::cnf::EncodeError),
     /// The format cannot carry the model's objective (DIMACS CNF and XCC are satisfaction
     /// only, and XCC has no comment to carry it in).
     #[error("the {format} export cannot carry the model's objective ({sense}); use lp, mps, opb or json, or drop the objective")]

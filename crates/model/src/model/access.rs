@@ -229,7 +229,7 @@ impl Model {
     pub fn describe_row(&self, r: RowId) -> String {
         let c = &self.constraints()[r];
         let family = &self.families()[c.family].name;
-        super::verify::row_words(self.row_label(r), c.index, family)
+        super::rows::row_words(self.row_label(r), c.index, family)
     }
 
     /// The rows of one family.

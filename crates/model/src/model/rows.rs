@@ -350,3 +350,14 @@ pub struct Family {
     /// The rows of this family, in order.
     pub rows: Vec<RowId>,
 }
+
+/// A row in words for messages: `row 'cov3' (row 2 of family 'row')` with its own name (an
+/// LP or MPS row name), else `row 2 of family 'row'` (as [`Model::describe_row`](crate::model::Model::describe_row) says it).
+/// One allocation.
+pub fn row_words(label: Option<&str>, index: usize, family: &str) -> String {
+    let place = format!("row {index} of family '{family}'");
+    match label {
+        Some(label) => format!("row '{label}' ({place})"),
+        None => place,
+    }
+}

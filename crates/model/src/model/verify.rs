@@ -9,6 +9,7 @@
 use serde::Serialize;
 use thiserror::Error;
 
+pub use super::rows::row_words;
 use crate::model::{Model, Solution, VarId};
 
 /// Why an assignment is not a solution of a model.
@@ -47,17 +48,6 @@ pub enum Violation {
         /// The given's label.
         label: String,
     },
-}
-
-/// A row in words for messages: `row 'cov3' (row 2 of family 'row')` with its own name (an
-/// LP or MPS row name), else `row 2 of family 'row'` (as [`Model::describe_row`] says it).
-/// One allocation.
-pub fn row_words(label: Option<&str>, index: usize, family: &str) -> String {
-    let place = format!("row {index} of family '{family}'");
-    match label {
-        Some(label) => format!("row '{label}' ({place})"),
-        None => place,
-    }
 }
 
 /// Checks assignments against one model.

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::model::{Model, ModelError, PuzzleKind, Solution};
 use crate::puzzle::generate::Generator;
-use crate::puzzle::parse::{Block, Locator, ParseError};
+use crate::puzzle::located::{Block, Locator, ParseError};
 use crate::puzzle::Puzzle;
 
 /// Reads one line of a one-puzzle-per-line file: the raw line, its 1-based number, the index
@@ -174,9 +174,23 @@ pub trait Kind: Sync {
     }
 }
 
+/// A board as [`Any`](std::any::Any), so that code knowing the kind can reach the concrete
+/// board ([`crate::puzzle::Puzzle::board_as`]); every `'static` type has it, so a kind writes
+/// nothing for it.
+pub trait AsAny {
+    /// `self` as `Any`.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: std::any::Any> AsAny for T {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// One puzzle of a kind, as read from a file or made by a generator: what the rest of the
 /// program may ask of any puzzle without knowing its kind.
-pub trait Board: fmt::Debug + Send + Sync {
+pub trait Board: AsAny + fmt::Debug + Send + Sync + 'static {
     /// The kind the puzzle is of.
     fn kind(&self) -> &'static dyn Kind;
 

@@ -10,6 +10,7 @@ pub mod generate;
 pub mod grid;
 pub mod kind;
 pub mod kinds;
+mod located;
 pub mod parse;
 pub mod symmetry;
 pub mod table;
@@ -37,25 +38,18 @@ pub fn placements(model: &Model, solution: &Solution) -> Option<Vec<[usize; 2]>>
 /// One puzzle read from a file, before it becomes a model.
 #[derive(Debug, Clone)]
 pub enum Puzzle {
-    /// A hex board (coloured, or the bare geometry).
-    Hex(HexBoard),
-    /// A square Queens grid.
-    Queens(QueensBoard),
-    /// A Sudoku grid.
-    Sudoku(Sudoku),
-    /// A puzzle of any other registered kind (kinds added as plug-ins read into this).
+    /// A puzzle of a registered kind (its board, as the kind's reader made it; reach the
+    /// concrete board with [`Puzzle::board_as`]).
     Board(Arc<dyn Board>),
     /// A generic model read from JSON or TOML.
     Model(Model),
 }
 
 impl PartialEq for Puzzle {
-    /// Same kind and same data; puzzles of plug-in kinds compare by kind and file text.
+    /// Same kind and same data: boards compare by kind and file text (which the kind's reader
+    /// reads back to the same board), models by value.
     fn eq(&self, other: &Puzzle) -> bool {
         match (self, other) {
-            (Puzzle::Hex(a), Puzzle::Hex(b)) => a == b,
-            (Puzzle::Queens(a), Puzzle::Queens(b)) => a == b,
-            (Puzzle::Sudoku(a), Puzzle::Sudoku(b)) => a == b,
             (Puzzle::Model(a), Puzzle::Model(b)) => a == b,
             (Puzzle::Board(a), Puzzle::Board(b)) => {
                 a.kind().name() == b.kind().name() && a.to_text() == b.to_text()
@@ -69,9 +63,6 @@ impl Puzzle {
     /// The puzzle as a [`Board`] of its kind; `None` for a generic model.
     pub fn board(&self) -> Option<&dyn Board> {
         match self {
-            Puzzle::Hex(b) => Some(b),
-            Puzzle::Queens(q) => Some(q),
-            Puzzle::Sudoku(s) => Some(s),
             Puzzle::Board(b) => Some(&**b),
             Puzzle::Model(_) => None,
         }
@@ -81,12 +72,20 @@ impl Puzzle {
     /// as Sudoku clues (parsers report those with their position first).
     pub fn to_model(&self, name: impl Into<String>) -> Result<Model, crate::model::ModelError> {
         match self {
-            Puzzle::Hex(b) => Ok(b.to_model(name)),
-            Puzzle::Queens(q) => Ok(q.to_model(name)),
-            Puzzle::Sudoku(s) => s.to_model(name),
             Puzzle::Board(b) => b.to_model(name.into()),
             Puzzle::Model(m) => Ok(m.clone().renamed(name)),
         }
+    }
+
+    /// The puzzle's board as its concrete type (`puzzle.board_as::<Sudoku>()`), for code that
+    /// knows the kind (the kind's own table, tests); `None` for a model or another kind.
+    pub fn board_as<B: Board>(&self) -> Option<&B> {
+        kind::AsAny::as_any(self.board()?).downcast_ref()
+    }
+
+    /// The puzzle wrapping `board`.
+    pub fn of(board: impl Board) -> Puzzle {
+        Puzzle::Board(Arc::new(board))
     }
 
     /// The puzzle's size as filters give it: its kind's ([`Board::size`]), or the number of

@@ -56,7 +56,7 @@ use super::{add_clauses, encode, failed, new_solver, run, Limits, Sat};
 use crate::backend::branch_bound::{BoundFixing, CostBound};
 use crate::backend::search::{Layout, VarSet};
 use crate::backend::{BackendError, Found, OptimizeReport, Optimizer, Stats};
-use crate::export::cnf::{CnfOptions, ObjectiveBounds, PbEncoding};
+use crate::encode::cnf::{CnfOptions, ObjectiveBounds, PbEncoding};
 use crate::model::{Model, Objective, Reduction, Solution};
 
 /// The largest GTE (in clauses, as [`gte_estimate`] counts them) the objective's bound gets;

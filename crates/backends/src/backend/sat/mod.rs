@@ -1,4 +1,4 @@
-//! SAT: the model's CNF encoding ([`crate::export::cnf`]: at-least-one clauses plus pairwise or
+//! SAT: the model's CNF encoding ([`crate::encode::cnf`]: at-least-one clauses plus pairwise or
 //! sequential-counter at-most-one clauses for exact-cover rows, rustsat's totalizer for
 //! cardinality rows and a pseudo-Boolean encoding for weighted rows, givens as unit clauses)
 //! handed to varisat, a pure-Rust CDCL solver. Every row kind is accepted.
@@ -39,8 +39,7 @@ use crate::backend::{
     count_by_enumeration, solve_by_enumeration, Backend, BackendError, BackendOptions, CountEnd,
     CountReport, Counter, Found, RowLimit, RowRefusal, SolveReport, Solver, Stats,
 };
-use crate::export::cnf::{Cnf, CnfOptions, PbEncoding};
-use crate::export::ExportError;
+use crate::encode::cnf::{Cnf, CnfOptions, EncodeError, PbEncoding};
 use crate::model::{Model, Solution};
 
 /// The SAT backend (`--backend sat`).
@@ -153,7 +152,7 @@ impl Sat {
 /// The model's CNF encoding, a row too large for its encoding refused as `unsupported`.
 fn encode(model: &Model, options: &CnfOptions) -> Result<Cnf, BackendError> {
     Cnf::encode(model, options).map_err(|e| match e {
-        ExportError::EncodingTooLarge {
+        EncodeError::EncodingTooLarge {
             family,
             row,
             encoding,
@@ -316,7 +315,7 @@ impl Backend for Sat {
     fn size_caps(&self) -> &'static str {
         "a row's encoding 2^24 clauses; objective costs summing to 2^63"
     }
-    /// Every row kind has a CNF encoding (see [`crate::export::cnf`]).
+    /// Every row kind has a CNF encoding (see [`crate::encode::cnf`]).
     fn rows_supported(&self, _model: &Model) -> Result<(), RowRefusal> {
         Ok(())
     }

@@ -199,6 +199,7 @@ pub fn write_benchexec(experiment: &Experiment, dir: &Path) -> Result<Vec<PathBu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::experiment::Task;
 
     #[test]
     fn statuses_map_to_benchexec_words_and_attributes_stay_one_line() {

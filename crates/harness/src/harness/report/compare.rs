@@ -230,6 +230,7 @@ pub fn render_compare_html(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::experiment::Task;
 
     fn run(instance: &str, backend: &str, rep: u32, status: Status, seconds: f64) -> Record {
         Record {

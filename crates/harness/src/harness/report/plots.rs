@@ -81,7 +81,7 @@ pub fn figure_list(experiment: &Experiment, records: &[Record]) -> Vec<Figure> {
     } else {
         for g in &big {
             out.push(Figure {
-                file: format!("{name}.cactus-{}.svg", crate::harness::runner::model_file_name(g).trim_end_matches(".json")),
+                file: format!("{name}.cactus-{}.svg", crate::harness::store::model_file_name(g).trim_end_matches(".json")),
                 caption: format!("Cactus plot of source `{g}` alone: for each backend and peer, its answered instances of this source sorted by time (log scale){limit}."),
                 kind: FigureKind::Cactus(Some(vec![g.clone()])),
             });

@@ -240,14 +240,13 @@ mod tests {
     /// were written out by hand.
     #[test]
     fn format_messages_list_every_kind() {
-        use crate::puzzle::parse::ParseErrorKind;
         assert_eq!(
-            ParseErrorKind::UnknownFormat(".x".into()).to_string(),
+            crate::puzzle::parse::unknown_format(".x".into()).to_string(),
             "expected a file ending in .hex, .queens, .sudoku, .star, .killer, .txt, .json, .toml, \
              .opb, .cnf, .lp, .mps, .xcc or .dlx (optionally .gz), or --format, found '.x'"
         );
         assert_eq!(
-            ParseErrorKind::FormatNeeded.to_string(),
+            crate::puzzle::parse::format_needed().to_string(),
             "expected --format hex|queens|sudoku|star|killer|json|toml|opb|cnf|lp|mps|xcc to read standard input, found none"
         );
         let names: Vec<&str> = crate::puzzle::parse::Format::all()

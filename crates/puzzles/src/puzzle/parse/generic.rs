@@ -333,11 +333,13 @@ fn control_char(what: &'static str, seq: usize, text: &str) -> Option<Problem> {
     })
 }
 
-/// Builds the model, or finds the first problem (in the order: variables, families, givens).
-/// Costs one pass over the file's elements (one hash per label and per row entry): linear in
-/// the size of the file.
-fn build(file: ModelFile) -> Result<Model, Problem> {
-    let mut b = ModelBuilder::new(file.name.clone().unwrap_or_default(), PuzzleKind::Generic);
+/// Declares the file's variables in `b`, in file order, and returns each label's id; the first
+/// problem (no variable, a control character, a repeated label) is an error. Costs one hash
+/// per label.
+fn variables<'f>(
+    file: &'f ModelFile,
+    b: &mut ModelBuilder,
+) -> Result<HashMap<&'f str, usize>, Problem> {
     let mut ids: HashMap<&str, usize> = HashMap::with_capacity(file.variables.len());
     if file.variables.is_empty() {
         return Err(problem(
@@ -360,6 +362,15 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
         let id = b.variable(v.label.value.clone(), v.coord);
         ids.insert(&v.label.value, id);
     }
+    Ok(ids)
+}
+
+/// Builds the model, or finds the first problem (in the order: variables, families, givens).
+/// Costs one pass over the file's elements (one hash per label and per row entry): linear in
+/// the size of the file.
+fn build(file: ModelFile) -> Result<Model, Problem> {
+    let mut b = ModelBuilder::new(file.name.clone().unwrap_or_default(), PuzzleKind::Generic);
+    let ids = variables(&file, &mut b)?;
     let lookup = |l: &Located<String>| {
         ids.get(l.value.as_str()).copied().ok_or_else(|| {
             problem(

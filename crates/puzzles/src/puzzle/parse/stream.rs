@@ -463,13 +463,13 @@ pub fn open(path: &Path, format: Option<Format>) -> Result<PuzzleStream<InputRea
     };
     let format = match (format, stdin) {
         (Some(f), _) => Some(f),
-        (None, true) => return Err(whole_file(ParseErrorKind::FormatNeeded)),
+        (None, true) => return Err(whole_file(super::format_needed())),
         (None, false) => format_of_name(path).ok_or_else(|| {
             let ext = path
                 .extension()
                 .map(|e| format!(".{}", e.to_string_lossy()))
                 .unwrap_or_else(|| "no extension".into());
-            whole_file(ParseErrorKind::UnknownFormat(ext))
+            whole_file(super::unknown_format(ext))
         })?,
     };
     let raw: Box<dyn Read + Send> = if stdin {

@@ -1,5 +1,7 @@
 use super::*;
-use crate::puzzle::HexBoard;
+use crate::model::ModelError;
+use crate::puzzle::kind::Board;
+use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
 use proptest::prelude::*;
 
 fn err(text: &str, format: Format) -> ParseError {
@@ -18,7 +20,7 @@ const HEX3: &str = "# a width-3 board\n A B\nA B C\n C C\n";
 #[test]
 fn hex_board_reads_regions_in_letter_order() {
     let p = parse_str(HEX3, Format::Hex, "t").unwrap();
-    let Puzzle::Hex(b) = &p[0] else { panic!() };
+    let b = p[0].board_as::<HexBoard>().unwrap();
     assert_eq!(b.width(), 3);
     assert_eq!(
         b.regions().unwrap(),
@@ -34,7 +36,7 @@ fn hex_file_with_several_boards_and_bare_geometry() {
     let p = parse_str(text, Format::Hex, "t").unwrap();
     assert_eq!(p.len(), 2);
     for (puzzle, width) in p.iter().zip([1, 3]) {
-        let Puzzle::Hex(b) = puzzle else { panic!() };
+        let b = puzzle.board_as::<HexBoard>().unwrap();
         assert_eq!(b.width(), width);
         assert!(b.regions().is_none());
     }
@@ -150,7 +152,7 @@ const QUEENS4: &str = "# header\nAABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n";
 fn queens_grid_reads_solution_line() {
     // Regions: A = {(0,0),(0,1),(1,0)}, B = {(0,2),(0,3),(1,2),(1,3)}, C = ..., D = rows 2-3 right.
     let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
-    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    let q = p[0].board_as::<QueensBoard>().unwrap();
     assert_eq!(q.size(), 4);
     assert_eq!(q.known_solution, Some(vec![1, 3, 0, 2]));
     assert_eq!(q.regions().unwrap()[1], vec![0, 2, 1, 1]);
@@ -160,7 +162,7 @@ fn queens_grid_reads_solution_line() {
 fn queens_solution_computed_line_and_bare_grid() {
     let text = "....\n....\n....\n....\n# solution-computed: 2 0 3 1\n";
     let p = parse_str(text, Format::Queens, "t").unwrap();
-    let Puzzle::Queens(q) = &p[0] else { panic!() };
+    let q = p[0].board_as::<QueensBoard>().unwrap();
     assert!(q.regions().is_none());
     assert_eq!(q.known_solution, Some(vec![2, 0, 3, 1]));
 }
@@ -211,11 +213,11 @@ fn sudoku_lines() {
     let text = "# comment\n1.3.3.1.2.4.4.2.\n\n0000000000000000\n";
     let p = parse_str(text, Format::Sudoku, "t").unwrap();
     assert_eq!(p.len(), 2);
-    let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+    let s = p[0].board_as::<Sudoku>().unwrap();
     assert_eq!(s.box_size(), 2);
     assert_eq!(s.clues(), 8);
     assert_eq!(s.to_line(), "1.3.3.1.2.4.4.2.");
-    let Puzzle::Sudoku(s) = &p[1] else { panic!() };
+    let s = p[1].board_as::<Sudoku>().unwrap();
     assert_eq!(s.clues(), 0);
 }
 
@@ -229,7 +231,7 @@ fn sudoku_sizes_up_to_25x25() {
             &crate::puzzle::kinds::sudoku::symbol(n - 1).to_string(),
         );
         let p = parse_str(&line, Format::Sudoku, "t").unwrap();
-        let Puzzle::Sudoku(s) = &p[0] else { panic!() };
+        let s = p[0].board_as::<Sudoku>().unwrap();
         assert_eq!((s.box_size(), s.clues()), (box_size, 1));
         assert_eq!(s.cells()[n * n - 1], Some(n - 1));
     }
@@ -317,9 +319,9 @@ fn shared_data_files_are_sniffed_and_parse() {
     let s = data.join("sudoku/norvig_top95.txt");
     let queens = load(&q).unwrap();
     assert_eq!(queens.len(), 121);
-    assert!(queens
-        .iter()
-        .all(|p| matches!(p, Puzzle::Queens(b) if b.known_solution.is_some())));
+    assert!(queens.iter().all(|p| p
+        .board_as::<QueensBoard>()
+        .is_some_and(|b| b.known_solution.is_some())));
     let sudoku = load(&s).unwrap();
     assert_eq!(sudoku.len(), 95);
 }
@@ -337,7 +339,7 @@ fn unreadable_file_and_unknown_extension() {
     std::fs::write(&p, "A").unwrap();
     assert!(matches!(
         load(&p).unwrap_err().kind,
-        ParseErrorKind::UnknownFormat(_)
+        ParseErrorKind::UnknownFormat { .. }
     ));
 }
 
@@ -491,20 +493,22 @@ fn generic_syntax_errors_are_located() {
 #[test]
 fn writers_round_trip() {
     let p = parse_str(HEX3, Format::Hex, "t").unwrap();
-    let Puzzle::Hex(b) = &p[0] else { panic!() };
-    let text = write_hex(b);
+    let b = p[0].board_as::<HexBoard>().unwrap();
+    // The board is reached only as its own type.
+    assert!(p[0].board_as::<QueensBoard>().is_none());
+    let text = b.to_text();
     assert_eq!(text, " A B\nA B C\n C C\n");
     assert_eq!(parse_str(&text, Format::Hex, "t").unwrap(), p);
     let bare = HexBoard::geometry(5).unwrap();
-    let text = write_hex(&bare);
+    let text = bare.to_text();
     assert_eq!(
         parse_str(&text, Format::Hex, "t").unwrap(),
-        vec![Puzzle::Hex(bare)]
+        vec![Puzzle::of(bare)]
     );
 
     let p = parse_str(QUEENS4, Format::Queens, "t").unwrap();
-    let Puzzle::Queens(q) = &p[0] else { panic!() };
-    let text = write_queens(q);
+    let q = p[0].board_as::<QueensBoard>().unwrap();
+    let text = q.to_text();
     assert_eq!(text, "AABB\nACBB\nCCDD\nCCDD\n# solution: 1 3 0 2\n");
     assert_eq!(parse_str(&text, Format::Queens, "t").unwrap(), p);
 }
@@ -542,8 +546,8 @@ proptest! {
         };
         let regions = (0..width).map(|r| vec![perm[r]; b.row_len(r)]).collect();
         b = HexBoard::coloured(regions).unwrap();
-        let back = parse_str(&write_hex(&b), Format::Hex, "t").unwrap();
-        prop_assert_eq!(back, vec![Puzzle::Hex(b)]);
+        let back = parse_str(&b.to_text(), Format::Hex, "t").unwrap();
+        prop_assert_eq!(back, vec![Puzzle::of(b)]);
     }
 }
 
@@ -555,7 +559,8 @@ fn a_byte_order_mark_is_whitespace_in_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("bom.txt");
     std::fs::write(&p, &line).unwrap();
-    assert!(matches!(&load(&p).unwrap()[..], [Puzzle::Sudoku(_)]));
+    let loaded = load(&p).unwrap();
+    assert!(loaded.len() == 1 && loaded[0].board_as::<Sudoku>().is_some());
     // Grid formats: the BOM counts as a blank column before the first cell.
     let q = parse_str(&format!("\u{feff}{QUEENS4}"), Format::Queens, "t").unwrap();
     assert_eq!(q.len(), 1);
@@ -598,7 +603,7 @@ fn control_characters_in_labels_and_family_names_are_refused_where_they_are() {
 fn the_stream_reads_one_puzzle_at_a_time_and_stops_at_the_first_error() {
     let text = format!("{}\nnot a sudoku\n{}\n", ".".repeat(81), ".".repeat(81));
     let mut stream = PuzzleStream::new(text.as_bytes(), Some(Format::Sudoku), "t");
-    assert!(matches!(stream.next(), Some(Ok(Puzzle::Sudoku(_)))));
+    assert!(matches!(stream.next(), Some(Ok(p)) if p.board_as::<Sudoku>().is_some()));
     let e = stream.next().unwrap().unwrap_err();
     assert_eq!(at(&e), (Some(1), 2, 13));
     assert!(stream.next().is_none());
@@ -634,14 +639,16 @@ fn an_unknown_extension_can_be_named_and_standard_input_needs_a_format() {
     std::fs::write(&p, ".".repeat(16)).unwrap();
     assert!(matches!(
         open(&p, None).err().unwrap().kind,
-        ParseErrorKind::UnknownFormat(_)
+        ParseErrorKind::UnknownFormat { .. }
     ));
     let puzzles: Vec<_> = open(&p, Some(Format::Sudoku)).unwrap().collect();
-    assert!(matches!(&puzzles[..], [Ok(Puzzle::Sudoku(s))] if s.size() == 4));
-    assert_eq!(
-        open(Path::new("-"), None).err().unwrap().kind,
-        ParseErrorKind::FormatNeeded
+    assert!(
+        matches!(&puzzles[..], [Ok(p)] if p.board_as::<Sudoku>().is_some_and(|s| s.size() == 4))
     );
+    assert!(matches!(
+        open(Path::new("-"), None).err().unwrap().kind,
+        ParseErrorKind::FormatNeeded { .. }
+    ));
 }
 
 proptest! {

@@ -2,8 +2,8 @@
 //! and formats, the options ([`TableOptions`], [`Method`]), errors ([`TableError`]), the
 //! closed forms ([`binomial`], [`factorial`]), a board's own count ([`board_count`]) and level
 //! legends. It sits below the kinds, so a kind's table (its folder's `table.rs`) builds on it;
-//! the tables themselves, and the orbits that need the symmetry groups, are the kinds' and
-//! [`crate::space::table`]'s.
+//! the tables themselves, and the orbits that need the symmetry groups, are the kinds' (each
+//! kind's `table.rs`).
 //!
 //! Costs: the closed forms are instant; [`board_count`] is one exhaustive verified count.
 

@@ -43,7 +43,7 @@ pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle
             ));
         }
     }
-    Ok(Puzzle::Hex(match regions_of(rows, n, p, at)? {
+    Ok(Puzzle::of(match regions_of(rows, n, p, at)? {
         None => geometry,
         Some(regions) => HexBoard::coloured(regions).unwrap_or(geometry),
     }))

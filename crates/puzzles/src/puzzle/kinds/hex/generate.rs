@@ -201,7 +201,7 @@ mod tests {
         let hex = generate_hex(&GenerateOptions::new(5, 2, 4)).unwrap();
         assert_eq!(back.len(), 2);
         for (g, p) in hex.iter().zip(&back) {
-            assert_eq!(p, &Puzzle::Hex(g.board.clone()));
+            assert_eq!(p, &Puzzle::of(g.board.clone()));
         }
     }
 }

@@ -75,7 +75,7 @@ fn odd_width(size: usize) -> bool {
 }
 
 fn bare_board(width: usize) -> Option<Puzzle> {
-    HexBoard::geometry(width).map(Puzzle::Hex)
+    HexBoard::geometry(width).map(Puzzle::of)
 }
 
 impl Board for HexBoard {

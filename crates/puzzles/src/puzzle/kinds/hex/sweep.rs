@@ -5,9 +5,9 @@
 
 use num_bigint::BigUint;
 
-use crate::backend::{BackendError, SpaceLevels};
+use crate::backend::SpaceLevels;
 use crate::puzzle::kinds::hex::shards::{
-    self, HexHalves, Layer, MemoryEstimate, RowOrder, RowPlan, StreamedRows,
+    self, HexHalves, Layer, MemoryEstimate, RowOrder, RowPlan, ShardError, StreamedRows,
 };
 use crate::puzzle::kinds::hex::table::{
     hex_fixed_points_by_symmetry, hex_levels, hex_levels_but_three_axes, hex_memory_guard,
@@ -149,7 +149,7 @@ impl ShardedSweep for HexTable {
         let plan = row_plan(settings);
         let halves = HexHalves::new(width)
             .ok_or_else(|| TableError::BadSize(format!("hex width {width}")))?;
-        let count_error = |e: BackendError| TableError::Count(e.to_string());
+        let count_error = |e: ShardError| TableError::Count(e.to_string());
         let kept = cache.as_ref().and_then(|c| c.downcast_ref::<SourceCache>());
         let shared = matches!(kept, Some((w, p, _)) if *w == width && *p == plan);
         if !shared {

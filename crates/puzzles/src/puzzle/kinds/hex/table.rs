@@ -60,9 +60,7 @@ impl SpaceTable for HexTable {
         model: &Model,
         request: &TableRequest,
     ) -> Option<Result<Table, TableError>> {
-        let Puzzle::Hex(board) = puzzle else {
-            return None;
-        };
+        let board = puzzle.board_as::<HexBoard>()?;
         let levels = with_board_count(
             hex_levels(board.width(), request.options),
             board.regions().is_some(),

@@ -45,7 +45,7 @@ pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<Puzzle
             break;
         }
     }
-    Ok(Puzzle::Queens(board))
+    Ok(Puzzle::of(board))
 }
 
 /// Reads the columns of a `# solution:` line and checks them against the board's rules.

@@ -137,7 +137,6 @@ mod tests {
     use super::*;
     use crate::puzzle::generate::counter::ExactCounter;
     use crate::puzzle::parse::{parse_str, Format};
-    use crate::puzzle::Puzzle;
 
     #[test]
     fn queens_grids_are_unique_and_the_solution_does_not_touch() {
@@ -163,7 +162,7 @@ mod tests {
         let back = parse_str(&blocks.join("\n"), Format::Queens, "gen.queens").unwrap();
         assert_eq!(back.len(), 2);
         for (g, p) in queens.iter().zip(&back) {
-            let Puzzle::Queens(q) = p else {
+            let Some(q) = p.board_as::<QueensBoard>() else {
                 panic!("not queens")
             };
             assert_eq!(q.regions(), g.board.regions());

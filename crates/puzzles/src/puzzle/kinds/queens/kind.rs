@@ -82,7 +82,7 @@ fn side_in_range(size: usize) -> bool {
 }
 
 fn bare_board(size: usize) -> Option<Puzzle> {
-    (size >= 1).then(|| Puzzle::Queens(QueensBoard::bare(size)))
+    (size >= 1).then(|| Puzzle::of(QueensBoard::bare(size)))
 }
 
 impl Board for QueensBoard {

@@ -39,9 +39,7 @@ impl SpaceTable for QueensTable {
         model: &Model,
         request: &TableRequest,
     ) -> Option<Result<Table, TableError>> {
-        let Puzzle::Queens(board) = puzzle else {
-            return None;
-        };
+        let board = puzzle.board_as::<QueensBoard>()?;
         let levels = with_board_count(
             queens_levels(board.size(), request.options),
             board.regions().is_some(),

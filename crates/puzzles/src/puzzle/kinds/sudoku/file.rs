@@ -66,7 +66,7 @@ pub(crate) fn read_line(
     }
     check_clues(&cells, box_size, trimmed, line, lead, p, at)?;
     let grid = Sudoku::from_cells(box_size, cells).unwrap_or_else(|| Sudoku::empty(box_size));
-    Ok(Some(Puzzle::Sudoku(grid)))
+    Ok(Some(Puzzle::of(grid)))
 }
 
 /// Refuses a clue repeating a digit in its row, column or box, pointing at the second clue of

@@ -14,6 +14,7 @@ use rand::Rng;
 
 use super::Sudoku;
 use crate::backend::{count_verified, make_backend, BackendError, BackendOptions, Status};
+use crate::model::ModelError;
 use crate::puzzle::generate::{board_rng, filled_grid};
 
 /// A generated puzzle with the grid it was cut from.
@@ -52,21 +53,35 @@ pub fn generate(box_size: usize, clues: usize, seed: u64, index: u64) -> Generat
     Generated { puzzle, grid }
 }
 
+/// Why [`unique`] could not say whether a puzzle is unique.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UniqueError {
+    /// The puzzle's clues clash, so it has no model to count.
+    #[error("the puzzle has no model: {0}")]
+    Model(#[from] ModelError),
+    /// The `bitset` backend could not be made or run.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    /// The count ended without an answer (a status other than `solved` or `limit`).
+    #[error("the uniqueness count ended {}: {reason}", status.name())]
+    Undecided {
+        /// The count's status.
+        status: Status,
+        /// Why, as the run said.
+        reason: String,
+    },
+}
+
 /// Whether `puzzle` has exactly one solution: counts up to 2 with the `bitset` backend (every
 /// witness verified). Cost: one exact search, usually well under a millisecond for 9x9.
-pub fn unique(puzzle: &Sudoku) -> Result<bool, BackendError> {
-    let model = puzzle
-        .to_model("generated")
-        .map_err(|e| BackendError::Failed {
-            backend: "bitset".into(),
-            reason: e.to_string(),
-        })?;
+pub fn unique(puzzle: &Sudoku) -> Result<bool, UniqueError> {
+    let model = puzzle.to_model("generated")?;
     let mut backend = make_backend("bitset", &BackendOptions::default())?;
     let out = count_verified(backend.as_mut(), &model, Some(2))?;
     // Two solutions stop the count at its limit: `limit`, still an answer to "unique?".
     if !matches!(out.status, Status::Solved | Status::Limit) {
-        return Err(BackendError::Failed {
-            backend: "bitset".into(),
+        return Err(UniqueError::Undecided {
+            status: out.status,
             reason: out.reason.unwrap_or_default(),
         });
     }
@@ -108,5 +123,11 @@ mod tests {
         let g = generate(2, 16, 3, 0);
         assert!(unique(&g.puzzle).unwrap());
         assert!(!unique(&Sudoku::empty(2)).unwrap());
+        // Two 1s in the first row: no model, and the error says so.
+        let mut cells = vec![None; 16];
+        cells[0] = Some(0);
+        cells[1] = Some(0);
+        let clash = Sudoku::from_cells(2, cells).unwrap();
+        assert!(matches!(unique(&clash), Err(UniqueError::Model(_))));
     }
 }

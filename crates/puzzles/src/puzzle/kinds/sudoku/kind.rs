@@ -95,7 +95,7 @@ fn box_size_in_range(box_size: usize) -> bool {
 }
 
 fn empty_board(box_size: usize) -> Option<Puzzle> {
-    box_size_in_range(box_size).then(|| Puzzle::Sudoku(Sudoku::empty(box_size)))
+    box_size_in_range(box_size).then(|| Puzzle::of(Sudoku::empty(box_size)))
 }
 
 fn digits(kind: &PuzzleKind) -> usize {

@@ -32,9 +32,7 @@ impl SpaceTable for SudokuTable {
         _model: &Model,
         request: &TableRequest,
     ) -> Option<Result<Table, TableError>> {
-        let Puzzle::Sudoku(grid) = puzzle else {
-            return None;
-        };
+        let grid = puzzle.board_as::<Sudoku>()?;
         Some(sudoku_levels(grid, request.solution_limit).map(|l| sudoku_table(&l)))
     }
 }

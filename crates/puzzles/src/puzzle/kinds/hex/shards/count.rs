@@ -4,8 +4,8 @@ use super::failed;
 use super::halves::HexHalves;
 use super::plan::RowPlan;
 use super::states::Layer;
+use super::ShardError;
 use crate::backend::dp::extrapolate;
-use crate::backend::BackendError;
 use std::time::Instant;
 
 /// What one shard did.
@@ -48,7 +48,7 @@ pub(super) const FIRST_SIZING: f64 = 0.7;
 pub fn source_layer(
     halves: &HexHalves,
     plan: RowPlan,
-) -> Result<(Layer, Vec<u64>, u64), BackendError> {
+) -> Result<(Layer, Vec<u64>, u64), ShardError> {
     let (source_rows, _) = plan.rows(halves.half());
     let mut layer = Layer::start();
     let mut sizes = vec![1u64];
@@ -72,7 +72,7 @@ pub fn count_part(
     parts: usize,
     plan: RowPlan,
     source: Option<&(Layer, Vec<u64>, u64)>,
-) -> Result<PartCount, BackendError> {
+) -> Result<PartCount, ShardError> {
     if part == 0 || part > parts {
         return Err(failed(format!(
             "shard {part}/{parts}: expected 1 <= k <= K"
@@ -123,7 +123,7 @@ pub fn count_all_parts(
     width: usize,
     parts: usize,
     plan: RowPlan,
-) -> Option<Result<(u128, Vec<PartCount>), BackendError>> {
+) -> Option<Result<(u128, Vec<PartCount>), ShardError>> {
     let halves = HexHalves::new(width)?;
     let run = || {
         let source = source_layer(&halves, plan)?;

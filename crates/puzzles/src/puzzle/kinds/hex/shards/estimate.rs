@@ -3,9 +3,9 @@
 use super::halves::HexHalves;
 use super::plan::RowPlan;
 use super::states::Layer;
+use super::ShardError;
 use super::TARGET_LOAD;
 use crate::backend::dp::extrapolate;
-use crate::backend::BackendError;
 
 /// Bytes a process needs besides the state arrays (code, threads, buffers), in estimates.
 pub const BASE_BYTES: u64 = 64 << 20;
@@ -35,7 +35,7 @@ impl MemoryEstimate {
         halves: &HexHalves,
         plan: RowPlan,
         budget: usize,
-    ) -> Result<MemoryEstimate, BackendError> {
+    ) -> Result<MemoryEstimate, ShardError> {
         let (source_rows, streamed) = plan.rows(halves.half());
         let mut layer = Layer::start();
         let mut sizes = vec![1u64];

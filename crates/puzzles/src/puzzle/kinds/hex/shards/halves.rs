@@ -3,7 +3,7 @@
 
 use super::failed;
 use super::states::{mix, Emitted, Layer, SortedStates, StateTable};
-use crate::backend::BackendError;
+use super::ShardError;
 use crate::puzzle::kinds::hex::lines::line_problem;
 
 /// The geometry a shard needs: the rows' cells as line masks and the two key symmetries.
@@ -82,7 +82,7 @@ impl HexHalves {
         layer: &Layer,
         row: usize,
         expected: usize,
-    ) -> Result<(Layer, u64), BackendError> {
+    ) -> Result<(Layer, u64), ShardError> {
         let choices = &self.rows[row];
         let successors = |key: u64, count: u64, out: &mut Emitted| {
             let asymmetric = self.reflect(key) != key;
@@ -119,7 +119,7 @@ impl HexHalves {
         part: usize,
         parts: usize,
         expected: usize,
-    ) -> Result<StateTable, BackendError> {
+    ) -> Result<StateTable, ShardError> {
         let rows: Vec<&[u64]> = streamed.iter().map(|&r| self.rows[r].as_slice()).collect();
         let extensions = |key: u64, count: u64, out: &mut Emitted| {
             let asymmetric = self.reflect(key) != key;
@@ -148,7 +148,7 @@ impl HexHalves {
     /// The placements whose top half is in `table` (one class, stored up to the reflection):
     /// for every top state `A` and middle cell `c`, `top(A) * top(turn(rest))`, the rest
     /// being the lines the bottom half must use.
-    pub fn join(&self, table: &SortedStates) -> Result<u128, BackendError> {
+    pub fn join(&self, table: &SortedStates) -> Result<u128, ShardError> {
         let middle = &self.rows[self.half()];
         let active = (1u64 << (2 * self.width)) - 1;
         table

@@ -44,8 +44,6 @@
 //! (extrapolated: `reports/hex-width-27-plan.md`). Counts are exact: `u64` per state (a state
 //! count above 2^64 is an error, never wrapped), checked `u128` sums.
 
-use crate::backend::BackendError;
-
 const NAME: &str = "dp";
 const EMPTY: u64 = u64::MAX;
 /// The largest fraction of a table's slots that may be full before it grows.
@@ -53,11 +51,20 @@ pub const MAX_LOAD: f64 = 0.85;
 /// The fraction of slots a freshly sized table aims at.
 const TARGET_LOAD: f64 = 0.75;
 
-fn failed(reason: String) -> BackendError {
-    BackendError::Failed {
-        backend: NAME.into(),
-        reason,
-    }
+/// Why a sharded hex count failed. The messages are the ones the count always gave, when it
+/// reported as the `dp` backend (`NAME`), so a failed shard reads the same.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// A count passed its integer bounds, or a shard does not fit its plan.
+    #[error("backend '{NAME}' failed: {0}")]
+    Failed(String),
+    /// A state count passed 2^64.
+    #[error("backend '{NAME}' cannot take this model: {0}")]
+    TooLarge(String),
+}
+
+fn failed(reason: String) -> ShardError {
+    ShardError::Failed(reason)
 }
 
 mod count;

@@ -3,8 +3,8 @@
 
 use rayon::prelude::*;
 
-use super::{EMPTY, MAX_LOAD, NAME, TARGET_LOAD};
-use crate::backend::BackendError;
+use super::ShardError;
+use super::{EMPTY, MAX_LOAD, TARGET_LOAD};
 
 /// Packed states: `[key, count]` pairs (used lines as bits, partial placements), 16 bytes a
 /// state, in chunks (one per table part, so that a table turns into a layer in place).
@@ -240,7 +240,7 @@ impl StateTable {
     /// Adds every `(key, count)` that `emit_all(i, out)` adds to `out` for `i` in
     /// `0..inputs`: the inputs are taken in batches, each generated in parallel into buffers
     /// by part, then added part by part in parallel. Fails when a count passes 2^64.
-    pub fn fill<F>(mut self, inputs: usize, emit_all: F) -> Result<StateTable, BackendError>
+    pub fn fill<F>(mut self, inputs: usize, emit_all: F) -> Result<StateTable, ShardError>
     where
         F: Fn(usize, &mut Emitted) + Sync,
     {
@@ -275,10 +275,7 @@ impl StateTable {
             start = end;
         }
         if self.parts.iter().any(|p| p.overflow) {
-            return Err(BackendError::TooLarge {
-                backend: NAME.into(),
-                reason: "a state count passed 2^64".into(),
-            });
+            return Err(ShardError::TooLarge("a state count passed 2^64".into()));
         }
         Ok(self)
     }

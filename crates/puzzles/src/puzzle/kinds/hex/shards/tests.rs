@@ -5,6 +5,7 @@ use super::estimate::{MemoryEstimate, BASE_BYTES};
 use super::halves::HexHalves;
 use super::plan::{RowOrder, RowPlan, StreamedRows};
 use super::states::StateTable;
+use super::ShardError;
 use crate::puzzle::kinds::hex::lines::hex_count;
 
 #[test]
@@ -222,4 +223,26 @@ fn a_third_streamed_row_needs_less_memory_when_the_shards_are_many() {
 fn a_count_past_u64_is_an_error_not_a_wrapped_number() {
     let r = StateTable::with_slots(16).fill(3, |_, out| out.add(1, u64::MAX / 2));
     assert!(r.is_err());
+}
+
+#[test]
+fn shard_errors_read_as_the_dp_count_always_said() {
+    use crate::backend::BackendError;
+    let reason = "a state count passed 2^64".to_string();
+    assert_eq!(
+        ShardError::TooLarge(reason.clone()).to_string(),
+        BackendError::TooLarge {
+            backend: "dp".into(),
+            reason: reason.clone(),
+        }
+        .to_string()
+    );
+    assert_eq!(
+        ShardError::Failed(reason.clone()).to_string(),
+        BackendError::Failed {
+            backend: "dp".into(),
+            reason,
+        }
+        .to_string()
+    );
 }
