@@ -15,7 +15,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::layers::rust_files;
 
 /// The folders under `crates/` holding the layers' sources.
 const LAYER_CRATES: &[&str] = &["model", "backends", "puzzles", "harness"];
@@ -594,17 +596,6 @@ fn describe(
         steps.join(" "),
         map.file(start)
     )
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The sources of a layer crate: path under `src/` -> text.
