@@ -42,9 +42,22 @@ pub fn peak_rss() -> Option<u64> {
 }
 
 /// Resets [`peak_rss`] to the current resident memory (Linux 4.0 and later); false when the
-/// system does not allow it.
+/// system does not allow it. Freed memory malloc still holds counts as resident: call
+/// [`return_free_memory`] first, or a run measured after a larger one inherits its peak.
 pub fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// Hands the memory malloc holds free back to the system (glibc's `malloc_trim(0)`; nothing
+/// elsewhere), so the resident set is what is in use. A worker does this between runs: without
+/// it a 0.1 ms run on an 8-variable model measured after a 4.3 GB one reported a 4.3 GB peak.
+/// Cost: one walk over malloc's free lists, milliseconds on a heap of gigabytes.
+pub fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only reorganises malloc's own free memory.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// The `kB` value of the line starting with `field` in the `/proc` file `path`, in bytes.

@@ -363,6 +363,7 @@ pub fn run_in_process(job: &Job, model: &Model) -> RunResult {
 /// [`run_in_process`] with a backend of `registry`: how a program runs a backend it added to
 /// the registry itself (a `zeroone worker` process knows only the built-in ones).
 pub fn run_in_process_with(registry: &Registry, job: &Job, model: &Model) -> RunResult {
+    memory::return_free_memory();
     let reset = memory::reset_peak_rss();
     let (cpu0, _) = own_usage();
     let start = Instant::now();
