@@ -8,8 +8,21 @@
 use std::path::PathBuf;
 
 use zeroone::backend::Status;
-use zeroone::harness::record::read_records;
+use zeroone::harness::record::{read_records, Record};
 use zeroone::harness::{run_experiment, Experiment, RunOptions};
+
+/// The records of the experiment `text`, run with one worker process at a time.
+fn run_on_one_worker(text: &str) -> Vec<Record> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("experiment.toml");
+    std::fs::write(&path, text).unwrap();
+    let exp = Experiment::load(&path).unwrap();
+    let mut options = RunOptions::new(dir.path().join("reports"));
+    options.jobs = Some(1);
+    options.worker_exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_zeroone")));
+    let summary = run_experiment(&exp, &options).unwrap();
+    read_records(&summary.records, false).unwrap().0
+}
 
 #[test]
 fn a_memout_records_no_peak_above_its_memory_limit_whatever_the_parent_holds() {
@@ -20,16 +33,8 @@ fn a_memout_records_no_peak_above_its_memory_limit_whatever_the_parent_holds() {
         .step_by(4096)
         .map(|&b| b as usize)
         .sum::<usize>();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("memout-rss.toml");
     let text = "kind = \"count\"\nmemory_limit = 500\ntime_limit = 120\n[[instances]]\ngenerate = \"hex\"\nsizes = [25]\n[[backends]]\nname = \"dp\"\n";
-    std::fs::write(&path, text).unwrap();
-    let exp = Experiment::load(&path).unwrap();
-    let mut options = RunOptions::new(dir.path().join("reports"));
-    options.jobs = Some(1);
-    options.worker_exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_zeroone")));
-    let summary = run_experiment(&exp, &options).unwrap();
-    let (records, _) = read_records(&summary.records, false).unwrap();
+    let records = run_on_one_worker(text);
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].status, Status::Memout, "{:?}", records[0]);
     let peak = records[0].peak_rss_mb.expect("a peak on record");
@@ -45,21 +50,13 @@ fn a_memout_records_no_peak_above_its_memory_limit_whatever_the_parent_holds() {
 #[test]
 fn a_small_run_after_a_large_one_on_the_same_worker_records_its_own_peak() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("peak-carry.toml");
     let text = format!(
         "kind = \"solve\"\ntime_limit = 5\n\
          [[instances]]\nfile = \"{root}/models/generated/optimisation-hard/mknap-500.json\"\n\
          [[instances]]\nfile = \"{root}/models/knapsack-multi.toml\"\n\
          [[backends]]\nname = \"milp\"\n"
     );
-    std::fs::write(&path, text).unwrap();
-    let exp = Experiment::load(&path).unwrap();
-    let mut options = RunOptions::new(dir.path().join("reports"));
-    options.jobs = Some(1);
-    options.worker_exe = Some(PathBuf::from(env!("CARGO_BIN_EXE_zeroone")));
-    let summary = run_experiment(&exp, &options).unwrap();
-    let (records, _) = read_records(&summary.records, false).unwrap();
+    let records = run_on_one_worker(&text);
     assert_eq!(records.len(), 2);
     let peak = |i: usize| records[i].peak_rss_mb.expect("a peak on record");
     // The large run must be large, or the test would pass without testing anything.
