@@ -1,6 +1,8 @@
 //! This process's memory as the system reports it: what is available, the peak resident set
 //! and its reset, the address space its own limit leaves, and sizes written for people (`8G`, `7.47 GiB`). The dp counter and the
 //! search-space tables guard their state tables with it; the worker measures each run with it.
+//! It also keeps glibc's malloc honest under a limit: one arena for every thread, and freed
+//! memory handed back between a worker's runs.
 //!
 //! Costs: each query reads one small `/proc` file; on systems without `/proc` the queries
 //! return `None`/`false` and callers fall back (no guard, lifetime peak).
@@ -57,6 +59,31 @@ pub fn return_free_memory() {
     // SAFETY: malloc_trim only reorganises malloc's own free memory.
     unsafe {
         libc::malloc_trim(0);
+    }
+}
+
+/// Under an address-space limit (`ulimit -v`, or the limit a worker runs under), makes every
+/// thread allocate from glibc's one main arena; call it at start-up, before any thread. glibc
+/// gives each thread that allocates an arena of its own and reserves 64 MiB of address space
+/// for it up front, so the output printer's thread alone took half of a 128 MiB limit, and
+/// whether a 16 MiB read still fitted depended on where that reservation landed. Without a
+/// limit nothing changes (threads keep their arenas, so parallel counting does not contend
+/// for one lock); nothing elsewhere than glibc. Cost: one `getrlimit`.
+pub fn one_malloc_arena_under_an_address_space_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct we pass; mallopt runs before any other thread.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_AS, &mut limit) == 0
+                && limit.rlim_cur != libc::RLIM_INFINITY
+            {
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
+        }
     }
 }
 
