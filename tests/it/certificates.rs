@@ -76,6 +76,52 @@ fn counts_of_queens_langford_and_pentominoes_are_certified() {
     assert_eq!(certified(&pentominoes(3, 20), ProofTask::Count), exact(8));
 }
 
+/// The most retractions (`rup 1 ...` steps) alive at once in `text`, counting ids as the
+/// checker does from `f N`, and the number of retractions written.
+fn live_retractions(text: &str) -> (usize, usize) {
+    let (mut next, mut live, mut most, mut written) = (0usize, Vec::new(), 0, 0);
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("f") => next = words.next().unwrap().parse::<usize>().unwrap() + 1,
+            Some("del") => {
+                let ids: Vec<usize> = words.skip(1).filter_map(|w| w.parse().ok()).collect();
+                live.retain(|id| !ids.contains(id));
+            }
+            Some("rup" | "solx" | "soli" | "pol") => {
+                if line.starts_with("rup 1 ") {
+                    live.push(next);
+                    written += 1;
+                    most = most.max(live.len());
+                }
+                next += 1;
+            }
+            _ => {}
+        }
+    }
+    (most, written)
+}
+
+#[test]
+fn retractions_delete_the_deeper_ones_they_subsume() {
+    let dir = tempfile::tempdir().unwrap();
+    for backend in ["bitset", "xcc"] {
+        let files = prove_with(backend, &n_queens(9), ProofTask::Count, dir.path());
+        let text = std::fs::read_to_string(&files.pbp).unwrap();
+        let (most, written) = live_retractions(&text);
+        // A path of at most 9 decisions, each with its open siblings (at most 9 each).
+        assert!(written > 500, "{backend}: {written} retractions");
+        assert!(most <= 81, "{backend}: {most} of {written} alive at once");
+        if have_checker("retractions") {
+            let verdict = check(&files.opb, &files.pbp).unwrap();
+            let Checked::Certified { claim, .. } = verdict else {
+                panic!("{backend}: {verdict:?}")
+            };
+            assert_eq!(claim, Some(exact(352)));
+        }
+    }
+}
+
 #[test]
 fn xcc_counts_and_refutations_are_certified() {
     if !have_checker("xcc") {
@@ -668,13 +714,19 @@ fn tampering_is_rejected(model: &Model, task: ProofTask) {
             "count {wrong} claimed"
         );
     }
+    // Deletions only spare the checker work: the proof stands without them, and the
+    // tampered proofs below drop them, so that a rejection is for the step removed and not for
+    // a deletion whose ids shifted.
+    let is_deletion = |l: &str| l.starts_with("del id");
+    let kept = without(&text, |_, l| is_deletion(l));
+    assert!(accepted(&files.opb, dir.path(), &kept), "without deletions");
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines
         .iter()
         .enumerate()
         .filter(|(_, l)| l.starts_with("solx"))
     {
-        let deleted = without(&text, |j, _| j == i);
+        let deleted = without(&text, |j, l| j == i || is_deletion(l));
         assert!(
             !accepted(&files.opb, dir.path(), &deleted),
             "step {i} deleted: {line}"
@@ -687,7 +739,7 @@ fn tampering_is_rejected(model: &Model, task: ProofTask) {
     }
     let no_contradiction = without(&text, |_, l| l == "rup >= 1 ;");
     assert!(!accepted(&files.opb, dir.path(), &no_contradiction));
-    let no_steps = without(&text, |_, l| l.starts_with("rup 1 "));
+    let no_steps = without(&text, |_, l| l.starts_with("rup 1 ") || is_deletion(l));
     assert_ne!(no_steps, text);
     assert!(
         !accepted(&files.opb, dir.path(), &no_steps),
