@@ -86,6 +86,10 @@ pub(super) struct Search<'p, const K: usize, S: Sink> {
     /// The caller's stop flag ([`super::stop`]), read when the search is made.
     pub(super) external_stop: Option<crate::backend::stop::StopFlag>,
     pub(super) timed_out: bool,
+    /// Steps of the free phase ([`Search::free`]) taken, placed or not: the clock is read
+    /// every 256 of them too, since a phase that leaves variables out or prunes visits no
+    /// node for as long as it likes.
+    free_steps: u64,
     /// When set, partial placements of this many variables are recorded, not searched further.
     pub(super) split: Option<(usize, Vec<Prefix<K>>)>,
     /// The running sum of each general row (see [`SumPlan`]).
@@ -115,6 +119,7 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
             stop,
             external_stop: crate::backend::stop::current(),
             timed_out: false,
+            free_steps: 0,
             split: None,
             sums: vec![0; plan.sums.bounds.len()],
         }
@@ -164,16 +169,33 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         self.stats.nodes += 1;
         self.stats.nodes_per_depth[self.chosen.len()] += 1;
         if self.stats.nodes & 0xfff == 0 {
-            if self.stop.load(Ordering::Relaxed) {
-                return ControlFlow::Break(());
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d)
-                || crate::backend::stop::raised(&self.external_stop)
-            {
-                self.timed_out = true;
-                self.stop.store(true, Ordering::Relaxed);
-                return ControlFlow::Break(());
-            }
+            return self.check_clock();
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Stops when another thread has, or (marking the search timed out) when the deadline has
+    /// passed or the caller's stop flag is raised. Cost: one clock read.
+    fn check_clock(&mut self) -> ControlFlow<()> {
+        if self.stop.load(Ordering::Relaxed) {
+            return ControlFlow::Break(());
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || crate::backend::stop::raised(&self.external_stop)
+        {
+            self.timed_out = true;
+            self.stop.store(true, Ordering::Relaxed);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// One step of the free phase: reads the clock every 256 steps (see `free_steps`).
+    #[inline(always)]
+    fn free_step(&mut self) -> ControlFlow<()> {
+        self.free_steps += 1;
+        if self.free_steps & 0xff == 0 {
+            return self.check_clock();
         }
         ControlFlow::Continue(())
     }
@@ -388,7 +410,11 @@ impl<'p, const K: usize, S: Sink> Search<'p, K, S> {
         // The free-list positions placed here, innermost last.
         let mut placed: Vec<usize> = Vec::new();
         loop {
-            if let Some(next) = self.free_node(&mut used, i, &mut placed) {
+            let next = match self.free_step() {
+                ControlFlow::Break(()) => Some(ControlFlow::Break(())),
+                ControlFlow::Continue(()) => self.free_node(&mut used, i, &mut placed),
+            };
+            if let Some(next) = next {
                 if next.is_break() {
                     while let Some(j) = placed.pop() {
                         self.chosen.pop();

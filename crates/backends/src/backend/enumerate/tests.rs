@@ -394,3 +394,77 @@ fn thousands_of_branching_rows_are_walked_without_recursing_once_per_row() {
         .join()
         .expect("the walk must not overflow its stack");
 }
+
+/// A maximising 0-1 knapsack with `rows` capacity rows over `items` items (weights and values
+/// from a fixed xorshift stream, each capacity half its row's weight): no "exactly one" row,
+/// so the enumerator spends it all in its free phase, leaving items out and pruning by bound.
+fn packing_knapsack(items: usize, rows: usize) -> Model {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        1 + state % below
+    };
+    let names: Vec<String> = (0..items).map(|i| format!("\"i{i}\"")).collect();
+    let weights: Vec<Vec<u64>> = (0..rows)
+        .map(|_| (0..items).map(|_| next(20)).collect())
+        .collect();
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let all = format!("[{}]", names.join(","));
+    let costs: Vec<String> = names.iter().map(|n| format!("{n}: {}", next(50))).collect();
+    let text = format!(
+        r#"{{"variables": {all}, "families": [{{"name": "capacity", "sense": "at-most",
+            "rhs": [{}], "rows": [{}], "weights": [{}]}}],
+            "objective": {{"sense": "maximize", "costs": {{{}}}}}}}"#,
+        list(
+            &weights
+                .iter()
+                .map(|w| w.iter().sum::<u64>() / 2)
+                .collect::<Vec<_>>()
+        ),
+        vec![all.clone(); rows].join(","),
+        weights
+            .iter()
+            .map(|w| format!("[{}]", list(w)))
+            .collect::<Vec<_>>()
+            .join(","),
+        costs.join(","),
+    );
+    crate::puzzle::parse::generic::parse_json(&text, "knapsack.json").unwrap()
+}
+
+#[test]
+fn an_optimisation_in_the_free_phase_stops_at_its_time_limit() {
+    // Before the free phase read the clock by its steps, only items put in counted towards a
+    // clock read (every 4,096), each after many steps of bound pruning, and a knapsack ran
+    // on far past its limit.
+    use crate::backend::Optimizer;
+    let model = packing_knapsack(400, 10);
+    let limit = Duration::from_millis(100);
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let options = BackendOptions {
+            time_limit: Some(limit),
+            ..BackendOptions::default()
+        };
+        let report = EnumBackend::new(&options).unwrap().optimize(&model);
+        let _ = send.send(report);
+    });
+    let start = Instant::now();
+    let report = receive
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a 100 ms limit still running after 20 s")
+        .unwrap();
+    let took = start.elapsed();
+    assert!(
+        !report.proved,
+        "a 400-item knapsack proved in 100 ms: {report:?}"
+    );
+    // Measured in a debug build: 0.12-0.13 s with the clock read every 256 free steps, 4.6 s
+    // without (400 items; 2.3 s at 200).
+    assert!(
+        took < Duration::from_secs(2),
+        "a 100 ms limit took {took:?}"
+    );
+}
