@@ -246,6 +246,156 @@ fn every_optimiser_stopped_early_reports_a_bound_on_the_right_side_of_the_optimu
     assert_eq!(stopped.len(), 3, "{stopped:?}");
 }
 
+/// `count` covering knapsacks of `n` items each, on disjoint items: each row asks for at
+/// least half its weight (3 to 20 per item). Minimising the values `w + 10`, or maximising
+/// their negatives. Every solution takes at least 1/40 of each row's items, so a search
+/// places many ones (and makes a node per item) before its first solution: with no time at
+/// all, every optimiser stops before it.
+fn covering_knapsacks(count: usize, n: usize, seed: u64, sense: ObjectiveSense) -> Model {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut b = ModelBuilder::new(format!("knapsacks-{count}x{n}"), PuzzleKind::Generic);
+    let f = b.family("capacity");
+    let mut costs = Vec::new();
+    for k in 0..count {
+        let vars: Vec<usize> = (0..n)
+            .map(|i| b.variable(format!("k{k}x{i}"), Coord::Free))
+            .collect();
+        let w: Vec<u64> = (0..n).map(|_| rng.gen_range(3..=20)).collect();
+        let half = w.iter().sum::<u64>() / 2;
+        let sign = if sense == ObjectiveSense::Maximize {
+            -1
+        } else {
+            1
+        };
+        costs.extend(
+            vars.iter()
+                .zip(&w)
+                .map(|(&v, &w)| (v, sign * (w as i64 + 10))),
+        );
+        b.weighted_row(f, vars, w, Sense::AtLeast(half));
+    }
+    b.objective(sense, costs);
+    b.build().unwrap()
+}
+
+/// The optimum of [`covering_knapsacks`]: each row's by the dynamic programme of
+/// [`knapsack_optimum`] (its costs taken positive), summed, in the objective's sign.
+fn covering_knapsacks_optimum(model: &Model) -> i128 {
+    let objective = model.objective().unwrap();
+    let sign = match objective.sense() {
+        ObjectiveSense::Minimize => 1,
+        ObjectiveSense::Maximize => -1,
+    };
+    let least: i128 = (model.constraints().iter())
+        .map(|row| {
+            let mut b = ModelBuilder::new("knapsack-row", PuzzleKind::Generic);
+            let vars: Vec<usize> = (0..row.terms().count())
+                .map(|i| b.variable(format!("x{i}"), Coord::Free))
+                .collect();
+            let f = b.family("capacity");
+            let w: Vec<u64> = row.terms().map(|(_, w)| w).collect();
+            let costs = (row.terms().enumerate())
+                .map(|(i, (v, _))| (i, (sign * objective.value(&[v])) as i64))
+                .collect();
+            b.weighted_row(f, vars, w, row.sense);
+            b.objective(ObjectiveSense::Minimize, costs);
+            knapsack_optimum(&b.build().unwrap())
+        })
+        .sum();
+    sign * least
+}
+
+/// Whether `bound` cuts off `optimum`: the optimum is strictly better than the bound claims
+/// any solution can be, under `model`'s sense.
+fn cuts_off(model: &Model, bound: i128, optimum: i128) -> bool {
+    model.objective().unwrap().better(optimum, bound)
+}
+
+#[test]
+fn every_optimiser_stopped_before_its_first_solution_reports_a_bound_that_keeps_the_optimum() {
+    // Every registered backend that stops itself at a time limit and optimises, under each
+    // setting its registry entry promises, with no time at all: `timeout` with no solution
+    // (the run really had no incumbent), and a bound on the right side of the optimum, with
+    // no gap (there is no value to measure it from).
+    let models = [
+        covering_knapsacks(100, 60, 39, ObjectiveSense::Minimize),
+        covering_knapsacks(100, 60, 40, ObjectiveSense::Maximize),
+    ];
+    let mut checked = std::collections::BTreeSet::new();
+    for model in &models {
+        let optimum = covering_knapsacks_optimum(model);
+        let sense = model.objective().unwrap().sense();
+        for info in zeroone::backend::registry() {
+            for promise in info.promises.iter().filter(|_| info.uses_time_limit) {
+                let options = BackendOptions {
+                    time_limit: Some(std::time::Duration::ZERO),
+                    ..promise.options()
+                };
+                let mut backend = make_backend(info.name, &options).unwrap();
+                if backend.optimizer().is_none() {
+                    continue;
+                }
+                let what = format!("{} {:?} on {sense:?}", info.name, promise.params);
+                let out = solve_verified(backend.as_mut(), model).unwrap();
+                eprintln!(
+                    "{what}: {:?} {:?} (optimum {optimum})",
+                    out.status, out.bound
+                );
+                assert_eq!(out.status, Status::Timeout, "{what}: {:?}", out.reason);
+                assert!(out.solution.is_none() && out.objective.is_none(), "{what}");
+                let bound = out.bound.unwrap_or_else(|| panic!("{what}: no bound"));
+                assert!(
+                    !cuts_off(model, bound, optimum),
+                    "{what}: bound {bound} cuts off the optimum {optimum}"
+                );
+                assert_eq!((out.gap(), out.gap_ratio()), (None, None), "{what}");
+                checked.insert(info.name);
+            }
+        }
+    }
+    for name in ["bitset", "vsa", "enum", "sat", "milp", "auto"] {
+        assert!(checked.contains(name), "{name} not checked: {checked:?}");
+    }
+}
+
+#[test]
+fn a_run_with_a_proof_log_stopped_before_its_first_solution_keeps_its_bound() {
+    // The proof-logging path of every registered backend that logs proofs of an
+    // optimisation, with no time at all: `timeout`, no solution, and the search's bound on
+    // the right side of the optimum (the proof claims nothing of a stopped run).
+    use zeroone::backend::proof::{prove_verified, ProofTask, ProvedAnswer};
+    let model = covering_knapsacks(100, 60, 41, ObjectiveSense::Maximize);
+    let optimum = covering_knapsacks_optimum(&model);
+    let mut checked = Vec::new();
+    for info in zeroone::backend::registry() {
+        for promise in info.promises.iter().filter(|_| info.uses_time_limit) {
+            let options = BackendOptions {
+                time_limit: Some(std::time::Duration::ZERO),
+                ..promise.options()
+            };
+            let mut backend = make_backend(info.name, &options).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let task = ProofTask::Optimize;
+            let Ok(proved) = prove_verified(backend.as_mut(), &model, task, dir.path(), "k") else {
+                continue;
+            };
+            let what = format!("{} {:?}", info.name, promise.params);
+            let ProvedAnswer::Solve(out) = proved.answer else {
+                panic!("{what}: an optimisation answers as a solve");
+            };
+            assert_eq!(out.status, Status::Timeout, "{what}: {:?}", out.reason);
+            assert!(out.solution.is_none() && out.gap().is_none(), "{what}");
+            let bound = out.bound.unwrap_or_else(|| panic!("{what}: no bound"));
+            assert!(
+                !cuts_off(&model, bound, optimum),
+                "{what}: {bound} {optimum}"
+            );
+            checked.push(info.name);
+        }
+    }
+    assert!(checked.contains(&"bitset"), "{checked:?}");
+}
+
 #[test]
 fn the_search_bound_rises_above_the_root_bound_and_the_trace_is_in_order() {
     // A 20-item knapsack: stopped at once, the search's bound is at least as tight as the
@@ -452,6 +602,48 @@ fn the_command_line_shows_bound_gap_and_trace_and_takes_the_gap_options() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains("gap"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_command_line_shows_the_bound_of_a_run_stopped_before_a_solution_with_no_gap() {
+    // 1 us is no time at all for 6,000 items: `timeout`, no value, the bound on the right
+    // side of the optimum, and no gap (null in JSON, `-` in text), for a search and the MILP.
+    let model = covering_knapsacks(100, 60, 39, ObjectiveSense::Minimize);
+    let optimum = covering_knapsacks_optimum(&model);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("knapsacks.json");
+    std::fs::write(&path, zeroone::export::json::to_json(&model).unwrap()).unwrap();
+    let file = path.to_str().unwrap();
+    for backend in ["bitset", "milp"] {
+        let args = [
+            "solve",
+            file,
+            "--backend",
+            backend,
+            "--time-limit",
+            "0.000001",
+        ];
+        let out = zeroone(&[&args[..], &["--json"]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{backend}: {stderr}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["status"], "timeout", "{backend}: {json}");
+        let bound = json["bound"].as_i64().expect("a bound") as i128;
+        assert!(
+            bound <= optimum,
+            "{backend}: {bound} above the optimum {optimum}"
+        );
+        for key in ["objective", "gap", "gap_exact"] {
+            assert!(json[key].is_null(), "{backend}: {key} in {json}");
+        }
+        let out = zeroone(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("timeout by {backend}"))
+                && text.contains(&format!(", bound {bound}, gap -")),
+            "{backend}: {text}"
+        );
     }
 }
 

@@ -468,7 +468,8 @@ impl CountRecord {
     }
 }
 
-/// The human-readable report of one solve: a status line, then the drawn answer when solved.
+/// The human-readable report of one solve: a status line, then the drawn answer when solved
+/// (stopped before a solution: the bound, if any, with the gap as `-`).
 pub fn outcome_text(index: usize, model: &Model, backend: &str, outcome: &Outcome) -> String {
     outcome_text_timed(index, model, backend, outcome, true)
 }
@@ -571,6 +572,10 @@ fn outcome_text_timed(
             out.push_str(&solution_text(model, s));
         }
         _ => {
+            // Stopped before a solution: the bound still says how good one can be.
+            if let Some(bound) = outcome.bound {
+                let _ = write!(out, ", bound {bound}, gap -");
+            }
             if let Some(r) = &outcome.reason {
                 let _ = write!(out, ": {r}");
             }

@@ -39,7 +39,8 @@ pub struct OptimizeReport {
     /// Whether the backend proved the solution optimal (its search finished).
     pub proved: bool,
     /// A bound on the optimum the backend proved (a lower bound when minimising, an upper bound
-    /// when maximising), when it knows one; equal to `value` once proved.
+    /// when maximising), when it knows one, with a solution or without (a run stopped before
+    /// its first one); equal to `value` once proved.
     pub bound: Option<i128>,
     /// How the search went.
     pub stats: Stats,
@@ -54,6 +55,16 @@ impl OptimizeReport {
             proved: false,
             bound: None,
             stats,
+        }
+    }
+
+    /// A run stopped before its first solution (`found` is [`Found::TimedOut`] or
+    /// [`Found::Undecided`]) that still proved `bound` on the optimum (objective's own sign):
+    /// the bound is kept, so the answer says how good any solution can be.
+    pub fn stopped(found: Found, bound: Option<i128>, stats: Stats) -> OptimizeReport {
+        OptimizeReport {
+            bound,
+            ..OptimizeReport::without_solution(found, stats)
         }
     }
 
@@ -98,10 +109,13 @@ pub(crate) fn verify_optimum(model: &Model, report: OptimizeReport) -> Outcome {
                 ..Outcome::empty(stats)
             }
         }
+        // Stopped before a solution: the bound the backend proved is kept (there is no value
+        // to check it against, and no gap).
         Found::TimedOut => {
             return Outcome {
                 status: Status::Timeout,
                 reason: Some("time limit reached before a solution".into()),
+                bound,
                 ..Outcome::empty(stats)
             }
         }
@@ -109,6 +123,7 @@ pub(crate) fn verify_optimum(model: &Model, report: OptimizeReport) -> Outcome {
             return Outcome {
                 status: Status::Unknown,
                 reason: Some(why.to_string()),
+                bound,
                 ..Outcome::empty(stats)
             }
         }
@@ -294,6 +309,27 @@ mod tests {
             (Status::Feasible, Some(2), Some(1))
         );
         assert_eq!(out.gap(), Some(0.5));
+    }
+
+    #[test]
+    fn a_run_stopped_before_a_solution_keeps_its_bound_and_has_no_gap() {
+        for (found, status) in [
+            (Found::TimedOut, Status::Timeout),
+            (Found::Undecided(Undecided::Stopped), Status::Unknown),
+        ] {
+            let out = run(OptimizeReport::stopped(found, Some(1), Stats::default()));
+            assert_eq!((out.status, out.bound), (status, Some(1)));
+            assert_eq!(
+                (out.objective, out.gap(), out.gap_ratio()),
+                (None, None, None)
+            );
+            assert!(out.solution.is_none() && !out.verified);
+        }
+        let out = run(OptimizeReport::without_solution(
+            Found::TimedOut,
+            Stats::default(),
+        ));
+        assert_eq!((out.status, out.bound), (Status::Timeout, None));
     }
 
     #[test]

@@ -87,7 +87,9 @@ impl Enumerator {
     /// by branch and bound over the enumeration; the summary says whether the search finished
     /// (the solution is then optimal). `None` when the model has no objective or no solution
     /// was met. Sequential. `offset`: the minimisation-form cost of the variables the
-    /// reduction fixed to 1, for the trace (`stats.trace`, in the model's own values).
+    /// reduction fixed to 1, for the trace (`stats.trace`, in the model's own values). The
+    /// third value is the proved bound (minimisation form, `offset` included): the search's
+    /// at its last note, the root's before the first incumbent; `None` when no search ran.
     fn optimize(
         &self,
         offset: i128,
@@ -157,8 +159,9 @@ impl Enumerator {
                 .extra
                 .insert("stopped_at_gap".into(), true.into());
         }
-        // The proved bound in the model's own minimisation-form values.
-        let proved = bound.proved_bound().map(|b| b + offset);
+        // The proved bound in the model's own minimisation-form values: before the first
+        // incumbent nothing was noted, and the root's bound stands.
+        let proved = Some(bound.proved_bound().unwrap_or(root) + offset);
         bound
             .take_trace()
             .into_stats(&mut summary.stats, |v| objective.flip(v));
@@ -203,17 +206,17 @@ impl Optimizer for EnumBackend {
         let (best, mut summary, proved_bound) = e.optimize(offset, self.gap_limit);
         self.annotate(&mut summary.stats, &e);
         let proved = summary.finished;
+        // Stopped: the shared bound at the root (the enumeration keeps no bound of its open
+        // nodes), of the reduced model plus the fixed costs when the search ran, else of the
+        // model.
+        let stopped_bound = (proved_bound.map(|b| objective.flip(b)))
+            .or_else(|| crate::backend::branch_bound::root_bound(model));
         Ok(match best {
             Some((_, s)) => {
                 let value = objective.value(&s.ones);
-                // Stopped: the shared bound at the root (the enumeration keeps no bound of
-                // its open nodes), of the reduced model plus the fixed costs when the
-                // search noted it, else of the model.
                 let bound = match proved {
                     true => Some(value),
-                    false => proved_bound
-                        .map(|b| objective.flip(b))
-                        .or_else(|| crate::backend::branch_bound::root_bound(model)),
+                    false => stopped_bound,
                 };
                 OptimizeReport {
                     found: Found::Solution(s),
@@ -224,13 +227,13 @@ impl Optimizer for EnumBackend {
                 }
             }
             None if proved => OptimizeReport::without_solution(Found::Infeasible, summary.stats),
-            None if summary.timed_out => {
-                OptimizeReport::without_solution(Found::TimedOut, summary.stats)
+            None => {
+                let found = match summary.timed_out {
+                    true => Found::TimedOut,
+                    false => Found::Undecided(Undecided::Stopped),
+                };
+                OptimizeReport::stopped(found, stopped_bound, summary.stats)
             }
-            None => OptimizeReport::without_solution(
-                Found::Undecided(Undecided::Stopped),
-                summary.stats,
-            ),
         })
     }
 }

@@ -358,7 +358,8 @@ impl Counter for Milp {
 
 /// The native objective: the MILP minimises it (in minimisation form). Proved optimal when
 /// the engine says so (microlp: no gap; HiGHS: absolute gap below 1, which is exact for integer
-/// costs); a solution the time limit stopped is `feasible`, with a root bound: the better of
+/// costs); a run the time limit stopped is `feasible` with its solution, `timeout` without
+/// one, either way with a root bound: the better of
 /// [`crate::backend::branch_bound::root_bound`] and the LP relaxation's optimum rounded to the
 /// safe side (good_lp reports no dual bound of the open nodes). The claimed
 /// value is the exact value of the solution returned (the engine's own objective is a float).
@@ -378,7 +379,15 @@ impl crate::backend::Optimizer for Milp {
                     let value = objective.value(&s.ones);
                     OptimizeReport::optimal(s, value, report.stats)
                 }
-                found => OptimizeReport::without_solution(found, report.stats),
+                Found::Infeasible => {
+                    OptimizeReport::without_solution(Found::Infeasible, report.stats)
+                }
+                // A fractional vertex or a stop: the shared root bound still holds.
+                found => OptimizeReport::stopped(
+                    found,
+                    crate::backend::branch_bound::root_bound(model),
+                    report.stats,
+                ),
             });
         }
         // Presolve keeps every solution (fixings hold in all of them), so the optimum of the
@@ -404,7 +413,10 @@ impl crate::backend::Optimizer for Milp {
                 stats,
             },
             Ok(None) => OptimizeReport::without_solution(Found::Infeasible, stats),
-            Err(()) => OptimizeReport::without_solution(Found::TimedOut, stats),
+            Err(()) => {
+                let bound = self.stopped_bound(model, objective, &mut stats);
+                OptimizeReport::stopped(Found::TimedOut, Some(bound), stats)
+            }
         })
     }
 }

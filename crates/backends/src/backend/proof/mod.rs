@@ -156,6 +156,10 @@ pub struct ProvedRun {
     pub min_value: Option<i128>,
     /// Whether the search space was exhausted (the answer is complete).
     pub exhausted: bool,
+    /// Optimising, stopped: the bound on the optimum (minimisation form) the search proved,
+    /// when it knows one. The search's own claim, as without a proof: the proof certifies
+    /// nothing about a stopped run.
+    pub bound: Option<i128>,
     /// The run's statistics.
     pub stats: Stats,
 }

@@ -161,20 +161,26 @@ fn solved(model: &Model, run: ProvedRun) -> Outcome {
 }
 
 /// An optimisation: the best solution and its value (the proof's minimum, in the objective's
-/// own sign) checked by [`verify_optimum`], proved optimal when the search was exhausted.
+/// own sign) checked by [`verify_optimum`], proved optimal when the search was exhausted;
+/// stopped, with or without a solution, with the bound the search proved.
 fn optimised(model: &Model, run: ProvedRun) -> Outcome {
     let maximize = model.objective().is_some_and(|o| o.is_maximize());
-    let value = run.min_value.map(|v| if maximize { -v } else { v });
+    let sign = |v: i128| if maximize { -v } else { v };
+    let value = run.min_value.map(sign);
+    let bound = match run.exhausted {
+        true => value,
+        false => run.bound.map(sign),
+    };
     let report = match run.witness {
         Some(s) => OptimizeReport {
             found: Found::Solution(s),
             value,
             proved: run.exhausted,
-            bound: value.filter(|_| run.exhausted),
+            bound,
             stats: run.stats,
         },
         None if run.exhausted => OptimizeReport::without_solution(Found::Infeasible, run.stats),
-        None => OptimizeReport::without_solution(Found::TimedOut, run.stats),
+        None => OptimizeReport::stopped(Found::TimedOut, bound, run.stats),
     };
     verify_optimum(model, report)
 }

@@ -179,7 +179,8 @@ impl<E: LegalityEngine> crate::backend::Optimizer for SearchBackend<E> {
 /// search is exhausted (the engine is exact: [`SearchBackend`] offers the ability only then)
 /// or the proved bound meets the incumbent; stopped by the time limit, a stop or the gap
 /// tolerance `gap_limit` with a solution: `feasible`, with the proved global bound (the least
-/// bound of the open nodes) and the trace in `stats.trace`.
+/// bound of the open nodes) and the trace in `stats.trace`; stopped before the first solution:
+/// `timeout`, with that bound (the root's, when no node was noted).
 pub(crate) fn optimize_report(
     engine: &mut dyn LegalityEngine,
     cache: &mut LayoutCache,
@@ -233,7 +234,15 @@ pub(crate) fn optimize_report(
         None if out.exhausted && exact => {
             OptimizeReport::without_solution(Found::Infeasible, out.stats)
         }
-        None if out.timed_out => OptimizeReport::without_solution(Found::TimedOut, out.stats),
+        None if out.timed_out => {
+            // The least bound of the open nodes once noted (the root's: no node is judged
+            // against an incumbent before the first one), else the shared root bound.
+            let stopped = match bound.proved_bound().filter(|_| exact) {
+                Some(b) => Some(objective.flip(b)),
+                None => crate::backend::branch_bound::root_bound(model),
+            };
+            OptimizeReport::stopped(Found::TimedOut, stopped, out.stats)
+        }
         None => OptimizeReport::without_solution(
             Found::Undecided(crate::backend::Undecided::ApproximateEngine {
                 engine: engine.name(),

@@ -99,6 +99,14 @@ impl<E: LegalityEngine> Prover for SearchBackend<E> {
             bound.as_mut(),
             log,
         )?;
+        let exact = out.exact;
+        // As without a proof: the least bound of the open nodes once noted, else the root's.
+        let stopped_bound = bound.as_ref().and_then(|b| {
+            b.proved_bound().filter(|_| exact).or_else(|| {
+                let objective = model.objective()?;
+                crate::backend::branch_bound::root_bound(model).map(|r| objective.flip(r))
+            })
+        });
         let best = bound.and_then(|b| b.best().cloned());
         Ok(ProvedRun {
             count: out.count,
@@ -107,7 +115,8 @@ impl<E: LegalityEngine> Prover for SearchBackend<E> {
                 Some((_, s)) => Some(s),
                 None => out.solutions.into_iter().next(),
             },
-            exhausted: out.exhausted && out.exact,
+            exhausted: out.exhausted && exact,
+            bound: stopped_bound,
             stats: out.stats,
         })
     }

@@ -93,6 +93,7 @@ impl Prover for Xcc {
             witness,
             min_value: None,
             exhausted: ending == super::search::Ending::Exhausted,
+            bound: None,
             stats,
         })
     }
