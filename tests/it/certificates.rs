@@ -969,39 +969,3 @@ fn auto_certifies_through_the_engine_of_its_choice_that_logs() {
         Claim::Infeasible
     );
 }
-
-#[test]
-fn auto_certifies_on_the_command_line_a_model_it_would_send_to_sat() {
-    if !have_checker("auto-cli") {
-        return;
-    }
-    // Pigeonhole of 7 pigeons in 6 holes as CNF: 133 clauses over 42 variables, which auto
-    // sends to sat (no proofs) when no proof is asked; with --certify bitset refutes it.
-    let dir = tempfile::tempdir().unwrap();
-    let var = |p: usize, h: usize| p * 6 + h + 1;
-    let mut clauses: Vec<String> = (0..7)
-        .map(|p| {
-            (0..6)
-                .map(|h| format!("{} ", var(p, h)))
-                .collect::<String>()
-                + "0"
-        })
-        .collect();
-    for h in 0..6 {
-        for p in 0..7 {
-            for q in p + 1..7 {
-                clauses.push(format!("-{} -{} 0", var(p, h), var(q, h)));
-            }
-        }
-    }
-    let text = format!("p cnf 42 {}\n{}\n", clauses.len(), clauses.join("\n"));
-    let file = dir.path().join("php-7-6.cnf");
-    std::fs::write(&file, text).unwrap();
-    let plain = zeroone(&["solve", file.to_str().unwrap(), "--json"]);
-    let plain = String::from_utf8_lossy(&plain.stdout).to_string();
-    assert!(plain.contains("\"backend\":\"sat\""), "{plain}");
-    let out = zeroone(&["solve", file.to_str().unwrap(), "--certify", "--json"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("\"certificate\":\"checked\""), "{stdout}");
-    assert!(stdout.contains("infeasible"), "{stdout}");
-}

@@ -2,7 +2,8 @@
 //! leaves its proof beside the records and the record says `certificate: checked`; the
 //! answers agree with a backend that logs none (and counts known in closed form); a proof
 //! the checker rejects makes its run an `error` in the records and the report; the column is
-//! in the CSV and the report; resume keeps working; old records read as `none`.
+//! in the CSV and the report; resume keeps working; old records read as `none`; on the
+//! command line, auto certifies a model it would send to sat without a proof.
 //!
 //! Like `certificates.rs`, each test that needs `veripb` skips (and says so) without it.
 
@@ -510,4 +511,48 @@ fn records_without_a_certificate_read_as_none() {
     r.options.certify = true;
     let line = r.to_line();
     assert!(line.contains("\"certificate\":\"checked\"") && line.contains("\"certify\":true"));
+}
+
+/// The `zeroone` binary run with `args`.
+fn zeroone_cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_zeroone"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn auto_certifies_on_the_command_line_a_model_it_would_send_to_sat() {
+    if !have_checker("auto-cli") {
+        return;
+    }
+    // Pigeonhole of 7 pigeons in 6 holes as CNF: 133 clauses over 42 variables, which auto
+    // sends to sat (no proofs) when no proof is asked; with --certify bitset refutes it.
+    let dir = tempfile::tempdir().unwrap();
+    let var = |p: usize, h: usize| p * 6 + h + 1;
+    let mut clauses: Vec<String> = (0..7)
+        .map(|p| {
+            (0..6)
+                .map(|h| format!("{} ", var(p, h)))
+                .collect::<String>()
+                + "0"
+        })
+        .collect();
+    for h in 0..6 {
+        for p in 0..7 {
+            for q in p + 1..7 {
+                clauses.push(format!("-{} -{} 0", var(p, h), var(q, h)));
+            }
+        }
+    }
+    let text = format!("p cnf 42 {}\n{}\n", clauses.len(), clauses.join("\n"));
+    let file = dir.path().join("php-7-6.cnf");
+    std::fs::write(&file, text).unwrap();
+    let plain = zeroone_cli(&["solve", file.to_str().unwrap(), "--json"]);
+    let plain = String::from_utf8_lossy(&plain.stdout).to_string();
+    assert!(plain.contains("\"backend\":\"sat\""), "{plain}");
+    let out = zeroone_cli(&["solve", file.to_str().unwrap(), "--certify", "--json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\"certificate\":\"checked\""), "{stdout}");
+    assert!(stdout.contains("infeasible"), "{stdout}");
 }

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use num_bigint::BigUint;
-use zeroone::backend::{Registry, SpaceLevels, Status};
+use zeroone::backend::{Registry, Status};
 use zeroone::harness::record::read_records;
 use zeroone::harness::table_run::table_rows;
 use zeroone::harness::{run_experiment, Experiment, RunOptions};
@@ -29,7 +29,8 @@ use zeroone::puzzle::kinds::{
 };
 use zeroone::puzzle::parse::{Locator, ParseError, ParseErrorKind};
 use zeroone::puzzle::table::{
-    Cell, Format, SpaceTable, SweptTable, Table, TableError, TableOptions, TableRequest,
+    Cell, Format, SpaceLevels, SpaceTable, SweptTable, Table, TableError, TableOptions,
+    TableRequest,
 };
 use zeroone::puzzle::Puzzle;
 

@@ -62,10 +62,10 @@ use crate::backend::bitset::BitsetBackend;
 use crate::backend::enumerate::EnumBackend;
 #[cfg(feature = "milp")]
 use crate::backend::milp::Milp;
+use crate::backend::proof::ProofLog;
 use crate::backend::proof::{ProofTask, ProvedRun, Prover};
 #[cfg(feature = "sat")]
 use crate::backend::sat::Sat;
-use crate::backend::search::ProofLog;
 use crate::backend::xcc::{self, MemoSwitch, Xcc};
 use crate::backend::{
     Backend, BackendError, BackendOptions, CountEnd, CountReport, Counter, OptimizeReport,

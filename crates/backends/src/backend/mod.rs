@@ -65,7 +65,7 @@ pub use optimize::{
 };
 pub use outcome::{
     CountEnd, CountOutcome, CountReport, Found, LpVerdict, Outcome, SearchCounter, SolveReport,
-    SpaceLevels, Stats, Status, Undecided, WITNESS_LIMIT,
+    Stats, Status, Undecided, WITNESS_LIMIT,
 };
 pub use refusal::{RowLimit, RowRefusal};
 pub(crate) use stream::{count_by_enumeration, solve_by_enumeration, Enumeration};

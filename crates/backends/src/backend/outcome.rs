@@ -4,9 +4,10 @@
 //! [`super::verified`] decide every status, so no status is ever guessed elsewhere.
 
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 
-use num_bigint::BigUint;
-use serde::{Deserialize, Serialize};
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::backend::Count;
 use crate::model::Solution;
@@ -17,9 +18,10 @@ use crate::model::Solution;
 ///
 /// In JSON, [`Stats::relaxation`] is written into `extra` under its old keys (`lp_feasible`,
 /// `lp_integral`, `lp_fractional`) and read back from there, so records written before and
-/// after read alike; [`Stats::levels`] is its own object (`levels`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(from = "StatsJson", into = "StatsJson")]
+/// after read alike. A record may add an entry of its own to the object
+/// ([`Stats::serialize_with_entry`]: the table experiment's levels); read as plain `Stats`,
+/// an entry this struct does not know is skipped.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
     /// Search nodes visited (partial placements tried).
     pub nodes: u64,
@@ -38,9 +40,6 @@ pub struct Stats {
     /// What solving the LP relaxation alone found (`milp` with `relax=true`); `None` for
     /// every other run. Reports draw the share of integral optima from it.
     pub relaxation: Option<LpVerdict>,
-    /// The exact counts of a search-space table row (a table experiment's record); `None`
-    /// for every backend run.
-    pub levels: Option<SpaceLevels>,
     /// Backend-specific figures (FFT batches, LP iterations, rank, ...).
     pub extra: BTreeMap<String, serde_json::Value>,
     /// An optimiser's incumbent trace: every improving solution and bound change with its
@@ -108,141 +107,115 @@ impl LpVerdict {
     }
 }
 
-/// The exact counts one row of a search-space table experiment computed: each level by its
-/// key (`every_cell`, `three_axes`, ...: the kind's table names them and reads them back), and
-/// the fixed points Burnside's lemma needs when the row's orbits are completed later (a
-/// sharded count). Written as decimal strings, so no digit is lost.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpaceLevels {
-    /// Each level's exact count, by its key.
-    #[serde(with = "decimal_map")]
-    pub counts: BTreeMap<String, BigUint>,
-    /// Placements fixed by each symmetry but the identity, when the row counted them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "decimal_list")]
-    pub fixed_points: Vec<BigUint>,
-}
-
-impl SpaceLevels {
-    /// The count of level `key`, if the row has it.
-    pub fn get(&self, key: &str) -> Option<&BigUint> {
-        self.counts.get(key)
-    }
-
-    /// Sets the count of level `key`.
-    pub fn set(&mut self, key: &str, count: impl Into<BigUint>) {
-        self.counts.insert(key.into(), count.into());
-    }
-}
-
-/// Exact big integers as JSON decimal strings (a JSON number would lose digits).
-mod decimal_map {
-    use std::collections::BTreeMap;
-
-    use num_bigint::BigUint;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(
-        map: &BTreeMap<String, BigUint>,
+impl Stats {
+    /// Writes these statistics as their JSON object (the one [`Serialize`] writes: the
+    /// counters that are not zero, `seconds`, the figures of [`Stats::figures`] as `extra`,
+    /// the trace), with one more entry of the caller's, `key: value`, right after `seconds`
+    /// when `entry` is `Some`: how a record keeps figures of its own inside its `stats`
+    /// object, at the place its records have always had them (the harness's table levels).
+    /// Cost: one pass over the fields and a copy of `extra`.
+    pub fn serialize_with_entry<S: Serializer, T: Serialize + ?Sized>(
+        &self,
+        entry: Option<(&'static str, &T)>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        s.collect_map(map.iter().map(|(k, v)| (k, v.to_string())))
+        use serde::ser::SerializeStruct;
+        let extra = self.figures();
+        let mut m = s.serialize_struct("Stats", 10)?;
+        let counters = [
+            ("steps", self.steps),
+            ("guesses", self.guesses),
+            ("backtracks", self.backtracks),
+            ("solutions", self.solutions),
+        ];
+        if self.nodes != 0 {
+            m.serialize_field("nodes", &self.nodes)?;
+        }
+        if !self.nodes_per_depth.is_empty() {
+            m.serialize_field("nodes_per_depth", &self.nodes_per_depth)?;
+        }
+        for (key, value) in counters.into_iter().filter(|&(_, v)| v != 0) {
+            m.serialize_field(key, &value)?;
+        }
+        m.serialize_field("seconds", &self.seconds)?;
+        if let Some((key, value)) = entry {
+            m.serialize_field(key, value)?;
+        }
+        if !extra.is_empty() {
+            m.serialize_field("extra", &extra)?;
+        }
+        if !self.trace.is_empty() {
+            m.serialize_field("trace", &self.trace)?;
+        }
+        m.end()
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    /// Reads statistics written by [`Stats::serialize_with_entry`]: the statistics, and the
+    /// caller's entry `key` when the object has it (every key neither knows is skipped, as
+    /// plain [`Deserialize`] skips them). Cost: one pass over the object.
+    pub fn deserialize_with_entry<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        key: &'static str,
         d: D,
-    ) -> Result<BTreeMap<String, BigUint>, D::Error> {
-        let text = BTreeMap::<String, String>::deserialize(d)?;
-        text.into_iter()
-            .map(|(k, v)| match v.parse() {
-                Ok(n) => Ok((k, n)),
-                Err(_) => Err(serde::de::Error::custom(format!(
-                    "level {k}: '{v}' is not a whole number"
-                ))),
-            })
-            .collect()
+    ) -> Result<(Stats, Option<T>), D::Error> {
+        d.deserialize_map(StatsVisitor {
+            key: Some(key),
+            entry: PhantomData,
+        })
     }
 }
 
-/// A list of exact big integers as JSON decimal strings.
-mod decimal_list {
-    use num_bigint::BigUint;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(list: &[BigUint], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(list.iter().map(|v| v.to_string()))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BigUint>, D::Error> {
-        Vec::<String>::deserialize(d)?
-            .into_iter()
-            .map(|v| {
-                v.parse()
-                    .map_err(|_| serde::de::Error::custom(format!("'{v}' is not a whole number")))
-            })
-            .collect()
+impl Serialize for Stats {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.serialize_with_entry::<S, ()>(None, s)
     }
 }
 
-/// The JSON form of [`Stats`]: the typed fields folded into `extra`, but for the table
-/// levels, which have their own object (records made before it keep them in `extra`, where
-/// the table experiment reads them with its kind's keys).
-#[derive(Serialize, Deserialize)]
-struct StatsJson {
-    #[serde(default, skip_serializing_if = "is_zero")]
-    nodes: u64,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    nodes_per_depth: Vec<u64>,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    steps: u64,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    guesses: u64,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    backtracks: u64,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    solutions: u64,
-    #[serde(default)]
-    seconds: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    levels: Option<SpaceLevels>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    extra: BTreeMap<String, serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    trace: Vec<TracePoint>,
+impl<'de> Deserialize<'de> for Stats {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Stats, D::Error> {
+        let visitor = StatsVisitor::<IgnoredAny> {
+            key: None,
+            entry: PhantomData,
+        };
+        Ok(d.deserialize_map(visitor)?.0)
+    }
 }
 
-impl From<StatsJson> for Stats {
-    fn from(mut j: StatsJson) -> Stats {
-        Stats {
-            nodes: j.nodes,
-            nodes_per_depth: j.nodes_per_depth,
-            steps: j.steps,
-            guesses: j.guesses,
-            backtracks: j.backtracks,
-            solutions: j.solutions,
-            seconds: j.seconds,
-            relaxation: LpVerdict::take_from(&mut j.extra),
-            levels: j.levels,
-            extra: j.extra,
-            trace: j.trace,
+/// Reads the JSON object of [`Stats`] (every field optional, `seconds` 0 when absent), and
+/// the caller's entry `key` if any; the LP verdict is taken back out of `extra`.
+struct StatsVisitor<T> {
+    key: Option<&'static str>,
+    entry: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for StatsVisitor<T> {
+    type Value = (Stats, Option<T>);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object of search statistics")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut stats = Stats::default();
+        let mut entry = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "nodes" => stats.nodes = map.next_value()?,
+                "nodes_per_depth" => stats.nodes_per_depth = map.next_value()?,
+                "steps" => stats.steps = map.next_value()?,
+                "guesses" => stats.guesses = map.next_value()?,
+                "backtracks" => stats.backtracks = map.next_value()?,
+                "solutions" => stats.solutions = map.next_value()?,
+                "seconds" => stats.seconds = map.next_value()?,
+                "extra" => stats.extra = map.next_value()?,
+                "trace" => stats.trace = map.next_value()?,
+                k if Some(k) == self.key => entry = map.next_value()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
         }
-    }
-}
-
-impl From<Stats> for StatsJson {
-    fn from(s: Stats) -> StatsJson {
-        let extra = s.figures();
-        StatsJson {
-            nodes: s.nodes,
-            nodes_per_depth: s.nodes_per_depth,
-            steps: s.steps,
-            guesses: s.guesses,
-            backtracks: s.backtracks,
-            solutions: s.solutions,
-            seconds: s.seconds,
-            levels: s.levels,
-            extra,
-            trace: s.trace,
-        }
+        stats.relaxation = LpVerdict::take_from(&mut stats.extra);
+        Ok((stats, entry))
     }
 }
 
@@ -272,10 +245,6 @@ impl SearchCounter {
             SearchCounter::Backtracks => stats.backtracks,
         }
     }
-}
-
-fn is_zero(x: &u64) -> bool {
-    *x == 0
 }
 
 /// What a solver found, before verification.

@@ -25,6 +25,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::backend::bitset::BitsetEngine;
 use crate::backend::search::{root_propagation, Layout, RootPropagation};
 use crate::backend::BackendError;
 use crate::model::{Model, Reduction};
@@ -92,7 +93,7 @@ pub fn presolve(
         PresolveLevel::Propagate => None,
         PresolveLevel::Probe => Some(deadline),
     };
-    let values = match root_propagation(&Layout::new(model), probe)? {
+    let values = match root_propagation(&mut BitsetEngine::default(), &Layout::new(model), probe)? {
         RootPropagation::Fixed(values) => values,
         RootPropagation::Contradiction => {
             // Nothing to keep: an empty model marked infeasible.

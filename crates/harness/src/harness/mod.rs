@@ -39,6 +39,7 @@ pub mod plan;
 pub mod plot;
 pub mod raster;
 pub mod record;
+pub mod record_stats;
 pub mod report;
 pub mod runner;
 pub mod slurm;

@@ -25,8 +25,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::backend::worker::LimitBy;
-use crate::backend::{SearchCounter, Stats, Status};
+use crate::backend::{SearchCounter, Status};
 use crate::harness::experiment::Task;
+pub use crate::harness::record_stats::RecordStats;
 use crate::harness::HarnessError;
 
 /// The options a run was made with, as recorded.
@@ -156,8 +157,9 @@ pub struct Record {
     /// added (`x + ~x = 1`, XCC colour rows). `None` on records made before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_rows: Option<usize>,
-    /// The backend's statistics (nodes, steps, guesses, backtracks, extra figures).
-    pub stats: Stats,
+    /// The backend's statistics (nodes, steps, guesses, backtracks, extra figures), and a
+    /// table row's levels.
+    pub stats: RecordStats,
     /// The counters of `stats` the backend fills, named as its registry entry names them
     /// ([`crate::backend::BackendInfo::counters`]); records made before they were recorded
     /// take the names of this binary's registry.
@@ -249,7 +251,7 @@ impl Record {
             rows: 0,
             original_variables: None,
             original_rows: None,
-            stats: Stats::default(),
+            stats: RecordStats::default(),
             counters: None,
             group: None,
             file: None,

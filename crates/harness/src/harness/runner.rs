@@ -263,7 +263,7 @@ fn fill_outcome(record: &mut Record, r: &RunResult) {
     record.bound = r.bound;
     record.gap =
         (r.objective.zip(r.bound)).map(|(v, b)| crate::model::objective::Objective::gap(v, b));
-    record.stats = r.stats;
+    record.stats = r.stats.into();
     record.wall_seconds = Some(r.wall_seconds);
     record.cpu_seconds = Some(r.cpu_seconds);
     record.peak_rss_mb = Some(r.peak_rss_mb);

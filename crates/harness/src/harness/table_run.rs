@@ -5,7 +5,7 @@
 //!
 //! Each row is one run: resumable and shardable like any experiment. A record's `count` is the
 //! kind's most constrained level (three axes for hex, no touching for Queens); every level is
-//! kept exactly in [`Stats::levels`] (older records: decimal strings in `stats.extra`, still
+//! kept exactly in [`RecordStats::levels`] (older records: decimal strings in `stats.extra`, still
 //! read), so the reports are rebuilt from the records alone. A kind with a sharded count
 //! ([`ShardedSweep`], hex) may split each size into shards, one record each, summed by the
 //! report. The counts are the kinds' own (dynamic programming, checked in their tables'
@@ -20,16 +20,16 @@ use std::time::Instant;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use crate::backend::{SpaceLevels, Stats, Status};
+use crate::backend::{Stats, Status};
 use crate::harness::experiment::{Experiment, Output, Sweep, Task};
 use crate::harness::plan::{in_shard, RunOptions, RunSummary};
-use crate::harness::record::{read_records, Record};
+use crate::harness::record::{read_records, Record, RecordStats};
 use crate::harness::report::Provenance;
 use crate::harness::store::{open_records, records_path};
 use crate::harness::{plot, write_atomically, HarnessError};
 use crate::puzzle::table::{
-    gib_cell, level_legend, log10_of, Cell, Figures, Format, ShardCache, ShardedSweep, SweptTable,
-    TableError,
+    gib_cell, level_legend, log10_of, Cell, Figures, Format, ShardCache, ShardedSweep, SpaceLevels,
+    SweptTable, TableError,
 };
 
 /// Which part of a size's levels a table row counts.
@@ -173,11 +173,13 @@ fn table_record(
         exhaustive: count.as_ref().map(|_| true),
         count,
         reason,
-        stats: Stats {
-            seconds,
+        stats: RecordStats {
+            run: Stats {
+                seconds,
+                extra,
+                ..Stats::default()
+            },
             levels,
-            extra,
-            ..Stats::default()
         },
         group: Some(row.group.into()),
         size: Some(row.size),
@@ -230,7 +232,7 @@ pub fn run_table(
     })
 }
 
-/// The levels on a table record: [`Stats::levels`], or, in a record made before the levels
+/// The levels on a table record: [`RecordStats::levels`], or, in a record made before the levels
 /// had their own field, the counts it kept in `stats.extra` (every decimal string, `cells` as
 /// a number, and `fixed_points` as a list of decimal strings).
 fn levels_of(r: &Record) -> Option<SpaceLevels> {
@@ -650,6 +652,10 @@ mod tests {
             line.contains(r#""levels":{"counts":{"cells":"19","#),
             "{line}"
         );
+        // Where records have always had them: inside `stats`, right after `seconds`.
+        let stats = &line[line.find(r#""stats":{"seconds":"#).unwrap()..];
+        let after_seconds = &stats[stats.find(',').unwrap()..];
+        assert!(after_seconds.starts_with(r#","levels":{"#), "{line}");
         let back: Record = serde_json::from_str(&line).unwrap();
         assert_eq!(back.stats, new.stats);
         // A record made before: the same counts as strings in `extra` (cells a number).

@@ -132,7 +132,10 @@ impl Group {
 /// "exactly one". The enumerator counts that model. Costs: for the identity this is the full
 /// count; for any other symmetry the model has at most half as many variables and its
 /// solutions are about the square root (half-turn, reflections) or less of the full count.
-pub fn hex_fixed_points(width: usize, g: usize) -> Result<u128, crate::backend::BackendError> {
+pub fn hex_fixed_points(
+    width: usize,
+    g: usize,
+) -> Result<u128, crate::puzzle::kinds::hex::lines::HexCountError> {
     use crate::backend::enumerate::{EnumSettings, Enumerator, Order};
     use crate::model::{Coord, ModelBuilder, PuzzleKind, Sense};
     let group = Group::hex(width);

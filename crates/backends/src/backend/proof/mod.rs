@@ -2,7 +2,7 @@
 //! optimum), written beside the model as OPB and checked by the `veripb` checker.
 //!
 //! - [`VeriPbWriter`] writes the proof as the search runs (see
-//!   [`crate::backend::search::ProofLog`] for which search step becomes which proof step).
+//!   [`ProofLog`] for which search step becomes which proof step).
 //! - [`Prover`] is the ability of a backend to run with a proof log (`bitset` has it; the
 //!   others refuse `--proof` with their reason, see [`crate::backend::Backend::prover`]).
 //! - [`prove_to_dir`] writes `NAME.opb` and `NAME.pbp` for one model; [`check`] runs the
@@ -17,16 +17,17 @@
 //! solutions are counted over the model's variables, as zeroone counts them.
 
 mod check;
+pub mod log;
 mod verified;
 mod writer;
 
 pub use check::{check, find_checker, rejection, Checked, CHECKER_INSTALL};
+pub use log::ProofLog;
 pub use verified::{prove_verified, NoProof, Proved, ProvedAnswer};
 pub use writer::{opb_constraint_count, VeriPbWriter, WrittenProof};
 
 use std::path::{Path, PathBuf};
 
-use crate::backend::search::ProofLog;
 use crate::backend::{BackendError, Stats};
 use crate::model::{Model, Solution};
 use thiserror::Error;

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use super::log::ProofLog;
 use super::{Claim, ProofError};
 use crate::backend::branch_bound::PolOp;
-use crate::backend::search::ProofLog;
 use crate::model::{Model, Relation};
 use zeroone_model::output::AtomicWriter;
 

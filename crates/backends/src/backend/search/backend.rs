@@ -1,12 +1,13 @@
 //! [`SearchBackend`]: the search and one legality engine as a backend (solve, count, stream,
-//! optimise), with the [`LayoutCache`] it keeps between models.
+//! optimise, and prove: its [`Prover`]), with the [`LayoutCache`] it keeps between models.
 
 use super::engine::LegalityEngine;
 use super::layout::Layout;
-use super::run::{run, run_optimizing, run_streaming};
+use super::run::{run, run_optimizing, run_proved, run_streaming};
 use super::state::Goal;
 use crate::backend::branch_bound::CostBound;
 use crate::backend::incumbent::{GapLimit, Hint};
+use crate::backend::proof::{ProofLog, ProofTask, ProvedRun, Prover};
 use crate::backend::BackendError;
 use crate::model::{Model, Solution};
 use std::ops::ControlFlow;
@@ -313,8 +314,8 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
     fn rows_supported(&self, model: &Model) -> Result<(), crate::backend::RowRefusal> {
         self.engine.rows_supported(model)
     }
-    /// Proof logging (see [`super::ProofLog`]), with an exact engine only.
-    fn prover(&mut self) -> Option<&mut dyn crate::backend::proof::Prover> {
+    /// Proof logging (see [`ProofLog`]), with an exact engine only.
+    fn prover(&mut self) -> Option<&mut dyn Prover> {
         if self.engine.exact() {
             Some(self)
         } else {
@@ -326,5 +327,63 @@ impl<E: LegalityEngine + Send> crate::backend::Backend for SearchBackend<E> {
             "the {} engine is approximate with these settings (its steps are not checkable; use bitset)",
             self.engine.name()
         )
+    }
+}
+
+/// The search with a proof log: counting and solving as [`super::run`], optimising as
+/// branch and bound with every prune justified by the bound's derivation (see
+/// [`run_proved`]). Offered by
+/// [`crate::backend::Backend::prover`] with an exact engine only.
+impl<E: LegalityEngine> Prover for SearchBackend<E> {
+    fn prove(
+        &mut self,
+        model: &Model,
+        task: ProofTask,
+        log: &mut dyn ProofLog,
+    ) -> Result<ProvedRun, BackendError> {
+        let layout = self.layouts.layout(model);
+        let goal = match task {
+            ProofTask::Solve => Goal::Solve,
+            ProofTask::Count | ProofTask::Optimize => Goal::Count { limit: None },
+            ProofTask::CountUpTo(n) => Goal::Count { limit: Some(n) },
+        };
+        let mut bound = match task {
+            ProofTask::Optimize => {
+                let objective = model.objective().ok_or_else(|| BackendError::Failed {
+                    backend: self.engine.name().into(),
+                    reason: "optimize called on a model without an objective".into(),
+                })?;
+                Some(CostBound::new(layout, objective))
+            }
+            _ => None,
+        };
+        let out = run_proved(
+            &mut self.engine,
+            layout,
+            goal,
+            self.time_limit,
+            bound.as_mut(),
+            log,
+        )?;
+        let exact = out.exact;
+        // As without a proof: the least bound of the open nodes once noted, else the root's.
+        let stopped_bound = bound.as_ref().and_then(|b| {
+            b.proved_bound().filter(|_| exact).or_else(|| {
+                let objective = model.objective()?;
+                crate::backend::branch_bound::root_bound(model).map(|r| objective.flip(r))
+            })
+        });
+        let best = bound.and_then(|b| b.best().cloned());
+        Ok(ProvedRun {
+            count: out.count,
+            min_value: best.as_ref().map(|(v, _)| *v),
+            witness: match best {
+                Some((_, s)) => Some(s),
+                None => out.solutions.into_iter().next(),
+            },
+            exhausted: out.exhausted && exact,
+            bound: stopped_bound,
+            stats: out.stats,
+        })
     }
 }

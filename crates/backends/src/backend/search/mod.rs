@@ -60,16 +60,15 @@ mod backend;
 mod choose;
 mod engine;
 mod layout;
-mod proof;
 mod propagate;
 mod run;
 mod state;
 #[cfg(test)]
 mod tests;
 
+pub use crate::backend::proof::log::{NoProof, ProofLog};
 pub use backend::{LayoutCache, SearchBackend};
 pub use engine::{LegalityEngine, RowGate};
 pub use layout::{Layout, VarSet};
-pub use proof::{NoProof, ProofLog};
 pub use run::{root_propagation, run, run_optimizing, run_proved, run_streaming, RootPropagation};
 pub use state::{Goal, SearchOutcome};

@@ -3,9 +3,9 @@
 
 use super::engine::LegalityEngine;
 use super::layout::{Layout, TrackedRow, VarSet};
-use super::proof::{NoProof, ProofLog};
 use super::state::{Frame, Goal, SearchOutcome, State};
 use crate::backend::branch_bound::CostBound;
+use crate::backend::proof::log::{NoProof, ProofLog};
 use crate::backend::{BackendError, Stats, WITNESS_LIMIT};
 use crate::model::Solution;
 use std::ops::ControlFlow;
@@ -90,10 +90,12 @@ pub enum RootPropagation {
 }
 
 /// Runs the search's propagation from the givens to its fixed point, with no choice made, on
-/// the exact [`crate::backend::bitset::BitsetEngine`]: the variables it places are 1 in every
-/// solution, those it shuts out (past a row's upper bound, or excluded by the clique-cover
-/// rule) are 0 in every solution. Sound, not complete: open variables may still be forced.
-/// Cost: one root node of the search (the layout's nonzeros, plus the propagation rounds).
+/// `engine`, which must be exact (presolve passes [`crate::backend::bitset::BitsetEngine`];
+/// an approximate engine is refused with `BackendError::Failed`): the variables it places are
+/// 1 in every solution, those it shuts out (past a row's upper bound, or excluded by the
+/// clique-cover rule) are 0 in every solution. Sound, not complete: open variables may still
+/// be forced. Cost: one root node of the search (the layout's nonzeros, plus the propagation
+/// rounds). The engine is reset first.
 ///
 /// With `probe` (models with general rows only; others are propagated alone), each open
 /// variable is then tried at 1 in turn: when propagation from there meets a contradiction, no
@@ -102,18 +104,24 @@ pub enum RootPropagation {
 /// `probe` holds (`Some(None)`: no deadline). Cost of probing: per round, one propagation per
 /// open variable.
 pub fn root_propagation(
+    engine: &mut dyn LegalityEngine,
     layout: &Layout,
     probe: Option<Option<Instant>>,
 ) -> Result<RootPropagation, BackendError> {
-    let mut engine = crate::backend::bitset::BitsetEngine::default();
+    if !engine.exact() {
+        return Err(BackendError::Failed {
+            backend: engine.name().into(),
+            reason: "root propagation needs an exact engine".into(),
+        });
+    }
     engine.reset(layout)?;
     let mut st = State::new(layout);
-    st.start(&mut engine);
-    if !st.propagate(&mut engine) {
+    st.start(engine);
+    if !st.propagate(engine) {
         return Ok(RootPropagation::Contradiction);
     }
     if let (Some(deadline), true) = (probe, layout.general) {
-        if !st.probe(&mut engine, deadline) {
+        if !st.probe(engine, deadline) {
             return Ok(RootPropagation::Contradiction);
         }
     }

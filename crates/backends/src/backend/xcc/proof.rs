@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::{memo_name, Xcc};
+use crate::backend::proof::ProofLog;
 use crate::backend::proof::{ProofTask, ProvedRun, Prover};
-use crate::backend::search::ProofLog;
 use crate::backend::{BackendError, Stats};
 use crate::model::{Model, Solution};
 

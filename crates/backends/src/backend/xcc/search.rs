@@ -18,7 +18,7 @@
 use std::time::{Duration, Instant};
 
 use super::problem::Problem;
-use crate::backend::search::ProofLog;
+use crate::backend::proof::ProofLog;
 use crate::backend::Stats;
 
 /// The state of the search at one depth.
@@ -193,7 +193,7 @@ impl Searcher {
     }
 
     /// [`Searcher::run`] reporting each decision, backtrack and solution to `proof` (see
-    /// [`crate::backend::search::ProofLog`]): a decision is an option chosen at a branch (a
+    /// [`crate::backend::proof::ProofLog`]): a decision is an option chosen at a branch (a
     /// model variable set to 1, or a slack item's "leave it out" option: its variable set to
     /// 0); leaving it (its node dead, solved, or every branch below it tried) retracts it.
     /// Every deduction of the search (options killed by full items, dead items with fewer

@@ -15,12 +15,14 @@ use crate::model::Model;
 use crate::puzzle::Puzzle;
 
 mod format;
+mod levels;
 mod orbits;
 mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use format::{group_digits, log10_of, Cell, Format, Table};
+pub use levels::SpaceLevels;
 pub use orbits::orbit_stats;
 pub(crate) use orbits::{checked_orbits, enum_count};
 pub use sweep::{

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use num_bigint::BigUint;
 
-use crate::backend::SpaceLevels;
+use super::levels::SpaceLevels;
 
 use super::{Table, TableError};
 

@@ -11,6 +11,18 @@ use super::HexBoard;
 use crate::backend::dp::{DpStats, Line, LineProblem, States};
 use crate::backend::BackendError;
 
+/// Why counting hex placements failed: [`hex_count`] (the `dp` counter's line problem) or
+/// [`hex_fixed_points`](crate::puzzle::symmetry::hex_fixed_points) (the enumerator on an
+/// orbit model). The message is the counter's own, so a failed table row reads as it always
+/// did.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HexCountError {
+    /// The counter refused the problem (too large for its memory guard, a count past its
+    /// integer bounds) or failed while counting.
+    #[error(transparent)]
+    Counter(#[from] BackendError),
+}
+
 /// The hex geometry of width `width` with the second and third axes as slots (`diag` line
 /// `p` is slot `p`, `anti` line `t` is slot `width + t`), without building a model.
 /// `axes` picks which of the two are rules (`(true, true)`: all three axes).
@@ -72,10 +84,10 @@ pub fn line_problem(width: usize, axes: (bool, bool)) -> Option<LineProblem> {
 pub fn hex_count(
     width: usize,
     axes: (bool, bool),
-) -> Option<Result<(u128, DpStats), BackendError>> {
+) -> Option<Result<(u128, DpStats), HexCountError>> {
     let problem = line_problem(width, axes)?;
     if width < 3 {
-        return Some(problem.count());
+        return Some(problem.count().map_err(HexCountError::from));
     }
     Some(hex_join(&problem, width, axes))
 }
@@ -84,7 +96,7 @@ fn hex_join(
     problem: &LineProblem,
     width: usize,
     axes: (bool, bool),
-) -> Result<(u128, DpStats), BackendError> {
+) -> Result<(u128, DpStats), HexCountError> {
     let mut stats = DpStats {
         mirrored: true,
         ..DpStats::default()

@@ -5,7 +5,6 @@
 
 use num_bigint::BigUint;
 
-use crate::backend::SpaceLevels;
 use crate::puzzle::kinds::hex::shards::{
     self, HexHalves, Layer, MemoryEstimate, RowOrder, RowPlan, ShardError, StreamedRows,
 };
@@ -15,7 +14,7 @@ use crate::puzzle::kinds::hex::table::{
 };
 use crate::puzzle::table::{
     gib_cell, Figures, Setting, Settings, ShardCache, ShardColumns, ShardedSweep, SweepMarks,
-    SweptTable, Table, TableError, TableOptions,
+    SpaceLevels, SweptTable, Table, TableError, TableOptions,
 };
 
 impl SweptTable for HexTable {

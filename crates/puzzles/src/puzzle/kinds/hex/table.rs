@@ -1,7 +1,7 @@
 //! The hex board's table: its levels ([`HexLevels`]), orbits by Burnside's lemma, the memory
 //! guard and sharded three-axis counts, and its tables.
 
-use crate::backend::{memory, SpaceLevels};
+use crate::backend::memory;
 use crate::model::Model;
 use crate::puzzle::kinds::hex::lines::hex_count;
 use crate::puzzle::kinds::hex::shards;
@@ -11,7 +11,7 @@ use crate::puzzle::kinds::hex::shards::{
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, one_or_many, orbit_stats, pow2, with_board_count, Cell,
-    Method, ShardRequest, ShardedCount, SpaceTable, SweptTable, Table, TableError, TableOptions,
+    Method, ShardRequest, ShardedCount, SpaceLevels, SpaceTable, SweptTable, Table, TableError, TableOptions,
     TableRequest,
 };
 use crate::puzzle::HexBoard;

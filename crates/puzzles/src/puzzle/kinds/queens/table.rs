@@ -1,12 +1,11 @@
 //! The square Queens board's table: its levels ([`QueensLevels`]) and tables.
 
 use crate::backend::dp::LineProblem;
-use crate::backend::SpaceLevels;
 use crate::model::Model;
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, factorial, one_or_many, orbit_stats, pow2,
-    with_board_count, Cell, Method, SpaceTable, SweptTable, Table, TableError, TableOptions,
+    with_board_count, Cell, Method, SpaceLevels, SpaceTable, SweptTable, Table, TableError, TableOptions,
     TableRequest,
 };
 use crate::puzzle::Puzzle;

@@ -1,6 +1,8 @@
-//! The search's proof-logging hooks: a [`ProofLog`] observer the search calls at each decision,
-//! each backtrack out of a decision, each solution and at the end, so that a VeriPB proof (see
-//! [`crate::backend::proof`]) can be written as the search runs.
+//! The proof-logging hooks: a [`ProofLog`] observer a search (the shared search of
+//! [`crate::backend::search`], `xcc`'s) calls at each decision, each backtrack out of a
+//! decision, each solution and at the end, so that a VeriPB proof ([`super::VeriPbWriter`])
+//! can be written as the search runs. Here, below both the searches and the writer, so each
+//! depends on this file and neither on the other.
 //!
 //! The search's steps map to proof steps as follows. A decision sets one model variable
 //! (placing a model variable: `x = 1`; placing the slack partner of a variable in no equation:
@@ -16,6 +18,8 @@
 //!
 //! [`NoProof`] is the default: every hook is an empty inline call behind a `bool` the search
 //! checks once per node (`enabled`), so a search without a proof pays one branch per node.
+
+use crate::backend::branch_bound::PolOp;
 
 /// An observer of the search's decisions, for proof logging. Every method has an empty
 /// default, so an implementation picks what it needs. Costs are the implementation's.
@@ -54,70 +58,3 @@ pub trait ProofLog {
 pub struct NoProof;
 
 impl ProofLog for NoProof {}
-
-use super::backend::SearchBackend;
-use super::engine::LegalityEngine;
-use super::run::run_proved;
-use super::state::Goal;
-use crate::backend::branch_bound::{CostBound, PolOp};
-use crate::backend::proof::{ProofTask, ProvedRun, Prover};
-use crate::backend::BackendError;
-use crate::model::Model;
-
-/// The search with a proof log: counting and solving as [`super::run`], optimising as
-/// branch and bound with every prune justified by the bound's derivation (see
-/// [`run_proved`]). Offered by
-/// [`crate::backend::Backend::prover`] with an exact engine only.
-impl<E: LegalityEngine> Prover for SearchBackend<E> {
-    fn prove(
-        &mut self,
-        model: &Model,
-        task: ProofTask,
-        log: &mut dyn ProofLog,
-    ) -> Result<ProvedRun, BackendError> {
-        let layout = self.layouts.layout(model);
-        let goal = match task {
-            ProofTask::Solve => Goal::Solve,
-            ProofTask::Count | ProofTask::Optimize => Goal::Count { limit: None },
-            ProofTask::CountUpTo(n) => Goal::Count { limit: Some(n) },
-        };
-        let mut bound = match task {
-            ProofTask::Optimize => {
-                let objective = model.objective().ok_or_else(|| BackendError::Failed {
-                    backend: self.engine.name().into(),
-                    reason: "optimize called on a model without an objective".into(),
-                })?;
-                Some(CostBound::new(layout, objective))
-            }
-            _ => None,
-        };
-        let out = run_proved(
-            &mut self.engine,
-            layout,
-            goal,
-            self.time_limit,
-            bound.as_mut(),
-            log,
-        )?;
-        let exact = out.exact;
-        // As without a proof: the least bound of the open nodes once noted, else the root's.
-        let stopped_bound = bound.as_ref().and_then(|b| {
-            b.proved_bound().filter(|_| exact).or_else(|| {
-                let objective = model.objective()?;
-                crate::backend::branch_bound::root_bound(model).map(|r| objective.flip(r))
-            })
-        });
-        let best = bound.and_then(|b| b.best().cloned());
-        Ok(ProvedRun {
-            count: out.count,
-            min_value: best.as_ref().map(|(v, _)| *v),
-            witness: match best {
-                Some((_, s)) => Some(s),
-                None => out.solutions.into_iter().next(),
-            },
-            exhausted: out.exhausted && exact,
-            bound: stopped_bound,
-            stats: out.stats,
-        })
-    }
-}
