@@ -17,8 +17,9 @@
 //!    README's "auto" section; formulas with mixed clauses, such as the ordering principle,
 //!    stay on `bitset`, where `enum` is 4x slower);
 //! 3. an objective of at least [`MILP_FROM_TERMS`] nonzero costs over rows that are not all
-//!    exact cover (`= 1`, `<= 1`): covering, cardinality or knapsack rows: `milp` (with the
-//!    `milp` feature);
+//!    exact cover (`= 1`, `<= 1`), some with weights (knapsack rows), or of at least
+//!    [`MILP_FROM_TERMS_UNWEIGHTED`] over unweighted rows (covering, cardinality): `milp`
+//!    (with the `milp` feature);
 //! 4. everything else: `bitset` (general rows without an objective, small objectives,
 //!    objectives over exact-cover rows such as the cheapest Queens placement, multiplicity
 //!    models such as Star Battle, where `xcc`'s MRV engines are level with `bitset` or slower).
@@ -82,8 +83,15 @@ pub const SAT_FROM_CLAUSES: usize = 100;
 pub const SAT_MAX_CLAUSES_PER_VARIABLE: usize = 6;
 
 /// The fewest nonzero objective costs at which a model with rows other than exact cover goes
-/// to `milp`.
+/// to `milp` (when some row has weights: knapsack-40 of the optimisation experiment, 40 terms,
+/// `milp` 3.4 ms against `bitset`'s 27 ms; knapsack-30 `bitset` 3.5x faster).
 pub const MILP_FROM_TERMS: usize = 40;
+
+/// The same threshold for rows without weights (covering and cardinality rows, where
+/// `bitset`'s bounds are stronger): set cover with 40, 60 and 80 terms (optimisation
+/// experiment) and 40 (portfolio) is 1.3-3.4x faster on `bitset`, with 100 and 120 terms
+/// 2.6-2.7x faster on `milp`.
+pub const MILP_FROM_TERMS_UNWEIGHTED: usize = 100;
 
 /// Counting a model of pure exact cover that goes to `xcc` (see
 /// [`Xcc::count_visiting_then_memo`] and the README's "auto" section). With 4 options per item
@@ -158,9 +166,14 @@ pub fn choose(model: &Model) -> Engine {
             let terms = (0..model.num_variables())
                 .filter(|&v| objective.cost(v) != 0)
                 .count();
-            let beyond_exact_cover = (model.constraints().iter())
-                .any(|c| !matches!(c.sense, Sense::ExactlyOne | Sense::AtMostOne));
-            if terms >= MILP_FROM_TERMS && beyond_exact_cover {
+            let rows = model.constraints();
+            let beyond_exact_cover =
+                (rows.iter()).any(|c| !matches!(c.sense, Sense::ExactlyOne | Sense::AtMostOne));
+            let from = match rows.iter().any(|c| c.weights.is_some()) {
+                true => MILP_FROM_TERMS,
+                false => MILP_FROM_TERMS_UNWEIGHTED,
+            };
+            if terms >= from && beyond_exact_cover {
                 Engine::Milp
             } else {
                 Engine::Bitset
@@ -521,13 +534,27 @@ mod tests {
     /// A model whose rows are `rows` (one family, `sense` each) over `n` variables, with the
     /// objective `1 + v % 7` on every variable.
     fn with_objective(n: usize, rows: &[Vec<usize>], sense: Sense) -> Model {
+        objective_model(n, rows, sense, false)
+    }
+
+    /// [`with_objective`] with the weights 2, 3, 4, ... on each row's variables.
+    fn with_weighted_objective(n: usize, rows: &[Vec<usize>], sense: Sense) -> Model {
+        objective_model(n, rows, sense, true)
+    }
+
+    fn objective_model(n: usize, rows: &[Vec<usize>], sense: Sense, weighted: bool) -> Model {
         let mut b = ModelBuilder::new("objective", PuzzleKind::Generic);
         let x: Vec<usize> = (0..n)
             .map(|i| b.variable(format!("x{i}"), Coord::Free))
             .collect();
         let f = b.family("rows");
         for row in rows {
-            b.row(f, row.iter().map(|&i| x[i]).collect(), sense);
+            let vars = row.iter().map(|&i| x[i]).collect();
+            if weighted {
+                b.weighted_row(f, vars, (2..2 + row.len() as u64).collect(), sense);
+            } else {
+                b.row(f, vars, sense);
+            }
         }
         b.objective(
             crate::model::ObjectiveSense::Minimize,
@@ -577,18 +604,19 @@ mod tests {
         // General rows without an objective: bitset.
         let general = crate::backend::fixtures::line_sums(4, Sense::Exactly(2), Sense::Exactly(2));
         assert_eq!(choose(&general), Engine::Bitset);
-        // Objectives: milp from MILP_FROM_TERMS costs over covering rows, bitset below it and
-        // over exact-cover rows.
+        // Objectives: milp from MILP_FROM_TERMS costs over rows with weights and from
+        // MILP_FROM_TERMS_UNWEIGHTED over covering rows, bitset below them and over
+        // exact-cover rows.
         let pairs =
             |n: usize| -> Vec<Vec<usize>> { (0..n).step_by(2).map(|i| vec![i, i + 1]).collect() };
-        let cover = with_objective(MILP_FROM_TERMS, &pairs(MILP_FROM_TERMS), Sense::AtLeast(1));
+        let n = MILP_FROM_TERMS_UNWEIGHTED;
+        let cover = with_objective(n, &pairs(n), Sense::AtLeast(1));
         assert_eq!(choose(&cover), milp);
-        let small = with_objective(
-            MILP_FROM_TERMS - 2,
-            &pairs(MILP_FROM_TERMS - 2),
-            Sense::AtLeast(1),
-        );
+        let small = with_objective(n - 2, &pairs(n - 2), Sense::AtLeast(1));
         assert_eq!(choose(&small), Engine::Bitset);
+        let weighted = |n: usize| with_weighted_objective(n, &pairs(n), Sense::AtLeast(3));
+        assert_eq!(choose(&weighted(MILP_FROM_TERMS)), milp);
+        assert_eq!(choose(&weighted(MILP_FROM_TERMS - 2)), Engine::Bitset);
         let exact = with_objective(100, &pairs(100), Sense::ExactlyOne);
         assert_eq!(choose(&exact), Engine::Bitset);
         // Records name the engine chosen, and each answers as bitset does.
