@@ -177,7 +177,9 @@ pub fn optimisation_section(
 }
 
 /// Per instance: the proved optimum and who proved it; without one, the value and bound of the
-/// `feasible` run closest to its bound, and their gap.
+/// `feasible` run closest to its bound, and their gap; with no such run, the best bound any run
+/// reported (runs stopped before their first solution report one; the records' sense says
+/// which is best).
 fn instance_table(records: &[Record]) -> String {
     let mut md = String::from("\n| instance | optimum | proved by | best value found | best bound | gap |\n|---|---:|---|---:|---:|---:|\n");
     let mut by_instance: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
@@ -210,7 +212,7 @@ fn instance_table(records: &[Record]) -> String {
         let any_value = rs.iter().find_map(|r| r.objective);
         let best = optimum.or(closest.map(|c| c.0)).or(any_value);
         // A proved optimum is its own best bound (the gap is closed).
-        let bound = optimum.or(closest.map(|c| c.1));
+        let bound = (optimum.or(closest.map(|c| c.1))).or_else(|| best_bound(rs));
         let gap = match (optimum, best, bound) {
             (Some(_), _, _) => "0".to_string(),
             (None, Some(v), Some(b)) => format!("{:.2}%", Objective::gap(v, b) * 100.0),
@@ -322,6 +324,17 @@ pub fn primal_gap_curves(records: &[Record], labels: &[String]) -> Vec<(String, 
     out
 }
 
+/// The best bound among `runs` (the largest lower bound when minimising, the smallest upper
+/// bound when maximising); `None` without a bound or a sense. Cost: one pass.
+fn best_bound(runs: &[&Record]) -> Option<i128> {
+    use crate::model::ObjectiveSense;
+    let sense = runs.iter().find_map(|r| r.sense)?;
+    (runs.iter().filter_map(|r| r.bound)).reduce(|a, b| match sense {
+        ObjectiveSense::Minimize => a.max(b),
+        ObjectiveSense::Maximize => a.min(b),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,6 +395,25 @@ mod tests {
             table.contains("| u | infeasible | `bitset`, `cp-sat`, `highs` | - | - | - |"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn runs_stopped_before_a_solution_give_the_best_of_their_bounds() {
+        use crate::model::ObjectiveSense::{Maximize, Minimize};
+        let stopped = |inst: &str, backend: &str, bound: i128, sense| Record {
+            bound: Some(bound),
+            sense: Some(sense),
+            ..run(inst, backend, Status::Timeout, None)
+        };
+        let records = vec![
+            stopped("min", "bitset", 10, Minimize),
+            stopped("min", "milp", 12, Minimize),
+            stopped("max", "bitset", 30, Maximize),
+            stopped("max", "milp", 25, Maximize),
+        ];
+        let table = instance_table(&records);
+        assert!(table.contains("| min | - |  | - | 12 | - |"), "{table}");
+        assert!(table.contains("| max | - |  | - | 25 | - |"), "{table}");
     }
 
     #[test]
