@@ -10,8 +10,9 @@
 # Settings (environment):
 #   RUNS=3          runs of each model whose runs take under 2 s (median taken); one run above
 #   CHECK_LIMIT=240 seconds each check may take (`timeout`); over it the row says "stopped at N s"
-#   CHECK_MAX_MB=50 proofs larger than this (each) are not checked (the checker handles about 0.2 MB/s
-#                   on this machine, so they could not finish within CHECK_LIMIT); 0: check none
+#   CHECK_MAX_MB=50 proofs larger than this (each) are not checked (the checker reads about 0.5 to
+#                   1 MB of proof a CPU second on this machine, so they could not finish within
+#                   CHECK_LIMIT; experiments/check-large-proofs.sh checks them); 0: check none
 #   OPT_LIMIT=10    --time-limit of each optimisation run (with a proof, branch and bound prunes
 #                   as without one, each prune logged as a pol derivation)
 #   SUDOKUS=1000    royle 17-clue Sudokus proved unique (count with --limit 2)
