@@ -13,8 +13,8 @@ use crate::puzzle::kinds::hex::table::{
     hex_widths_table, orbits_from_fixed_points, HexLevels, HexTable, GUARD_BUDGET, HEX_LEVELS,
 };
 use crate::puzzle::table::{
-    gib_cell, Figures, Setting, Settings, ShardCache, ShardColumns, ShardedSweep, SweepMarks,
-    SpaceLevels, SweptTable, Table, TableError, TableOptions,
+    gib_cell, Figures, Setting, Settings, ShardCache, ShardColumns, ShardedSweep, SpaceLevels,
+    SweepMarks, SweptTable, Table, TableError, TableOptions,
 };
 
 impl SweptTable for HexTable {

@@ -11,8 +11,8 @@ use crate::puzzle::kinds::hex::shards::{
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, one_or_many, orbit_stats, pow2, with_board_count, Cell,
-    Method, ShardRequest, ShardedCount, SpaceLevels, SpaceTable, SweptTable, Table, TableError, TableOptions,
-    TableRequest,
+    Method, ShardRequest, ShardedCount, SpaceLevels, SpaceTable, SweptTable, Table, TableError,
+    TableOptions, TableRequest,
 };
 use crate::puzzle::HexBoard;
 use crate::puzzle::Puzzle;

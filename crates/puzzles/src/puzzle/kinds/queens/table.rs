@@ -5,8 +5,8 @@ use crate::model::Model;
 use crate::puzzle::symmetry::Group;
 use crate::puzzle::table::{
     binomial, checked_orbits, enum_count, factorial, one_or_many, orbit_stats, pow2,
-    with_board_count, Cell, Method, SpaceLevels, SpaceTable, SweptTable, Table, TableError, TableOptions,
-    TableRequest,
+    with_board_count, Cell, Method, SpaceLevels, SpaceTable, SweptTable, Table, TableError,
+    TableOptions, TableRequest,
 };
 use crate::puzzle::Puzzle;
 use crate::puzzle::QueensBoard;
