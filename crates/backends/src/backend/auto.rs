@@ -10,17 +10,17 @@
 //!    or `sum <= len - 1` over unit weights, those at least half of all rows, and at most
 //!    [`SAT_MAX_CLAUSES_PER_VARIABLE`] per variable): `sat` (with the `sat` feature). Random
 //!    3-SAT, pigeonhole and ordering formulas;
-//! 2b. any other model (no objective) whose rows are all clauses over positive literals
+//! 3. any other model (no objective) whose rows are all clauses over positive literals
 //!    (`sum >= 1`) or "at most one" (`sum <= 1`, which is also how a CNF reader writes a
 //!    binary clause of two negated literals), with at least one of each: `enum` (the small
 //!    pigeonhole and the parity formulas: 2.4-3.8x faster than `bitset`, measured in the
 //!    README's "auto" section; formulas with mixed clauses, such as the ordering principle,
 //!    stay on `bitset`, where `enum` is 4x slower);
-//! 3. an objective of at least [`MILP_FROM_TERMS`] nonzero costs over rows that are not all
+//! 4. an objective of at least [`MILP_FROM_TERMS`] nonzero costs over rows that are not all
 //!    exact cover (`= 1`, `<= 1`), some with weights (knapsack rows), or of at least
 //!    [`MILP_FROM_TERMS_UNWEIGHTED`] over unweighted rows (covering, cardinality): `milp`
 //!    (with the `milp` feature);
-//! 4. everything else: `bitset` (general rows without an objective, small objectives,
+//! 5. everything else: `bitset` (general rows without an objective, small objectives,
 //!    objectives over exact-cover rows such as the cheapest Queens placement, multiplicity
 //!    models such as Star Battle, where `xcc`'s MRV engines are level with `bitset` or slower).
 //!
