@@ -133,7 +133,7 @@ pub enum Engine {
     Xcc,
     /// CNF-shaped models past [`SAT_FROM_CLAUSES`] clauses.
     Sat,
-    /// Positive clauses and "at most one" rows, nothing else ([`covers_and_packings`]).
+    /// Positive clauses and "at most one" rows, nothing else (see [`choose`]).
     Enum,
     /// Objectives of [`MILP_FROM_TERMS`] terms or more over rows other than exact cover.
     Milp,
