@@ -236,12 +236,7 @@ pub(crate) fn optimize_report(
             OptimizeReport::without_solution(Found::Infeasible, out.stats)
         }
         None if out.timed_out => {
-            // The least bound of the open nodes once noted (the root's: no node is judged
-            // against an incumbent before the first one), else the shared root bound.
-            let stopped = match bound.proved_bound().filter(|_| exact) {
-                Some(b) => Some(objective.flip(b)),
-                None => crate::backend::branch_bound::root_bound(model),
-            };
+            let stopped = stopped_bound(&bound, exact, model).map(|b| objective.flip(b));
             OptimizeReport::stopped(Found::TimedOut, stopped, out.stats)
         }
         None => OptimizeReport::without_solution(
@@ -250,6 +245,16 @@ pub(crate) fn optimize_report(
             }),
             out.stats,
         ),
+    })
+}
+
+/// The bound (minimisation form) of a search stopped early: the least bound of its open nodes
+/// once noted, with an exact engine (before the first incumbent, the root's: no node is judged
+/// against one), else the shared root bound. Cost: the root bound's, when it is needed.
+fn stopped_bound(bound: &CostBound, exact: bool, model: &Model) -> Option<i128> {
+    bound.proved_bound().filter(|_| exact).or_else(|| {
+        let objective = model.objective()?;
+        crate::backend::branch_bound::root_bound(model).map(|r| objective.flip(r))
     })
 }
 
@@ -366,13 +371,8 @@ impl<E: LegalityEngine> Prover for SearchBackend<E> {
             log,
         )?;
         let exact = out.exact;
-        // As without a proof: the least bound of the open nodes once noted, else the root's.
-        let stopped_bound = bound.as_ref().and_then(|b| {
-            b.proved_bound().filter(|_| exact).or_else(|| {
-                let objective = model.objective()?;
-                crate::backend::branch_bound::root_bound(model).map(|r| objective.flip(r))
-            })
-        });
+        // As without a proof.
+        let stopped_bound = (bound.as_ref()).and_then(|b| stopped_bound(b, exact, model));
         let best = bound.and_then(|b| b.best().cloned());
         Ok(ProvedRun {
             count: out.count,
