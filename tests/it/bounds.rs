@@ -311,6 +311,27 @@ fn cuts_off(model: &Model, bound: i128, optimum: i128) -> bool {
     model.objective().unwrap().better(optimum, bound)
 }
 
+/// Every registered backend that stops itself at a time limit, under each setting its registry
+/// entry promises, given no time at all; each named with its settings.
+fn with_no_time() -> Vec<(&'static str, String, Box<dyn zeroone::backend::Backend>)> {
+    let mut made = Vec::new();
+    for info in zeroone::backend::registry() {
+        for promise in info.promises.iter().filter(|_| info.uses_time_limit) {
+            let options = BackendOptions {
+                time_limit: Some(std::time::Duration::ZERO),
+                ..promise.options()
+            };
+            let backend = make_backend(info.name, &options).unwrap();
+            made.push((
+                info.name,
+                format!("{} {:?}", info.name, promise.params),
+                backend,
+            ));
+        }
+    }
+    made
+}
+
 #[test]
 fn every_optimiser_stopped_before_its_first_solution_reports_a_bound_that_keeps_the_optimum() {
     // Every registered backend that stops itself at a time limit and optimises, under each
@@ -325,32 +346,25 @@ fn every_optimiser_stopped_before_its_first_solution_reports_a_bound_that_keeps_
     for model in &models {
         let optimum = covering_knapsacks_optimum(model);
         let sense = model.objective().unwrap().sense();
-        for info in zeroone::backend::registry() {
-            for promise in info.promises.iter().filter(|_| info.uses_time_limit) {
-                let options = BackendOptions {
-                    time_limit: Some(std::time::Duration::ZERO),
-                    ..promise.options()
-                };
-                let mut backend = make_backend(info.name, &options).unwrap();
-                if backend.optimizer().is_none() {
-                    continue;
-                }
-                let what = format!("{} {:?} on {sense:?}", info.name, promise.params);
-                let out = solve_verified(backend.as_mut(), model).unwrap();
-                eprintln!(
-                    "{what}: {:?} {:?} (optimum {optimum})",
-                    out.status, out.bound
-                );
-                assert_eq!(out.status, Status::Timeout, "{what}: {:?}", out.reason);
-                assert!(out.solution.is_none() && out.objective.is_none(), "{what}");
-                let bound = out.bound.unwrap_or_else(|| panic!("{what}: no bound"));
-                assert!(
-                    !cuts_off(model, bound, optimum),
-                    "{what}: bound {bound} cuts off the optimum {optimum}"
-                );
-                assert_eq!((out.gap(), out.gap_ratio()), (None, None), "{what}");
-                checked.insert(info.name);
+        for (name, setting, mut backend) in with_no_time() {
+            if backend.optimizer().is_none() {
+                continue;
             }
+            let what = format!("{setting} on {sense:?}");
+            let out = solve_verified(backend.as_mut(), model).unwrap();
+            eprintln!(
+                "{what}: {:?} {:?} (optimum {optimum})",
+                out.status, out.bound
+            );
+            assert_eq!(out.status, Status::Timeout, "{what}: {:?}", out.reason);
+            assert!(out.solution.is_none() && out.objective.is_none(), "{what}");
+            let bound = out.bound.unwrap_or_else(|| panic!("{what}: no bound"));
+            assert!(
+                !cuts_off(model, bound, optimum),
+                "{what}: bound {bound} cuts off the optimum {optimum}"
+            );
+            assert_eq!((out.gap(), out.gap_ratio()), (None, None), "{what}");
+            checked.insert(name);
         }
     }
     for name in ["bitset", "vsa", "enum", "sat", "milp", "auto"] {
@@ -367,31 +381,23 @@ fn a_run_with_a_proof_log_stopped_before_its_first_solution_keeps_its_bound() {
     let model = covering_knapsacks(100, 60, 41, ObjectiveSense::Maximize);
     let optimum = covering_knapsacks_optimum(&model);
     let mut checked = Vec::new();
-    for info in zeroone::backend::registry() {
-        for promise in info.promises.iter().filter(|_| info.uses_time_limit) {
-            let options = BackendOptions {
-                time_limit: Some(std::time::Duration::ZERO),
-                ..promise.options()
-            };
-            let mut backend = make_backend(info.name, &options).unwrap();
-            let dir = tempfile::tempdir().unwrap();
-            let task = ProofTask::Optimize;
-            let Ok(proved) = prove_verified(backend.as_mut(), &model, task, dir.path(), "k") else {
-                continue;
-            };
-            let what = format!("{} {:?}", info.name, promise.params);
-            let ProvedAnswer::Solve(out) = proved.answer else {
-                panic!("{what}: an optimisation answers as a solve");
-            };
-            assert_eq!(out.status, Status::Timeout, "{what}: {:?}", out.reason);
-            assert!(out.solution.is_none() && out.gap().is_none(), "{what}");
-            let bound = out.bound.unwrap_or_else(|| panic!("{what}: no bound"));
-            assert!(
-                !cuts_off(&model, bound, optimum),
-                "{what}: {bound} {optimum}"
-            );
-            checked.push(info.name);
-        }
+    for (name, what, mut backend) in with_no_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = ProofTask::Optimize;
+        let Ok(proved) = prove_verified(backend.as_mut(), &model, task, dir.path(), "k") else {
+            continue;
+        };
+        let ProvedAnswer::Solve(out) = proved.answer else {
+            panic!("{what}: an optimisation answers as a solve");
+        };
+        assert_eq!(out.status, Status::Timeout, "{what}: {:?}", out.reason);
+        assert!(out.solution.is_none() && out.gap().is_none(), "{what}");
+        let bound = out.bound.unwrap_or_else(|| panic!("{what}: no bound"));
+        assert!(
+            !cuts_off(&model, bound, optimum),
+            "{what}: {bound} {optimum}"
+        );
+        checked.push(name);
     }
     assert!(checked.contains(&"bitset"), "{checked:?}");
 }
