@@ -135,7 +135,8 @@ pub enum Engine {
     Sat,
     /// Positive clauses and "at most one" rows, nothing else (see [`choose`]).
     Enum,
-    /// Objectives of [`MILP_FROM_TERMS`] terms or more over rows other than exact cover.
+    /// Objectives of [`MILP_FROM_TERMS`] terms or more over rows other than exact cover, some
+    /// weighted ([`MILP_FROM_TERMS_UNWEIGHTED`] over unweighted rows).
     Milp,
     /// Everything else.
     Bitset,
