@@ -106,7 +106,7 @@ fn backends(py: Python<'_>) -> PyResult<Vec<PyObject>> {
 /// model the reader refuses (a coefficient above 2^53, the caps) raises `ModelError`.
 #[pyfunction]
 fn _read_opb(text: &str, name: &str) -> PyResult<model::PyModel> {
-    match memory::within_budget(|| zeroone::read::read_str(zeroone::read::Format::Opb, text, name))
+    match memory::within_budget(|| zeroone::read::read_str(zeroone::read::opb::FORMAT, text, name))
     {
         (Ok(m), _) => Ok(model::PyModel::from_model(m)),
         (Err(e), true) => Err(memory::refused(e)),

@@ -42,7 +42,7 @@ pub fn file_help(format_flag: &str) -> String {
         .flat_map(|k| k.extensions().iter().map(|e| dotted(e)))
         .chain([dotted("txt")])
         .collect();
-    let programs: Vec<String> = zeroone::read::Format::ALL
+    let programs: Vec<String> = zeroone::read::FORMATS
         .iter()
         .map(|f| {
             let extensions: Vec<String> = f.extensions().iter().map(|e| dotted(e)).collect();

@@ -452,7 +452,7 @@ fn every_xcc_engine_has_the_published_counts_and_names_itself() {
     // auto sweeps it as it sweeps the generator's model (see `xcc_semantics`).
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/xcc/pentominoes-3x20.xcc");
     let text = std::fs::read_to_string(path).unwrap();
-    let one_family = zeroone::read::read_str(zeroone::read::Format::Xcc, &text, "p3x20").unwrap();
+    let one_family = zeroone::read::read_str(zeroone::read::xcc::FORMAT, &text, "p3x20").unwrap();
     let auto = count_verified(xcc_engine("auto").as_mut(), &one_family, None).unwrap();
     assert_eq!(auto.stats.extra["engine"], "sweep");
     assert_eq!(auto.count, 8);

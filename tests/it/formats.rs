@@ -18,7 +18,7 @@ use zeroone::model::verify::Verifier;
 use zeroone::model::{
     Coord, Model, ModelBuilder, ObjectiveSense, PuzzleKind, Relation, Sense, Solution,
 };
-use zeroone::read::{read_str, Format};
+use zeroone::read::{cnf, lp, mps, opb, read_str, xcc};
 
 fn zeroone(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zeroone"))
@@ -274,11 +274,11 @@ fn round_trip(model: &Model, format: zeroone::export::Format) -> Option<(Model, 
                     .unwrap();
             p[0].to_model("t").unwrap()
         }
-        Out::Lp => read_str(Format::Lp, &text, "t").unwrap(),
-        Out::Mps => read_str(Format::Mps, &text, "t").unwrap(),
-        Out::Opb => read_str(Format::Opb, &text, "t").unwrap(),
-        Out::Cnf => read_str(Format::Cnf, &text, "t").unwrap(),
-        Out::Xcc => read_str(Format::Xcc, &text, "t").unwrap(),
+        Out::Lp => read_str(lp::FORMAT, &text, "t").unwrap(),
+        Out::Mps => read_str(mps::FORMAT, &text, "t").unwrap(),
+        Out::Opb => read_str(opb::FORMAT, &text, "t").unwrap(),
+        Out::Cnf => read_str(cnf::FORMAT, &text, "t").unwrap(),
+        Out::Xcc => read_str(xcc::FORMAT, &text, "t").unwrap(),
     };
     let ids = match format {
         Out::Lp => {

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use zeroone::export::{json::to_json, lp::to_lp, mps::to_mps, opb::to_opb};
 use zeroone::model::Model;
 use zeroone::puzzle::parse::generic::parse_json;
-use zeroone::read::{read_str, Format};
+use zeroone::read::{lp, mps, opb, read_str};
 
 /// A random OPB program: up to 6 variables, up to 5 rows of mixed relations, maybe an
 /// objective (sometimes all zero).
@@ -78,12 +78,12 @@ proptest! {
     #[test]
     fn every_model_read_from_opb_lp_or_mps_round_trips_through_json(seed in any::<u64>()) {
         let opb = random_opb(seed);
-        let first = read_str(Format::Opb, &opb, "t").unwrap();
+        let first = read_str(opb::FORMAT, &opb, "t").unwrap();
         assert_json_round_trip(&first, &opb)?;
         for (format, text) in [
-            (Format::Opb, to_opb(&first)),
-            (Format::Lp, to_lp(&first)),
-            (Format::Mps, to_mps(&first)),
+            (opb::FORMAT, to_opb(&first)),
+            (lp::FORMAT, to_lp(&first)),
+            (mps::FORMAT, to_mps(&first)),
         ] {
             let model = read_str(format, &text, "t")
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
@@ -92,7 +92,7 @@ proptest! {
             // (OPB has only `min:`, so a maximum comes back as the minimum of the negation.)
             let sense = |m: &Model| {
                 m.objective()
-                    .map(|o| o.is_maximize() && format != Format::Opb)
+                    .map(|o| o.is_maximize() && format != opb::FORMAT)
             };
             prop_assert_eq!(sense(&model), sense(&first), "{}\n{}", opb, text);
         }

@@ -16,7 +16,7 @@ use zeroone::puzzle::generate::counting::{
     latin_squares, perfect_matchings, set_partitions, steiner_triple_systems,
 };
 use zeroone::puzzle::generate::exact_cover::{langford, n_queens, pentominoes};
-use zeroone::read::{read_str, Format};
+use zeroone::read::{read_str, xcc};
 
 /// The count outcome of `model` by `backend` with `params`.
 fn outcome(backend: &str, params: &[(&str, &str)], model: &Model) -> CountOutcome {
@@ -132,7 +132,7 @@ proptest! {
     #[test]
     fn random_xcc_counts_agree(seed in any::<u64>()) {
         let text = random_xcc(seed);
-        let model = read_str(Format::Xcc, &text, "random").unwrap();
+        let model = read_str(xcc::FORMAT, &text, "random").unwrap();
         let brute = count("brute", &[], &model);
         prop_assert_eq!(count("xcc", &[("engine", "counts")], &model), brute, "{}", text);
         prop_assert_eq!(memo_count(&model), brute, "{}", text);

@@ -98,9 +98,9 @@ fn numbered_variables_keep_their_labels_through_complements_and_exports() {
     // auxiliary z, and a name of the file's own after them; JSON export and read back keep
     // every one (cross-checked against the labels of the same model built name by name).
     use zeroone::model::{Coord, ModelBuilder, PuzzleKind};
-    use zeroone::read::{read_str, Format};
+    use zeroone::read::{opb, read_str};
     let model = read_str(
-        Format::Opb,
+        opb::FORMAT,
         "* #variable= 4 #constraint= 2\n+1 x1 -1 x3 >= 0 ;\n+2 x2 +1 y >= 1 ;\n",
         "t",
     )

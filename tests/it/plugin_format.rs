@@ -1,12 +1,11 @@
-//! A 0-1 program format is one reader file: a toy format defined here, in the test, reads
-//! through the same pieces every reader under `crates/model/src/read/` uses (the [`Lines`]
-//! source, [`words`] with their columns, the located [`ReadError`]) and has the signature of
-//! theirs (`fn read<L: Lines>(lines, name) -> Result<Model, L::Error>`), so its models count
-//! like the same program read as OPB.
-//!
-//! What it cannot do from outside: be registered. `read::Format` is a closed enum, so a new
-//! format is, today, the file plus five edits in `read/mod.rs` (the variant, `Format::ALL`,
-//! `name`, `extensions`, the arm of `read`); see CONTRIBUTING.md, "Adding a format".
+//! A 0-1 program format is one reader file plus one line: a toy format defined here, in the
+//! test, reads through the same pieces every reader under `crates/model/src/read/` uses (the
+//! [`Lines`](zeroone::read::Lines) source, [`words`] with their columns, the located [`ReadError`]), has the
+//! signature of theirs (`fn read(lines: &mut Source, name) -> Result<Model, Stopped>`) and is
+//! described by a [`Format`] value as theirs are (`pub const FORMAT`). Registering it is one
+//! line, as `formats!` in `read/mod.rs` is for the built-in ones: here the toy joins
+//! [`FORMATS`] in a list of the test's own, and is found by its extension and read through the
+//! one dispatcher, [`read_str`]. See CONTRIBUTING.md, "Adding a format".
 //!
 //! The toy, `pick`: each line lists labels (lower-case letters, digits, `_`), exactly one of
 //! which is 1; `#` starts a comment line.
@@ -15,11 +14,14 @@ use std::collections::HashMap;
 
 use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
 use zeroone::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
-use zeroone::read::{read_str, words, Format, Lines, ReadError, TextLines};
+use zeroone::read::{opb, read_str, words, Format, ReadError, Source, Stopped, FORMATS};
+
+/// The toy format, as a built-in reader file declares its own.
+const PICK: Format = Format::new("pick", &["pick"], read);
 
 /// Reads a `pick` file (see the module docs) as a model named `name`. Cost: one pass, one hash
 /// look-up per label.
-fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
+fn read(lines: &mut Source<'_>, name: &str) -> Result<Model, Stopped> {
     let mut b = ModelBuilder::new(name, PuzzleKind::Generic);
     let family = b.family("pick");
     let mut labels: HashMap<String, usize> = HashMap::new();
@@ -73,12 +75,16 @@ fn count(backend: &str, model: &Model) -> u128 {
 }
 
 #[test]
-fn a_toy_format_reads_through_the_shared_pieces_and_counts_like_its_opb_twin() {
+fn a_toy_format_registered_in_one_line_reads_and_counts_like_its_opb_twin() {
+    let formats = [FORMATS, &[PICK]].concat();
+    let format = Format::by_extension_in(&formats, "pick").unwrap();
+    assert_eq!((format, format.name()), (PICK, "pick"));
+    assert_eq!(Format::by_extension_in(&formats, "opb"), Some(opb::FORMAT));
     let text = "# one of a, b, c; one of c, d\na b c\nc d\n\nd e a\n";
-    let model = read(&mut TextLines::new(text), "toy").unwrap();
+    let model = read_str(format, text, "toy").unwrap();
     assert_eq!(model.num_variables(), 5);
     let opb = "+1 a +1 b +1 c = 1 ;\n+1 c +1 d = 1 ;\n+1 d +1 e +1 a = 1 ;\n";
-    let twin = read_str(Format::Opb, opb, "twin").unwrap();
+    let twin = read_str(opb::FORMAT, opb, "twin").unwrap();
     // {c, e}, {b, d}: brute force on both, and xcc on the toy's.
     assert_eq!(count("brute", &model), 2);
     assert_eq!(count("brute", &twin), 2);
@@ -87,7 +93,7 @@ fn a_toy_format_reads_through_the_shared_pieces_and_counts_like_its_opb_twin() {
 
 #[test]
 fn a_toy_format_locates_its_errors_as_the_built_in_readers_do() {
-    let err = read(&mut TextLines::new("a b\n# fine\nc  D7 e\n"), "toy").unwrap_err();
+    let err = read_str(PICK, "a b\n# fine\nc  D7 e\n", "toy").unwrap_err();
     assert_eq!((err.line, err.column), (3, 4), "{err:?}");
     assert!(
         err.expected.contains("label") && err.found == "D7",

@@ -254,7 +254,7 @@ fn solve_help_names_every_format_zeroone_reads() {
     let dir = tempfile::tempdir().unwrap();
     let o = zeroone(dir.path(), &["solve", "--help"], &[]);
     let help = text(&o.stdout);
-    for format in zeroone::read::Format::ALL {
+    for format in zeroone::read::FORMATS {
         for e in format.extensions() {
             assert!(help.contains(&format!(".{e}")), ".{e} in\n{help}");
         }

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use zeroone::model::verify::{Verifier, Violation};
 use zeroone::model::{Model, Solution};
-use zeroone::read::{read_str, Format};
+use zeroone::read::{lp, mps, opb, read_str};
 
 /// Named rows among unnamed ones; `knap_0` is the name every export gives that row anyway.
 const LP: &str = "\\ row names
@@ -33,7 +33,7 @@ fn row_names(model: &Model) -> Vec<Option<String>> {
 }
 
 fn lp_model() -> Model {
-    read_str(Format::Lp, LP, "m").unwrap()
+    read_str(lp::FORMAT, LP, "m").unwrap()
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn an_lp_files_row_names_are_kept_and_unnamed_rows_store_none() {
         .collect();
     assert_eq!(families, ["row", "row", "pair", "knap", "row"]);
     let unnamed = read_str(
-        Format::Lp,
+        lp::FORMAT,
         "Subject To\n x + y >= 1\nBinary\n x y\nEnd\n",
         "u",
     );
@@ -66,7 +66,7 @@ fn lp_to_model_to_lp_keeps_the_row_names() {
     for line in [" cov3:", " row_1:", " pair_7:", " knap_0:", " c_1:"] {
         assert!(lp.contains(line), "{line} in\n{lp}");
     }
-    let again = read_str(Format::Lp, &lp, "m").unwrap();
+    let again = read_str(lp::FORMAT, &lp, "m").unwrap();
     // `c.1` is written `c_1` (names in exports are letters, digits and `_`); the unnamed
     // row's `row_1` is again the name it gets anyway, so not stored.
     let mut expected = row_names(&model);
@@ -92,10 +92,10 @@ fn mps_and_opb_exports_carry_the_names_back() {
         mps.contains(" G cov3\n") && mps.contains(" L pair_7\n"),
         "{mps}"
     );
-    let from_mps = read_str(Format::Mps, &mps, "m").unwrap();
+    let from_mps = read_str(mps::FORMAT, &mps, "m").unwrap();
     let opb = zeroone::export::opb::to_opb(&model);
     assert!(opb.contains("* row cov3\n+1 x1 +1 x2 >= 1 ;"), "{opb}");
-    let from_opb = read_str(Format::Opb, &opb, "m").unwrap();
+    let from_opb = read_str(opb::FORMAT, &opb, "m").unwrap();
     for (format, back) in [("mps", &from_mps), ("opb", &from_opb)] {
         let names = row_names(back);
         assert_eq!(names[0].as_deref(), Some("cov3"), "{format}: {names:?}");
@@ -128,7 +128,7 @@ fn the_json_model_keeps_the_names_and_refuses_a_bad_list_where_it_stands() {
     assert_eq!(placed(&back), placed(&model));
     // A family whose rows have no names of their own writes none.
     let plain = read_str(
-        Format::Lp,
+        lp::FORMAT,
         "Subject To\n x + y >= 1\nBinary\n x y\nEnd\n",
         "u",
     )
@@ -157,27 +157,27 @@ fn the_json_model_keeps_the_names_and_refuses_a_bad_list_where_it_stands() {
 #[test]
 fn two_names_alike_once_sanitized_stay_distinct_in_the_export() {
     let text = "Subject To\n a.b: x + y >= 1\n a_b: x + z >= 1\n row_2: y + z >= 1\n x + y + z >= 2\nBinary\n x y z\nEnd\n";
-    let model = read_str(Format::Lp, text, "m").unwrap();
+    let model = read_str(lp::FORMAT, text, "m").unwrap();
     let names = zeroone::export::Names::of(&model).rows;
     let mut unique = names.clone();
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "{names:?}");
     let lp = zeroone::export::lp::to_lp(&model);
-    assert!(read_str(Format::Lp, &lp, "m").is_ok(), "{lp}");
+    assert!(read_str(lp::FORMAT, &lp, "m").is_ok(), "{lp}");
 }
 
 #[test]
 fn a_row_name_with_a_control_character_is_refused_where_it_stands_or_left_out() {
     let mps = "NAME m\nROWS\n N obj\n G c\u{1}3\nCOLUMNS\n x c\u{1}3 1\nRHS\n rhs c\u{1}3 1\nBOUNDS\n BV bnd x\nENDATA\n";
-    let e = read_str(Format::Mps, mps, "m").unwrap_err().to_string();
+    let e = read_str(mps::FORMAT, mps, "m").unwrap_err().to_string();
     assert!(
         e.starts_with("4:4:") && e.contains("a row name without control characters"),
         "{e}"
     );
     // An OPB comment is free text: a name there that the model cannot keep is left out.
     let opb = "* row c\u{1}3\n+1 x1 +1 x2 >= 1 ;\n";
-    let model = read_str(Format::Opb, opb, "m").unwrap();
+    let model = read_str(opb::FORMAT, opb, "m").unwrap();
     assert_eq!(model.row_label(0), None);
 }
 
@@ -233,7 +233,7 @@ fn names_survive_serialization_restriction_and_givens_as_rows() {
     assert_eq!(given.row_label(0), Some("cov3"));
     assert_eq!(given.row_label(given.constraints().len() - 1), None);
     // A model differing only in a row's name is another model.
-    let renamed = read_str(Format::Lp, &LP.replace("cov3", "cov4"), "m").unwrap();
+    let renamed = read_str(lp::FORMAT, &LP.replace("cov3", "cov4"), "m").unwrap();
     assert_ne!(renamed, model);
 }
 

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use zeroone::backend::{count_verified, make_backend, solutions_verified, BackendOptions, Status};
 use zeroone::model::Model;
-use zeroone::read::{read_str, Format};
+use zeroone::read::{read_str, xcc};
 
 /// The number of solutions of the XCC `text` by Knuth's rules, tried on every set of options:
 /// a set is a solution when each of its options holds a primary item (Knuth's programs reach
@@ -154,7 +154,7 @@ fn count_by(name: &str, engine: Option<&str>, model: &Model) -> u128 {
 fn an_option_with_no_primary_item_is_never_chosen() {
     // The issue's file: `x` alone is an option of no primary item. Knuth's programs and
     // miniexact count one solution, {a}; zeroone counted two ({a} and {a, x}).
-    let model = read_str(Format::Xcc, "a | x\na\nx\n", "s").unwrap();
+    let model = read_str(xcc::FORMAT, "a | x\na\nx\n", "s").unwrap();
     for backend in ["auto", "xcc", "bitset", "brute", "enum", "sat"] {
         assert_eq!(count_by(backend, None, &model), 1, "{backend}");
     }
@@ -169,7 +169,7 @@ fn an_option_with_no_primary_item_is_never_chosen() {
     // the unique solution is `A C X:1 Y:1` with `B X:1`.
     let text = "| A simple example of color controls\nA B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\n\
                 X:0 Y:1\nB X:1\nC Y:1\n";
-    let model = read_str(Format::Xcc, text, "dlx2").unwrap();
+    let model = read_str(xcc::FORMAT, text, "dlx2").unwrap();
     assert_eq!(knuth_count(text), 1);
     // (The colour rows are not exact-cover rows: only the MRV engine takes them.)
     for engine in ["auto", "counts"] {
@@ -186,7 +186,7 @@ proptest! {
     fn random_xcc_files_count_as_knuths_rules_say(seed in any::<u64>()) {
         let text = random_xcc(seed);
         let expected = u128::from(knuth_count(&text));
-        let model = read_str(Format::Xcc, &text, "random").unwrap();
+        let model = read_str(xcc::FORMAT, &text, "random").unwrap();
         prop_assert_eq!(count_by("brute", None, &model), expected, "{}", text);
         prop_assert_eq!(count_by("xcc", None, &model), expected, "{}", text);
         prop_assert_eq!(count_by("xcc", Some("counts"), &model), expected, "{}", text);
@@ -241,7 +241,7 @@ fn every_spelling_of_a_pentomino_problem_gets_the_same_engine_and_order() {
     let root = env!("CARGO_MANIFEST_DIR");
     let read_xcc = |path: &str| {
         let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
-        read_str(Format::Xcc, &text, path).unwrap()
+        read_str(xcc::FORMAT, &text, path).unwrap()
     };
     let json = std::fs::read_to_string(format!(
         "{root}/experiments/exact-cover/pentominoes-6x10.json"
@@ -252,7 +252,7 @@ fn every_spelling_of_a_pentomino_problem_gets_the_same_engine_and_order() {
             .unwrap();
     let from_json = parsed[0].to_model("json").unwrap();
     let file = read_xcc("data/xcc/pentominoes-6x10.xcc");
-    let exported = read_str(Format::Xcc, &render(&from_json, Out::Xcc).unwrap(), "e").unwrap();
+    let exported = read_str(xcc::FORMAT, &render(&from_json, Out::Xcc).unwrap(), "e").unwrap();
     let expected = (
         "sweep".to_string(),
         "space 60 (transposed, width 10), labels 12".to_string(),
@@ -266,7 +266,7 @@ fn every_spelling_of_a_pentomino_problem_gets_the_same_engine_and_order() {
     }
     let generated = pentominoes(3, 20);
     let file = read_xcc("data/xcc/pentominoes-3x20.xcc");
-    let exported = read_str(Format::Xcc, &render(&generated, Out::Xcc).unwrap(), "e").unwrap();
+    let exported = read_str(xcc::FORMAT, &render(&generated, Out::Xcc).unwrap(), "e").unwrap();
     let (first, second) = (engine_and_order(&generated), engine_and_order(&file));
     assert_eq!(first, second);
     assert_eq!(first, engine_and_order(&exported));

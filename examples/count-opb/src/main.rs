@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use zeroone_backends::backend::{count_verified, make_backend, BackendOptions, Count};
-use zeroone_model::read::{read_str, Format};
+use zeroone_model::read::{opb, read_str};
 
 /// The solutions of the OPB program at `path`, counted by `xcc` (exact, every witness verified).
 fn count_file(path: &PathBuf) -> Result<Count, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let model =
-        read_str(Format::Opb, &text, &path.display().to_string()).map_err(|e| e.to_string())?;
+        read_str(opb::FORMAT, &text, &path.display().to_string()).map_err(|e| e.to_string())?;
     let mut xcc = make_backend("xcc", &BackendOptions::default()).map_err(|e| e.to_string())?;
     let counted = count_verified(xcc.as_mut(), &model, None).map_err(|e| e.to_string())?;
     Ok(counted.count)
@@ -45,7 +45,7 @@ mod tests {
         assert_eq!(count_file(&path), Ok(Count::from(3u128)));
         // The same count by trying every assignment (brute needs no feature either).
         let text = std::fs::read_to_string(&path).unwrap();
-        let model = read_str(Format::Opb, &text, "pick.opb").unwrap();
+        let model = read_str(opb::FORMAT, &text, "pick.opb").unwrap();
         let mut brute = make_backend("brute", &BackendOptions::default()).unwrap();
         let counted = count_verified(brute.as_mut(), &model, None).unwrap();
         assert_eq!(

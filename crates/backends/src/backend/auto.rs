@@ -508,7 +508,7 @@ mod tests {
             }
             text.push_str("0\n");
         }
-        zeroone_model::read::read_str(zeroone_model::read::Format::Cnf, &text, "3sat").unwrap()
+        zeroone_model::read::read_str(zeroone_model::read::cnf::FORMAT, &text, "3sat").unwrap()
     }
 
     /// The pigeonhole formula in DIMACS (as python-sat's `genhard -t php` writes it): `p`
@@ -529,7 +529,7 @@ mod tests {
         clauses
             .iter()
             .for_each(|c| text.push_str(&format!("{c}0\n")));
-        zeroone_model::read::read_str(zeroone_model::read::Format::Cnf, &text, "php").unwrap()
+        zeroone_model::read::read_str(zeroone_model::read::cnf::FORMAT, &text, "php").unwrap()
     }
 
     /// A model whose rows are `rows` (one family, `sense` each) over `n` variables, with the

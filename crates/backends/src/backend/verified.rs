@@ -463,14 +463,14 @@ pub(crate) fn solutions_verified_where(
 mod tests {
     use super::*;
     use crate::backend::{make_backend, BackendOptions};
-    use zeroone_model::read::{read_str, Format};
+    use zeroone_model::read::{cnf, read_str};
 
     #[test]
     fn a_projected_count_is_refused_by_every_counter_but_the_model_still_solves_and_lists() {
         // x1 or x2, shown: x1. Over all variables 3 solutions, projected onto x1 only 2.
         let text = "p cnf 2 1\nc p show 1 0\n1 2 0\n";
-        let projected = read_str(Format::Cnf, text, "p").unwrap();
-        let whole = read_str(Format::Cnf, "p cnf 2 1\n1 2 0\n", "w").unwrap();
+        let projected = read_str(cnf::FORMAT, text, "p").unwrap();
+        let whole = read_str(cnf::FORMAT, "p cnf 2 1\n1 2 0\n", "w").unwrap();
         for name in ["auto", "xcc", "bitset", "brute"] {
             let mut b = make_backend(name, &BackendOptions::default()).unwrap();
             let out = count_verified(b.as_mut(), &projected, None).unwrap();

@@ -24,11 +24,14 @@
 //!
 //! Costs: one pass; one clause held at a time; the model grows by one row per clause.
 
-use super::{quoted, LinearSink, Lines, Lit, ReadError};
+use super::{quoted, Format, LinearSink, Lit, ReadError, Source, Stopped};
 use crate::model::{Model, Relation};
 
+/// DIMACS CNF (`.cnf`).
+pub const FORMAT: Format = Format::new("cnf", &["cnf"], read);
+
 /// Reads a DIMACS CNF file (see the module docs) as a model named `name`.
-pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
+pub fn read(lines: &mut Source<'_>, name: &str) -> Result<Model, Stopped> {
     let mut r = Reader {
         sink: LinearSink::new(name),
         header: None,

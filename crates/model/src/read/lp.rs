@@ -37,7 +37,7 @@
 
 use std::collections::HashMap;
 
-use super::{exact_integer, quoted, LinearSink, Lines, Lit, ReadError};
+use super::{exact_integer, quoted, Format, LinearSink, Lit, ReadError, Source, Stopped};
 use crate::model::{FamilyId, Model, ObjectiveSense, Relation, VarId};
 
 /// A token of an LP line with its 1-based column.
@@ -236,8 +236,11 @@ impl OwnedToken {
     }
 }
 
+/// CPLEX LP, the 0-1 subset (`.lp`).
+pub const FORMAT: Format = Format::new("lp", &["lp"], read);
+
 /// Reads an LP file (see the module docs) as a model named `name`.
-pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
+pub fn read(lines: &mut Source<'_>, name: &str) -> Result<Model, Stopped> {
     let mut r = Reader {
         sink: LinearSink::new(name),
         section: Section::Start,
@@ -688,7 +691,7 @@ pub(crate) fn family_of(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{read_str, Format};
+    use super::super::read_str;
     use crate::model::verify::Verifier;
     use crate::model::Solution;
 
@@ -698,7 +701,7 @@ mod tests {
         // its label (issue 35, item 8: refused as "two variables are labelled '~y'").
         let text =
             "Minimize\n obj: y + ~y\nSubject To\n c: x - y + ~y >= 0\nBinary\n x y ~y\nEnd\n";
-        let m = read_str(Format::Lp, text, "t").unwrap();
+        let m = read_str(super::FORMAT, text, "t").unwrap();
         assert_eq!(m.own_variables(), 3);
         let labels: Vec<String> = (0..m.num_variables())
             .map(|v| m.label(v).into_owned())
@@ -725,11 +728,11 @@ mod tests {
         // Issue 35, item 8: an all-zero objective was dropped (status solved, `count --optimal`
         // refused), while JSON and OPB keep theirs. An empty one is a feasibility problem.
         let zero = "Maximize\n obj: 0 x + 0 y\nSubject To\n c: x + y >= 1\nBinary\n x y\nEnd\n";
-        let m = read_str(Format::Lp, zero, "t").unwrap();
+        let m = read_str(super::FORMAT, zero, "t").unwrap();
         let o = m.objective().expect("the objective is kept");
         assert!(o.is_maximize() && o.terms().next().is_none());
         let empty = "Minimize\n obj:\nSubject To\n c: x + y >= 1\nBinary\n x y\nEnd\n";
-        assert!(read_str(Format::Lp, empty, "t")
+        assert!(read_str(super::FORMAT, empty, "t")
             .unwrap()
             .objective()
             .is_none());

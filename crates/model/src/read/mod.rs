@@ -1,7 +1,9 @@
 //! Reading 0-1 programs other people wrote: OPB ([`opb`]), DIMACS CNF ([`cnf`]), CPLEX LP
-//! ([`lp`]), MPS ([`mps`]) and Knuth's exact-cover format ([`xcc`]). One file per format; all
-//! share the located error ([`ReadError`]), the line source ([`Lines`]), the number rules
-//! ([`exact_integer`]) and the normalisation of signed rows ([`LinearSink`]).
+//! ([`lp`]), MPS ([`mps`]) and Knuth's exact-cover format ([`xcc`]). One file per format, whose
+//! `FORMAT` ([`Format`]) says its name, extensions and reader, and one line in `formats!`
+//! below, which lists it in [`FORMATS`]; all share the located error ([`ReadError`]), the line
+//! source ([`Lines`], seen by a reader as a [`Source`]), the number rules ([`exact_integer`])
+//! and the normalisation of signed rows ([`LinearSink`]).
 //!
 //! Every reader turns the file into a [`Model`] with positive-weight rows: a negated literal or
 //! a negative coefficient becomes a complement variable (`-w x` is `w ~x - w`; see
@@ -15,18 +17,13 @@
 //! [`MAX_NONZEROS`] nonzeros and [`MAX_VARIABLES`] variables, so any input, however long, reads
 //! in bounded memory. Costs: one pass over the text, one hash look-up per variable name.
 
-pub mod cnf;
-pub mod lp;
-pub mod mps;
-pub mod opb;
-pub mod xcc;
-
 mod budget;
 mod sink;
 
 pub use budget::{refused_for_budget, with_memory_budget, BYTES_PER_NONZERO, BYTES_PER_VARIABLE};
 pub use sink::{LinearSink, Lit};
 
+use std::cell::Cell;
 use std::fmt;
 
 use thiserror::Error;
@@ -46,64 +43,117 @@ pub const MAX_NONZEROS: usize = 1 << 25;
 /// have: 2^24, about 16.7 million.
 pub const MAX_VARIABLES: usize = 1 << 24;
 
-/// A format of 0-1 programs zeroone reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// The pseudo-Boolean competition format (`.opb`).
-    Opb,
-    /// DIMACS CNF (`.cnf`).
-    Cnf,
-    /// CPLEX LP, the 0-1 subset (`.lp`).
-    Lp,
-    /// Fixed or free MPS, the 0-1 subset (`.mps`).
-    Mps,
-    /// Knuth's exact-cover input (`.xcc`, `.dlx`).
-    Xcc,
+/// Declares the built-in formats, one line each: the module of the format's reader, whose
+/// `FORMAT` gives its name, its extensions and its `read`.
+macro_rules! formats {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every format zeroone reads, in the order help texts list them. A format defined
+        /// elsewhere (a [`Format::new`] value) reads through [`read`] like these; joining it to
+        /// the list is one line: `[FORMATS, &[MINE]].concat()`.
+        pub const FORMATS: &[Format] = &[$($module::FORMAT),*];
+    };
+}
+
+formats! {
+    opb,
+    cnf,
+    lp,
+    mps,
+    xcc,
+}
+
+/// What a format's reader returns when it stops on an error. The error itself (the source's
+/// own, or the reader's [`ReadError`] given to [`Lines::error`]) waits in the source [`read`]
+/// handed the reader, and [`read`] returns it to the caller; so one reader serves every kind of
+/// source. Only this module makes one.
+#[derive(Debug)]
+pub struct Stopped {
+    _private: (),
+}
+
+/// The source a format's reader reads from: any [`Lines`], its error type set aside
+/// ([`Stopped`]). Each line costs one dynamic call.
+pub type Source<'a> = dyn Lines<Error = Stopped> + 'a;
+
+/// A format's reader: its lines and the model's name in, the model (or [`Stopped`]) out.
+pub type Reader = fn(&mut Source<'_>, &str) -> Result<Model, Stopped>;
+
+/// A format of 0-1 programs zeroone reads: its `--format` name, its file extensions and its
+/// reader. A plain value (copying one costs nothing), so a format defined outside this module
+/// reads through [`read`] exactly as the built-in ones ([`FORMATS`]) do. Two formats are equal
+/// when their names are.
+#[derive(Clone, Copy)]
+pub struct Format {
+    name: &'static str,
+    extensions: &'static [&'static str],
+    reader: Reader,
 }
 
 impl Format {
-    /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 5] = [
-        Format::Opb,
-        Format::Cnf,
-        Format::Lp,
-        Format::Mps,
-        Format::Xcc,
-    ];
+    /// The format named `name` (its `--format` name, lower case), read from files ending in
+    /// `extensions` (lower case, without the dot) by `reader`.
+    pub const fn new(
+        name: &'static str,
+        extensions: &'static [&'static str],
+        reader: Reader,
+    ) -> Format {
+        Format {
+            name,
+            extensions,
+            reader,
+        }
+    }
 
     /// The `--format` name (`opb`, `cnf`, `lp`, `mps`, `xcc`).
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Opb => "opb",
-            Format::Cnf => "cnf",
-            Format::Lp => "lp",
-            Format::Mps => "mps",
-            Format::Xcc => "xcc",
-        }
+        self.name
     }
 
     /// The file extensions, lower case, without the dot.
     pub fn extensions(self) -> &'static [&'static str] {
-        match self {
-            Format::Opb => &["opb"],
-            Format::Cnf => &["cnf"],
-            Format::Lp => &["lp"],
-            Format::Mps => &["mps"],
-            Format::Xcc => &["xcc", "dlx"],
-        }
+        self.extensions
     }
 
-    /// The format whose files end in `extension` (lower case, no dot).
+    /// The built-in format whose files end in `extension` (lower case, no dot).
     pub fn by_extension(extension: &str) -> Option<Format> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.extensions().contains(&extension))
+        Format::by_extension_in(FORMATS, extension)
+    }
+
+    /// The format of `formats` whose files end in `extension` (lower case, no dot): the first
+    /// that claims it.
+    pub fn by_extension_in(formats: &[Format], extension: &str) -> Option<Format> {
+        formats
+            .iter()
+            .copied()
+            .find(|f| f.extensions.contains(&extension))
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Format {}
+
+impl std::hash::Hash for Format {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Format({})", self.name)
     }
 }
 
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.name)
     }
 }
 
@@ -175,27 +225,65 @@ impl Lines for TextLines<'_> {
     }
 }
 
-/// Reads one model in `format` from `lines`, named `name`.
-pub fn read<L: Lines>(format: Format, lines: &mut L, name: &str) -> Result<Model, L::Error> {
-    match format {
-        Format::Opb => opb::read(lines, name),
-        Format::Cnf => cnf::read(lines, name),
-        Format::Lp => lp::read(lines, name),
-        Format::Mps => mps::read(lines, name),
-        Format::Xcc => xcc::read(lines, name),
+/// Reads one model in `format` from `lines`, named `name`: the format's reader, given `lines`
+/// with their error type set aside; its error, if any, comes back as `lines`' own.
+pub fn read<L: Lines + ?Sized>(
+    format: Format,
+    lines: &mut L,
+    name: &str,
+) -> Result<Model, L::Error> {
+    let mut source = Erased {
+        inner: lines,
+        failure: Cell::new(None),
+    };
+    match (format.reader)(&mut source, name) {
+        Ok(model) => Ok(model),
+        Err(Stopped { .. }) => Err(match source.failure.take() {
+            Some(failure) => failure,
+            None => source.inner.error(ReadError::at(
+                0,
+                0,
+                "a reader that says why it stopped",
+                format!("the {} reader stopped without an error", format.name),
+            )),
+        }),
+    }
+}
+
+/// `inner` with its error type set aside: its failures (and the reader's errors, turned into
+/// its own by [`Lines::error`]) wait in `failure` for [`read`].
+struct Erased<'a, L: Lines + ?Sized> {
+    inner: &'a mut L,
+    failure: Cell<Option<L::Error>>,
+}
+
+impl<L: Lines + ?Sized> Lines for Erased<'_, L> {
+    type Error = Stopped;
+    fn next_line(&mut self) -> Result<Option<(usize, &str)>, Stopped> {
+        match self.inner.next_line() {
+            Ok(line) => Ok(line),
+            Err(failure) => {
+                self.failure.set(Some(failure));
+                Err(Stopped { _private: () })
+            }
+        }
+    }
+    fn error(&self, e: ReadError) -> Stopped {
+        self.failure.set(Some(self.inner.error(e)));
+        Stopped { _private: () }
     }
 }
 
 /// Reads one model in `format` from `text` (see [`read`]).
 ///
 /// ```
-/// use zeroone::read::{read_str, Format};
+/// use zeroone::read::{opb, read_str};
 ///
 /// // x1 or not x2; at most one of x1, x2, x3 (written with negative coefficients).
-/// let m = read_str(Format::Opb, "+1 x1 +1 ~x2 >= 1 ;\n-1 x1 -1 x2 -1 x3 >= -1 ;\n", "t").unwrap();
+/// let m = read_str(opb::FORMAT, "+1 x1 +1 ~x2 >= 1 ;\n-1 x1 -1 x2 -1 x3 >= -1 ;\n", "t").unwrap();
 /// assert_eq!(m.own_variables(), 3); // x1 x2 x3; the complement ~x2 is derived
 /// assert_eq!(m.num_variables(), 4);
-/// let e = read_str(Format::Opb, "+1 x1 x2 >= 1 ;\n", "t").unwrap_err();
+/// let e = read_str(opb::FORMAT, "+1 x1 x2 >= 1 ;\n", "t").unwrap_err();
 /// assert_eq!((e.line, e.column), (1, 7));
 /// ```
 pub fn read_str(format: Format, text: &str, name: &str) -> Result<Model, ReadError> {

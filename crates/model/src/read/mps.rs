@@ -35,7 +35,7 @@
 
 use std::collections::HashMap;
 
-use super::{exact_integer, quoted, LinearSink, Lines, Lit, ReadError};
+use super::{exact_integer, quoted, Format, LinearSink, Lit, ReadError, Source, Stopped};
 use crate::model::{Model, ObjectiveSense, Relation};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +83,11 @@ struct Reader {
     nonzeros: usize,
 }
 
+/// Fixed or free MPS, the 0-1 subset (`.mps`).
+pub const FORMAT: Format = Format::new("mps", &["mps"], read);
+
 /// Reads an MPS file (see the module docs) as a model named `name`.
-pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
+pub fn read(lines: &mut Source<'_>, name: &str) -> Result<Model, Stopped> {
     let mut r = Reader {
         sink: LinearSink::new(name),
         section: Section::Start,
@@ -458,7 +461,7 @@ impl Reader {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{read_str, Format};
+    use super::super::read_str;
 
     const HEAD: &str =
         "NAME t\nROWS\n N obj\n G c\nCOLUMNS\n x c 1\n y c 1\nRHS\n rhs c 1\nBOUNDS\n";
@@ -472,10 +475,10 @@ mod tests {
             " BV x 1\n BV y\n",
             " BV bnd x\n BV y 1\n",
         ] {
-            let m = read_str(Format::Mps, &format!("{HEAD}{bounds}ENDATA\n"), "t").unwrap();
+            let m = read_str(super::FORMAT, &format!("{HEAD}{bounds}ENDATA\n"), "t").unwrap();
             assert_eq!(m.own_variables(), 2, "{bounds}");
         }
-        let e = read_str(Format::Mps, &format!("{HEAD} BV bnd z 1\nENDATA\n"), "t").unwrap_err();
+        let e = read_str(super::FORMAT, &format!("{HEAD} BV bnd z 1\nENDATA\n"), "t").unwrap_err();
         assert!(e.to_string().contains("'z'"), "{e}");
         assert_eq!((e.line, e.column), (11, 9), "{e}");
     }
@@ -483,10 +486,10 @@ mod tests {
     #[test]
     fn an_objective_row_with_entries_is_kept_even_at_cost_zero() {
         let zero = "NAME t\nROWS\n N obj\n G c\nCOLUMNS\n x obj 0 c 1\n y c 1\nRHS\n rhs c 1\nBOUNDS\n BV bnd x\n BV bnd y\nENDATA\n";
-        let m = read_str(Format::Mps, zero, "t").unwrap();
+        let m = read_str(super::FORMAT, zero, "t").unwrap();
         assert!(m.objective().is_some_and(|o| o.terms().next().is_none()));
         let none = format!("{HEAD} BV bnd x\n BV bnd y\nENDATA\n");
-        assert!(read_str(Format::Mps, &none, "t")
+        assert!(read_str(super::FORMAT, &none, "t")
             .unwrap()
             .objective()
             .is_none());

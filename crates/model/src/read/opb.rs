@@ -22,7 +22,7 @@
 //!
 //! Costs: one pass; one row's terms held at a time.
 
-use super::{exact_integer, quoted, LinearSink, Lines, Lit, ReadError};
+use super::{exact_integer, quoted, Format, LinearSink, Lit, ReadError, Source, Stopped};
 use crate::model::{FamilyId, Model, ObjectiveSense, Relation};
 
 /// One token of an OPB line, with its 1-based column.
@@ -113,8 +113,11 @@ struct Reader {
     pending: Pending,
 }
 
+/// The pseudo-Boolean competition format (`.opb`).
+pub const FORMAT: Format = Format::new("opb", &["opb"], read);
+
 /// Reads an OPB file (see the module docs) as a model named `name`.
-pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
+pub fn read(lines: &mut Source<'_>, name: &str) -> Result<Model, Stopped> {
     let mut r = Reader {
         sink: LinearSink::new(name),
         declared: None,

@@ -157,7 +157,7 @@ proptest! {
     fn opb_with_negations_reads_to_the_same_solutions_and_optimum(seed in any::<u64>()) {
         let p = random_program(seed);
         let text = program_text(&p);
-        let m = read_str(Format::Opb, &text, "t").unwrap();
+        let m = read_str(opb::FORMAT, &text, "t").unwrap();
         prop_assert_eq!(m.own_variables(), p.vars);
         let (expected, best) = evaluate(&p);
         let (found, count, optimum) = brute(&m);
@@ -179,7 +179,7 @@ fn count_of(format: Format, text: &str) -> usize {
 #[test]
 fn dimacs_clauses_are_at_least_one_rows_over_literals() {
     let text = "c tiny\np cnf 3 3\n1 -2 0\n2 3\n -1 0\n-3 0\n";
-    let m = read_str(Format::Cnf, text, "t").unwrap();
+    let m = read_str(cnf::FORMAT, text, "t").unwrap();
     assert_eq!(
         (m.own_variables(), m.family_id("clause").is_some()),
         (3, true)
@@ -187,25 +187,25 @@ fn dimacs_clauses_are_at_least_one_rows_over_literals() {
     // x3 = 0, then x1 = x2: two solutions.
     assert_eq!(brute(&m).1, 2);
     // The empty clause: no solution; a tautology: no constraint.
-    assert_eq!(count_of(Format::Cnf, "p cnf 2 1\n0\n"), 0);
-    assert_eq!(count_of(Format::Cnf, "p cnf 2 1\n1 -1 0\n"), 4);
+    assert_eq!(count_of(cnf::FORMAT, "p cnf 2 1\n0\n"), 0);
+    assert_eq!(count_of(cnf::FORMAT, "p cnf 2 1\n1 -1 0\n"), 4);
 }
 
 #[test]
 fn cnf_projection_lines_mark_the_model_unless_they_show_every_variable() {
     // Shown: x1 and x3 of three, over two lines (repeats count once).
     let text = "p cnf 3 1\nc p show 1 0\nc p show 3 1 0\n1 2 3 0\n";
-    let m = read_str(Format::Cnf, text, "t").unwrap();
+    let m = read_str(cnf::FORMAT, text, "t").unwrap();
     assert_eq!(m.count_projection(), Some(&[0, 2][..]));
     // The projection survives the JSON form worker processes receive.
     let back: Model = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
     assert_eq!(back.count_projection(), Some(&[0, 2][..]));
     assert_eq!(back, m);
     // Every variable shown is no projection; negated literals' complements are not counted.
-    let all = read_str(Format::Cnf, "p cnf 2 1\nc p show 2 1 0\n-1 2 0\n", "t").unwrap();
+    let all = read_str(cnf::FORMAT, "p cnf 2 1\nc p show 2 1 0\n-1 2 0\n", "t").unwrap();
     assert_eq!(all.count_projection(), None);
     // Other `c` lines stay comments.
-    let plain = read_str(Format::Cnf, "p cnf 2 1\nc p weight 1 0.5 0\n1 0\n", "t").unwrap();
+    let plain = read_str(cnf::FORMAT, "p cnf 2 1\nc p weight 1 0.5 0\n1 0\n", "t").unwrap();
     assert_eq!(plain.count_projection(), None);
     // Bad projection lines are located errors.
     for (text, line, column, expected) in [
@@ -230,7 +230,7 @@ fn cnf_projection_lines_mark_the_model_unless_they_show_every_variable() {
         ("p cnf 2 1\nc p show 1 2\n1 0\n", 2, 13, "to end with 0"),
         ("c p show 1 0\np cnf 2 1\n1 0\n", 1, 1, "the header 'p cnf"),
     ] {
-        let e = read_str(Format::Cnf, text, "t").unwrap_err();
+        let e = read_str(cnf::FORMAT, text, "t").unwrap_err();
         assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
         assert!(e.expected.contains(expected), "{text:?}: {e}");
     }
@@ -241,32 +241,32 @@ fn xcc_colours_and_multiplicities_count_as_knuths_programs_do() {
     // Options: 0 a x:red, 1 b x:blue, 2 c y, 3 a b, 4 b c x:red, 5 c x:red y.
     let text = "| comment\na b c | x y\na x:red\nb x:blue\nc y\na b\nb c x:red\nc x:red y\n";
     // {0,4} (x red twice), {3,2}, {3,5}; {0,1,...} clash on x's colour.
-    assert_eq!(count_of(Format::Xcc, text), 3);
-    let m = read_str(Format::Xcc, text, "t").unwrap();
+    assert_eq!(count_of(xcc::FORMAT, text), 3);
+    let m = read_str(xcc::FORMAT, text, "t").unwrap();
     assert_eq!(m.own_variables(), 6);
     assert_eq!(m.label(0), "a,x:red");
     // An uncoloured use of x excludes every coloured one.
-    assert_eq!(count_of(Format::Xcc, "a b | x\na x\nb x:red\nb\n"), 1);
+    assert_eq!(count_of(xcc::FORMAT, "a b | x\na x\nb x:red\nb\n"), 1);
     // Multiplicities: item a covered 1 to 2 times by three single options: 3 + 3 = 6; `2|a`
     // exactly twice: 3; the miniexact spelling `a:1;2` as Knuth's `1:2|a`.
-    assert_eq!(count_of(Format::Xcc, "1:2|a\na\na\na\n"), 6);
-    assert_eq!(count_of(Format::Xcc, "2|a\na\na\na\n"), 3);
-    assert_eq!(count_of(Format::Xcc, "a:1;2\na\na\na\n"), 6);
+    assert_eq!(count_of(xcc::FORMAT, "1:2|a\na\na\na\n"), 6);
+    assert_eq!(count_of(xcc::FORMAT, "2|a\na\na\na\n"), 3);
+    assert_eq!(count_of(xcc::FORMAT, "a:1;2\na\na\na\n"), 6);
     // Repeated options are distinct variables with distinct labels.
-    let m = read_str(Format::Xcc, "a\na\na\n", "t").unwrap();
+    let m = read_str(xcc::FORMAT, "a\na\na\n", "t").unwrap();
     assert_eq!((m.label(0), m.label(1)), ("a".into(), "a#2".into()));
 }
 
 #[test]
 fn lp_and_mps_read_what_other_solvers_write() {
     let lp = "\\ knapsack\nMaximize\n obj: 3 x + 2 y + 4 z\nSubject To\n budget_0: 2 x + 3 y\n   + 4 z <= 5\n c2: x - y >= 0\nBounds\n 0 <= z <= 1\nBinary\n x y\nGeneral\n z\nEnd\n";
-    let m = read_str(Format::Lp, lp, "t").unwrap();
+    let m = read_str(lp::FORMAT, lp, "t").unwrap();
     // Sizes 2 + 3 fit, 2 + 4 do not: x and y, value 5.
     assert_eq!(brute(&m).2, Some(5));
     assert!(m.family_id("budget").is_some());
     assert_eq!(m.objective().unwrap().sense(), ObjectiveSense::Maximize);
     let mps = "NAME knap\nOBJSENSE\n    MAX\nROWS\n N  obj\n L  budget_0\n G  c2\nCOLUMNS\n    MARKER  'MARKER'  'INTORG'\n    x  obj  3  budget_0  2\n    x  c2  1\n    y  obj  2  budget_0  3\n    y  c2  -1\n    z  obj  4  budget_0  4\n    MARKER  'MARKER'  'INTEND'\nRHS\n    rhs  budget_0  5\nBOUNDS\n UP bnd x 1\n UP bnd y 1\n BV bnd z\nENDATA\n";
-    let m2 = read_str(Format::Mps, mps, "t").unwrap();
+    let m2 = read_str(mps::FORMAT, mps, "t").unwrap();
     // Same variables in the same order: the same solutions, count and optimum.
     assert_eq!(brute(&m2), brute(&m));
 }
@@ -274,7 +274,7 @@ fn lp_and_mps_read_what_other_solvers_write() {
 #[test]
 fn opb_objective_constants_from_negated_literals_are_kept() {
     // min: -2 ~x1 is -2 when x1 = 0: the cost sits on the complement, not on a shifted x1.
-    let m = read_str(Format::Opb, "min: -2 ~x1 ;\n+1 x1 +1 x2 >= 0 ;\n", "t").unwrap();
+    let m = read_str(opb::FORMAT, "min: -2 ~x1 ;\n+1 x1 +1 x2 >= 0 ;\n", "t").unwrap();
     assert_eq!(brute(&m).2, Some(-2));
     // Output shows own variables only: the complement is derived.
     assert_eq!(m.derived(2), Some(crate::model::Derived::Complement(0)));
@@ -288,14 +288,14 @@ fn opb_reads_the_older_star_syntax_of_minisat_plus() {
     let starred = "+1*v1  +1*v2 -1*v3  -1*v4  >= 1;\n-1*v1  -1*v2 +1*v3  +1*v4  >= 1;\n";
     let plain = "+1 v1 +1 v2 -1 v3 -1 v4 >= 1 ;\n-1 v1 -1 v2 +1 v3 +1 v4 >= 1 ;\n";
     let (a, b) = (
-        read_str(Format::Opb, starred, "t").unwrap(),
-        read_str(Format::Opb, plain, "t").unwrap(),
+        read_str(opb::FORMAT, starred, "t").unwrap(),
+        read_str(opb::FORMAT, plain, "t").unwrap(),
     );
     assert_eq!(brute(&a), brute(&b));
     // The two rows together are unsatisfiable (x1 + x2 - x3 - x4 is at least 1 and at most -1).
     assert_eq!(brute(&a).1, 0);
     // A product stays a product with or without stars.
-    let e = read_str(Format::Opb, "+1*x1*x2 >= 1 ;\n", "t").unwrap_err();
+    let e = read_str(opb::FORMAT, "+1*x1*x2 >= 1 ;\n", "t").unwrap_err();
     assert!(e.to_string().contains("product"), "{e}");
 }
 
@@ -305,10 +305,10 @@ fn lp_variables_first_named_after_a_complement_keep_their_declarations() {
     // still be found under Binary (found by the mutation fuzz test: it panicked).
     let text =
         "Maximize\n obj: x\nSubject To\n c: x - y >= 0\n d: w + x <= 1\nBinary\n x y w\nEnd\n";
-    let m = read_str(Format::Lp, text, "t").unwrap();
+    let m = read_str(lp::FORMAT, text, "t").unwrap();
     assert_eq!(m.own_variables(), 3);
     assert_eq!(brute(&m).2, Some(1));
-    let e = read_str(Format::Lp, &text.replace(" x y w\n", " x y\n"), "t").unwrap_err();
+    let e = read_str(lp::FORMAT, &text.replace(" x y w\n", " x y\n"), "t").unwrap_err();
     assert!(e.to_string().contains("variable 'w'"), "{e}");
     assert_eq!((e.line, e.column), (5, 5), "{e}");
 }
@@ -378,7 +378,7 @@ proptest! {
         for i in 0..written {
             text.push_str(&format!("{} -{} 0\n", i % 3 + 1, (i + 1) % 3 + 1));
         }
-        let read = read_str(Format::Cnf, &text, "t");
+        let read = read_str(cnf::FORMAT, &text, "t");
         if written == declared {
             let m = read.unwrap();
             let clauses = m.families().iter().find(|f| f.name == "clause");
@@ -413,7 +413,7 @@ proptest! {
         for i in 0..written {
             text.push_str(&format!("+1 x{} -1 x{} >= 0 ;\n", i % 3 + 1, (i + 1) % 3 + 1));
         }
-        let read = read_str(Format::Opb, &text, "t");
+        let read = read_str(opb::FORMAT, &text, "t");
         if written == declared {
             let m = read.unwrap();
             let rows = m.families().iter().find(|f| f.name == "constraint");
@@ -437,20 +437,20 @@ fn an_opb_constraint_count_is_one_number_on_the_header_line() {
         ("* #variable= 1 #constraint= -1\n", (1, 29)),
         ("* #constraint= 1 #constraint= 1\n+1 x1 >= 1 ;\n", (1, 31)),
     ] {
-        let e = read_str(Format::Opb, text, "t").unwrap_err();
+        let e = read_str(opb::FORMAT, text, "t").unwrap_err();
         assert_eq!((e.line, e.column), at, "{text}: {e}");
     }
     // Without the count, any number of constraints reads; on a later line it is a comment.
-    assert!(read_str(Format::Opb, "* #variable= 1\n+1 x1 >= 1 ;\n", "t").is_ok());
+    assert!(read_str(opb::FORMAT, "* #variable= 1\n+1 x1 >= 1 ;\n", "t").is_ok());
     let later = "* #variable= 1\n* #constraint= 0\n+1 x1 >= 1 ;\n";
-    assert!(read_str(Format::Opb, later, "t").is_ok());
+    assert!(read_str(opb::FORMAT, later, "t").is_ok());
 }
 
 #[test]
 fn numbered_variables_are_found_by_number_and_other_names_by_name() {
     // `x1..xN` of a header are found without a name table; `x01` or `x1a` are other names.
     let m = read_str(
-        Format::Opb,
+        opb::FORMAT,
         "* #variable= 3 #constraint= 2\n+1 x3 +1 x01 >= 1 ;\n+1 x1 +1 x1a >= 2 ;\n",
         "t",
     )
@@ -460,14 +460,14 @@ fn numbered_variables_are_found_by_number_and_other_names_by_name() {
     assert_eq!(labels, ["x1", "x2", "x3", "x01", "x1a"]);
     assert_eq!(m.constraints()[0].vars, vec![2, 3]);
     assert_eq!(m.constraints()[1].vars, vec![0, 4]);
-    let twice = read_str(Format::Opb, "* #variable= 3 #variable= 4\n", "t").unwrap_err();
+    let twice = read_str(opb::FORMAT, "* #variable= 3 #variable= 4\n", "t").unwrap_err();
     assert_eq!((twice.line, twice.column), (1, 27), "{twice}");
 }
 
 #[test]
 fn a_memory_budget_refuses_a_header_at_its_line_and_holds_only_on_its_thread() {
     let text = "c big\np cnf 100000 1\n1 0\n";
-    let e = with_memory_budget(Some(1 << 20), || read_str(Format::Cnf, text, "t")).unwrap_err();
+    let e = with_memory_budget(Some(1 << 20), || read_str(cnf::FORMAT, text, "t")).unwrap_err();
     assert_eq!((e.line, e.column), (2, 1), "{e}");
     assert!(e.to_string().contains("100000 variables"), "{e}");
     // Rows count too: 20,000 two-literal rows of a named-variable OPB pass 1 MB.
@@ -475,12 +475,79 @@ fn a_memory_budget_refuses_a_header_at_its_line_and_holds_only_on_its_thread() {
     for i in 0..20_000 {
         opb.push_str(&format!("+1 a{i} +1 b{i} >= 1 ;\n"));
     }
-    let e = with_memory_budget(Some(1 << 20), || read_str(Format::Opb, &opb, "t")).unwrap_err();
+    let e = with_memory_budget(Some(1 << 20), || read_str(opb::FORMAT, &opb, "t")).unwrap_err();
     assert!(e.line > 1 && e.line < 20_000, "{e}");
     // Without a budget (and after one) both read.
     assert_eq!(
-        read_str(Format::Cnf, text, "t").unwrap().num_variables(),
+        read_str(cnf::FORMAT, text, "t").unwrap().num_variables(),
         100_000
     );
-    assert!(read_str(Format::Opb, &opb, "t").is_ok());
+    assert!(read_str(opb::FORMAT, &opb, "t").is_ok());
+}
+
+/// A source that fails at its third line with an error of its own type.
+struct FailingAtThree {
+    lines: Vec<&'static str>,
+    next: usize,
+}
+
+impl Lines for FailingAtThree {
+    type Error = String;
+    fn next_line(&mut self) -> Result<Option<(usize, &str)>, String> {
+        self.next += 1;
+        match self.next {
+            3 => Err("line 3 could not be read".into()),
+            n => Ok(self.lines.get(n - 1).map(|l| (n, *l))),
+        }
+    }
+    fn error(&self, e: ReadError) -> String {
+        format!("reader: {e}")
+    }
+}
+
+/// Every registered format's reader sees one source type, whatever the caller's: the caller's
+/// own failure and the reader's located errors both come back as the caller's error type.
+#[test]
+fn every_format_hands_back_the_source_s_own_errors() {
+    for &format in FORMATS {
+        let mut source = FailingAtThree {
+            lines: vec!["* a comment", "c a comment", "x", "y"],
+            next: 0,
+        };
+        let e = read(format, &mut source, "t").unwrap_err();
+        // A reader may refuse line 1 or 2 first (its own error, located) or meet line 3.
+        assert!(
+            e == "line 3 could not be read"
+                || e.starts_with("reader: 1:")
+                || e.starts_with("reader: 2:"),
+            "{format}: {e}"
+        );
+    }
+    let mut bad = FailingAtThree {
+        lines: vec!["+1 x1 x2 >= 1 ;"],
+        next: 0,
+    };
+    let e = read(opb::FORMAT, &mut bad, "t").unwrap_err();
+    assert!(e.starts_with("reader: 1:7: expected"), "{e}");
+    let mut unreadable = FailingAtThree {
+        lines: vec!["p cnf 2 1", "1 -2 0"],
+        next: 0,
+    };
+    let e = read(cnf::FORMAT, &mut unreadable, "t").unwrap_err();
+    assert_eq!(e, "line 3 could not be read");
+}
+
+#[test]
+fn formats_are_found_by_extension_and_compared_by_name() {
+    let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
+    assert_eq!(names, ["opb", "cnf", "lp", "mps", "xcc"]);
+    assert_eq!(Format::by_extension("dlx"), Some(xcc::FORMAT));
+    assert_eq!(Format::by_extension("txt"), None);
+    let mine = Format::new("mine", &["opb"], opb::read);
+    assert_ne!(mine, opb::FORMAT);
+    assert_eq!(
+        Format::by_extension_in(&[mine, opb::FORMAT], "opb"),
+        Some(mine)
+    );
+    assert_eq!(format!("{mine} {mine:?}"), "mine Format(mine)");
 }

@@ -38,7 +38,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{exact_integer, quoted, LinearSink, Lines, Lit, ReadError};
+use super::{exact_integer, quoted, Format, LinearSink, Lit, ReadError, Source, Stopped};
 use crate::model::{Model, Relation, VarId};
 
 /// One item of the first line.
@@ -56,8 +56,11 @@ struct Item {
     coloured: BTreeMap<String, Vec<VarId>>,
 }
 
+/// Knuth's exact-cover input (`.xcc`, `.dlx`).
+pub const FORMAT: Format = Format::new("xcc", &["xcc", "dlx"], read);
+
 /// Reads an XCC file (see the module docs) as a model named `name`.
-pub fn read<L: Lines>(lines: &mut L, name: &str) -> Result<Model, L::Error> {
+pub fn read(lines: &mut Source<'_>, name: &str) -> Result<Model, Stopped> {
     let mut r = Reader {
         sink: LinearSink::new(name),
         items: Vec::new(),

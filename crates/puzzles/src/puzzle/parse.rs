@@ -71,7 +71,7 @@ impl Format {
             .iter()
             .map(|k| Format::Puzzle(k.name()))
             .chain([Format::Json, Format::Toml])
-            .chain(crate::read::Format::ALL.map(Format::Program))
+            .chain(crate::read::FORMATS.iter().copied().map(Format::Program))
             .collect()
     }
 
@@ -138,7 +138,7 @@ fn extensions_text() -> String {
         .flat_map(|k| k.extensions().iter().map(|e| format!(".{e}")))
         .collect();
     all.extend([".txt".into(), ".json".into(), ".toml".into()]);
-    let programs = crate::read::Format::ALL.iter().flat_map(|f| f.extensions());
+    let programs = crate::read::FORMATS.iter().flat_map(|f| f.extensions());
     all.extend(programs.map(|e| format!(".{e}")));
     let last = all.pop().unwrap_or_default();
     format!("{} or {last}", all.join(", "))

@@ -273,13 +273,13 @@ mod tests {
     fn a_projected_cnf_exports_its_own_projection() {
         // Three variables, one clause, shown: 1 and 3 (the second is projected away).
         let text = "p cnf 3 1\nc p show 3 1 0\n1 2 3 0\n";
-        let m = crate::read::read_str(crate::read::Format::Cnf, text, "projected").unwrap();
+        let m = crate::read::read_str(crate::read::cnf::FORMAT, text, "projected").unwrap();
         assert_eq!(m.count_projection(), Some(&[0, 2][..]));
         let out = to_dimacs(&m, &CnfOptions::default()).unwrap();
         let shown: Vec<&str> = out.lines().filter(|l| l.starts_with("c p show")).collect();
         assert_eq!(shown, ["c p show 1 3 0"]);
         // Read back, the projection is the same.
-        let back = crate::read::read_str(crate::read::Format::Cnf, &out, "back").unwrap();
+        let back = crate::read::read_str(crate::read::cnf::FORMAT, &out, "back").unwrap();
         assert_eq!(back.count_projection(), m.count_projection());
     }
 

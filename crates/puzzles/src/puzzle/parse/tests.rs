@@ -665,7 +665,7 @@ proptest! {
         } else {
             bytes
         };
-        let programs = crate::read::Format::ALL.map(|f| Some(Format::Program(f)));
+        let programs = crate::read::FORMATS.iter().map(|&f| Some(Format::Program(f)));
         let formats = [None, Some(Format::Hex), Some(Format::Queens), Some(Format::Sudoku), Some(Format::Json), Some(Format::Toml)];
         for format in formats.into_iter().chain(programs) {
             let reader = gunzip_if_needed(std::io::Cursor::new(bytes.clone())).unwrap();
@@ -876,7 +876,7 @@ proptest! {
     /// or one located error, never a panic.
     #[test]
     fn random_program_text_never_panics(text in "[x~0-9 +\\-<>=;:|*\n.eEa-cpnfMINSTBOUDRHLGmarkeINTORGQ'\\\\]{0,300}") {
-        for format in crate::read::Format::ALL {
+        for &format in crate::read::FORMATS {
             let name = format!("fuzz.{}", format.name());
             match parse_str(&text, Format::Program(format), &name) {
                 Ok(models) => prop_assert_eq!(models.len(), 1),
@@ -886,29 +886,34 @@ proptest! {
     }
 }
 
-/// The shipped example of every 0-1 program format (`examples/formats/`).
-const PROGRAM_EXAMPLES: [(crate::read::Format, &str); 5] = [
-    (
-        crate::read::Format::Opb,
-        include_str!("../../../../../examples/formats/knapsack.opb"),
-    ),
-    (
-        crate::read::Format::Cnf,
-        include_str!("../../../../../examples/formats/cycle4.cnf"),
-    ),
-    (
-        crate::read::Format::Lp,
-        include_str!("../../../../../examples/formats/pick.lp"),
-    ),
-    (
-        crate::read::Format::Mps,
-        include_str!("../../../../../examples/formats/pick.mps"),
-    ),
-    (
-        crate::read::Format::Xcc,
-        include_str!("../../../../../examples/formats/colours.xcc"),
-    ),
-];
+/// The shipped examples of the 0-1 program formats (`examples/formats/`), each with the
+/// registered format its extension names, read once. Every registered format must have one
+/// (adding a format adds its example there, which this test and the README point to).
+fn program_examples() -> &'static [(crate::read::Format, String)] {
+    static EXAMPLES: std::sync::OnceLock<Vec<(crate::read::Format, String)>> =
+        std::sync::OnceLock::new();
+    EXAMPLES.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/formats");
+        let mut examples: Vec<(crate::read::Format, String)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter_map(|path| {
+                let ext = path.extension()?.to_str()?.to_string();
+                let format = crate::read::Format::by_extension(&ext)?;
+                Some((format, std::fs::read_to_string(&path).unwrap()))
+            })
+            .collect();
+        examples.sort_by_key(|(format, text)| (format.name(), text.clone()));
+        for format in crate::read::FORMATS {
+            assert!(
+                examples.iter().any(|(f, _)| f == format),
+                "no example of {format} in {}",
+                dir.display()
+            );
+        }
+        examples
+    })
+}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
@@ -917,12 +922,14 @@ proptest! {
     /// located error naming the file and a line of the text (line 0: the whole file).
     #[test]
     fn mutated_examples_of_every_format_read_or_fail_located(
-        which in 0usize..5,
+        which in 0usize..64,
         cut in any::<(u16, u8)>(),
         insert in any::<(u16, String)>(),
         swap in any::<(u16, char)>(),
     ) {
-        let (format, text) = PROGRAM_EXAMPLES[which];
+        let examples = program_examples();
+        let (format, text) = &examples[which % examples.len()];
+        let format = *format;
         let mut chars: Vec<char> = text.chars().collect();
         let at = |k: u16, len: usize| if len == 0 { 0 } else { k as usize % len };
         let start = at(cut.0, chars.len());
