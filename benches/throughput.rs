@@ -15,8 +15,9 @@ use zeroone::backend::{make_backend, solve_verified, BackendOptions, Outcome};
 use zeroone::model::verify::Verifier;
 use zeroone::model::Model;
 use zeroone::puzzle::kinds::sudoku::generate;
-use zeroone::puzzle::parse::{generic, open, Format, PuzzleStream};
+use zeroone::puzzle::parse::{open, Format, PuzzleStream};
 use zeroone::puzzle::Sudoku;
+use zeroone::read::generic;
 use zeroone::render::SolveRecord;
 
 const PUZZLES: usize = 2000;
@@ -116,7 +117,7 @@ fn main() {
         g.bench_function(format!("one_row_{n}_variables"), |b| {
             b.iter_batched(
                 || (),
-                |()| generic::parse_json(&json, "row.json").expect("valid model"),
+                |()| generic::parse_json(&json).expect("valid model"),
                 BatchSize::PerIteration,
             )
         });

@@ -23,7 +23,8 @@ use pyo3::types::PyType;
 use zeroone::export::json::JsonModel;
 use zeroone::export::Names;
 use zeroone::model::Model;
-use zeroone::puzzle::parse::generic::parse_json;
+use zeroone::puzzle::parse::ParseError;
+use zeroone::read::generic::parse_json;
 
 use crate::convert::{parse_error, ModelError, OptionError, Whole};
 use crate::draft::{Draft, FamilyArgs, Rhs};
@@ -71,7 +72,7 @@ impl State {
         draft.ensure_buildable()?;
         let text =
             serde_json::to_string(&draft.json).map_err(|e| ModelError::new_err(e.to_string()))?;
-        let model = parse_json(&text, &draft.json.name).map_err(|e| {
+        let model = parse_json(&text).map_err(|e| {
             // The JSON text is ours, not the user's: its line and column mean nothing to them.
             ModelError::new_err(format!("model '{}': {}", draft.json.name, e.kind))
         })?;
@@ -280,7 +281,8 @@ impl PyModel {
         crate::memory::ensure((text.len() as u64).saturating_mul(JSON_TEXT_FACTOR), || {
             format!("building a model from {} bytes of JSON", text.len())
         })?;
-        let model = parse_json(text, path).map_err(|e| parse_error(py, &e))?;
+        let model = parse_json(text)
+            .map_err(|e| parse_error(py, &ParseError::in_generic_model(path, e)))?;
         Ok(PyModel::from_model(model))
     }
 

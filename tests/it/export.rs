@@ -391,7 +391,7 @@ fn general_rows_in_cnf_have_the_models_solutions() {
 fn json_round_trips() {
     for m in models().into_iter().chain([general_model()]) {
         let text = render(&m, Format::Json).unwrap();
-        let back = zeroone::puzzle::parse::generic::parse_json(&text, "export.json").unwrap();
+        let back = zeroone::read::generic::parse_json(&text).unwrap();
         assert_eq!(back.name(), m.name());
         assert_eq!(back.variables(), m.variables());
         assert_eq!(back.families(), m.families());

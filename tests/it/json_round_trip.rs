@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use zeroone::export::{json::to_json, lp::to_lp, mps::to_mps, opb::to_opb};
 use zeroone::model::Model;
-use zeroone::puzzle::parse::generic::parse_json;
+use zeroone::read::generic::parse_json;
 use zeroone::read::{lp, mps, opb, read_str};
 
 /// A random OPB program: up to 6 variables, up to 5 rows of mixed relations, maybe an
@@ -47,8 +47,8 @@ fn random_opb(seed: u64) -> String {
 /// interleaved come back grouped), families, givens and objective.
 fn assert_json_round_trip(model: &Model, source: &str) -> Result<(), TestCaseError> {
     let json = to_json(model).map_err(|e| TestCaseError::fail(format!("{e}\n{source}")))?;
-    let back = parse_json(&json, "back.json")
-        .map_err(|e| TestCaseError::fail(format!("{e}\n{json}\n{source}")))?;
+    let back =
+        parse_json(&json).map_err(|e| TestCaseError::fail(format!("{e}\n{json}\n{source}")))?;
     let labels = |m: &Model| {
         (0..m.num_variables())
             .map(|v| m.label(v).into_owned())

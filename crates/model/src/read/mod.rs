@@ -3,7 +3,8 @@
 //! `FORMAT` ([`Format`]) says its name, extensions and reader, and one line in `formats!`
 //! below, which lists it in [`FORMATS`]; all share the located error ([`ReadError`]), the line
 //! source ([`Lines`], seen by a reader as a [`Source`]), the number rules ([`exact_integer`])
-//! and the normalisation of signed rows ([`LinearSink`]).
+//! and the normalisation of signed rows ([`LinearSink`]). zeroone's own generic model, JSON or
+//! TOML, is read whole by [`generic`] (serde), with its own located errors.
 //!
 //! Every reader turns the file into a [`Model`] with positive-weight rows: a negated literal or
 //! a negative coefficient becomes a complement variable (`-w x` is `w ~x - w`; see
@@ -16,6 +17,8 @@
 //! [`MAX_LINE_BYTES`]) and build the model as they go; a model may hold at most
 //! [`MAX_NONZEROS`] nonzeros and [`MAX_VARIABLES`] variables, so any input, however long, reads
 //! in bounded memory. Costs: one pass over the text, one hash look-up per variable name.
+
+pub mod generic;
 
 mod budget;
 mod sink;

@@ -8,6 +8,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::model::ModelError;
+use crate::read::generic::{GenericError, GenericErrorKind};
 
 /// A malformed or unreadable puzzle file, located as precisely as the format allows.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -196,16 +197,37 @@ pub enum ParseErrorKind {
     Model(Box<ModelError>),
 }
 
-/// The 1-based line and column (in characters) of byte offset `offset` of `text`.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
+pub(crate) use crate::read::generic::line_col;
+
+impl ParseError {
+    /// The error `e` of a generic model (JSON or TOML, read by [`crate::read::generic`]) in the
+    /// file named `file`.
+    pub fn in_generic_model(file: &str, e: GenericError) -> ParseError {
+        ParseError {
+            file: file.into(),
+            puzzle: Some(0),
+            line: e.line,
+            column: e.column,
+            kind: e.kind.into(),
+        }
     }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
+}
+
+impl From<GenericErrorKind> for ParseErrorKind {
+    fn from(kind: GenericErrorKind) -> ParseErrorKind {
+        match kind {
+            GenericErrorKind::Missing(what) => ParseErrorKind::NoPuzzle(what),
+            GenericErrorKind::Syntax(message) => ParseErrorKind::Syntax(message),
+            GenericErrorKind::ControlChar { what, found } => {
+                ParseErrorKind::ControlChar { what, found }
+            }
+            GenericErrorKind::BadValue { expected, found } => {
+                ParseErrorKind::BadValue { expected, found }
+            }
+            GenericErrorKind::UnknownVariable(label) => ParseErrorKind::UnknownVariable(label),
+            GenericErrorKind::Model(e) => ParseErrorKind::Model(e),
+        }
+    }
 }
 
 /// Where parse errors point: the file being read. Kinds' readers make their errors with it.

@@ -17,7 +17,7 @@
 //! - Sudoku: one puzzle per line, `n*n` cells (`n` = 4, 9, 16, 25): `1`-`9`, then letters `A`..
 //!   (either case) for 16x16 and 25x25; `.` or `0` for an empty cell. Blank and `#` lines are
 //!   skipped.
-//! - JSON / TOML: a generic model; see [`generic`].
+//! - JSON / TOML: a generic model; see [`crate::read::generic`].
 //!
 //! Region letters become region indices in letter order (`A` < `Z` < `a` < `z`), so writing a
 //! board back with its kind's writer ([`crate::puzzle::kind::Board::to_text`]) and reading it again
@@ -25,7 +25,6 @@
 //!
 //! Costs: one pass over the text; the Queens solution check builds the board's model once.
 
-pub mod generic;
 mod stream;
 
 pub use stream::{gunzip_if_needed, open, stem_of, InputReader, PuzzleStream, STDIN_NAME};

@@ -170,7 +170,7 @@ fn pigeonhole(pigeons: usize, holes: usize) -> Model {
         rows(pigeons, holes, &|p, h| var(p, h)),
         rows(holes, pigeons, &|h, p| var(p, h)),
     );
-    crate::puzzle::parse::generic::parse_json(&text, "pigeons.json").unwrap()
+    zeroone_model::read::generic::parse_json(&text).unwrap()
 }
 
 #[test]
@@ -431,7 +431,7 @@ fn packing_knapsack(items: usize, rows: usize) -> Model {
             .join(","),
         costs.join(","),
     );
-    crate::puzzle::parse::generic::parse_json(&text, "knapsack.json").unwrap()
+    zeroone_model::read::generic::parse_json(&text).unwrap()
 }
 
 #[test]

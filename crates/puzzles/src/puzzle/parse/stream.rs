@@ -13,8 +13,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::{
-    format_of_name, generic, is_blank, line_col, sniff_txt, BlockReader, Format, Locator,
-    ParseError, ParseErrorKind,
+    format_of_name, is_blank, line_col, sniff_txt, BlockReader, Format, Locator, ParseError,
+    ParseErrorKind,
 };
 use crate::model::Model;
 use crate::puzzle::kind::{InputCaps, ReadBlock, ReadLine, Reader};
@@ -334,11 +334,13 @@ impl<R: BufRead> PuzzleStream<R> {
                 return Ok(None);
             }
             let text = self.lines.rest(&self.file)?;
-            return Ok(Some(Puzzle::Model(if format == Format::Json {
-                generic::parse_json(&text, &self.file)?
+            let model = if format == Format::Json {
+                crate::read::generic::parse_json(&text)
             } else {
-                generic::parse_toml(&text, &self.file)?
-            })));
+                crate::read::generic::parse_toml(&text)
+            };
+            let model = model.map_err(|e| ParseError::in_generic_model(&self.file, e))?;
+            return Ok(Some(Puzzle::Model(model)));
         };
         let found = match kind.reader() {
             Reader::Lines(read) => self.next_line_puzzle(read)?,

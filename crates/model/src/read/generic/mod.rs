@@ -47,11 +47,66 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
-use super::{line_col, ParseError, ParseErrorKind};
+use thiserror::Error;
+
+pub use self::locate::line_col;
+use self::locate::{json_message, json_token_start, number_before};
+
 use crate::model::{
     parse_sense, Coord, Model, ModelBuilder, ModelError, ObjectiveSense, PuzzleKind, Sense,
     MAX_COEFFICIENT, MAX_COST,
 };
+
+/// A generic model file that does not read: where (1-based line and column in characters) and
+/// what. The caller adds the file name.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{line}:{column}: {kind}")]
+pub struct GenericError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What was expected and what was found.
+    pub kind: GenericErrorKind,
+}
+
+/// What is wrong with a generic model file; each message says what was expected and found.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GenericErrorKind {
+    /// No model (an empty file) or no variable.
+    #[error("expected at least one {0}, found none")]
+    Missing(&'static str),
+    /// JSON or TOML that is not well formed or does not have the model's shape.
+    #[error("expected a generic model (JSON/TOML), found an error: {0}")]
+    Syntax(String),
+    /// A label or family name holding a control character (newline, tab, ...), which would
+    /// break the line-based formats zeroone writes.
+    #[error("expected a {what} without control characters (newline, tab, ...), found {found:?}")]
+    ControlChar {
+        /// `variable label` or `family name`.
+        what: &'static str,
+        /// The text as read.
+        found: String,
+    },
+    /// A value out of its range or of the wrong shape (a sense name, a negative right-hand
+    /// side, a zero weight, a weight list not matching its row).
+    #[error("expected {expected}, found {found}")]
+    BadValue {
+        /// What would have been accepted.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// A row or given naming a variable that was not declared.
+    #[error("expected the label of a declared variable, found '{0}'")]
+    UnknownVariable(String),
+    /// A model that is well formed but inconsistent (duplicate labels, empty rows, clashing
+    /// givens).
+    #[error("expected a consistent model, found: {0}")]
+    Model(Box<ModelError>),
+}
+
+mod locate;
 
 /// Reading state shared by every [`Located`] value during one read: a running element number,
 /// and (second read only) the element to stop at with an error message.
@@ -304,13 +359,13 @@ struct Problem {
     /// Element number (in reading order) of the offending element; `usize::MAX` for none.
     seq: usize,
     /// The error.
-    kind: ParseErrorKind,
+    kind: GenericErrorKind,
     /// Text to look for inside the span a TOML error reports (which is the enclosing array),
     /// and which occurrence of it is meant (1-based).
     needle: Option<(String, usize)>,
 }
 
-fn problem(seq: usize, kind: ParseErrorKind, needle: Option<(String, usize)>) -> Problem {
+fn problem(seq: usize, kind: GenericErrorKind, needle: Option<(String, usize)>) -> Problem {
     Problem { seq, kind, needle }
 }
 
@@ -324,7 +379,7 @@ fn control_char(what: &'static str, seq: usize, text: &str) -> Option<Problem> {
     text.chars().any(char::is_control).then(|| {
         problem(
             seq,
-            ParseErrorKind::ControlChar {
+            GenericErrorKind::ControlChar {
                 what,
                 found: text.to_string(),
             },
@@ -344,7 +399,7 @@ fn variables<'f>(
     if file.variables.is_empty() {
         return Err(problem(
             usize::MAX,
-            ParseErrorKind::NoPuzzle("variable"),
+            GenericErrorKind::Missing("variable"),
             None,
         ));
     }
@@ -375,7 +430,7 @@ fn build(file: ModelFile) -> Result<Model, Problem> {
         ids.get(l.value.as_str()).copied().ok_or_else(|| {
             problem(
                 l.seq,
-                ParseErrorKind::UnknownVariable(l.value.clone()),
+                GenericErrorKind::UnknownVariable(l.value.clone()),
                 quoted(&l.value, 1),
             )
         })
@@ -526,7 +581,7 @@ fn givens(
                 let fam = &file.families[fi];
                 return Err(problem(
                     g.seq,
-                    ParseErrorKind::BadValue {
+                    GenericErrorKind::BadValue {
                         expected: format!(
                             "givens that fit row {index} of family '{}' (at most {})",
                             fam.name.value,
@@ -749,7 +804,7 @@ fn bad_value(
     found: String,
     needle: Option<(String, usize)>,
 ) -> Problem {
-    problem(seq, ParseErrorKind::BadValue { expected, found }, needle)
+    problem(seq, GenericErrorKind::BadValue { expected, found }, needle)
 }
 
 /// Runs `read` with a fresh element counter, stopping with `stop_at` when given.
@@ -762,121 +817,21 @@ fn with_state<T>(stop_at: Option<(usize, String)>, read: impl FnOnce() -> T) -> 
     out
 }
 
-fn error(file: &str, line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
-    ParseError {
-        file: file.into(),
-        puzzle: Some(0),
-        line,
-        column,
-        kind,
-    }
+fn error(line: usize, column: usize, kind: GenericErrorKind) -> GenericError {
+    GenericError { line, column, kind }
 }
 
-/// Column of the start of the JSON token that ends at or just before `column` (1-based) on
-/// `line`: serde_json reports custom errors at (or just after) the end of the element it read.
-fn json_token_start(text: &str, line: usize, column: usize) -> usize {
-    let Some(src) = text.lines().nth(line.saturating_sub(1)) else {
-        return column.max(1);
-    };
-    let chars: Vec<char> = src.chars().collect();
-    // 0-based index of the element's last character: the one before the column, or the one at it.
-    let last = [column.saturating_sub(2), column.saturating_sub(1)]
-        .into_iter()
-        .find(|&i| {
-            i < chars.len() && (matches!(chars[i], '"' | ']' | '}') || chars[i].is_ascii_digit())
-        });
-    let Some(last) = last else {
-        return column.max(1);
-    };
-    if chars[last].is_ascii_digit() {
-        return number_start(&chars, last);
-    }
-    if chars[last] == '"' {
-        // The opening quote: the previous quote not escaped by a backslash.
-        let mut i = last;
-        while i > 0 {
-            i -= 1;
-            if chars[i] == '"' && (i == 0 || chars[i - 1] != '\\') {
-                return i + 1;
-            }
-        }
-        return last + 1;
-    }
-    let (close, open) = if chars[last] == ']' {
-        (']', '[')
-    } else {
-        ('}', '{')
-    };
-    let mut depth = 0usize;
-    let mut i = last + 1;
-    while i > 0 {
-        i -= 1;
-        if chars[i] == close {
-            depth += 1;
-        } else if chars[i] == open {
-            depth -= 1;
-            if depth == 0 {
-                return i + 1;
-            }
-        }
-    }
-    last + 1
-}
-
-/// Column (1-based) of the last number token equal to `number` that starts at or before
-/// `column` on `line`. serde_json reports an error in a number at or somewhat after its end
-/// (past a following separator), so the offending number is the nearest such token before.
-fn number_before(text: &str, line: usize, column: usize, number: &str) -> Option<usize> {
-    let chars: Vec<char> = text.lines().nth(line.saturating_sub(1))?.chars().collect();
-    let is_number = |c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
-    let mut end = column.min(chars.len());
-    while end > 0 {
-        if !is_number(chars[end - 1]) {
-            end -= 1;
-            continue;
-        }
-        let mut start = end;
-        while start > 0 && is_number(chars[start - 1]) {
-            start -= 1;
-        }
-        if chars[start..end].iter().collect::<String>() == number {
-            return Some(start + 1);
-        }
-        end = start;
-    }
-    None
-}
-
-/// Column (1-based) where the number whose last character is `chars[last]` starts (the sign
-/// belongs to it).
-fn number_start(chars: &[char], last: usize) -> usize {
-    let is_number = |c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
-    let mut start = last;
-    while start > 0 && is_number(chars[start - 1]) {
-        start -= 1;
-    }
-    start + 1
-}
-
-/// Strips serde_json's " at line L column C" suffix from a message.
-fn json_message(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
-/// Reads a generic model from JSON. `file` names it in errors.
-pub fn parse_json(text: &str, file: &str) -> Result<Model, ParseError> {
+/// Reads a generic model from JSON (see the module docs). Costs: one pass to read, one to
+/// check; a second read only for a bad file.
+pub fn parse_json(text: &str) -> Result<Model, GenericError> {
     let parsed = with_state(None, || serde_json::from_str::<ModelFile>(text));
     let model_file = parsed.map_err(|e| {
         let kind = if e.is_eof() && text.trim().is_empty() {
-            ParseErrorKind::NoPuzzle("model")
+            GenericErrorKind::Missing("model")
         } else {
-            ParseErrorKind::Syntax(crate::suggest::serde_hint(&json_message(&e)))
+            GenericErrorKind::Syntax(crate::suggest::serde_hint(&json_message(&e)))
         };
-        error(file, e.line().max(1), e.column().max(1), kind)
+        error(e.line().max(1), e.column().max(1), kind)
     })?;
     build(model_file).map_err(|p| {
         let located = with_state(Some((p.seq, p.kind.to_string())), || {
@@ -888,15 +843,15 @@ pub fn parse_json(text: &str, file: &str) -> Result<Model, ParseError> {
                 let column = number
                     .and_then(|(n, _)| number_before(text, e.line(), e.column(), n))
                     .unwrap_or_else(|| json_token_start(text, e.line(), e.column()));
-                error(file, e.line(), column, p.kind)
+                error(e.line(), column, p.kind)
             }
-            _ => error(file, 1, 1, p.kind),
+            _ => error(1, 1, p.kind),
         }
     })
 }
 
-/// Reads a generic model from TOML. `file` names it in errors.
-pub fn parse_toml(text: &str, file: &str) -> Result<Model, ParseError> {
+/// Reads a generic model from TOML (see the module docs), at the same costs as JSON.
+pub fn parse_toml(text: &str) -> Result<Model, GenericError> {
     let at = |e: &toml::de::Error| {
         let (line, column) = e.span().map_or((1, 1), |s| line_col(text, s.start));
         (line, column)
@@ -905,11 +860,11 @@ pub fn parse_toml(text: &str, file: &str) -> Result<Model, ParseError> {
     let model_file = parsed.map_err(|e| {
         let (line, column) = at(&e);
         let kind = if text.trim().is_empty() {
-            ParseErrorKind::NoPuzzle("model")
+            GenericErrorKind::Missing("model")
         } else {
-            ParseErrorKind::Syntax(crate::suggest::serde_hint(e.message().trim()))
+            GenericErrorKind::Syntax(crate::suggest::serde_hint(e.message().trim()))
         };
-        error(file, line, column, kind)
+        error(line, column, kind)
     })?;
     build(model_file).map_err(|p| {
         let located = with_state(Some((p.seq, p.kind.to_string())), || {
@@ -932,13 +887,16 @@ pub fn parse_toml(text: &str, file: &str) -> Result<Model, ParseError> {
                         .map_or(span.start, |i| span.start + i)
                 });
                 let (line, column) = line_col(text, offset);
-                error(file, line, column, p.kind)
+                error(line, column, p.kind)
             }
-            _ => error(file, 1, 1, p.kind),
+            _ => error(1, 1, p.kind),
         }
     })
 }
 
-fn model_error(e: ModelError) -> ParseErrorKind {
-    ParseErrorKind::Model(Box::new(e))
+fn model_error(e: ModelError) -> GenericErrorKind {
+    GenericErrorKind::Model(Box::new(e))
 }
+
+#[cfg(test)]
+mod tests;
