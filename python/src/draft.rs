@@ -14,7 +14,7 @@ use zeroone::model::{
     parse_sense, Constraint, ModelError as ZModelError, ObjectiveSense, Sense, MAX_COEFFICIENT,
     MAX_COST,
 };
-use zeroone::puzzle::parse::ParseErrorKind;
+use zeroone::read::generic::GenericErrorKind;
 
 use crate::convert::{ModelError, Whole};
 
@@ -82,7 +82,7 @@ fn model_error(e: impl ToString) -> PyErr {
 fn no_control_char(what: &'static str, text: &str) -> PyResult<()> {
     if text.chars().any(char::is_control) {
         let found = text.to_string();
-        return Err(model_error(ParseErrorKind::ControlChar { what, found }));
+        return Err(model_error(GenericErrorKind::ControlChar { what, found }));
     }
     Ok(())
 }

@@ -167,34 +167,14 @@ pub enum ParseErrorKind {
         /// What it is.
         found: String,
     },
-    /// JSON or TOML that is not well formed or does not have the model's shape.
-    #[error("expected a generic model (JSON/TOML), found an error: {0}")]
-    Syntax(String),
-    /// A label or family name holding a control character (newline, tab, ...), which would
-    /// break the line-based formats zeroone writes.
-    #[error("expected a {what} without control characters (newline, tab, ...), found {found:?}")]
-    ControlChar {
-        /// `variable label` or `family name`.
-        what: &'static str,
-        /// The text as read.
-        found: String,
-    },
-    /// A generic-model value out of its range or of the wrong shape (a sense name, a negative
-    /// right-hand side, a zero weight, a weight list not matching its row).
-    #[error("expected {expected}, found {found}")]
-    BadValue {
-        /// What would have been accepted.
-        expected: String,
-        /// What was found.
-        found: String,
-    },
-    /// A generic-model row or given naming a variable that was not declared.
-    #[error("expected the label of a declared variable, found '{0}'")]
-    UnknownVariable(String),
-    /// A generic model that is well formed but inconsistent (duplicate labels, empty rows,
-    /// clashing givens).
+    /// A model that is well formed but inconsistent (duplicate labels, empty rows, clashing
+    /// givens): a kind's board that builds no model.
     #[error("expected a consistent model, found: {0}")]
     Model(Box<ModelError>),
+    /// What is wrong with a generic model (JSON or TOML), as its reader says
+    /// ([`crate::read::generic`]).
+    #[error(transparent)]
+    GenericModel(GenericErrorKind),
 }
 
 pub(crate) use crate::read::generic::line_col;
@@ -208,24 +188,7 @@ impl ParseError {
             puzzle: Some(0),
             line: e.line,
             column: e.column,
-            kind: e.kind.into(),
-        }
-    }
-}
-
-impl From<GenericErrorKind> for ParseErrorKind {
-    fn from(kind: GenericErrorKind) -> ParseErrorKind {
-        match kind {
-            GenericErrorKind::Missing(what) => ParseErrorKind::NoPuzzle(what),
-            GenericErrorKind::Syntax(message) => ParseErrorKind::Syntax(message),
-            GenericErrorKind::ControlChar { what, found } => {
-                ParseErrorKind::ControlChar { what, found }
-            }
-            GenericErrorKind::BadValue { expected, found } => {
-                ParseErrorKind::BadValue { expected, found }
-            }
-            GenericErrorKind::UnknownVariable(label) => ParseErrorKind::UnknownVariable(label),
-            GenericErrorKind::Model(e) => ParseErrorKind::Model(e),
+            kind: ParseErrorKind::GenericModel(e.kind),
         }
     }
 }

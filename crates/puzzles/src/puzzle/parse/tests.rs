@@ -1,6 +1,7 @@
 use super::*;
 use crate::puzzle::kind::Board;
 use crate::puzzle::{HexBoard, QueensBoard, Sudoku};
+use crate::read::generic::GenericErrorKind;
 use proptest::prelude::*;
 
 fn err(text: &str, format: Format) -> ParseError {
@@ -139,7 +140,10 @@ fn empty_files_have_no_puzzle() {
     for format in [Format::Json, Format::Toml] {
         let e = err("", format);
         assert!(
-            matches!(e.kind, ParseErrorKind::NoPuzzle(_)),
+            matches!(
+                e.kind,
+                ParseErrorKind::GenericModel(GenericErrorKind::Missing("model"))
+            ),
             "{format:?}: {e}"
         );
     }
@@ -478,7 +482,7 @@ fn control_characters_in_labels_and_family_names_are_refused_where_they_are() {
     let json = "{\"variables\": [\"a\", \"b\\nc\"],\n \"families\": [{\"name\": \"f\", \"sense\": \"exactly-one\", \"rows\": [[\"a\"]]}]}";
     let e = err(json, Format::Json);
     assert!(
-        matches!(&e.kind, ParseErrorKind::ControlChar { what: "variable label", found } if found == "b\nc"),
+        matches!(&e.kind, ParseErrorKind::GenericModel(GenericErrorKind::ControlChar { what: "variable label", found }) if found == "b\nc"),
         "{e}"
     );
     assert_eq!((e.line, e.column), (1, 21));
@@ -487,10 +491,10 @@ fn control_characters_in_labels_and_family_names_are_refused_where_they_are() {
     assert!(
         matches!(
             &e.kind,
-            ParseErrorKind::ControlChar {
+            ParseErrorKind::GenericModel(GenericErrorKind::ControlChar {
                 what: "family name",
                 ..
-            }
+            })
         ),
         "{e}"
     );

@@ -53,7 +53,7 @@ fn bad(
         Some(p),
         line,
         column,
-        ParseErrorKind::BadValue { expected, found },
+        ParseErrorKind::Invalid { expected, found },
     )
 }
 

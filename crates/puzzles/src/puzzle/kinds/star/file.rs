@@ -78,7 +78,7 @@ pub(crate) fn read_block(block: &Block, p: usize, at: &Locator) -> Result<StarBo
                 Some(p),
                 row.line,
                 column,
-                ParseErrorKind::BadValue {
+                ParseErrorKind::Invalid {
                     expected: format!("{n} cells in row {r} of a {n}x{n} Star Battle grid"),
                     found: found.to_string(),
                 },
@@ -116,7 +116,7 @@ fn read_stars(block: &Block, n: usize, p: usize, at: &Locator) -> Result<usize, 
             Some(p),
             second,
             col,
-            ParseErrorKind::BadValue {
+            ParseErrorKind::Invalid {
                 expected: "one '# stars:' line per grid".into(),
                 found: format!("a second one (the first is on line {line})"),
             },
@@ -128,7 +128,7 @@ fn read_stars(block: &Block, n: usize, p: usize, at: &Locator) -> Result<usize, 
             Some(p),
             line,
             column,
-            ParseErrorKind::BadValue {
+            ParseErrorKind::Invalid {
                 expected: format!(
                     "one number of stars per row from 1 to {} (k stars of a row of {n} cells \
                      cannot touch, so 2k - 1 <= {n})",
