@@ -4,13 +4,13 @@
 //!
 //! For each board: choose a random valid placement, grow `n` connected colour regions from its
 //! pieces (a random unassigned cell next to a region joins a random neighbouring region), then
-//! count solutions with the generator's [`ExactCounter`] up to 2. While a second solution
-//! exists, **repair**: a piece of the other solution that is not one of the planted pieces
-//! moves to a neighbouring region (one whose removal keeps its old region connected). That
-//! region then holds two pieces of the other solution, which kills it, and the planted
-//! placement stays valid. After too many repairs the attempt starts over. A board is kept only
-//! when the confirming backends agree ([`Confirmer`]); duplicate boards within a run are
-//! skipped.
+//! count solutions up to 2 with the generator's counter ([`count_solutions`]: the `xcc` engine
+//! in a fixed order). While a second solution exists, **repair**: a piece of the first other
+//! solution that is not one of the planted pieces moves to a neighbouring region (one whose
+//! removal keeps its old region connected). That region then holds two pieces of the other
+//! solution, which kills it, and the planted placement stays valid. After too many repairs the
+//! attempt starts over. A board is kept only when the confirming backends agree
+//! ([`Confirmer`]); duplicate boards within a run are skipped.
 //!
 //! Also here, for every kind on a square grid: the grid's edge neighbours
 //! ([`square_neighbours`]) and the connectivity test the repairs of hex, Queens and Star
@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use rand_chacha::ChaCha8Rng;
 
 use super::confirm::{Check, Confirmer};
-use super::counter::ExactCounter;
+use super::counter::count_solutions;
 use super::{below, board_rng, count_each, fingerprint, GenerateError, OnBoard, Request, RunEnd};
 use crate::model::{Coord, Model, Solution};
 
@@ -280,13 +280,15 @@ pub fn generate_blocks<S: Shape>(
     })
 }
 
-/// The board found by one attempt's growth and repairs.
+/// The board found by one attempt's growth and repairs, with what its count found.
 struct Found<B> {
     attempts: usize,
     board: B,
     model: Model,
+    /// Its one solution.
+    solution: Solution,
     nodes: u64,
-    counter: ExactCounter,
+    propagation_solves: bool,
 }
 
 /// Attempts until a unique board not in `seen` is found; `Ok(None)` when the budget ran out.
@@ -305,10 +307,7 @@ fn attempts<S: Shape>(
         for _ in 0..=options.max_repairs {
             let board = shape.board(&region);
             let model = shape.model(&board);
-            let counter = ExactCounter::new(&model).map_err(|e| failed(e.to_string()))?;
-            let result = counter.count(2);
-            #[cfg(test)]
-            cross_check::compare(&model, &counter, &result);
+            let result = count_solutions(&model, 2).map_err(|e| failed(e.to_string()))?;
             if result.count == 1 {
                 if seen.contains(&fingerprint(&shape.key(&board))) {
                     continue 'attempts;
@@ -317,8 +316,9 @@ fn attempts<S: Shape>(
                     attempts: attempt,
                     board,
                     model,
+                    propagation_solves: result.solved_by_propagation(),
                     nodes: result.nodes,
-                    counter,
+                    solution: result.solutions.into_iter().next().expect("count 1"),
                 }));
             }
             let Some(other) = result.solutions.iter().find(|s| s.ones != planted) else {
@@ -355,8 +355,9 @@ fn generate_into<S: Shape>(
             attempts,
             board,
             model,
+            solution,
             nodes,
-            counter,
+            propagation_solves,
         }) = found
         else {
             return Err(GenerateError::GaveUp {
@@ -365,7 +366,6 @@ fn generate_into<S: Shape>(
             });
         };
         let failed = |reason: String| GenerateError::CheckFailed { index, reason };
-        let solution = counter.count(2).solutions[0].clone();
         crate::model::verify::Verifier::new(&model)
             .check(&solution)
             .map_err(|v| failed(v.to_string()))?;
@@ -380,117 +380,12 @@ fn generate_into<S: Shape>(
             attempts,
             repairs: repairs_made,
             nodes,
-            propagation_solves: counter.solved_by_propagation(),
+            propagation_solves,
             checks,
         };
         each(board).map_err(|reason| GenerateError::Output { index, reason })?;
     }
     Ok(())
-}
-
-/// Throwaway: the old counter against `count_solutions` on every board a generator examines.
-#[cfg(test)]
-mod cross_check {
-    use super::*;
-    use crate::puzzle::generate::counter::{count_solutions, SearchResult};
-    use std::cell::RefCell;
-
-    thread_local! {
-        /// (boards compared, differences, the first differences described, boards with a
-        /// second solution).
-        pub static TALLY: RefCell<(u64, u64, Vec<String>, u64)> = const { RefCell::new((0, 0, Vec::new(), 0)) };
-    }
-
-    /// Compares the old counter's `result` (limit 2) and propagation answer with the new
-    /// path's, at limits 2 and 64.
-    pub fn compare(model: &Model, counter: &ExactCounter, result: &SearchResult) {
-        let new = count_solutions(model, 2).expect("the new path takes the board");
-        let old64 = counter.count(64);
-        let new64 = count_solutions(model, 64).expect("the new path takes the board");
-        let same = (
-            result.count,
-            result.exhaustive,
-            &result.solutions,
-            result.nodes,
-        ) == (new.count, new.exhaustive, &new.solutions, new.nodes)
-            && (old64.count, old64.exhaustive, &old64.solutions, old64.nodes)
-                == (new64.count, new64.exhaustive, &new64.solutions, new64.nodes)
-            && counter.solved_by_propagation() == new.solved_by_propagation();
-        TALLY.with(|t| {
-            let mut t = t.borrow_mut();
-            t.0 += 1;
-            t.3 += u64::from(result.count == 2);
-            if !same {
-                t.1 += 1;
-                if t.2.len() < 5 {
-                    t.2.push(format!(
-                        "{}: old {:?} nodes {} prop {}; new {:?} nodes {} prop {}",
-                        model.name(),
-                        result.solutions,
-                        result.nodes,
-                        counter.solved_by_propagation(),
-                        new.solutions,
-                        new.nodes,
-                        new.solved_by_propagation()
-                    ));
-                }
-            }
-        });
-    }
-
-    /// Runs the generator's attempts (no confirmation) for `count` boards of `shape` from
-    /// `seed`, as `generate_into` does; returns the boards found.
-    fn boards<S: Shape>(shape: &S, width: usize, count: usize, seed: u64) -> usize {
-        let options = GenerateOptions::new(width, count, seed);
-        let mut seen = BTreeSet::new();
-        let mut found = 0;
-        for index in 0..count {
-            let mut rng = board_rng(seed, index as u64);
-            let mut repairs = 0;
-            match attempts(shape, &options, index, &seen, &mut rng, &mut repairs).unwrap() {
-                Some(f) => {
-                    seen.insert(fingerprint(&shape.key(&f.board)));
-                    found += 1;
-                }
-                None => break,
-            }
-        }
-        found
-    }
-
-    /// `cargo test -p zeroone-puzzles --release cross_check -- --ignored --nocapture`
-    #[test]
-    #[ignore = "throwaway cross-check, minutes"]
-    fn old_and_new_counters_agree_on_every_examined_board() {
-        use crate::puzzle::kinds::hex::generate::HexShape;
-        use crate::puzzle::kinds::queens::generate::QueensShape;
-        let seeds: u64 = std::env::var("CROSS_SEEDS").map_or(20, |s| s.parse().unwrap());
-        let count = 5;
-        let mut runs = 0;
-        let mut kept = 0;
-        for width in [5, 7, 9, 11, 13] {
-            for seed in 1..=seeds {
-                kept += boards(&HexShape::new(width).unwrap(), width, count, seed);
-                runs += 1;
-            }
-        }
-        for width in 5..=12 {
-            for seed in 1..=seeds {
-                kept += boards(&QueensShape::new(width).unwrap(), width, count, seed);
-                runs += 1;
-            }
-        }
-        let (compared, differing, first, repaired) = TALLY.with(|t| t.borrow().clone());
-        println!(
-            "cross-check: {runs} runs (hex 5..13 odd, queens 5..12, seeds 1..={seeds}, \
-             {count} boards each), {kept} boards kept, {compared} boards examined \
-             ({repaired} with a second solution), {differing} differing"
-        );
-        for d in &first {
-            println!("  {d}");
-        }
-        assert_eq!(differing, 0);
-    }
 }
 
 #[cfg(test)]
