@@ -168,6 +168,16 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_count_is_an_error_not_a_short_count() {
+        use crate::backend::stop::{with_stop_flag, StopFlag};
+        let m = HexBoard::geometry(9).unwrap().to_model("w9");
+        let flag = StopFlag::new();
+        flag.raise();
+        let err = with_stop_flag(&flag, || count_solutions(&m, 2)).unwrap_err();
+        assert_eq!(err, CounterRefusal::Stopped);
+    }
+
+    #[test]
     fn general_rows_and_uncovered_variables_are_refused_not_miscounted() {
         use crate::model::{Coord, ModelBuilder, PuzzleKind};
         // x0 + x1 + x2 = 2 has 3 solutions; read as "at most one" it would have none.
