@@ -1,6 +1,6 @@
 //! The `export` and `generate` commands end to end: generated boards are read back by the
 //! puzzle reader and checked by four independent searches (the `sat`, `enum` and `milp`
-//! backends and the generator's own counter, all verified) against the printed solution;
+//! backends and the generator's counter, all verified) against the printed solution;
 //! exports of the shipped models land whole in files; bad input exits 2 and writes nothing.
 
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use zeroone::backend::{count_verified, make_backend, BackendOptions, Status};
 use zeroone::model::verify::Verifier;
 use zeroone::model::Solution;
-use zeroone::puzzle::generate::counter::ExactCounter;
+use zeroone::puzzle::generate::counter::count_solutions;
 use zeroone::puzzle::parse::{parse_str, Format};
 use zeroone::puzzle::HexBoard;
 
@@ -95,7 +95,7 @@ fn generate_and_check(kind: &str, width: usize, count: usize, seed: u64) -> Stri
             let solved = zeroone::backend::solve_verified(backend.as_mut(), &model).unwrap();
             assert_eq!(solved.solution.as_ref(), Some(&printed_solution), "{what}");
         }
-        let own = ExactCounter::new(&model).unwrap().count(u64::MAX);
+        let own = count_solutions(&model, u64::MAX).unwrap();
         assert_eq!((own.count, own.exhaustive), (1, true), "board {i}");
         assert_eq!(own.solutions[0], printed_solution, "board {i}");
     }
@@ -370,7 +370,7 @@ fn every_registered_backend_agrees_on_generated_width_9_boards() {
     let reference: Vec<Solution> = models
         .iter()
         .map(|m| {
-            let r = ExactCounter::new(m).unwrap().count(2);
+            let r = count_solutions(m, 2).unwrap();
             assert_eq!(r.count, 1);
             r.solutions[0].clone()
         })

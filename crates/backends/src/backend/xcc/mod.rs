@@ -33,7 +33,12 @@
 //! Options: the time limit, and `engine` (see [`Engine`]; `auto` picks by the model's shape:
 //! `transposed`, then `sweep`, then `byte-counts`, then `counts`, the first that takes the
 //! model).
+//!
+//! Also, outside the backend: [`first_solutions`], the first solutions of a model in one fixed
+//! order (the `counts` engine's general rule on every model), for callers whose results depend
+//! on which solution comes first (the board generators).
 
+mod first;
 mod free;
 mod memo;
 mod problem;
@@ -53,6 +58,7 @@ use crate::backend::{
     RowRefusal, SolutionStream, SolveReport, Solver, Stats, StreamReport, WITNESS_LIMIT,
 };
 use crate::model::{Model, Sense, Solution};
+pub use first::{first_solutions, FirstSolutions};
 use free::Completer;
 use problem::Problem;
 use search::{Ending, Searcher};

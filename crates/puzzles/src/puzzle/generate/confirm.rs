@@ -150,7 +150,7 @@ pub fn confirm(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::generate::counter::ExactCounter;
+    use crate::puzzle::generate::counter::count_solutions;
     use crate::puzzle::generate::GenerateOptions;
     use crate::puzzle::kinds::hex::generate::generate_hex;
     use crate::puzzle::HexBoard;
@@ -166,7 +166,7 @@ mod tests {
         // A unique board, but the claimed solution is not its solution.
         let g = &generate_hex(&GenerateOptions::new(5, 1, 2)).unwrap()[0];
         let model = g.board.to_model("g");
-        let truth = ExactCounter::new(&model).unwrap().count(2).solutions[0].clone();
+        let truth = count_solutions(&model, 2).unwrap().solutions[0].clone();
         assert_eq!(confirm(sat.as_mut(), &model, &truth), Ok(2));
         let wrong = Solution::new(vec![0]);
         assert_eq!(

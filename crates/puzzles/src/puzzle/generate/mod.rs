@@ -1,7 +1,7 @@
 //! The generator machinery every kind's generator shares, below the kinds: the errors, the
 //! [`Generator`] ability a kind offers the `generate` command, the seeded draws, the
-//! confirmation of each board by independent backends ([`confirm`]), the generator's own exact
-//! counter ([`counter`]), planted colour regions grown and repaired until one solution is left
+//! confirmation of each board by independent backends ([`confirm`]), the generator's exact
+//! count on the `xcc` engine in a fixed order ([`counter`]), planted colour regions grown and repaired until one solution is left
 //! ([`regions`], for hex and Queens), complete Sudoku digit grids ([`filled_grid`], for Sudoku
 //! and Killer Sudoku) and the runs that hand boards on as they come. Each kind's generator
 //! lives in its own folder (`kinds/<kind>/generate.rs`) and imports only from here.
@@ -233,7 +233,7 @@ pub fn fingerprint<K: std::hash::Hash + ?Sized>(key: &K) -> u128 {
 }
 
 /// The `# unique by:` comment line of a generated board (without its line break): the
-/// generator's own count and each backend's confirmation, with their search nodes.
+/// generator's count and each backend's confirmation, with their search nodes.
 pub fn unique_by_line(nodes: u64, checks: &[Check]) -> String {
     format!(
         "# unique by: generator search ({nodes} nodes), {}",

@@ -4,13 +4,13 @@
 //!
 //! For each board: choose a random valid placement, grow `n` connected colour regions from its
 //! pieces (a random unassigned cell next to a region joins a random neighbouring region), then
-//! count solutions with the generator's [`ExactCounter`] up to 2. While a second solution
-//! exists, **repair**: a piece of the other solution that is not one of the planted pieces
-//! moves to a neighbouring region (one whose removal keeps its old region connected). That
-//! region then holds two pieces of the other solution, which kills it, and the planted
-//! placement stays valid. After too many repairs the attempt starts over. A board is kept only
-//! when the confirming backends agree ([`Confirmer`]); duplicate boards within a run are
-//! skipped.
+//! count solutions up to 2 with the generator's counter ([`count_solutions`]: the `xcc` engine
+//! in a fixed order). While a second solution exists, **repair**: a piece of the first other
+//! solution that is not one of the planted pieces moves to a neighbouring region (one whose
+//! removal keeps its old region connected). That region then holds two pieces of the other
+//! solution, which kills it, and the planted placement stays valid. After too many repairs the
+//! attempt starts over. A board is kept only when the confirming backends agree
+//! ([`Confirmer`]); duplicate boards within a run are skipped.
 //!
 //! Also here, for every kind on a square grid: the grid's edge neighbours
 //! ([`square_neighbours`]) and the connectivity test the repairs of hex, Queens and Star
@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use rand_chacha::ChaCha8Rng;
 
 use super::confirm::{Check, Confirmer};
-use super::counter::ExactCounter;
+use super::counter::count_solutions;
 use super::{below, board_rng, count_each, fingerprint, GenerateError, OnBoard, Request, RunEnd};
 use crate::model::{Coord, Model, Solution};
 
@@ -280,13 +280,15 @@ pub fn generate_blocks<S: Shape>(
     })
 }
 
-/// The board found by one attempt's growth and repairs.
+/// The board found by one attempt's growth and repairs, with what its count found.
 struct Found<B> {
     attempts: usize,
     board: B,
     model: Model,
+    /// Its one solution.
+    solution: Solution,
     nodes: u64,
-    counter: ExactCounter,
+    propagation_solves: bool,
 }
 
 /// Attempts until a unique board not in `seen` is found; `Ok(None)` when the budget ran out.
@@ -305,8 +307,7 @@ fn attempts<S: Shape>(
         for _ in 0..=options.max_repairs {
             let board = shape.board(&region);
             let model = shape.model(&board);
-            let counter = ExactCounter::new(&model).map_err(|e| failed(e.to_string()))?;
-            let result = counter.count(2);
+            let result = count_solutions(&model, 2).map_err(|e| failed(e.to_string()))?;
             if result.count == 1 {
                 if seen.contains(&fingerprint(&shape.key(&board))) {
                     continue 'attempts;
@@ -315,8 +316,9 @@ fn attempts<S: Shape>(
                     attempts: attempt,
                     board,
                     model,
+                    propagation_solves: result.solved_by_propagation(),
                     nodes: result.nodes,
-                    counter,
+                    solution: result.solutions.into_iter().next().expect("count 1"),
                 }));
             }
             let Some(other) = result.solutions.iter().find(|s| s.ones != planted) else {
@@ -353,8 +355,9 @@ fn generate_into<S: Shape>(
             attempts,
             board,
             model,
+            solution,
             nodes,
-            counter,
+            propagation_solves,
         }) = found
         else {
             return Err(GenerateError::GaveUp {
@@ -363,7 +366,6 @@ fn generate_into<S: Shape>(
             });
         };
         let failed = |reason: String| GenerateError::CheckFailed { index, reason };
-        let solution = counter.count(2).solutions[0].clone();
         crate::model::verify::Verifier::new(&model)
             .check(&solution)
             .map_err(|v| failed(v.to_string()))?;
@@ -378,7 +380,7 @@ fn generate_into<S: Shape>(
             attempts,
             repairs: repairs_made,
             nodes,
-            propagation_solves: counter.solved_by_propagation(),
+            propagation_solves,
             checks,
         };
         each(board).map_err(|reason| GenerateError::Output { index, reason })?;

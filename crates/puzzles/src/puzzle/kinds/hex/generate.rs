@@ -153,7 +153,7 @@ impl Generator for HexKind {
 mod tests {
     use super::*;
     use crate::model::verify::Verifier;
-    use crate::puzzle::generate::counter::ExactCounter;
+    use crate::puzzle::generate::counter::count_solutions;
     use crate::puzzle::generate::regions::connected_without;
     use crate::puzzle::parse::{parse_str, Format};
     use crate::puzzle::Puzzle;
@@ -165,7 +165,7 @@ mod tests {
         assert_eq!(boards.len(), 3);
         for g in &boards {
             let model = g.board.to_model("g");
-            let all = ExactCounter::new(&model).unwrap().count(u64::MAX);
+            let all = count_solutions(&model, u64::MAX).unwrap();
             assert_eq!((all.count, all.exhaustive), (1, true));
             assert!(Verifier::new(&model).accepts(&all.solutions[0]));
             let region: Vec<usize> = g.board.regions().unwrap().concat();
