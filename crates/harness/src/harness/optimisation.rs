@@ -212,7 +212,7 @@ fn instance_table(records: &[Record]) -> String {
         let any_value = rs.iter().find_map(|r| r.objective);
         let best = optimum.or(closest.map(|c| c.0)).or(any_value);
         // A proved optimum is its own best bound (the gap is closed).
-        let bound = (optimum.or(closest.map(|c| c.1))).or_else(|| best_bound(rs));
+        let bound = optimum.or(closest.map(|c| c.1)).or_else(|| best_bound(rs));
         let gap = match (optimum, best, bound) {
             (Some(_), _, _) => "0".to_string(),
             (None, Some(v), Some(b)) => format!("{:.2}%", Objective::gap(v, b) * 100.0),

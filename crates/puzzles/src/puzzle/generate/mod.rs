@@ -1,10 +1,11 @@
 //! The generator machinery every kind's generator shares, below the kinds: the errors, the
 //! [`Generator`] ability a kind offers the `generate` command, the seeded draws, the
 //! confirmation of each board by independent backends ([`confirm`]), the generator's exact
-//! count on the `xcc` engine in a fixed order ([`counter`]), planted colour regions grown and repaired until one solution is left
-//! ([`regions`], for hex and Queens), complete Sudoku digit grids ([`filled_grid`], for Sudoku
-//! and Killer Sudoku) and the runs that hand boards on as they come. Each kind's generator
-//! lives in its own folder (`kinds/<kind>/generate.rs`) and imports only from here.
+//! count on the `xcc` engine in a fixed order ([`counter`]), planted colour regions grown and
+//! repaired until one solution is left ([`regions`], for hex and Queens), complete Sudoku digit
+//! grids ([`filled_grid`], for Sudoku and Killer Sudoku) and the runs that hand boards on as
+//! they come. Each kind's generator lives in its own folder (`kinds/<kind>/generate.rs`) and
+//! imports only from here.
 //!
 //! Reproducible: board `i` of seed `s` uses its own ChaCha8 stream ([`board_rng`]), every draw
 //! is a `u32` range ([`below`]), and the logic walks vectors only (no hash-map order), so the
