@@ -1,4 +1,4 @@
-//! Counts past 2^128 (issue 41): exact end to end (the count report, `zeroone count` and its
+//! Counts past 2^64 and 2^128 (issue 41): exact end to end (the count report, `zeroone count` and its
 //! `--json`, the worker of `--time-limit`, an experiment's records and report), checked
 //! against independent formulas: `2^n` for `n` free variables, and a power for independent
 //! components (each counted apart by enumeration).
@@ -62,6 +62,16 @@ fn counts_past_2_to_128_are_exact_in_every_memo_engine() {
         (one.count, two.count),
         (Count::from(105u128), Count::from(11_025u128))
     );
+    // 10 copies: 105^10 ~ 1.63e20, past 2^64 ~ 1.84e19 (the first count, in u64, overflows
+    // and the second, in u128, holds it).
+    let mid = matchings(10);
+    for engine in ["memo", "memo-sweep", "memo-mrv"] {
+        let out = count_with(engine, &mid, None);
+        assert_eq!(out.status, Status::Solved, "{engine}: {:?}", out.reason);
+        assert!(out.exhaustive && out.verified, "{engine}");
+        assert_eq!(out.count.to_u128(), Some(105u128.pow(10)), "{engine}");
+        assert!(!out.stats.extra.contains_key("big_integers"), "{engine}");
+    }
     // 20 copies: 105^20 ~ 2.65e40 > 2^128 ~ 3.4e38.
     let big = matchings(20);
     for engine in ["memo", "memo-sweep", "memo-mrv"] {

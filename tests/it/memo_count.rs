@@ -10,7 +10,9 @@ use rand_chacha::ChaCha8Rng;
 use zeroone::backend::stop::{with_stop_flag, StopFlag};
 use zeroone::backend::{
     count_verified, make_backend, solve_verified, BackendOptions, CountOutcome, Status,
+    WITNESS_LIMIT,
 };
+use zeroone::model::verify::Verifier;
 use zeroone::model::{Coord, Model, ModelBuilder, PuzzleKind, Sense};
 use zeroone::puzzle::generate::counting::{
     latin_squares, perfect_matchings, set_partitions, steiner_triple_systems,
@@ -173,6 +175,34 @@ fn the_classic_families_have_their_published_counts() {
 }
 
 #[test]
+fn memo_sweep_reads_distinct_verified_witnesses_back_from_its_layers() {
+    // Counted forwards by layers (nothing flushed, no fallback to the recursion), the
+    // witnesses are rebuilt backwards: each a solution, no two alike, as many as asked for.
+    let cases = [
+        (latin_squares(4).unwrap(), 576),
+        (n_queens(8), 92),
+        (pentominoes(3, 20), 8),
+        (steiner_triple_systems(7).unwrap(), 30),
+    ];
+    for (model, expected) in cases {
+        let mut options = BackendOptions::default();
+        options.params.insert("engine".into(), "memo-sweep".into());
+        let mut xcc = make_backend("xcc", &options).unwrap();
+        let report = xcc.counter().unwrap().count(&model, None).unwrap();
+        assert_eq!(report.count.to_u128(), Some(expected), "{}", model.name());
+        assert!(!report.stats.extra.contains_key("layers_full"));
+        let want = WITNESS_LIMIT.min(expected as usize);
+        assert_eq!(report.witnesses.len(), want, "{}", model.name());
+        let verifier = Verifier::new(&model);
+        for w in &report.witnesses {
+            assert!(verifier.check(w).is_ok(), "{}: {w:?}", model.name());
+        }
+        let distinct: std::collections::HashSet<_> = report.witnesses.iter().collect();
+        assert_eq!(distinct.len(), want, "{}", model.name());
+    }
+}
+
+#[test]
 fn puzzles_with_secondary_items_count_as_the_enumerating_engines_do() {
     for (model, expected) in [
         (n_queens(6), 4),
@@ -195,6 +225,12 @@ fn a_cache_far_smaller_than_the_states_is_flushed_and_the_count_stays_exact() {
     );
     let flushes = out.stats.extra["flushes"].as_u64().unwrap();
     assert!(flushes > 0, "{:?}", out.stats.extra);
+    // memo-sweep's layers, which are never flushed, outgrew the cache first.
+    assert_eq!(
+        out.stats.extra["layers_full"], true,
+        "{:?}",
+        out.stats.extra
+    );
     let mut options = BackendOptions::default();
     options.params.insert("memo-cache".into(), "1K".into());
     let refused = make_backend("xcc", &options).err().unwrap().to_string();

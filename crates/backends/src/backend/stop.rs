@@ -106,7 +106,7 @@ pub fn raised(flag: &Option<StopFlag>) -> bool {
 /// thread's stop flag, read at the first poll and then every `every` polls. Costs one decrement
 /// per poll, and a clock read plus two relaxed loads per read. Shared by the engines that poll
 /// per node (`xcc`'s `transposed` and `sweep`).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Alarm {
     until_read: u64,
     every: u64,

@@ -2,8 +2,9 @@
 //! bounded hash map (flushed whole when full), with sweep or MRV branching and, under MRV,
 //! component splitting. See the parent module for the method and its costs.
 //!
-//! The counts are a [`Tally`]: `u128` (checked: a sum or product past 2^128 halts the count
-//! with [`Halt::Overflow`]) or `BigUint` (exact at any size, a heap number per cached state).
+//! The counts are a [`Tally`]: `u64` or `u128` (checked: a sum or product past the type's
+//! range halts the count with [`Halt::Overflow`]) or `BigUint` (exact at any size, a heap
+//! number per cached state).
 
 use super::{Branching, MemoProblem};
 use crate::backend::stop::Alarm;
@@ -29,6 +30,27 @@ pub(crate) trait Tally: Clone {
 }
 
 impl Tally for u128 {
+    fn none() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn is_none(&self) -> bool {
+        *self == 0
+    }
+    fn plus(self, other: &Self) -> Option<Self> {
+        self.checked_add(*other)
+    }
+    fn times(self, other: &Self) -> Option<Self> {
+        self.checked_mul(*other)
+    }
+    fn big(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Tally for u64 {
     fn none() -> Self {
         0
     }
@@ -79,6 +101,9 @@ pub(crate) enum Halt {
     Overflow,
     /// At the [`Checkpoint`], too few states had been found in the cache.
     Abandoned,
+    /// The forward counter ([`super::frontier`]) would hold more states than the cache may
+    /// (the caller counts again by the recursion, whose cache is flushed when full).
+    Full,
 }
 
 /// A test of the cache's use once a count has run for a while: when the time `at` has
@@ -96,6 +121,27 @@ pub(crate) struct Checkpoint {
     pub min_hits_per_node: f64,
 }
 
+impl Checkpoint {
+    /// The test of `checkpoint`, if any, on a count that has done `stats` so far:
+    /// `Err(Halt::Abandoned)` when its time has passed and the cache hits are too few per
+    /// node; once its time has passed the test is removed (the count goes on with none).
+    /// Cost: one clock read.
+    pub fn judge(checkpoint: &mut Option<Checkpoint>, stats: &MemoStats) -> Result<(), Halt> {
+        let Some(c) = *checkpoint else {
+            return Ok(());
+        };
+        if stats.nodes < c.after_nodes || std::time::Instant::now() < c.at {
+            return Ok(());
+        }
+        *checkpoint = None;
+        let (hits, nodes) = (stats.hits as f64, stats.nodes as f64);
+        if hits < c.min_hits_per_node * nodes {
+            return Err(Halt::Abandoned);
+        }
+        Ok(())
+    }
+}
+
 /// What the counter did, for `Stats`.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct MemoStats {
@@ -111,6 +157,9 @@ pub(crate) struct MemoStats {
     pub flushes: u64,
     /// Nodes split into two or more components.
     pub splits: u64,
+    /// Whether `memo-sweep`'s layers ([`super::frontier`]) outgrew the cache, so the count
+    /// was made again by the recursion (`nodes` and `hits` cover both).
+    pub layers_full: bool,
 }
 
 /// A hasher for states: the words folded by multiply and rotate (the keys are bitsets, so
@@ -124,9 +173,15 @@ impl Hasher for FoldHash {
         (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (h >> 32)
     }
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        // A key of words arrives here whole (`[u64; W]` hashes as one slice of bytes).
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.write_u64(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
             let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
+            word[..rest.len()].copy_from_slice(rest);
             self.write_u64(u64::from_le_bytes(word));
         }
     }
@@ -165,20 +220,27 @@ pub(crate) struct Memo<'a, const W: usize, V: Tally> {
     stats: MemoStats,
 }
 
+/// Per option of `p`, its mask as `W` words (all zero for a banned option).
+pub(super) fn word_masks<const W: usize>(p: &MemoProblem) -> Vec<[u64; W]> {
+    (p.masks.chunks(p.words))
+        .map(|c| std::array::from_fn(|w| c.get(w).copied().unwrap_or(0)))
+        .collect()
+}
+
 /// `a & b != 0`, word by word.
 #[inline]
-fn meets<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
+pub(super) fn meets<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
     (0..W).any(|w| a[w] & b[w] != 0)
 }
 
 /// `a | b`.
 #[inline]
-fn union<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+pub(super) fn union<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
     std::array::from_fn(|w| a[w] | b[w])
 }
 
 /// The mask with bits `0..n` set.
-fn low_bits<const W: usize>(n: usize) -> [u64; W] {
+pub(super) fn low_bits<const W: usize>(n: usize) -> [u64; W] {
     std::array::from_fn(|w| match n.saturating_sub(64 * w) {
         0 => 0,
         k if k >= 64 => u64::MAX,
@@ -188,7 +250,7 @@ fn low_bits<const W: usize>(n: usize) -> [u64; W] {
 
 /// The first bit of `primary & !covered`, if any.
 #[inline]
-fn first_open<const W: usize>(covered: &[u64; W], primary: &[u64; W]) -> Option<usize> {
+pub(super) fn first_open<const W: usize>(covered: &[u64; W], primary: &[u64; W]) -> Option<usize> {
     (0..W)
         .find(|&w| primary[w] & !covered[w] != 0)
         .map(|w| 64 * w + (primary[w] & !covered[w]).trailing_zeros() as usize)
@@ -204,15 +266,10 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
         alarm: Alarm,
         checkpoint: Option<Checkpoint>,
     ) -> Self {
-        let masks = p
-            .masks
-            .chunks(p.words)
-            .map(|c| std::array::from_fn(|w| c.get(w).copied().unwrap_or(0)))
-            .collect();
         Memo {
             p,
             branching,
-            masks,
+            masks: word_masks(p),
             primary: low_bits(p.primary),
             all: low_bits(p.bits),
             cache: HashMap::with_hasher(FoldHash(0)),
@@ -224,11 +281,6 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
                 ..MemoStats::default()
             },
         }
-    }
-
-    /// The mask of option `o`.
-    pub fn mask(&self, o: usize) -> [u64; W] {
-        self.masks[o]
     }
 
     /// What the counter did so far.
@@ -323,18 +375,7 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
     /// At the checkpoint (once its time has passed): `Err(Halt::Abandoned)` when the cache
     /// hits are too few per node, else the count goes on with no further test.
     fn look_at_checkpoint(&mut self) -> Result<(), Halt> {
-        let Some(c) = self.checkpoint else {
-            return Ok(());
-        };
-        if self.stats.nodes < c.after_nodes || std::time::Instant::now() < c.at {
-            return Ok(());
-        }
-        self.checkpoint = None;
-        let (hits, nodes) = (self.stats.hits as f64, self.stats.nodes as f64);
-        if hits < c.min_hits_per_node * nodes {
-            return Err(Halt::Abandoned);
-        }
-        Ok(())
+        Checkpoint::judge(&mut self.checkpoint, &self.stats)
     }
 
     /// The count below `covered`, branching on the first uncovered primary item: its

@@ -7,9 +7,10 @@
 //! The state of a sub-problem is the set of covered items (primary and secondary) as a bitset:
 //! an option is live when it touches no covered item. Primary items must all be covered; a
 //! secondary item (an "at most one" row) may be covered at most once. Counts are exact at any
-//! size: the counter runs in checked `u128`, and a count that passes 2^128 is counted again
-//! from the start in `BigUint` (`extra.big_integers`; the time until the overflow is spent
-//! twice, and the cache holds a heap number per state), never wrapped. Items with other multiplicities
+//! size: the counter runs in checked `u64`, a count that passes 2^64 is counted again from
+//! the start in checked `u128`, and one that passes 2^128 again in `BigUint`
+//! (`extra.big_integers`; the time until each overflow is spent again, and the cache holds a
+//! heap number per state), never wrapped. Items with other multiplicities
 //! (`= k`, `<= k` with `k >= 2`, `>= k`) are refused by name: the key would then need the
 //! multiplicities left and the options already passed over; the `counts` engine takes them.
 //! The colours of Knuth's XCC files reach this layer as rows of that kind, so a file with
@@ -17,7 +18,9 @@
 //!
 //! Branching (see [`Branching`]): `memo-sweep` takes the first uncovered primary item of the
 //! `sweep` engine's item order (space before labels) and tries the options whose first primary
-//! item it is, one mask test each, so the covered items form a moving frontier; `memo-mrv`
+//! item it is, one mask test each, so the covered items form a moving frontier; it counts
+//! forwards, layer by layer of that item ([`frontier`]: the same states, no recursion), and by
+//! the cached recursion only when the layers would outgrow the cache; `memo-mrv`
 //! scans every uncovered primary item's live options per node (one mask test per incidence),
 //! branches on the item with the fewest, and splits the uncovered items into components no
 //! live option links (the count is the product of the components' counts, each cached under
@@ -30,19 +33,24 @@
 //! still take (the smaller of the system's available memory and the address-space limit of
 //! `--memory-limit` less the address space already used), at most 2 GiB, or param `memo-cache`
 //! (a size such as `512M`; a larger cache may overrun a time limit while it doubles). A flush
-//! costs recomputation, never a wrong count.
+//! costs recomputation, never a wrong count. `memo-sweep`'s layers hold at most as many
+//! states in all, never flushed: past that the count starts again by the recursion
+//! (`extra.layers_full`).
 //!
 //! Counts only: `solve`, `solve --all` and streaming refuse it (status `unsupported`, naming
 //! the engines that serve them). Witnesses (up to [`WITNESS_LIMIT`]) are read back from the
-//! cache by descending into sub-problems of nonzero count. Time limit and stop flag are read
+//! cache by descending into sub-problems of nonzero count (from the layers: backwards, see
+//! [`frontier`]). Time limit and stop flag are read
 //! every [`CLOCK_EVERY`] nodes; a run stopped there is reported as timed out with count 0.
 //!
 //! Costs: per node (a state not in the cache), one hash look-up and insert plus the mask tests
 //! above; memory: at most the budget for the cache, one mask of `W` words per option, and a
 //! recursion at most twice the number of primary items deep, run on a thread of its own
-//! with [`STACK_PER_LEVEL`] of stack per level (address space, touched only as deep as it goes).
+//! with [`STACK_PER_LEVEL`] of stack per level (address space, touched only as deep as it goes;
+//! the layers of `memo-sweep` run on the calling thread up to 240 primary items).
 
 mod count;
+mod frontier;
 
 use std::time::{Duration, Instant};
 
@@ -56,6 +64,7 @@ use crate::backend::{
 use crate::model::{Model, Solution};
 pub(crate) use count::Checkpoint;
 use count::{Halt, Memo, Tally};
+use frontier::Frontier;
 use num_bigint::BigUint;
 
 /// The most items (primary and secondary) the memo engines take: 16 words of 64 bits a state.
@@ -344,24 +353,21 @@ pub(crate) fn count(
     let mut stats = Stats::default();
     // Read on this thread: the stop flag is the caller's.
     let alarm = Alarm::new(start, time_limit, CLOCK_EVERY);
-    let again = Alarm::new(start, time_limit, CLOCK_EVERY);
-    let deep = on_deep_stack(m.primary, || {
-        let run = Run {
-            m,
-            givens: &givens,
-            free: &p.free,
-            branching,
-            entries: budget.entries(m.words),
-            checkpoint,
-        };
-        match m.words {
-            1 => run.count_exactly::<1>(alarm, again),
-            2 => run.count_exactly::<2>(alarm, again),
-            4 => run.count_exactly::<4>(alarm, again),
-            8 => run.count_exactly::<8>(alarm, again),
-            _ => run.count_exactly::<16>(alarm, again),
-        }
-    });
+    let run = Run {
+        m,
+        givens: &givens,
+        free: &p.free,
+        branching,
+        entries: budget.entries(m.words),
+        checkpoint,
+    };
+    let deep = match m.words {
+        1 => run.count_exactly::<1>(alarm),
+        2 => run.count_exactly::<2>(alarm),
+        4 => run.count_exactly::<4>(alarm),
+        8 => run.count_exactly::<8>(alarm),
+        _ => run.count_exactly::<16>(alarm),
+    };
     let (counted, memo_stats, in_big) = deep.map_err(|why| BackendError::TooLarge {
         backend: "xcc".into(),
         reason: format!("engine 'memo' {why}"),
@@ -384,6 +390,10 @@ pub(crate) fn count(
     extra.insert("cache_budget".into(), gib(budget.bytes).into());
     extra.insert("flushes".into(), memo_stats.flushes.into());
     extra.insert("components".into(), memo_stats.splits.into());
+    if memo_stats.layers_full {
+        // The layers outgrew the cache: counted again by the recursion.
+        extra.insert("layers_full".into(), true.into());
+    }
     if !p.free.is_empty() {
         extra.insert("free".into(), p.free.len().into());
     }
@@ -442,18 +452,28 @@ pub(crate) fn count(
 /// for an unoptimised build, whose frames are the largest.
 const STACK_PER_LEVEL: usize = 16 << 10;
 
+/// Stack per step of the layered count's walk back from a solution (one step per option
+/// chosen, so at most one per primary item): a frame of two states and a loop, far smaller
+/// than the recursion's.
+const STACK_PER_STEP_BACK: usize = 4 << 10;
+
 /// The deepest recursion (in bytes of stack, see [`STACK_PER_LEVEL`]) run on the calling
 /// thread: 1 MiB, half of the 2 MiB Rust gives a spawned thread (the main thread has 8 MiB).
 const INLINE_STACK: usize = 1 << 20;
 
-/// Runs `work` on a scoped thread whose stack holds a recursion two levels per each of
-/// `primary` items deep, plus 1 MiB (Rust's spawned threads have 2 MiB, too little for 1,024
-/// items); on the calling thread when that recursion needs at most [`INLINE_STACK`] (up to 24
-/// primary items). A panic in `work` is passed on. Costs one thread start, whose scheduling
-/// on a loaded machine took 3-4 ms of wall time (0.2 ms of CPU) on models counted in
-/// microseconds; the stack is address space, touched only as deep as the recursion goes.
-fn on_deep_stack<R: Send>(primary: usize, work: impl FnOnce() -> R + Send) -> Result<R, String> {
-    let deepest = (2 * primary + 16) * STACK_PER_LEVEL;
+/// Runs `work` on a scoped thread whose stack holds `levels` levels of `per_level` bytes,
+/// plus 1 MiB (Rust's spawned threads have 2 MiB, too little for the recursion over 1,024
+/// items); on the calling thread when that needs at most [`INLINE_STACK`] (the recursion up to
+/// 24 primary items, the layered count's walk back up to 240). A panic in `work` is passed on.
+/// Costs one thread start, whose scheduling on a loaded machine took 3-4 ms of wall time (0.2
+/// ms of CPU) on models counted in microseconds; the stack is address space, touched only as
+/// deep as the recursion goes.
+fn on_deep_stack<R: Send>(
+    levels: usize,
+    per_level: usize,
+    work: impl FnOnce() -> R + Send,
+) -> Result<R, String> {
+    let deepest = (levels + 16) * per_level;
     if deepest <= INLINE_STACK {
         return Ok(work());
     }
@@ -475,7 +495,10 @@ fn on_deep_stack<R: Send>(primary: usize, work: impl FnOnce() -> R + Send) -> Re
     })
 }
 
-/// What one memo count reads, handed to its thread.
+/// A count, what the counter did, and whether it was made in `BigUint`.
+type Tiered = (Result<Counted, Halt>, count::MemoStats, bool);
+
+/// What one memo count reads.
 struct Run<'a> {
     m: &'a MemoProblem,
     givens: &'a [usize],
@@ -484,74 +507,110 @@ struct Run<'a> {
     branching: Branching,
     /// The most states the cache may hold.
     entries: usize,
-    /// The test of the cache's use (of the `u128` count only).
+    /// The test of the cache's use (of the `u64` and `u128` counts, not of the last).
     checkpoint: Option<Checkpoint>,
 }
 
 impl Run<'_> {
-    /// The memo count with `W`-word states in `u128` under `alarm`, and when that overflows,
-    /// again in `BigUint` under `again` (the same deadline); `true` for the second.
-    fn count_exactly<const W: usize>(
-        &self,
-        alarm: Alarm,
-        again: Alarm,
-    ) -> (Result<Counted, Halt>, count::MemoStats, bool) {
-        match self.count::<W, u128>(alarm, self.checkpoint) {
-            (Err(Halt::Overflow), _) => {
-                let (result, stats) = self.count::<W, BigUint>(again, None);
-                (result, stats, true)
-            }
-            (result, stats) => (result, stats, false),
+    /// The memo count with `W`-word states in `u64` under `alarm`, and when that overflows,
+    /// again in `u128`, and past that in `BigUint` (each time from the start, under the same
+    /// deadline); `true` for the last. The narrow counts come first because they make the
+    /// tables smaller: `u64` against `u128` took Latin squares of order 6 from 2.2 s to 2.0 s.
+    fn count_exactly<const W: usize>(&self, alarm: Alarm) -> Result<Tiered, String> {
+        let (result, stats) = self.count::<W, u64>(alarm.clone(), self.checkpoint)?;
+        if !matches!(result, Err(Halt::Overflow)) {
+            return Ok((result, stats, false));
         }
+        Ok(
+            match self.count::<W, u128>(alarm.clone(), self.checkpoint)? {
+                (Err(Halt::Overflow), _) => {
+                    let (result, stats) = self.count::<W, BigUint>(alarm, None)?;
+                    (result, stats, true)
+                }
+                (result, stats) => (result, stats, false),
+            },
+        )
     }
 
     /// The memo count with `W`-word states under `alarm`: the givens applied (a given that
     /// clashes, or that no option may be, gives 0), then the count and up to
-    /// [`WITNESS_LIMIT`] witnesses. `Ok` with no count when the time limit or the stop flag
-    /// ended it, `Err(Halt::Abandoned)` when the `checkpoint` did.
-    fn count<const W: usize, V: Tally>(
+    /// [`WITNESS_LIMIT`] witnesses: under [`Branching::Sweep`] forwards by layers
+    /// ([`frontier`]), and again by the cached recursion should the layers outgrow the cache;
+    /// under [`Branching::Mrv`] by the recursion. `Ok` with no count when the time limit or
+    /// the stop flag ended it, `Err(Halt::Abandoned)` when the `checkpoint` did; the outer
+    /// `Err` when no thread with the stack the count needs could be started.
+    fn count<const W: usize, V: Tally + Send>(
         &self,
         alarm: Alarm,
         checkpoint: Option<Checkpoint>,
-    ) -> (Result<Counted, Halt>, count::MemoStats) {
+    ) -> Result<(Result<Counted, Halt>, count::MemoStats), String> {
+        let m = self.m;
+        let zero = || Counted {
+            count: Some(BigUint::default()),
+            witnesses: Vec::new(),
+        };
+        let Some((root, base)) = self.root::<W>() else {
+            return Ok((Ok(zero()), count::MemoStats::default()));
+        };
+        if m.impossible {
+            return Ok((Ok(zero()), count::MemoStats::default()));
+        }
+        let mut before = None;
+        if self.branching == Branching::Sweep {
+            let (counted, stats) = on_deep_stack(m.primary, STACK_PER_STEP_BACK, || {
+                let mut layers = Frontier::<W, V>::new(m, self.entries, alarm.clone(), checkpoint);
+                let counted = layers.count_with_witnesses(root, base.clone(), WITNESS_LIMIT);
+                (finish(counted), layers.stats())
+            })?;
+            if !matches!(counted, Err(Halt::Full)) {
+                return Ok((counted, stats));
+            }
+            before = Some(stats);
+        }
+        let (counted, mut stats) = on_deep_stack(2 * m.primary, STACK_PER_LEVEL, || {
+            let mut memo = Memo::<W, V>::new(m, self.branching, self.entries, alarm, checkpoint);
+            let counted = memo.count_with_witnesses(root, base, WITNESS_LIMIT);
+            (finish(counted), memo.stats())
+        })?;
+        if let Some(layers) = before {
+            stats.nodes += layers.nodes;
+            stats.hits += layers.hits;
+            stats.layers_full = true;
+        }
+        Ok((counted, stats))
+    }
+
+    /// The items the givens cover as a `W`-word state, with the givens (the free ones left
+    /// to the caller); `None` when a given clashes with another or may not be chosen.
+    fn root<const W: usize>(&self) -> Option<([u64; W], Vec<u32>)> {
         let m = self.m;
         let is_free = |v: usize| self.free.binary_search(&(v as u32)).is_ok();
-        let mut memo = Memo::<W, V>::new(m, self.branching, self.entries, alarm, checkpoint);
-        let givens = self.givens;
         let mut covered = [0u64; W];
         let mut base = Vec::new();
-        for &g in givens.iter().filter(|&&g| !is_free(g)) {
-            let mask = memo.mask(g);
+        for &g in self.givens.iter().filter(|&&g| !is_free(g)) {
+            let mask = &m.masks[g * m.words..(g + 1) * m.words];
             if !m.allowed[g] || (0..W).any(|w| mask[w] & covered[w] != 0) {
-                let none = Counted {
-                    count: Some(BigUint::default()),
-                    witnesses: Vec::new(),
-                };
-                return (Ok(none), memo.stats());
+                return None;
             }
             (0..W).for_each(|w| covered[w] |= mask[w]);
             base.push(g as u32);
         }
-        let result = if m.impossible {
-            Ok(Counted {
-                count: Some(BigUint::default()),
-                witnesses: Vec::new(),
-            })
-        } else {
-            memo.count_with_witnesses(covered, base, WITNESS_LIMIT)
-                .map(|(count, witnesses)| Counted {
-                    count: Some(count.big()),
-                    witnesses,
-                })
-                .or_else(|halt| match halt {
-                    Halt::Time => Ok(Counted {
-                        count: None,
-                        witnesses: Vec::new(),
-                    }),
-                    halt => Err(halt),
-                })
-        };
-        (result, memo.stats())
+        Some((covered, base))
+    }
+}
+
+/// A count and its witnesses as [`Counted`]: a time-out as no count, another halt as it is.
+fn finish<V: Tally>(counted: Result<(V, Vec<Vec<u32>>), Halt>) -> Result<Counted, Halt> {
+    match counted {
+        Ok((count, witnesses)) => Ok(Counted {
+            count: Some(count.big()),
+            witnesses,
+        }),
+        Err(Halt::Time) => Ok(Counted {
+            count: None,
+            witnesses: Vec::new(),
+        }),
+        Err(halt) => Err(halt),
     }
 }
 
