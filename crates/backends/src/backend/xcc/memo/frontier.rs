@@ -75,7 +75,8 @@ impl<'a, const W: usize, V: Tally> Frontier<'a, W, V> {
         }
     }
 
-    /// What the counter did so far.
+    /// What the counter did so far (`states`: every layer's, the layer of states with every
+    /// primary item covered included).
     pub fn stats(&self) -> MemoStats {
         MemoStats {
             states: self.layers.iter().map(|l| l.len() as u64).sum(),
