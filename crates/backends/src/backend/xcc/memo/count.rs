@@ -29,47 +29,33 @@ pub(crate) trait Tally: Clone {
     fn big(self) -> BigUint;
 }
 
-impl Tally for u128 {
-    fn none() -> Self {
-        0
-    }
-    fn one() -> Self {
-        1
-    }
-    fn is_none(&self) -> bool {
-        *self == 0
-    }
-    fn plus(self, other: &Self) -> Option<Self> {
-        self.checked_add(*other)
-    }
-    fn times(self, other: &Self) -> Option<Self> {
-        self.checked_mul(*other)
-    }
-    fn big(self) -> BigUint {
-        BigUint::from(self)
-    }
+/// `Tally` for a machine integer, its sums and products checked.
+macro_rules! checked_tally {
+    ($($int:ty),*) => {$(
+        impl Tally for $int {
+            fn none() -> Self {
+                0
+            }
+            fn one() -> Self {
+                1
+            }
+            fn is_none(&self) -> bool {
+                *self == 0
+            }
+            fn plus(self, other: &Self) -> Option<Self> {
+                self.checked_add(*other)
+            }
+            fn times(self, other: &Self) -> Option<Self> {
+                self.checked_mul(*other)
+            }
+            fn big(self) -> BigUint {
+                BigUint::from(self)
+            }
+        }
+    )*};
 }
 
-impl Tally for u64 {
-    fn none() -> Self {
-        0
-    }
-    fn one() -> Self {
-        1
-    }
-    fn is_none(&self) -> bool {
-        *self == 0
-    }
-    fn plus(self, other: &Self) -> Option<Self> {
-        self.checked_add(*other)
-    }
-    fn times(self, other: &Self) -> Option<Self> {
-        self.checked_mul(*other)
-    }
-    fn big(self) -> BigUint {
-        BigUint::from(self)
-    }
-}
+checked_tally!(u64, u128);
 
 impl Tally for BigUint {
     fn none() -> Self {
