@@ -16,11 +16,11 @@
 //! reached from the root, so each step back succeeds and each path found is a solution.
 //!
 //! Costs: per state, one look-up per live option of its layer's item (as the recursion's
-//! mask tests); memory: every state met, with its count (a `u128` or `BigUint`), in tables
-//! of at most the cache's number of entries in all, past which the count stops with
+//! mask tests); memory: every state met, with its count (a `u64`, `u128` or `BigUint`), in
+//! tables of at most the cache's number of entries in all, past which the count stops with
 //! [`Halt::Full`] and the caller counts again by the recursion, whose cache is flushed when
-//! full (the time until then is spent twice). Per witness: at most one pass over the
-//! options per option chosen.
+//! full (the time until then is spent twice). Per witness: at most one pass over the options
+//! per option chosen.
 
 use std::collections::HashMap;
 
