@@ -549,11 +549,15 @@ impl Run<'_> {
             count: Some(BigUint::default()),
             witnesses: Vec::new(),
         };
+        let nothing = count::MemoStats {
+            limit: self.entries as u64,
+            ..count::MemoStats::default()
+        };
         let Some((root, base)) = self.root::<W>() else {
-            return Ok((Ok(zero()), count::MemoStats::default()));
+            return Ok((Ok(zero()), nothing));
         };
         if m.impossible {
-            return Ok((Ok(zero()), count::MemoStats::default()));
+            return Ok((Ok(zero()), nothing));
         }
         let mut before = None;
         if self.branching == Branching::Sweep {
