@@ -107,25 +107,35 @@ pub(crate) struct Checkpoint {
     pub min_hits_per_node: f64,
 }
 
-impl Checkpoint {
-    /// The test of `checkpoint`, if any, on a count that has done `stats` so far:
-    /// `Err(Halt::Abandoned)` when its time has passed and the cache hits are too few per
-    /// node; once its time has passed the test is removed (the count goes on with none).
-    /// Cost: one clock read.
-    pub fn judge(checkpoint: &mut Option<Checkpoint>, stats: &MemoStats) -> Result<(), Halt> {
-        let Some(c) = *checkpoint else {
-            return Ok(());
-        };
-        if stats.nodes < c.after_nodes || std::time::Instant::now() < c.at {
-            return Ok(());
-        }
-        *checkpoint = None;
-        let (hits, nodes) = (stats.hits as f64, stats.nodes as f64);
-        if hits < c.min_hits_per_node * nodes {
-            return Err(Halt::Abandoned);
-        }
-        Ok(())
+/// The test made at each node a count takes (the recursion's and the layers' alike):
+/// `Err(Halt::Time)` when `alarm` rings; every [`super::CLOCK_EVERY`] nodes, the test of
+/// `checkpoint`, if any: once its time has passed, `Err(Halt::Abandoned)` when the cache hits
+/// are too few per node, else the checkpoint is removed (the count goes on with none). Cost:
+/// one decrement per node, and a clock read every [`super::CLOCK_EVERY`].
+#[inline]
+pub(super) fn poll(
+    alarm: &mut Alarm,
+    checkpoint: &mut Option<Checkpoint>,
+    stats: &MemoStats,
+) -> Result<(), Halt> {
+    if alarm.rings() {
+        return Err(Halt::Time);
     }
+    if stats.nodes % super::CLOCK_EVERY != 0 {
+        return Ok(());
+    }
+    let Some(c) = *checkpoint else {
+        return Ok(());
+    };
+    if stats.nodes < c.after_nodes || std::time::Instant::now() < c.at {
+        return Ok(());
+    }
+    *checkpoint = None;
+    let (hits, nodes) = (stats.hits as f64, stats.nodes as f64);
+    if hits < c.min_hits_per_node * nodes {
+        return Err(Halt::Abandoned);
+    }
+    Ok(())
 }
 
 /// What the counter did, for `Stats`.
@@ -340,12 +350,7 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
             return Ok(n.clone());
         }
         self.stats.nodes += 1;
-        if self.alarm.rings() {
-            return Err(Halt::Time);
-        }
-        if self.stats.nodes % super::CLOCK_EVERY == 0 {
-            self.look_at_checkpoint()?;
-        }
+        poll(&mut self.alarm, &mut self.checkpoint, &self.stats)?;
         let n = match self.branching {
             Branching::Sweep => self.sweep_node(&covered)?,
             Branching::Mrv => self.mrv_node(&covered, connected)?,
@@ -356,12 +361,6 @@ impl<'a, const W: usize, V: Tally> Memo<'a, W, V> {
         }
         self.cache.insert(covered, n.clone());
         Ok(n)
-    }
-
-    /// At the checkpoint (once its time has passed): `Err(Halt::Abandoned)` when the cache
-    /// hits are too few per node, else the count goes on with no further test.
-    fn look_at_checkpoint(&mut self) -> Result<(), Halt> {
-        Checkpoint::judge(&mut self.checkpoint, &self.stats)
     }
 
     /// The count below `covered`, branching on the first uncovered primary item: its

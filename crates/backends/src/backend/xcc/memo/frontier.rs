@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use super::count::{first_open, low_bits, meets, union, word_masks};
+use super::count::{first_open, low_bits, meets, poll, union, word_masks};
 use super::count::{Checkpoint, FoldHash, Halt, MemoStats, Tally};
 use super::MemoProblem;
 use crate::backend::stop::Alarm;
@@ -125,12 +125,7 @@ impl<'a, const W: usize, V: Tally> Frontier<'a, W, V> {
         let mut held: usize = self.layers.iter().map(|l| l.len()).sum::<usize>() + layer.len();
         for (state, ways) in &layer {
             self.stats.nodes += 1;
-            if self.alarm.rings() {
-                return Err(Halt::Time);
-            }
-            if self.stats.nodes % super::CLOCK_EVERY == 0 {
-                Checkpoint::judge(&mut self.checkpoint, &self.stats)?;
-            }
+            poll(&mut self.alarm, &mut self.checkpoint, &self.stats)?;
             for &o in &self.p.first[k] {
                 let m = &self.masks[o as usize];
                 if meets(m, state) {
